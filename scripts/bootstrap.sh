@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs every Debian package ibfsim needs to build, test and write its outputs.
+# Idempotent and non-interactive: packages already present are skipped.
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build pkg-config
+  libsystemc-dev          # simulation kernel
+  libboost-dev libboost-graph-dev   # Boost.CRC (header-only) and Boost.Graph
+  libyaml-cpp-dev libfmt-dev libcli11-dev nlohmann-json3-dev libpcap-dev
+  catch2                  # Catch2 v2 test framework
+  tshark                  # decodes our captures in the tests
+  gnuplot-nox             # renders sweep plots
+  python3                 # small helpers in tests
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if ((${#missing[@]})); then
+  if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi
+  export DEBIAN_FRONTEND=noninteractive
+  # tshark asks whether non-root users may capture; answer in advance.
+  echo "wireshark-common wireshark-common/install-setuid boolean false" | $SUDO debconf-set-selections
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
