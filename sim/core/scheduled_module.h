@@ -19,6 +19,10 @@ class ScheduledModule : public sc_core::sc_module {
   void schedule(Time at, ActionHandler* handler, std::uint32_t kind, std::uint64_t arg = 0, void* ptr = nullptr);
 
   static Time now() { return sc_core::sc_time_stamp().value(); }
+
+  // An exception thrown by an action (a broken invariant) stops the simulation; SystemC would
+  // otherwise wrap it in an sc_report. Call after sc_start returns to rethrow it as it was.
+  static void rethrow_failure();
   std::size_t pending_actions() const { return calendar_.size(); }
   std::uint64_t actions_run() const { return actions_run_; }
 

@@ -1,0 +1,81 @@
+// Advancing a reflected (LSB-first) CRC register through n zero bytes in O(log n).
+//
+// Elided payloads (ByteRun.data == nullptr) stand for runs of zero bytes, and VCRC is recomputed on
+// every hop: walking 2 KiB of zeros byte by byte per hop would dominate the simulator's time. Zero
+// bytes act on the register as a linear map M over GF(2), so n zeros are M^n; the powers M^(2^k)
+// are built at compile time and n is applied one set bit at a time (at most 64 matrix-vector
+// products, one for a power-of-two length like 2048).
+//
+// The register here is the raw shift register: after the init value, before the final xor.
+#pragma once
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+namespace ibfsim {
+
+// Reverses the bit order of a 16- or 32-bit value. Libraries that keep the register unreflected
+// (Boost.CRC's interim remainder) need it to exchange state with crc_zero_run.
+template <typename Reg>
+constexpr Reg reflect_bits(Reg v) {
+  static_assert(std::is_same_v<Reg, std::uint16_t> || std::is_same_v<Reg, std::uint32_t>);
+  std::uint32_t x = v;
+  x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);
+  x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2);
+  x = ((x >> 4) & 0x0F0F0F0Fu) | ((x & 0x0F0F0F0Fu) << 4);
+  x = ((x >> 8) & 0x00FF00FFu) | ((x & 0x00FF00FFu) << 8);
+  x = (x >> 16) | (x << 16);
+  return static_cast<Reg>(x >> (32 - 8 * sizeof(Reg)));
+}
+
+namespace crc_detail {
+
+// A linear map on the register: column i is the image of register bit i.
+template <typename Reg>
+using Matrix = std::array<Reg, 8 * sizeof(Reg)>;
+
+template <typename Reg>
+constexpr Reg apply(const Matrix<Reg>& m, Reg v) {
+  std::uint32_t r = 0;
+  // Branch-free over all bits: the loop has a fixed trip count the compiler can unroll.
+  for (std::size_t i = 0; i < m.size(); ++i) r ^= m[i] & (0u - ((std::uint32_t{v} >> i) & 1u));
+  return static_cast<Reg>(r);
+}
+
+// One zero byte, bit by bit: the reference definition of the map.
+template <typename Reg, Reg kPoly>
+constexpr Reg step_zero_byte(Reg reg) {
+  for (int b = 0; b < 8; ++b) reg = static_cast<Reg>((reg >> 1) ^ ((reg & 1u) ? kPoly : 0u));
+  return reg;
+}
+
+// powers[k] = the map for 2^k zero bytes.
+template <typename Reg, Reg kPoly>
+constexpr std::array<Matrix<Reg>, 64> zero_byte_powers() {
+  std::array<Matrix<Reg>, 64> powers{};
+  for (std::size_t i = 0; i < 8 * sizeof(Reg); ++i)
+    powers[0][i] = step_zero_byte<Reg, kPoly>(static_cast<Reg>(Reg{1} << i));
+  for (std::size_t k = 1; k < powers.size(); ++k)
+    for (std::size_t i = 0; i < 8 * sizeof(Reg); ++i)
+      powers[k][i] = apply<Reg>(powers[k - 1], powers[k - 1][i]);
+  return powers;
+}
+
+template <typename Reg, Reg kPoly>
+inline constexpr std::array<Matrix<Reg>, 64> kZeroBytePowers = zero_byte_powers<Reg, kPoly>();
+
+}  // namespace crc_detail
+
+// The raw register of a reflected CRC (Reg = uint16_t or uint32_t, kReflectedPoly e.g. 0xD008 or
+// 0xEDB88320) after n_bytes zero bytes.
+template <typename Reg, Reg kReflectedPoly>
+inline Reg crc_zero_run(Reg reg, std::uint64_t n_bytes) {
+  static_assert(std::is_same_v<Reg, std::uint16_t> || std::is_same_v<Reg, std::uint32_t>);
+  const auto& powers = crc_detail::kZeroBytePowers<Reg, kReflectedPoly>;
+  for (std::size_t k = 0; n_bytes != 0; ++k, n_bytes >>= 1)
+    if (n_bytes & 1u) reg = crc_detail::apply<Reg>(powers[k], reg);
+  return reg;
+}
+
+}  // namespace ibfsim

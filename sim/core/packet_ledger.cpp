@@ -1,0 +1,39 @@
+#include "sim/core/packet_ledger.h"
+
+#include <fmt/format.h>
+
+#include "sim/core/error.h"
+
+namespace ibfsim {
+
+const char* drop_reason_name(DropReason r) {
+  switch (r) {
+    case DropReason::kVcrcError: return "vcrc_error";
+    case DropReason::kIcrcError: return "icrc_error";
+    case DropReason::kUnknownDlid: return "unknown_dlid";
+    case DropReason::kWrongDlid: return "wrong_dlid";
+    case DropReason::kMalformed: return "malformed";
+    case DropReason::kNoQp: return "no_qp";
+    case DropReason::kQkeyMismatch: return "qkey_mismatch";
+    case DropReason::kCount: break;
+  }
+  return "?";
+}
+
+std::uint64_t PacketLedger::dropped_total() const {
+  std::uint64_t t = 0;
+  for (auto d : dropped_) t += d;
+  return t;
+}
+
+void PacketLedger::check_balanced(std::uint64_t alive, std::uint64_t queued_at_sources) const {
+  const std::uint64_t done = delivered_ + dropped_total();
+  IBFSIM_CHECK(created_ == done + alive,
+               fmt::format("created {} != delivered {} + dropped {} + alive {}", created_, delivered_,
+                           dropped_total(), alive));
+  IBFSIM_CHECK(injected_ >= done && injected_ - done + queued_at_sources == alive,
+               fmt::format("injected {} - delivered {} - dropped {} != alive {} - queued {}", injected_, delivered_,
+                           dropped_total(), alive, queued_at_sources));
+}
+
+}  // namespace ibfsim

@@ -1,0 +1,46 @@
+// Fabric-wide accounting of every packet: created (posted by a source), injected (first symbol on
+// the wire), delivered, or dropped with a reason. At the end of a run the ledger must balance
+// against the packets still alive (see check_balanced), so no packet is ever silently lost.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <string>
+
+namespace ibfsim {
+
+enum class DropReason : std::uint8_t {
+  kVcrcError,        // bad VCRC at a receiver (PortRcvErrors)
+  kIcrcError,        // bad ICRC at the destination CA
+  kUnknownDlid,      // no LFT entry / DLID above LinearFDBTop (PortRcvSwitchRelayErrors)
+  kWrongDlid,        // a CA received a packet addressed to another LID
+  kMalformed,        // header rules (LVer, TVer, PktLen) broken (PortRcvErrors)
+  kNoQp,             // destination QP does not exist
+  kQkeyMismatch,     // UD Q_Key mismatch (Q_KeyViolations)
+  kCount
+};
+
+const char* drop_reason_name(DropReason r);  // snake_case, as used in results.json
+
+class PacketLedger {
+ public:
+  void created() { ++created_; }
+  void injected() { ++injected_; }
+  void delivered() { ++delivered_; }
+  void dropped(DropReason r) { ++dropped_[static_cast<int>(r)]; }
+
+  std::uint64_t created_count() const { return created_; }
+  std::uint64_t injected_count() const { return injected_; }
+  std::uint64_t delivered_count() const { return delivered_; }
+  std::uint64_t dropped_count(DropReason r) const { return dropped_[static_cast<int>(r)]; }
+  std::uint64_t dropped_total() const;
+
+  // Throws SimError unless created = delivered + dropped + alive and injected - delivered -
+  // dropped = alive - queued (packets posted but not yet on the wire).
+  void check_balanced(std::uint64_t alive, std::uint64_t queued_at_sources) const;
+
+ private:
+  std::uint64_t created_ = 0, injected_ = 0, delivered_ = 0;
+  std::array<std::uint64_t, static_cast<int>(DropReason::kCount)> dropped_{};
+};
+
+}  // namespace ibfsim

@@ -1,0 +1,127 @@
+#include "sim/fabric/fabric.h"
+
+#include <fmt/format.h>
+
+#include "sim/core/error.h"
+#include "sim/report/erf_record.h"
+#include "sim/report/pcap_writer.h"
+
+namespace ibfsim {
+
+namespace {
+
+// Writes every packet a port starts sending into one pcap file (ERF InfiniBand records), stamped
+// with the time its first symbol enters the wire; link ids name the cable direction.
+class PcapCapture : public CaptureSink {
+ public:
+  PcapCapture(const std::string& path, bool link_packets) : writer_(path), link_packets_(link_packets) {}
+  void name_link(std::uint32_t id, std::string name) { writer_.set_link_name(id, std::move(name)); }
+  void capture_data(Time start, const Packet& p, std::uint32_t link_id) override {
+    writer_.flush_until(ScheduledModule::now());
+    p.write_frame(frame_);
+    writer_.add(start, kErfTypeInfiniband, frame_.data(), frame_.size(), link_id);
+  }
+  void capture_link_packet(Time start, const std::uint8_t* bytes, std::size_t len, std::uint32_t link_id) override {
+    if (!link_packets_) return;
+    writer_.flush_until(ScheduledModule::now());
+    writer_.add(start, kErfTypeInfinibandLink, bytes, len, link_id);
+  }
+  void close() { writer_.close(); }
+
+ private:
+  PcapWriter writer_;
+  bool link_packets_;
+  std::vector<std::uint8_t> frame_;
+};
+
+}  // namespace
+
+Fabric::Fabric(const Topology& topo, const FabricOptions& options)
+    : topo_(topo), routing_(compute_static_routing(topo)) {
+  init_time_resolution();
+  hcas_.resize(topo_.nodes.size());
+  switches_.resize(topo_.nodes.size());
+  for (std::size_t i = 0; i < topo_.nodes.size(); ++i) {
+    const TopoNode& n = topo_.nodes[i];
+    if (n.type == NodeType::kHca) {
+      HcaConfig c;
+      c.num_ports = n.num_ports;
+      c.rx_buffer_blocks = n.rx_buffer_credits;
+      c.port_lids.assign(routing_.port_lid[i].begin() + 1, routing_.port_lid[i].begin() + 1 + n.num_ports);
+      c.node_index = static_cast<std::uint32_t>(i);
+      c.carry_payload = options.carry_payload;
+      hcas_[i] = std::make_unique<Hca>(n.name.c_str(), c, pool_, ledger_);
+    } else {
+      SwitchConfig c;
+      c.num_ports = n.num_ports;
+      c.latency = n.switch_latency;
+      c.rx_buffer_blocks = n.rx_buffer_credits;
+      c.lid = routing_.port_lid[i][0];
+      c.lft = Lft(routing_.lft[i]);
+      switches_[i] = std::make_unique<Switch>(n.name.c_str(), c, pool_, ledger_);
+    }
+  }
+  PcapCapture* pcap = nullptr;
+  if (!options.pcap_path.empty()) {
+    auto cap = std::make_unique<PcapCapture>(options.pcap_path, options.pcap_link_packets);
+    pcap = cap.get();
+    capture_ = std::move(cap);
+  }
+  for (std::size_t k = 0; k < topo_.cables.size(); ++k) {
+    const TopoCable& c = topo_.cables[k];
+    LinkPort& a = port(c.node_a, c.port_a);
+    LinkPort& b = port(c.node_b, c.port_b);
+    const std::uint64_t prop = prop_cycles(c);
+    const auto id_ab = static_cast<std::uint32_t>(2 * k), id_ba = static_cast<std::uint32_t>(2 * k + 1);
+    a.connect(b, c.rate, prop, id_ab);
+    b.connect(a, c.rate, prop, id_ba);
+    if (pcap) {
+      a.set_capture(pcap);
+      b.set_capture(pcap);
+      pcap->name_link(id_ab, a.name() + "->" + b.name());
+      pcap->name_link(id_ba, b.name() + "->" + a.name());
+    }
+  }
+  for (std::size_t k = 0; k < topo_.cables.size(); ++k) {
+    const TopoCable& c = topo_.cables[k];
+    port(c.node_a, c.port_a).start_link();
+    port(c.node_b, c.port_b).start_link();
+  }
+}
+
+Fabric::~Fabric() = default;
+
+LinkPort& Fabric::port(std::size_t node, unsigned p) {
+  if (hcas_.at(node)) return hcas_[node]->port(static_cast<PortNum>(p));
+  return switches_.at(node)->port(static_cast<PortNum>(p));
+}
+
+std::uint64_t Fabric::prop_cycles(const TopoCable& c) const {
+  const unsigned __int128 prop_fs = static_cast<unsigned __int128>(c.length_mm) * topo_.propagation_per_m;
+  const Time fs = static_cast<Time>((prop_fs + 999) / 1000);
+  return c.rate.clock().cycle_at_or_after(fs);
+}
+
+std::size_t Fabric::queued_at_sources() const {
+  std::size_t n = 0;
+  for (const auto& h : hcas_)
+    if (h) n += h->queued_packets();
+  return n;
+}
+
+void Fabric::check_invariants() const { ledger_.check_balanced(pool_.live(), queued_at_sources()); }
+
+void Fabric::finish() {
+  if (capture_) static_cast<PcapCapture*>(capture_.get())->close();
+}
+
+std::uint64_t Fabric::actions_run() const {
+  std::uint64_t n = 0;
+  for (const auto& h : hcas_)
+    if (h) n += h->actions_run();
+  for (const auto& s : switches_)
+    if (s) n += s->actions_run();
+  return n;
+}
+
+}  // namespace ibfsim

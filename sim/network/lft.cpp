@@ -1,0 +1,10 @@
+#include "sim/network/lft.h"
+
+namespace ibfsim {
+
+void Lft::set(Lid dlid, PortNum port) {
+  if (dlid >= ports_.size()) ports_.resize(static_cast<std::size_t>(dlid) + 1, kNoRoute);
+  ports_[dlid] = port;
+}
+
+}  // namespace ibfsim

@@ -1,0 +1,161 @@
+#include "sim/report/pcap_writer.h"
+
+#include <fmt/format.h>
+#include <pcap/pcap.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+#include <system_error>
+#include <utility>
+
+#include "sim/report/erf_record.h"
+
+namespace ibfsim {
+
+namespace {
+
+// Records carry at most 16 + kErfMaxFrameBytes = 65535 bytes, so nothing is ever truncated.
+constexpr int kSnapLen = 65535;
+// Buffers bigger than this are not kept for reuse (a rare huge frame must not pin memory).
+constexpr std::size_t kMaxRecycledCapacity = 8192;
+constexpr std::size_t kMaxSpareBuffers = 1024;
+
+std::runtime_error write_error(const std::string& path, int err) {
+  return std::runtime_error("cannot write '" + path + "': " +
+                            (err ? std::generic_category().message(err) : std::string("I/O error")));
+}
+
+// Exact simulated time in ns: "100", or "100.25" when not a whole ns.
+std::string ns_text(Time t) {
+  const Time whole = t / kNs;
+  Time frac = t % kNs;  // femtoseconds, 6 decimal digits of a ns
+  if (frac == 0) return std::to_string(whole);
+  std::string digits = fmt::format("{:06}", frac);
+  digits.erase(digits.find_last_not_of('0') + 1);
+  return std::to_string(whole) + "." + digits;
+}
+
+// RFC 4180 quoting, only when needed.
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  out += '"';
+  return out;
+}
+
+}  // namespace
+
+void PcapWriter::PcapCloser::operator()(pcap* p) const { pcap_close(p); }
+void PcapWriter::DumperCloser::operator()(pcap_dumper* d) const { pcap_dump_close(d); }
+void PcapWriter::FileCloser::operator()(std::FILE* f) const { std::fclose(f); }
+
+std::string PcapWriter::default_links_csv_path(const std::string& pcap_path) {
+  constexpr std::string_view kExt = ".pcap";
+  if (pcap_path.size() >= kExt.size() &&
+      pcap_path.compare(pcap_path.size() - kExt.size(), kExt.size(), kExt) == 0) {
+    return pcap_path.substr(0, pcap_path.size() - kExt.size()) + "_links.csv";
+  }
+  return pcap_path + "_links.csv";
+}
+
+PcapWriter::PcapWriter(std::string path)
+    : PcapWriter(path, default_links_csv_path(path)) {}
+
+PcapWriter::PcapWriter(std::string path, std::string links_csv_path)
+    : pcap_guard_(std::move(path)), csv_guard_(std::move(links_csv_path)) {
+  // A "dead" pcap_t only describes the capture (link type, snap length, ns precision) for the dumper.
+  pcap_.reset(pcap_open_dead_with_tstamp_precision(DLT_ERF, kSnapLen, PCAP_TSTAMP_PRECISION_NANO));
+  if (!pcap_) throw std::runtime_error("cannot write '" + this->path() + "': libpcap out of memory");
+  dumper_.reset(pcap_dump_open(pcap_.get(), pcap_guard_.temp_path().c_str()));
+  if (!dumper_) {
+    throw std::runtime_error("cannot write '" + this->path() + "': " + pcap_geterr(pcap_.get()));
+  }
+  csv_.reset(std::fopen(csv_guard_.temp_path().c_str(), "w"));
+  if (!csv_) throw write_error(this->links_csv_path(), errno);
+  std::fputs("frame,time_ns,link_id,link\n", csv_.get());
+}
+
+PcapWriter::~PcapWriter() = default;  // not closed: handles close, guards remove the temporaries
+
+void PcapWriter::set_link_name(std::uint32_t link_id, std::string name) {
+  link_names_[link_id] = std::move(name);
+}
+
+void PcapWriter::add(Time at_fs, std::uint8_t erf_type, const std::uint8_t* frame, std::size_t len,
+                     std::uint32_t link_id) {
+  if (closed_) throw std::logic_error("PcapWriter::add after close() on '" + path() + "'");
+  if (at_fs < watermark_) {
+    // Writing it now would put the capture out of time order.
+    throw std::logic_error(fmt::format(
+        "PcapWriter '{}': record at {} fs added after flush_until({} fs)", path(), at_fs, watermark_));
+  }
+  const auto header = erf_header(at_fs, erf_type, len);  // validates len
+  Record r;
+  r.at = at_fs;
+  r.seq = next_seq_++;
+  r.link_id = link_id;
+  if (!spare_buffers_.empty()) {
+    r.bytes = std::move(spare_buffers_.back());
+    spare_buffers_.pop_back();
+  }
+  r.bytes.assign(header.begin(), header.end());
+  r.bytes.insert(r.bytes.end(), frame, frame + len);
+  heap_.push_back(std::move(r));
+  std::push_heap(heap_.begin(), heap_.end(), Later{});
+}
+
+void PcapWriter::flush_until(Time t) {
+  if (closed_) return;
+  watermark_ = std::max(watermark_, t);
+  while (!heap_.empty() && heap_.front().at <= watermark_) {
+    std::pop_heap(heap_.begin(), heap_.end(), Later{});
+    write_record(heap_.back());
+    heap_.pop_back();
+  }
+}
+
+void PcapWriter::write_record(Record& r) {
+  pcap_pkthdr h{};
+  h.ts.tv_sec = static_cast<time_t>(r.at / kSec);
+  h.ts.tv_usec = static_cast<suseconds_t>((r.at % kSec) / kNs);  // ns: the dumper is nano precision
+  h.caplen = h.len = static_cast<bpf_u_int32>(r.bytes.size());
+  pcap_dump(reinterpret_cast<u_char*>(dumper_.get()), &h, r.bytes.data());
+  ++frames_written_;
+
+  const auto name = link_names_.find(r.link_id);
+  fmt::print(csv_.get(), "{},{},{},{}\n", frames_written_, ns_text(r.at), r.link_id,
+             name == link_names_.end() ? std::string() : csv_field(name->second));
+
+  if (r.bytes.capacity() <= kMaxRecycledCapacity && spare_buffers_.size() < kMaxSpareBuffers) {
+    spare_buffers_.push_back(std::move(r.bytes));
+  }
+}
+
+void PcapWriter::check_streams() {
+  // pcap_dump reports nothing; its FILE's error flag does.
+  if (pcap_dump_flush(dumper_.get()) != 0 || std::ferror(pcap_dump_file(dumper_.get()))) {
+    throw write_error(path(), errno);
+  }
+  if (std::fflush(csv_.get()) != 0 || std::ferror(csv_.get())) throw write_error(links_csv_path(), errno);
+}
+
+void PcapWriter::close() {
+  if (closed_) return;
+  flush_until(kTimeNever);
+  closed_ = true;
+  check_streams();  // on throw, the destructor removes the temporaries
+  dumper_.reset();
+  pcap_.reset();
+  // fclose can report a deferred write error; the CSV is then incomplete.
+  if (std::fclose(csv_.release()) != 0) throw write_error(links_csv_path(), errno);
+  pcap_guard_.commit();
+  csv_guard_.commit();
+}
+
+}  // namespace ibfsim

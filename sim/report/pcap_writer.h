@@ -1,0 +1,105 @@
+// Packet capture of simulated traffic: a pcap file of link type DLT_ERF (197) with nanosecond
+// timestamps, each record an ERF header (erf_record.h) followed by the frame's bytes, plus a sidecar
+// CSV naming the link each frame crossed (a pcap record has no field for that).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "sim/core/time.h"
+#include "sim/report/atomic_file.h"
+
+struct pcap;         // libpcap's pcap_t
+struct pcap_dumper;  // libpcap's pcap_dumper_t
+
+namespace ibfsim {
+
+// Writes a capture in time order although records may arrive slightly out of order: a module adds
+// a record when it decides a future transmission, so add() keeps records pending in a min-heap by
+// (time, insertion order) and flush_until(now) writes those at or before `now`. The caller promises
+// that after flush_until(now) no record earlier than `now` is added. Memory stays bounded by the
+// records between the watermark and the furthest-ahead decision.
+//
+// Both files are written under temporary names (atomic_file.h) and renamed by close(); a writer
+// destroyed without close() (an interrupted or failed run) removes its temporaries instead.
+//
+// The sidecar CSV has the header `frame,time_ns,link_id,link` and one row per frame: `frame` is
+// 1-based in file order (Wireshark's frame.number), `time_ns` the exact simulated time in ns
+// (a decimal fraction when it is not a whole ns), `link` the name given by set_link_name when the
+// row is written (empty if none).
+class PcapWriter {
+ public:
+  // Captures to `path`; the sidecar CSV goes to default_links_csv_path(path).
+  explicit PcapWriter(std::string path);
+  PcapWriter(std::string path, std::string links_csv_path);
+  PcapWriter(const PcapWriter&) = delete;
+  PcapWriter& operator=(const PcapWriter&) = delete;
+  ~PcapWriter();
+
+  // `path` with a trailing ".pcap" replaced by "_links.csv" (or "_links.csv" appended).
+  static std::string default_links_csv_path(const std::string& pcap_path);
+
+  // Names a link in the CSV's `link` column. Set names before frames on that link are flushed.
+  void set_link_name(std::uint32_t link_id, std::string name);
+
+  // Queues one frame (LRH .. VCRC, or a link packet) seen at `at_fs` on link `link_id`, recorded
+  // with ERF type `erf_type` (kErfTypeInfiniband or kErfTypeInfinibandLink). Copies the bytes.
+  // Throws std::logic_error if at_fs is earlier than the last flush_until watermark or the writer
+  // is closed, std::invalid_argument if the frame is too long for an ERF record.
+  void add(Time at_fs, std::uint8_t erf_type, const std::uint8_t* frame, std::size_t len,
+           std::uint32_t link_id);
+
+  // Writes every pending record with time <= t, in (time, insertion order). A smaller t than an
+  // earlier call is a no-op.
+  void flush_until(Time t);
+
+  // Writes all pending records, closes both files and renames them to their final names.
+  // Throws std::runtime_error on a write error (the temporaries are then removed). Idempotent.
+  void close();
+
+  const std::string& path() const { return pcap_guard_.path(); }
+  const std::string& links_csv_path() const { return csv_guard_.path(); }
+  std::uint64_t frames_written() const { return frames_written_; }
+  std::size_t pending() const { return heap_.size(); }
+
+ private:
+  struct Record {
+    Time at = 0;
+    std::uint64_t seq = 0;  // insertion order, breaks time ties deterministically
+    std::uint32_t link_id = 0;
+    std::vector<std::uint8_t> bytes;  // ERF header + frame, ready for pcap_dump
+  };
+  struct Later {  // std heap functions build a max-heap; invert for earliest-first
+    bool operator()(const Record& a, const Record& b) const {
+      return a.at != b.at ? a.at > b.at : a.seq > b.seq;
+    }
+  };
+  struct PcapCloser { void operator()(pcap* p) const; };
+  struct DumperCloser { void operator()(pcap_dumper* d) const; };
+  struct FileCloser { void operator()(std::FILE* f) const; };
+
+  void write_record(Record& r);
+  void check_streams();
+
+  // Guards first: members die in reverse order, so the files are closed before the guards
+  // remove the temporaries.
+  AtomicFileGuard pcap_guard_;
+  AtomicFileGuard csv_guard_;
+  std::unique_ptr<pcap, PcapCloser> pcap_;
+  std::unique_ptr<pcap_dumper, DumperCloser> dumper_;
+  std::unique_ptr<std::FILE, FileCloser> csv_;
+
+  std::vector<Record> heap_;
+  std::vector<std::vector<std::uint8_t>> spare_buffers_;  // recycled record storage
+  std::unordered_map<std::uint32_t, std::string> link_names_;
+  Time watermark_ = 0;
+  std::uint64_t next_seq_ = 0;
+  std::uint64_t frames_written_ = 0;
+  bool closed_ = false;
+};
+
+}  // namespace ibfsim

@@ -1,0 +1,136 @@
+#include "sim/transport/hca.h"
+
+#include "sim/core/error.h"
+#include "sim/link/credit_counter.h"
+#include "sim/link/vcrc.h"
+#include "sim/network/lrh.h"
+#include "sim/transport/bth.h"
+#include "sim/transport/icrc.h"
+#include "sim/transport/ud_send_packet.h"
+
+namespace ibfsim {
+
+std::uint8_t payload_pattern_byte(std::uint64_t packet_id, std::uint32_t offset) {
+  std::uint64_t x = packet_id * 0x9E3779B97F4A7C15ull + offset;
+  x ^= x >> 29;
+  return static_cast<std::uint8_t>(x * 0xBF58476D1CE4E5B9ull >> 56);
+}
+
+Hca::Hca(const sc_core::sc_module_name& name, HcaConfig config, PacketPool& pool, PacketLedger& ledger)
+    : ScheduledModule(name), config_(std::move(config)), pool_(pool), ledger_(ledger) {
+  IBFSIM_CHECK(config_.port_lids.size() == config_.num_ports, "HCA needs one LID per port");
+  for (unsigned i = 1; i <= config_.num_ports; ++i) {
+    ports_.push_back(std::make_unique<LinkPort>(*this, *this, static_cast<PortNum>(i), config_.rx_buffer_blocks,
+                                                std::string(this->name()) + "/" + std::to_string(i)));
+  }
+  send_queues_.resize(config_.num_ports);
+}
+
+Qpn Hca::create_ud_qp(std::uint32_t q_key) {
+  const Qpn qpn = next_qpn_++;
+  qps_[qpn] = UdQp{q_key};
+  return qpn;
+}
+
+std::size_t Hca::queued_packets() const {
+  std::size_t n = 0;
+  for (const auto& q : send_queues_) n += q.size();
+  return n;
+}
+
+std::uint64_t Hca::post_ud_send(Qpn src_qp, Lid dlid, Qpn dest_qp, std::uint32_t q_key, std::uint32_t bytes,
+                                bool measured) {
+  auto it = qps_.find(src_qp);
+  IBFSIM_CHECK(it != qps_.end(), "post on a QP that does not exist");
+  Packet* p = pool_.acquire();
+  p->id = make_packet_id(config_.node_index, next_packet_seq_++);
+  p->created = now();
+  p->src_node = config_.node_index;
+  p->measured = measured;
+  UdSendFields f;
+  f.dlid = dlid;
+  f.slid = lid(1);
+  f.dest_qp = dest_qp;
+  f.psn = it->second.next_psn;
+  it->second.next_psn = (it->second.next_psn + 1) & 0xFFFFFF;
+  f.q_key = q_key;
+  f.src_qp = src_qp;
+  std::vector<std::uint8_t> data;
+  if (config_.carry_payload) {
+    data.resize(bytes);
+    for (std::uint32_t i = 0; i < bytes; ++i) data[i] = payload_pattern_byte(p->id, i);
+  }
+  build_ud_send(*p, f, bytes, config_.carry_payload ? data.data() : nullptr);
+  ledger_.created();
+  send_queues_[0].push_back(p);
+  try_send(1);
+  return p->id;
+}
+
+void Hca::try_send(PortNum n) {
+  auto& q = send_queues_[n - 1];
+  if (q.empty()) return;
+  LinkPort& port = *ports_[n - 1];
+  if (!port.can_start_data()) {
+    port.notify_when_free();
+    return;
+  }
+  Packet* p = q.front();
+  if (!port.has_credits_for(credits_for_bytes(p->wire_bytes()))) return;  // on_credits retries
+  q.pop_front();
+  p->injected = port.transmit(p);
+  ledger_.injected();
+  ++stats_.sent_packets;
+  stats_.sent_payload_bytes += p->payload_len;
+  if (send_observer_) send_observer_->on_injected(*this, *p);
+}
+
+void Hca::on_tx_done(LinkPort&, Packet*) {}
+
+void Hca::on_output_free(LinkPort& port) { try_send(port.number()); }
+
+void Hca::on_credits(LinkPort& port) { try_send(port.number()); }
+
+void Hca::on_packet_head(LinkPort& port, Packet* p, Time, Time tail) {
+  schedule(tail, this, kConsume, port.number(), p);
+}
+
+void Hca::on_action(std::uint32_t kind, std::uint64_t arg, void* ptr) {
+  IBFSIM_CHECK(kind == kConsume, "unknown HCA action");
+  consume(static_cast<PortNum>(arg), static_cast<Packet*>(ptr));
+}
+
+void Hca::drop(PortNum n, Packet* p, DropReason reason) {
+  ledger_.dropped(reason);
+  ports_[n - 1]->free_rx(credits_for_bytes(p->wire_bytes()));
+  pool_.release(p);
+}
+
+void Hca::consume(PortNum n, Packet* p) {
+  if (!vcrc_ok(*p)) return drop(n, p, DropReason::kVcrcError);
+  const Lrh lrh = decode_lrh(p->header.data());
+  if (lrh.lver != 0 || lrh.pkt_len != p->pkt_len_words()) return drop(n, p, DropReason::kMalformed);
+  if (lrh.dlid != lid(n)) return drop(n, p, DropReason::kWrongDlid);
+  if (!icrc_ok(*p)) return drop(n, p, DropReason::kIcrcError);
+  auto ud = parse_ud_send(*p);
+  if (!ud || ud->bth.tver != 0) return drop(n, p, DropReason::kMalformed);
+  auto qp = qps_.find(ud->bth.dest_qp);
+  if (qp == qps_.end()) return drop(n, p, DropReason::kNoQp);
+  if (qp->second.q_key != ud->deth.q_key) return drop(n, p, DropReason::kQkeyMismatch);
+  if (!p->payload.empty()) {
+    for (std::uint32_t i = 0; i < p->payload_len; ++i) {
+      if (p->payload[i] != payload_pattern_byte(p->id, i)) {
+        ++stats_.payload_mismatches;
+        break;
+      }
+    }
+  }
+  ++stats_.received_packets;
+  stats_.received_payload_bytes += p->payload_len;
+  ledger_.delivered();
+  if (observer_) observer_->on_delivered(*this, *p, now());
+  ports_[n - 1]->free_rx(credits_for_bytes(p->wire_bytes()));
+  pool_.release(p);
+}
+
+}  // namespace ibfsim

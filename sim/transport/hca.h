@@ -1,0 +1,107 @@
+// A host channel adapter with one or more ports and UD queue pairs. The send side builds real
+// packet bytes when a message is posted and transmits them in order as credits allow; the receive
+// side checks VCRC, LRH, BTH, ICRC, QP and Q_Key from the bytes once the tail is in, then delivers
+// or drops with a counted reason.
+#pragma once
+#include <deque>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/core/ids.h"
+#include "sim/core/packet.h"
+#include "sim/core/packet_ledger.h"
+#include "sim/core/scheduled_module.h"
+#include "sim/link/link_port.h"
+
+namespace ibfsim {
+
+class Hca;
+
+// Told about every packet the HCA delivers to a QP; `p` is valid only during the call.
+class DeliveryObserver {
+ public:
+  virtual ~DeliveryObserver() = default;
+  virtual void on_delivered(Hca& hca, const Packet& p, Time tail) = 0;
+};
+
+// Told about every packet the HCA puts on the wire (its first symbol has just been scheduled).
+class SendObserver {
+ public:
+  virtual ~SendObserver() = default;
+  virtual void on_injected(Hca& hca, const Packet& p) = 0;
+};
+
+struct HcaConfig {
+  unsigned num_ports = 1;
+  std::uint32_t rx_buffer_blocks = 256;  // per port, 64-byte blocks
+  std::vector<Lid> port_lids;            // [port-1]
+  std::uint32_t node_index = 0;          // fabric node index, recorded in packets it sends
+  bool carry_payload = false;            // write real payload bytes (data checking) or elide them
+};
+
+struct HcaStats {
+  std::uint64_t sent_packets = 0, sent_payload_bytes = 0;
+  std::uint64_t received_packets = 0, received_payload_bytes = 0;
+  std::uint64_t payload_mismatches = 0;  // carried payload differed from the pattern sent
+};
+
+class Hca : public ScheduledModule, public PortOwner, public ActionHandler {
+ public:
+  Hca(const sc_core::sc_module_name& name, HcaConfig config, PacketPool& pool, PacketLedger& ledger);
+
+  LinkPort& port(PortNum n = 1) { return *ports_.at(n - 1); }
+  unsigned num_ports() const { return static_cast<unsigned>(ports_.size()); }
+  Lid lid(PortNum n = 1) const { return config_.port_lids.at(n - 1); }
+
+  // Creates a UD QP with the given Q_Key; QPNs are handed out from 0x000100 upward (QP0 and QP1
+  // are the management QPs).
+  Qpn create_ud_qp(std::uint32_t q_key);
+  // Posts a UD SEND of `bytes` (<= PMTU) from `src_qp` on port 1 to (dlid, dest_qp) with `q_key`.
+  // The packet is built now; `created` marks it for latency. Returns the packet's id.
+  std::uint64_t post_ud_send(Qpn src_qp, Lid dlid, Qpn dest_qp, std::uint32_t q_key, std::uint32_t bytes,
+                             bool measured);
+
+  void set_delivery_observer(DeliveryObserver* obs) { observer_ = obs; }
+  void set_send_observer(SendObserver* obs) { send_observer_ = obs; }
+  std::size_t queued_packets() const;
+  const HcaStats& stats() const { return stats_; }
+
+  void on_packet_head(LinkPort& port, Packet* p, Time head, Time tail) override;
+  void on_tx_done(LinkPort& port, Packet* p) override;
+  void on_output_free(LinkPort& port) override;
+  void on_credits(LinkPort& port) override;
+  void on_action(std::uint32_t kind, std::uint64_t arg, void* ptr) override;
+
+  // Packet ids are unique across the fabric: node index in the high bits, a counter below.
+  static std::uint64_t make_packet_id(std::uint32_t node, std::uint64_t seq) { return (std::uint64_t{node} << 40) | seq; }
+
+ private:
+  enum Kind : std::uint32_t { kConsume = 1 };
+  struct UdQp {
+    std::uint32_t q_key;
+    Psn next_psn = 0;
+  };
+  void try_send(PortNum n);
+  void consume(PortNum n, Packet* p);
+  void drop(PortNum n, Packet* p, DropReason reason);
+
+  HcaConfig config_;
+  PacketPool& pool_;
+  PacketLedger& ledger_;
+  std::vector<std::unique_ptr<LinkPort>> ports_;
+  std::vector<std::deque<Packet*>> send_queues_;  // per port
+  std::map<Qpn, UdQp> qps_;
+  Qpn next_qpn_ = 0x100;
+  std::uint64_t next_packet_seq_ = 0;
+  DeliveryObserver* observer_ = nullptr;
+  SendObserver* send_observer_ = nullptr;
+  HcaStats stats_;
+};
+
+// The byte pattern of a carried payload: a function of the packet id and offset, so a receiver
+// can check every byte without a copy of what was sent.
+std::uint8_t payload_pattern_byte(std::uint64_t packet_id, std::uint32_t offset);
+
+}  // namespace ibfsim

@@ -1,0 +1,52 @@
+// A scenario: which fabric, what traffic, how long, what to write. Read from YAML (every key is
+// documented in docs/scenario.md); `--set key=value` overrides are applied to the YAML first.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/core/time.h"
+#include "sim/fabric/topology.h"
+
+namespace ibfsim {
+
+enum class Arrival { kPoisson, kConstant };
+
+struct WorkloadSpec {
+  std::vector<std::string> sources;      // HCA names that send; empty = every HCA
+  std::string destination = "random";    // "random" (uniform over the other HCAs) or an HCA name
+  std::uint32_t message_size = 2048;     // UD SEND payload bytes, <= mtu
+  std::uint32_t mtu = 4096;              // path MTU (256, 512, 1024, 2048 or 4096)
+  double load = 0.5;                     // fraction of each source link's packet rate, (0, 1]
+  Arrival arrival = Arrival::kPoisson;
+};
+
+struct Phases {
+  Time warmup = 10 * kUs;   // traffic runs, nothing is measured
+  Time measure = 100 * kUs; // packets created here are measured
+  Time drain = 100 * kUs;   // no new traffic; the run ends when all is delivered or this expires
+};
+
+struct Outputs {
+  bool pcap = false;               // trace.pcap + trace_links.csv
+  bool pcap_link_packets = false;  // flow-control packets in the capture too
+  bool packet_log = false;         // packets.csv: every packet a source sent
+  bool data_check = false;         // carry real payload bytes and check them at the receiver
+};
+
+struct Scenario {
+  std::string file;           // the scenario file, for messages
+  std::string topology_file;  // resolved path
+  Topology topology;
+  std::uint64_t seed = 1;
+  WorkloadSpec workload;
+  Phases phases;
+  Outputs outputs;
+};
+
+// Reads a scenario file, applies overrides ("a.b=value", in order) and loads its topology
+// (a path relative to the scenario file). Throws InputError naming file:line:col.
+Scenario load_scenario(const std::string& path, const std::vector<std::pair<std::string, std::string>>& overrides);
+
+}  // namespace ibfsim

@@ -1,0 +1,20 @@
+// Runs one scenario in this process (SystemC can elaborate and simulate once per process) and
+// writes its results folder: results.json, ports.csv, and the optional trace.pcap,
+// trace_links.csv and packets.csv.
+#pragma once
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "sim/workload/scenario.h"
+
+namespace ibfsim {
+
+struct RunResult {
+  nlohmann::json results;  // what results.json holds
+  std::string summary;     // a few lines for humans
+};
+
+// Throws InputError for bad input and SimError when an invariant breaks.
+RunResult run_scenario(const Scenario& scenario, const std::string& out_dir);
+
+}  // namespace ibfsim

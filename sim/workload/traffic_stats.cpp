@@ -1,0 +1,17 @@
+#include "sim/workload/traffic_stats.h"
+
+namespace ibfsim {
+
+void TrafficStats::on_delivered(Hca&, const Packet& p, Time tail) {
+  if (p.measured) {
+    latency_.add(tail - p.created);
+    network_latency_.add(tail - p.injected);
+  }
+  if (tail >= begin_ && tail < end_) {
+    window_bytes_ += p.payload_len;
+    ++window_packets_;
+  }
+  last_delivery_ = tail;
+}
+
+}  // namespace ibfsim

@@ -1,0 +1,33 @@
+// Collects what the destinations deliver: end-to-end latency (message posted -> tail delivered)
+// and network latency (first symbol injected -> tail delivered) of measured packets, and the
+// payload delivered inside the measurement window (accepted throughput).
+#pragma once
+#include <cstdint>
+
+#include "sim/report/latency_stats.h"
+#include "sim/transport/hca.h"
+
+namespace ibfsim {
+
+class TrafficStats : public DeliveryObserver {
+ public:
+  TrafficStats(Time measure_begin, Time measure_end) : begin_(measure_begin), end_(measure_end) {}
+
+  void on_delivered(Hca& hca, const Packet& p, Time tail) override;
+
+  const LatencyStats& latency() const { return latency_; }
+  const LatencyStats& network_latency() const { return network_latency_; }
+  std::uint64_t window_payload_bytes() const { return window_bytes_; }
+  std::uint64_t window_packets() const { return window_packets_; }
+  Time last_delivery() const { return last_delivery_; }
+
+ private:
+  Time begin_, end_;
+  LatencyStats latency_;
+  LatencyStats network_latency_;
+  std::uint64_t window_bytes_ = 0;
+  std::uint64_t window_packets_ = 0;
+  Time last_delivery_ = 0;
+};
+
+}  // namespace ibfsim

@@ -1,0 +1,52 @@
+// Offers UD SEND messages from one HCA at a given load. Load 1.0 means back-to-back packets at the
+// full rate of the source's link: the mean gap between messages is the packet's serialization time
+// (in symbol edges of that link, delimiters included) divided by the load. It runs on the HCA's
+// own calendar, so its posts are ordered with the HCA's other actions at the same instant.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "sim/core/event_calendar.h"
+#include "sim/core/rng.h"
+#include "sim/transport/hca.h"
+#include "sim/workload/scenario.h"
+
+namespace ibfsim {
+
+struct UdDestination {
+  Lid lid;
+  Qpn qpn;
+};
+
+class UdTrafficGenerator : public ActionHandler {
+ public:
+  // Messages are created in [0, stop); those created in [measure_begin, measure_end) are measured.
+  UdTrafficGenerator(Hca& hca, Qpn src_qp, std::uint32_t q_key, const WorkloadSpec& spec,
+                     std::vector<UdDestination> destinations, RngStream rng, Time stop, Time measure_begin,
+                     Time measure_end);
+
+  void start();  // schedules the first message
+  Time mean_gap() const { return static_cast<Time>(mean_gap_fs_); }
+  std::uint64_t posted() const { return posted_; }
+  std::uint64_t measured_posted() const { return measured_posted_; }
+
+  void on_action(std::uint32_t kind, std::uint64_t arg, void* ptr) override;
+
+ private:
+  Time next_arrival();
+
+  Hca& hca_;
+  Qpn src_qp_;
+  std::uint32_t q_key_;
+  WorkloadSpec spec_;
+  std::vector<UdDestination> destinations_;
+  RngStream rng_;
+  Time stop_, measure_begin_, measure_end_;
+  double mean_gap_fs_ = 0;
+  Time first_ = 0;
+  Time last_ = 0;
+  std::uint64_t posted_ = 0;
+  std::uint64_t measured_posted_ = 0;
+};
+
+}  // namespace ibfsim
