@@ -6,7 +6,8 @@
 // are built at compile time and n is applied one set bit at a time (at most 64 matrix-vector
 // products, one for a power-of-two length like 2048).
 //
-// The register here is the raw shift register: after the init value, before the final xor.
+// The register here is the raw shift register: after the init value, before the final xor. For a
+// reflected CRC that is checksum ^ xorout (e.g. Boost.CRC's checksum() ^ final xor value).
 #pragma once
 #include <array>
 #include <cstddef>
@@ -14,20 +15,6 @@
 #include <type_traits>
 
 namespace ibfsim {
-
-// Reverses the bit order of a 16- or 32-bit value. Libraries that keep the register unreflected
-// (Boost.CRC's interim remainder) need it to exchange state with crc_zero_run.
-template <typename Reg>
-constexpr Reg reflect_bits(Reg v) {
-  static_assert(std::is_same_v<Reg, std::uint16_t> || std::is_same_v<Reg, std::uint32_t>);
-  std::uint32_t x = v;
-  x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);
-  x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2);
-  x = ((x >> 4) & 0x0F0F0F0Fu) | ((x & 0x0F0F0F0Fu) << 4);
-  x = ((x >> 8) & 0x00FF00FFu) | ((x & 0x00FF00FFu) << 8);
-  x = (x >> 16) | (x << 16);
-  return static_cast<Reg>(x >> (32 - 8 * sizeof(Reg)));
-}
 
 namespace crc_detail {
 
@@ -76,6 +63,24 @@ inline Reg crc_zero_run(Reg reg, std::uint64_t n_bytes) {
   for (std::size_t k = 0; n_bytes != 0; ++k, n_bytes >>= 1)
     if (n_bytes & 1u) reg = crc_detail::apply<Reg>(powers[k], reg);
   return reg;
+}
+
+// Continues a raw register over runs [first, last) of bytes (anything with .data and .len;
+// data == nullptr means len zero bytes). Real bytes are folded in by linearity: feeding bytes D
+// to register r leaves zeros(r, |D|) ^ raw_from_zero(D.data, |D|), where raw_from_zero returns the
+// register D leaves in an all-zero register (a table-driven engine with init 0, no final xor).
+// So a zero run and the real run after it cost one crc_zero_run together.
+template <typename Reg, Reg kReflectedPoly, typename RunIt, typename RawFromZero>
+Reg crc_continue_runs(Reg reg, RunIt first, RunIt last, RawFromZero raw_from_zero) {
+  std::uint64_t skip = 0;
+  for (; first != last; ++first) {
+    skip += first->len;
+    if (first->data == nullptr) continue;
+    reg = static_cast<Reg>(crc_zero_run<Reg, kReflectedPoly>(reg, skip) ^
+                           raw_from_zero(first->data, first->len));
+    skip = 0;
+  }
+  return crc_zero_run<Reg, kReflectedPoly>(reg, skip);
 }
 
 }  // namespace ibfsim

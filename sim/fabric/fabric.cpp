@@ -71,7 +71,7 @@ Fabric::Fabric(const Topology& topo, const FabricOptions& options)
     const TopoCable& c = topo_.cables[k];
     LinkPort& a = port(c.node_a, c.port_a);
     LinkPort& b = port(c.node_b, c.port_b);
-    const std::uint64_t prop = prop_cycles(c);
+    const std::uint64_t prop = prop_cycles(k);
     const auto id_ab = static_cast<std::uint32_t>(2 * k), id_ba = static_cast<std::uint32_t>(2 * k + 1);
     a.connect(b, c.rate, prop, id_ab);
     b.connect(a, c.rate, prop, id_ba);
@@ -96,10 +96,8 @@ LinkPort& Fabric::port(std::size_t node, unsigned p) {
   return switches_.at(node)->port(static_cast<PortNum>(p));
 }
 
-std::uint64_t Fabric::prop_cycles(const TopoCable& c) const {
-  const unsigned __int128 prop_fs = static_cast<unsigned __int128>(c.length_mm) * topo_.propagation_per_m;
-  const Time fs = static_cast<Time>((prop_fs + 999) / 1000);
-  return c.rate.clock().cycle_at_or_after(fs);
+std::uint64_t Fabric::prop_cycles(std::size_t k) const {
+  return topo_.cables.at(k).rate.clock().cycle_at_or_after(topo_.cable_delay(k));
 }
 
 std::size_t Fabric::queued_at_sources() const {

@@ -37,8 +37,9 @@ class Fabric {
   std::vector<std::size_t> hca_nodes() const { return topo_.hcas(); }
   // The link port at (node, port).
   LinkPort& port(std::size_t node, unsigned port);
-  // Cable propagation rounded up to whole symbol edges of its link.
-  std::uint64_t prop_cycles(const TopoCable& c) const;
+  // Propagation delay of cable `k` rounded up to whole symbol edges of its link, so that every
+  // arrival lands on an edge of the link clock.
+  std::uint64_t prop_cycles(std::size_t k) const;
 
   PacketPool& pool() { return pool_; }
   PacketLedger& ledger() { return ledger_; }

@@ -146,33 +146,32 @@ bool YamlValue::as_bool() const {
   fail("true or false");
 }
 
-std::int64_t YamlValue::as_int64(std::int64_t lo, std::int64_t hi) const {
-  const bool full = lo == std::numeric_limits<std::int64_t>::min() && hi == std::numeric_limits<std::int64_t>::max();
-  const std::string what = full ? std::string("an integer") : fmt::format("an integer in {}..{}", lo, hi);
+std::int64_t YamlValue::read_int64(std::int64_t lo, std::int64_t hi, bool show_range) const {
+  const std::string in_range = fmt::format("an integer in {}..{}", lo, hi);
+  const std::string what = show_range ? in_range : std::string("an integer");
   if (!is_plain_scalar(node_)) fail(what);
   std::string_view s = node_.Scalar();
   const bool negative = !s.empty() && s[0] == '-';
   if (!s.empty() && (s[0] == '-' || s[0] == '+')) s.remove_prefix(1);
   // Reuse the unsigned reader on the magnitude, then apply the sign with the range check.
-  YamlValue magnitude(YAML::Node(std::string(s)), file_, key_mark_);
+  const YamlValue magnitude(YAML::Node(std::string(s)), file_, key_mark_);
   std::uint64_t m = 0;
   try {
-    m = magnitude.as_uint64(0, std::numeric_limits<std::uint64_t>::max());
+    m = magnitude.read_uint64(0, std::numeric_limits<std::uint64_t>::max(), false);
   } catch (const InputError&) {
     fail(what);
   }
   const std::uint64_t limit = negative ? static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()) + 1
                                        : static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
-  if (m > limit) fail(what);
+  if (m > limit) fail(in_range);
   const std::int64_t v = negative ? static_cast<std::int64_t>(0 - m) : static_cast<std::int64_t>(m);
-  if (v < lo || v > hi) fail(what);
+  if (v < lo || v > hi) fail(in_range);
   return v;
 }
 
-std::uint64_t YamlValue::as_uint64(std::uint64_t lo, std::uint64_t hi) const {
-  const bool full = lo == 0 && hi == std::numeric_limits<std::uint64_t>::max();
-  const std::string what =
-      full ? std::string("a non-negative integer") : fmt::format("an integer in {}..{}", lo, hi);
+std::uint64_t YamlValue::read_uint64(std::uint64_t lo, std::uint64_t hi, bool show_range) const {
+  const std::string in_range = fmt::format("an integer in {}..{}", lo, hi);
+  const std::string what = show_range ? in_range : std::string("a non-negative integer");
   if (!is_plain_scalar(node_)) fail(what);
   std::string_view s = node_.Scalar();
   if (!s.empty() && s[0] == '+') s.remove_prefix(1);
@@ -183,29 +182,30 @@ std::uint64_t YamlValue::as_uint64(std::uint64_t lo, std::uint64_t hi) const {
   }
   if (s.empty()) fail(what);
   std::uint64_t v = 0;
+  bool overflow = false;
   for (char c : s) {
     unsigned d;
     if (c >= '0' && c <= '9') d = static_cast<unsigned>(c - '0');
     else if (base == 16 && c >= 'a' && c <= 'f') d = static_cast<unsigned>(c - 'a' + 10);
     else if (base == 16 && c >= 'A' && c <= 'F') d = static_cast<unsigned>(c - 'A' + 10);
     else fail(what);
-    if (v > (std::numeric_limits<std::uint64_t>::max() - d) / base) fail(what);
+    if (v > (std::numeric_limits<std::uint64_t>::max() - d) / base) overflow = true;
     v = v * base + d;
   }
-  if (v < lo || v > hi) fail(what);
+  if (overflow || v < lo || v > hi) fail(in_range);
   return v;
 }
 
-double YamlValue::as_double(double lo, double hi) const {
-  const bool full = lo == std::numeric_limits<double>::lowest() && hi == std::numeric_limits<double>::max();
-  const std::string what = full ? std::string("a number") : fmt::format("a number in {}..{}", lo, hi);
+double YamlValue::read_double(double lo, double hi, bool show_range) const {
+  const std::string in_range = fmt::format("a number in {}..{}", lo, hi);
+  const std::string what = show_range ? in_range : std::string("a number");
   if (!is_plain_scalar(node_)) fail(what);
   const std::string& s = node_.Scalar();
   char* end = nullptr;
   errno = 0;
   const double v = std::strtod(s.c_str(), &end);
   if (s.empty() || end != s.c_str() + s.size() || errno == ERANGE || !std::isfinite(v)) fail(what);
-  if (v < lo || v > hi) fail(what);
+  if (v < lo || v > hi) fail(in_range);
   return v;
 }
 
@@ -220,9 +220,8 @@ Time YamlValue::as_duration() const {
 }
 
 YamlMap YamlValue::as_map() const {
-  if (!node_.IsDefined() || node_.IsNull()) return YamlMap(YAML::Node(YAML::NodeType::Map), file_);
-  if (!node_.IsMap()) fail("a map");
-  return YamlMap(node_, file_);
+  if (!node_.IsMap() && !node_.IsNull() && node_.IsDefined()) fail("a map");
+  return YamlMap(node_, file_, key_mark_);
 }
 
 std::vector<YamlValue> YamlValue::as_list() const {
@@ -236,9 +235,11 @@ std::vector<YamlValue> YamlValue::as_list() const {
 
 // ---- YamlMap ----
 
-YamlMap::YamlMap(YAML::Node node, std::string file) : node_(std::move(node)), file_(std::move(file)) {
+YamlMap::YamlMap(YAML::Node node, std::string file, std::optional<YAML::Mark> fallback_mark)
+    : node_(std::move(node)), file_(std::move(file)), fallback_mark_(fallback_mark) {
   if (!node_.IsDefined() || node_.IsNull()) {
-    node_ = YAML::Node(YAML::NodeType::Map);
+    node_.reset(YAML::Node(YAML::NodeType::Map));  // reset: operator= would write into the document
+    empty_value_ = true;
   } else if (!node_.IsMap()) {
     YamlValue(node_, file_).fail("a map");
   }
@@ -269,7 +270,10 @@ YamlMap YamlMap::map(std::string_view key) const { return get(key).as_map(); }
 
 YamlMap YamlMap::optional_map(std::string_view key) const {
   auto v = find(key);
-  return v ? v->as_map() : YamlMap(YAML::Node(YAML::NodeType::Map), file_);
+  if (v) return v->as_map();
+  std::optional<YAML::Mark> mark = fallback_mark_;
+  if (!empty_value_ && !node_.Mark().is_null()) mark = node_.Mark();
+  return YamlMap(YAML::Node(YAML::NodeType::Null), file_, mark);
 }
 
 std::vector<YamlValue> YamlMap::list(std::string_view key) const { return get(key).as_list(); }

@@ -68,14 +68,20 @@ class YamlValue {
   // A list (an empty value counts as an empty list).
   std::vector<YamlValue> as_list() const;
 
-  // Type-specific readers behind as<T>().
+  // Type-specific readers behind as<T>() and as_in_range<T>().
   std::string as_string() const;
   bool as_bool() const;
-  std::int64_t as_int64(std::int64_t lo, std::int64_t hi) const;
-  std::uint64_t as_uint64(std::uint64_t lo, std::uint64_t hi) const;
-  double as_double(double lo, double hi) const;
+  std::int64_t as_int64(std::int64_t lo, std::int64_t hi) const { return read_int64(lo, hi, true); }
+  std::uint64_t as_uint64(std::uint64_t lo, std::uint64_t hi) const { return read_uint64(lo, hi, true); }
+  double as_double(double lo, double hi) const { return read_double(lo, hi, true); }
 
  private:
+  // show_range: name lo..hi in every message; otherwise only when the value is out of range
+  // (the range is then just the type's, and "an integer" says what to write).
+  std::int64_t read_int64(std::int64_t lo, std::int64_t hi, bool show_range) const;
+  std::uint64_t read_uint64(std::uint64_t lo, std::uint64_t hi, bool show_range) const;
+  double read_double(double lo, double hi, bool show_range) const;
+
   YAML::Node node_;
   std::string file_;
   std::optional<YAML::Mark> key_mark_;
@@ -86,7 +92,9 @@ class YamlValue {
 class YamlMap {
  public:
   // Throws InputError unless node is a map; an empty value is accepted as an empty map.
-  YamlMap(YAML::Node node, std::string file);
+  // fallback_mark locates the map when it has no position of its own (an empty value, or an
+  // absent optional_map), so that "missing key" errors still point into the file.
+  YamlMap(YAML::Node node, std::string file, std::optional<YAML::Mark> fallback_mark = std::nullopt);
 
   const YAML::Node& node() const { return node_; }
   const std::string& file() const { return file_; }
@@ -119,7 +127,7 @@ class YamlMap {
     return v ? v->as_duration() : default_value;
   }
   YamlMap map(std::string_view key) const;
-  // The map under key, or an empty map when the key is absent.
+  // The map under key, or an empty map (located at this map) when the key is absent.
   YamlMap optional_map(std::string_view key) const;
   std::vector<YamlValue> list(std::string_view key) const;
   std::vector<YamlValue> optional_list(std::string_view key) const;
@@ -131,10 +139,15 @@ class YamlMap {
   void check_no_unknown_keys(const std::vector<std::string_view>& allowed) const;
 
  private:
-  YamlValue self() const { return YamlValue(node_, file_); }
+  // An empty value stands in as a null node, so that it is located by fallback_mark_.
+  YamlValue self() const {
+    return YamlValue(empty_value_ ? YAML::Node(YAML::NodeType::Null) : node_, file_, fallback_mark_);
+  }
 
   YAML::Node node_;
   std::string file_;
+  std::optional<YAML::Mark> fallback_mark_;
+  bool empty_value_ = false;  // built from an empty value or an absent key
 };
 
 // Implements `--set a.b.c=value`: parses value_text as a YAML scalar or flow value
@@ -157,11 +170,11 @@ T YamlValue::as() const {
   } else if constexpr (std::is_same_v<T, bool>) {
     return as_bool();
   } else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
-    return static_cast<T>(as_int64(std::numeric_limits<T>::min(), std::numeric_limits<T>::max()));
+    return static_cast<T>(read_int64(std::numeric_limits<T>::min(), std::numeric_limits<T>::max(), false));
   } else if constexpr (std::is_integral_v<T>) {
-    return static_cast<T>(as_uint64(0, std::numeric_limits<T>::max()));
+    return static_cast<T>(read_uint64(0, std::numeric_limits<T>::max(), false));
   } else if constexpr (std::is_floating_point_v<T>) {
-    return static_cast<T>(as_double(std::numeric_limits<double>::lowest(), std::numeric_limits<double>::max()));
+    return static_cast<T>(read_double(std::numeric_limits<double>::lowest(), std::numeric_limits<double>::max(), false));
   } else {
     static_assert(!sizeof(T), "YamlValue::as<T>: unsupported type");
   }

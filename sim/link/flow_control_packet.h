@@ -10,8 +10,8 @@
 namespace ibfsim {
 
 constexpr std::size_t kFlowControlPacketBytes = 6;
-constexpr std::uint8_t kFcOpNormal = 0;  // periodic / on freed buffers
-constexpr std::uint8_t kFcOpInit = 1;    // during link initialisation
+constexpr std::uint8_t kFcOpNormal = 0;           // periodic / on freed buffers
+constexpr std::uint8_t kFcOpInit = 1;             // during link initialisation
 constexpr std::uint16_t kFcCounterMask = 0x0FFF;  // FCTBS and FCCL count modulo 4096
 
 // A decoded flow-control packet. FCTBS and FCCL are 12-bit counters; Op and VL 4-bit fields.

@@ -8,30 +8,31 @@ namespace ibfsim {
 
 namespace {
 
-using Crc16 = boost::crc_optimal<16, 0x100B, 0xFFFF, 0xFFFF, true, true>;
+constexpr std::uint16_t kInit = 0xFFFF;
+constexpr std::uint16_t kXorOut = 0xFFFF;
+using Crc16 = boost::crc_optimal<16, 0x100B, kInit, kXorOut, true, true>;
+// From an all-zero register without final xor: checksum() is the raw register.
+using Crc16FromZero = boost::crc_optimal<16, 0x100B, 0, 0, true, true>;
 
-// Boost keeps its interim remainder unreflected; crc_zero_run works on the reflected register.
-void skip_zeros(Crc16& crc, std::uint64_t n) {
-  const std::uint16_t reg = reflect_bits<std::uint16_t>(crc.get_interim_remainder());
-  crc.reset(reflect_bits<std::uint16_t>(crc_zero_run<std::uint16_t, kVcrcReflectedPoly>(reg, n)));
+std::uint16_t from_zero(const std::uint8_t* data, std::size_t len) {
+  Crc16FromZero crc;
+  crc.process_bytes(data, len);
+  return crc.checksum();
 }
 
 }  // namespace
 
 std::uint16_t vcrc16(std::initializer_list<ByteRun> runs) {
-  Crc16 crc;
-  std::uint64_t zeros = 0;  // adjacent elided runs (payload, pad) are skipped in one go
-  for (const ByteRun& run : runs) {
-    if (run.data == nullptr) {
-      zeros += run.len;
-      continue;
-    }
-    if (zeros != 0) skip_zeros(crc, zeros);
-    zeros = 0;
-    crc.process_bytes(run.data, run.len);
-  }
-  if (zeros != 0) skip_zeros(crc, zeros);
-  return crc.checksum();
+  // Leading real bytes (the header) stream through Boost; from the first elided run on, the
+  // register continues by linearity so that zeros cost O(log n).
+  Crc16 lead;
+  auto it = runs.begin();
+  for (; it != runs.end() && it->data != nullptr; ++it) lead.process_bytes(it->data, it->len);
+  if (it == runs.end()) return lead.checksum();
+  const auto reg = static_cast<std::uint16_t>(lead.checksum() ^ kXorOut);
+  return static_cast<std::uint16_t>(
+      crc_continue_runs<std::uint16_t, kVcrcReflectedPoly>(reg, it, runs.end(), from_zero) ^
+      kXorOut);
 }
 
 std::uint16_t packet_vcrc(const Packet& p) {

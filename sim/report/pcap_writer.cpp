@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <cstring>
 #include <stdexcept>
 #include <system_error>
 #include <utility>
@@ -30,7 +29,7 @@ std::runtime_error write_error(const std::string& path, int err) {
 // Exact simulated time in ns: "100", or "100.25" when not a whole ns.
 std::string ns_text(Time t) {
   const Time whole = t / kNs;
-  Time frac = t % kNs;  // femtoseconds, 6 decimal digits of a ns
+  const Time frac = t % kNs;  // femtoseconds, 6 decimal digits of a ns
   if (frac == 0) return std::to_string(whole);
   std::string digits = fmt::format("{:06}", frac);
   digits.erase(digits.find_last_not_of('0') + 1);
@@ -149,13 +148,23 @@ void PcapWriter::close() {
   if (closed_) return;
   flush_until(kTimeNever);
   closed_ = true;
-  check_streams();  // on throw, the destructor removes the temporaries
-  dumper_.reset();
-  pcap_.reset();
-  // fclose can report a deferred write error; the CSV is then incomplete.
-  if (std::fclose(csv_.release()) != 0) throw write_error(links_csv_path(), errno);
-  pcap_guard_.commit();
-  csv_guard_.commit();
+  try {
+    check_streams();
+    dumper_.reset();
+    pcap_.reset();
+    // fclose can report a deferred write error; the CSV is then incomplete.
+    if (std::fclose(csv_.release()) != 0) throw write_error(links_csv_path(), errno);
+    pcap_guard_.commit();
+    csv_guard_.commit();
+  } catch (...) {
+    // Leave no half-written capture behind, and no handle for a second close() to trip on.
+    dumper_.reset();
+    pcap_.reset();
+    csv_.reset();
+    pcap_guard_.discard();
+    csv_guard_.discard();
+    throw;
+  }
 }
 
 }  // namespace ibfsim

@@ -58,7 +58,8 @@ class PcapWriter {
   void flush_until(Time t);
 
   // Writes all pending records, closes both files and renames them to their final names.
-  // Throws std::runtime_error on a write error (the temporaries are then removed). Idempotent.
+  // Throws std::runtime_error on a write error; the temporaries are then removed and the writer
+  // stays closed. Idempotent.
   void close();
 
   const std::string& path() const { return pcap_guard_.path(); }

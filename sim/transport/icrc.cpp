@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-
 #include <boost/crc.hpp>
 
 #include "sim/core/crc_zero_run.h"
@@ -45,9 +44,14 @@ std::size_t masked_prefix(const std::uint8_t* header, std::size_t header_len,
   return n;
 }
 
-void skip_zeros(boost::crc_32_type& crc, std::uint64_t n) {
-  const std::uint32_t reg = reflect_bits<std::uint32_t>(crc.get_interim_remainder());
-  crc.reset(reflect_bits<std::uint32_t>(crc_zero_run<std::uint32_t, kIcrcReflectedPoly>(reg, n)));
+constexpr std::uint32_t kXorOut = 0xFFFFFFFF;
+// From an all-zero register without final xor: checksum() is the raw register.
+using Crc32FromZero = boost::crc_optimal<32, 0x04C11DB7, 0, 0, true, true>;
+
+std::uint32_t from_zero(const std::uint8_t* data, std::size_t len) {
+  Crc32FromZero crc;
+  crc.process_bytes(data, len);
+  return crc.checksum();
 }
 
 // Wire order: least-significant byte first, like the Ethernet FCS.
@@ -66,21 +70,17 @@ std::uint32_t compute_icrc(const std::uint8_t* header, std::size_t header_len,
                            std::initializer_list<ByteRun> body) {
   std::array<std::uint8_t, kMaskedPrefix> prefix;
   const std::size_t n = masked_prefix(header, header_len, prefix);
-  boost::crc_32_type crc;
-  crc.process_bytes(prefix.data(), n);
-  crc.process_bytes(header + n, header_len - n);
-  std::uint64_t zeros = 0;  // adjacent elided runs (payload, pad) are skipped in one go
-  for (const ByteRun& run : body) {
-    if (run.data == nullptr) {
-      zeros += run.len;
-      continue;
-    }
-    if (zeros != 0) skip_zeros(crc, zeros);
-    zeros = 0;
-    crc.process_bytes(run.data, run.len);
-  }
-  if (zeros != 0) skip_zeros(crc, zeros);
-  return crc.checksum();
+  // Headers and leading real runs stream through Boost; from the first elided run on, the register
+  // continues by linearity so that zeros cost O(log n).
+  boost::crc_32_type lead;
+  lead.process_bytes(prefix.data(), n);
+  lead.process_bytes(header + n, header_len - n);
+  auto it = body.begin();
+  for (; it != body.end() && it->data != nullptr; ++it) lead.process_bytes(it->data, it->len);
+  if (it == body.end()) return lead.checksum();
+  const std::uint32_t reg = lead.checksum() ^ kXorOut;
+  return crc_continue_runs<std::uint32_t, kIcrcReflectedPoly>(reg, it, body.end(), from_zero) ^
+         kXorOut;
 }
 
 std::uint32_t packet_icrc(const Packet& p) {

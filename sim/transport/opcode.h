@@ -22,40 +22,38 @@ namespace op {
 constexpr std::uint8_t kSendFirst = 0x00;
 constexpr std::uint8_t kSendMiddle = 0x01;
 constexpr std::uint8_t kSendLast = 0x02;
-constexpr std::uint8_t kSendLastImm = 0x03;          // ImmDt
-constexpr std::uint8_t kSendOnly = 0x04;             // (UD: DETH)
-constexpr std::uint8_t kSendOnlyImm = 0x05;          // (UD: DETH,) ImmDt
-constexpr std::uint8_t kRdmaWriteFirst = 0x06;       // RETH
+constexpr std::uint8_t kSendLastImm = 0x03;     // ImmDt
+constexpr std::uint8_t kSendOnly = 0x04;        // (UD: DETH)
+constexpr std::uint8_t kSendOnlyImm = 0x05;     // (UD: DETH,) ImmDt
+constexpr std::uint8_t kRdmaWriteFirst = 0x06;  // RETH
 constexpr std::uint8_t kRdmaWriteMiddle = 0x07;
 constexpr std::uint8_t kRdmaWriteLast = 0x08;
-constexpr std::uint8_t kRdmaWriteLastImm = 0x09;     // ImmDt
-constexpr std::uint8_t kRdmaWriteOnly = 0x0A;        // RETH
-constexpr std::uint8_t kRdmaWriteOnlyImm = 0x0B;     // RETH, ImmDt
-constexpr std::uint8_t kRdmaReadRequest = 0x0C;      // RETH, no payload
-constexpr std::uint8_t kRdmaReadRespFirst = 0x0D;    // AETH
+constexpr std::uint8_t kRdmaWriteLastImm = 0x09;   // ImmDt
+constexpr std::uint8_t kRdmaWriteOnly = 0x0A;      // RETH
+constexpr std::uint8_t kRdmaWriteOnlyImm = 0x0B;   // RETH, ImmDt
+constexpr std::uint8_t kRdmaReadRequest = 0x0C;    // RETH, no payload
+constexpr std::uint8_t kRdmaReadRespFirst = 0x0D;  // AETH
 constexpr std::uint8_t kRdmaReadRespMiddle = 0x0E;
-constexpr std::uint8_t kRdmaReadRespLast = 0x0F;     // AETH
-constexpr std::uint8_t kRdmaReadRespOnly = 0x10;     // AETH
-constexpr std::uint8_t kAcknowledge = 0x11;          // AETH, no payload
-constexpr std::uint8_t kAtomicAcknowledge = 0x12;    // AETH, AtomicAckETH
-constexpr std::uint8_t kCmpSwap = 0x13;              // AtomicETH
-constexpr std::uint8_t kFetchAdd = 0x14;             // AtomicETH
-constexpr std::uint8_t kSendLastInvalidate = 0x16;   // IETH
-constexpr std::uint8_t kSendOnlyInvalidate = 0x17;   // IETH
-constexpr std::uint8_t kFlush = 0x1C;                // FETH, RETH (IBA 1.5)
-constexpr std::uint8_t kAtomicWrite = 0x1D;          // RETH, 8-byte payload (IBA 1.5)
+constexpr std::uint8_t kRdmaReadRespLast = 0x0F;    // AETH
+constexpr std::uint8_t kRdmaReadRespOnly = 0x10;    // AETH
+constexpr std::uint8_t kAcknowledge = 0x11;         // AETH, no payload
+constexpr std::uint8_t kAtomicAcknowledge = 0x12;   // AETH, AtomicAckETH
+constexpr std::uint8_t kCmpSwap = 0x13;             // AtomicETH
+constexpr std::uint8_t kFetchAdd = 0x14;            // AtomicETH
+constexpr std::uint8_t kSendLastInvalidate = 0x16;  // IETH
+constexpr std::uint8_t kSendOnlyInvalidate = 0x17;  // IETH
+constexpr std::uint8_t kFlush = 0x1C;               // FETH, RETH (IBA 1.5)
+constexpr std::uint8_t kAtomicWrite = 0x1D;         // RETH, 8-byte payload (IBA 1.5)
 }  // namespace op
 
 // Every RC opcode, in code order; RC's base is 0, so full code == operation.
 constexpr std::array<std::uint8_t, 25> kRcOpcodes = {
-    op::kSendFirst,          op::kSendMiddle,          op::kSendLast,
-    op::kSendLastImm,        op::kSendOnly,            op::kSendOnlyImm,
-    op::kRdmaWriteFirst,     op::kRdmaWriteMiddle,     op::kRdmaWriteLast,
-    op::kRdmaWriteLastImm,   op::kRdmaWriteOnly,       op::kRdmaWriteOnlyImm,
-    op::kRdmaReadRequest,    op::kRdmaReadRespFirst,   op::kRdmaReadRespMiddle,
-    op::kRdmaReadRespLast,   op::kRdmaReadRespOnly,    op::kAcknowledge,
-    op::kAtomicAcknowledge,  op::kCmpSwap,             op::kFetchAdd,
-    op::kSendLastInvalidate, op::kSendOnlyInvalidate,  op::kFlush,
+    op::kSendFirst,        op::kSendMiddle,         op::kSendLast,           op::kSendLastImm,
+    op::kSendOnly,         op::kSendOnlyImm,        op::kRdmaWriteFirst,     op::kRdmaWriteMiddle,
+    op::kRdmaWriteLast,    op::kRdmaWriteLastImm,   op::kRdmaWriteOnly,      op::kRdmaWriteOnlyImm,
+    op::kRdmaReadRequest,  op::kRdmaReadRespFirst,  op::kRdmaReadRespMiddle, op::kRdmaReadRespLast,
+    op::kRdmaReadRespOnly, op::kAcknowledge,        op::kAtomicAcknowledge,  op::kCmpSwap,
+    op::kFetchAdd,         op::kSendLastInvalidate, op::kSendOnlyInvalidate, op::kFlush,
     op::kAtomicWrite};
 
 constexpr bool is_rc_opcode(std::uint8_t opcode) {

@@ -18,8 +18,10 @@ void build_ud_send(Packet& p, const UdSendFields& f, std::uint32_t payload_len,
   p.payload_len = payload_len;
   p.pad_len = static_cast<std::uint8_t>((4 - payload_len) & 3);
   p.has_icrc = true;
-  if (payload != nullptr) p.payload.assign(payload, payload + payload_len);
-  else p.payload.clear();
+  if (payload != nullptr)
+    p.payload.assign(payload, payload + payload_len);
+  else
+    p.payload.clear();
 
   Lrh lrh;
   lrh.vl = f.vl;

@@ -94,7 +94,7 @@ TEST_CASE("leaf_spine_128.yaml: generated 16 leaves, 8 spines, 128 hosts", "[fab
   CHECK(t.cables.at(*t.cable_at(129, 9)).far_end(129).node == 144);
   CHECK(t.cables.at(*t.cable_at(129, 9)).far_end(129).port == 2);
   CHECK(t.cables[0].rate.speed == LinkSpeed::kEdr);
-  CHECK(t.nodes[5].mark.line == 7);
+  CHECK(t.nodes[5].mark.line == 8);  // the generate line
 }
 
 TEST_CASE("defaults and per-node, per-cable overrides apply", "[fabric][topology]") {
@@ -136,7 +136,7 @@ cables:
   CHECK(t.source_file == "t.yaml");
 }
 
-TEST_CASE("--set overrides apply to a loaded topology", "[fabric][topology]") {
+TEST_CASE("overrides given with --set apply to a loaded topology", "[fabric][topology]") {
   YAML::Node root = load_yaml_file(kTopologies + "leaf_spine_128.yaml");
   apply_override(root, "defaults.link.speed", "NDR");
   apply_override(root, "generate.spines", "4");
@@ -176,11 +176,11 @@ TEST_CASE("topology error: wrong type", "[fabric][topology]") {
 TEST_CASE("topology error: bad speed, width or length", "[fabric][topology]") {
   const std::string nodes = "nodes:\n  - {name: sw1, type: switch}\n  - {name: h1, type: hca}\ncables:\n";
   CHECK(topology_error(nodes + "  - {from: h1/1, to: sw1/1, speed: XDR}\n") ==
-        "t.yaml:5:35: expected a link speed (SDR, DDR, QDR, FDR10, FDR, EDR, HDR, NDR), got 'XDR'");
+        "t.yaml:5:36: expected a link speed (SDR, DDR, QDR, FDR10, FDR, EDR, HDR, NDR), got 'XDR'");
   CHECK(topology_error(nodes + "  - {from: h1/1, to: sw1/1, width: 3x}\n") ==
-        "t.yaml:5:35: expected a link width (1x, 2x, 4x, 8x, 12x), got '3x'");
+        "t.yaml:5:36: expected a link width (1x, 2x, 4x, 8x, 12x), got '3x'");
   CHECK(topology_error(nodes + "  - {from: h1/1, to: sw1/1, length: 2}\n") ==
-        "t.yaml:5:36: expected a cable length with a unit (m, cm, mm), e.g. 2m or 30cm, got '2'");
+        "t.yaml:5:37: expected a cable length with a unit (m, cm, mm), e.g. 2m or 30cm, got '2'");
   CHECK(topology_error("defaults:\n  link: {speed: 100G}\nnodes: []\n") ==
         "t.yaml:2:17: expected a link speed (SDR, DDR, QDR, FDR10, FDR, EDR, HDR, NDR), got '100G'");
   CHECK(topology_error("defaults:\n  propagation: 5ns\nnodes: []\n") ==

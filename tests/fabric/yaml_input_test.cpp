@@ -67,6 +67,11 @@ TEST_CASE("YamlMap type and range errors name line, column and what was expected
         "s.yaml:7:1: expected a non-negative integer, got an empty value");
   CHECK(input_error([&] { m.require<unsigned>("zz"); }) == "s.yaml:1:1: expected key 'zz', got a map without it");
   CHECK(input_error([&] { YamlMap(YAML::Load("[1, 2]"), "s.yaml"); }) == "s.yaml:1:1: expected a map, got a list");
+  // Absent or empty maps still locate missing-key errors in the file.
+  CHECK(input_error([&] { m.optional_map("absent").require<int>("k"); }) ==
+        "s.yaml:1:1: expected key 'k', got a map without it");
+  CHECK(input_error([&] { m.map("e").require<int>("k"); }) == "s.yaml:7:1: expected key 'k', got a map without it");
+  CHECK(m.node()["e"].IsNull());  // reading never changes the document
 }
 
 TEST_CASE("check_no_unknown_keys names the key and lists the allowed ones", "[fabric][yaml]") {

@@ -1,15 +1,15 @@
 // The 6-byte flow-control packet: the fact-sheet vector, round trips, masking, and rule R6
 // (bad LPCRC or reserved Op -> discard).
-#include <catch2/catch.hpp>
+#include "sim/link/flow_control_packet.h"
 
 #include <array>
+#include <catch2/catch.hpp>
 #include <cstdint>
-
-#include "sim/link/flow_control_packet.h"
 
 using namespace ibfsim;
 
-TEST_CASE("FC packet Op 0 FCTBS 100 VL 0 FCCL 200 encodes to 006400c8 + LPCRC 0x9C5F", "[link][codec]") {
+TEST_CASE("FC packet Op 0 FCTBS 100 VL 0 FCCL 200 encodes to 006400c8 + LPCRC 0x9C5F",
+          "[link][codec]") {
   const auto bytes = encode_flow_control({0, 100, 0, 200});
   const std::array<std::uint8_t, 6> expected = {0x00, 0x64, 0x00, 0xc8, 0x5f, 0x9c};
   REQUIRE(bytes == expected);
@@ -58,7 +58,8 @@ TEST_CASE("decode_flow_control rejects any single-bit error (bad LPCRC)", "[link
     }
 }
 
-TEST_CASE("decode_flow_control rejects reserved Op values even with a good LPCRC", "[link][codec]") {
+TEST_CASE("decode_flow_control rejects reserved Op values even with a good LPCRC",
+          "[link][codec]") {
   for (std::uint8_t op : {2, 3, 15}) {
     const auto bytes = encode_flow_control({op, 100, 0, 200});  // LPCRC is valid for these bytes
     REQUIRE((bytes[0] >> 4) == op);

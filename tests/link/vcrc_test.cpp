@@ -1,12 +1,12 @@
 // VCRC/LPCRC: the CRC-16 check value, run concatenation, elided zero runs and corruption detection.
-#include <catch2/catch.hpp>
+#include "sim/link/vcrc.h"
 
+#include <catch2/catch.hpp>
 #include <cstdint>
 #include <numeric>
 #include <vector>
 
 #include "sim/core/packet.h"
-#include "sim/link/vcrc.h"
 
 using namespace ibfsim;
 
@@ -18,7 +18,8 @@ const std::vector<std::size_t> kZeroLengths = {0, 1, 3, 63, 64, 2048, 4096, 4099
 Packet make_packet(std::uint32_t payload_len, bool carried) {
   Packet p;
   p.header_len = 28;
-  for (std::size_t i = 0; i < p.header_len; ++i) p.header[i] = static_cast<std::uint8_t>(0x11 * i + 3);
+  for (std::size_t i = 0; i < p.header_len; ++i)
+    p.header[i] = static_cast<std::uint8_t>(0x11 * i + 3);
   p.payload_len = payload_len;
   p.pad_len = static_cast<std::uint8_t>((4 - payload_len) & 3);
   if (carried) p.payload.assign(payload_len, 0);
@@ -58,7 +59,8 @@ TEST_CASE("vcrc16 of an elided run equals vcrc16 over real zero bytes", "[link][
   }
 }
 
-TEST_CASE("packet VCRC with an elided payload equals the VCRC with the zeros carried", "[link][crc]") {
+TEST_CASE("packet VCRC with an elided payload equals the VCRC with the zeros carried",
+          "[link][crc]") {
   for (std::size_t n : kZeroLengths) {
     INFO("payload of " << n << " bytes");
     const Packet elided = make_packet(static_cast<std::uint32_t>(n), false);

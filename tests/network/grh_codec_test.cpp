@@ -1,7 +1,6 @@
 // GRH codec: byte layout, round trips of field extremes, masking.
-#include <catch2/catch.hpp>
-
 #include <array>
+#include <catch2/catch.hpp>
 #include <cstdint>
 
 #include "sim/network/grh.h"

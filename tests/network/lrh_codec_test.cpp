@@ -1,7 +1,6 @@
 // LRH codec: byte layout against the fact-sheet vectors, round trips, masking, hot-path helpers.
-#include <catch2/catch.hpp>
-
 #include <array>
+#include <catch2/catch.hpp>
 #include <cstdint>
 
 #include "sim/network/lrh.h"
@@ -29,10 +28,10 @@ TEST_CASE("LRH encodes the fact-sheet UD and ACK headers byte for byte", "[netwo
 }
 
 TEST_CASE("LRH round-trips field extremes", "[network][codec]") {
-  for (const Lrh& lrh : {Lrh{0, 0, 0, kLnhRaw, 0, 0, 0},
-                         Lrh{15, 15, 15, kLnhIbaGlobal, 0xFFFF, 0x7FF, 0xFFFF},
-                         Lrh{15, 0, 0, kLnhRawIpv6, 0xC000, 1055, 0xBFFF},
-                         Lrh{0, 1, 15, kLnhIbaLocal, 1, 6, 0xFFFF}}) {
+  for (const Lrh& lrh :
+       {Lrh{0, 0, 0, kLnhRaw, 0, 0, 0}, Lrh{15, 15, 15, kLnhIbaGlobal, 0xFFFF, 0x7FF, 0xFFFF},
+        Lrh{15, 0, 0, kLnhRawIpv6, 0xC000, 1055, 0xBFFF},
+        Lrh{0, 1, 15, kLnhIbaLocal, 1, 6, 0xFFFF}}) {
     std::array<std::uint8_t, kLrhBytes> out{};
     encode_lrh(lrh, out.data());
     require_equal(decode_lrh(out.data()), lrh);

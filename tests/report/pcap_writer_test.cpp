@@ -234,3 +234,15 @@ TEST_CASE("tshark: 6-byte flow-control link packets are malformed, 8-byte ones d
   CHECK(rows[1][6] == "200");
   CHECK(rows[1][7] == "0x5f9c");
 }
+
+TEST_CASE("a pcap writer that cannot create its file names the path", "[report]") {
+  ScratchDir dir("pcap-nodir");
+  const std::string path = dir.file("missing/trace.pcap");
+  try {
+    PcapWriter w(path);
+    FAIL("no exception");
+  } catch (const std::runtime_error& e) {
+    CHECK_THAT(std::string(e.what()), Catch::Contains(path));
+  }
+  CHECK(dir.entries().empty());
+}

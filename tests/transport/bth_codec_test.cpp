@@ -1,7 +1,6 @@
 // BTH codec and opcode constants: byte layout, round trips, reserved bits, in-place FECN marking.
-#include <catch2/catch.hpp>
-
 #include <array>
+#include <catch2/catch.hpp>
 #include <cstdint>
 
 #include "sim/transport/bth.h"
@@ -33,14 +32,16 @@ TEST_CASE("BTH encodes the fact-sheet UD and ACK headers byte for byte", "[trans
   ud.dest_qp = 0x12;
   ud.psn = 1;
   encode_bth(ud, out.data());
-  REQUIRE(out == std::array<std::uint8_t, 12>{0x64, 0xb0, 0xff, 0xff, 0, 0, 0, 0x12, 0, 0, 0, 0x01});
+  REQUIRE(out ==
+          std::array<std::uint8_t, 12>{0x64, 0xb0, 0xff, 0xff, 0, 0, 0, 0x12, 0, 0, 0, 0x01});
   Bth ack;
   ack.opcode = kOpcodeRcBase + op::kAcknowledge;
   ack.p_key = 0x8001;
   ack.dest_qp = 0x44;
   ack.psn = 0xABCD;
   encode_bth(ack, out.data());
-  REQUIRE(out == std::array<std::uint8_t, 12>{0x11, 0, 0x80, 0x01, 0, 0, 0, 0x44, 0, 0, 0xab, 0xcd});
+  REQUIRE(out ==
+          std::array<std::uint8_t, 12>{0x11, 0, 0x80, 0x01, 0, 0, 0, 0x44, 0, 0, 0xab, 0xcd});
 }
 
 TEST_CASE("BTH round-trips field extremes", "[transport][codec]") {
@@ -58,7 +59,8 @@ TEST_CASE("BTH round-trips field extremes", "[transport][codec]") {
 TEST_CASE("BTH encoding writes reserved bits as 0 and masks 24-bit fields", "[transport][codec]") {
   std::array<std::uint8_t, kBthBytes> out{};
   out.fill(0xAA);
-  encode_bth({0xFF, true, true, 0xFF, 0xFF, 0xFFFF, true, true, 0xFFFFFFFF, true, 0xFFFFFFFF}, out.data());
+  encode_bth({0xFF, true, true, 0xFF, 0xFF, 0xFFFF, true, true, 0xFFFFFFFF, true, 0xFFFFFFFF},
+             out.data());
   REQUIRE(out == std::array<std::uint8_t, 12>{0xFF, 0xFF, 0xFF, 0xFF, 0xC0, 0xFF, 0xFF, 0xFF, 0x80,
                                               0xFF, 0xFF, 0xFF});
   const Bth back = decode_bth(out.data());

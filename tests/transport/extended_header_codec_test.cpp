@@ -1,7 +1,6 @@
 // DETH, RETH, AETH and ImmDt codecs: byte layout and round trips of field extremes.
-#include <catch2/catch.hpp>
-
 #include <array>
+#include <catch2/catch.hpp>
 #include <cstdint>
 
 #include "sim/transport/aeth.h"
@@ -31,7 +30,8 @@ TEST_CASE("RETH layout and round trips", "[transport][codec]") {
   std::array<std::uint8_t, kRethBytes> out{};
   encode_reth({0x0102030405060708, 0x090A0B0C, 0x0D0E0F10}, out.data());
   for (std::size_t i = 0; i < out.size(); ++i) REQUIRE(out[i] == i + 1);
-  for (const Reth& r : {Reth{0, 0, 0}, Reth{~0ull, 0xFFFFFFFF, 0xFFFFFFFF}, Reth{1ull << 63, 1, 0x80000000}}) {
+  for (const Reth& r :
+       {Reth{0, 0, 0}, Reth{~0ull, 0xFFFFFFFF, 0xFFFFFFFF}, Reth{1ull << 63, 1, 0x80000000}}) {
     encode_reth(r, out.data());
     const Reth back = decode_reth(out.data());
     REQUIRE(back.va == r.va);

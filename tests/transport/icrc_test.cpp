@@ -1,8 +1,9 @@
 // ICRC: equals zlib crc32 over the masked bytes, ignores exactly the variant fields (VL, FECN/BECN;
 // for global packets also LRH, TClass, FlowLabel, HopLmt), treats elided payloads as zeros, and
 // detects corruption.
-#include <catch2/catch.hpp>
+#include "sim/transport/icrc.h"
 
+#include <catch2/catch.hpp>
 #include <cstdint>
 #include <vector>
 
@@ -11,7 +12,6 @@
 #include "sim/network/lrh.h"
 #include "sim/transport/bth.h"
 #include "sim/transport/deth.h"
-#include "sim/transport/icrc.h"
 
 using namespace ibfsim;
 
@@ -41,7 +41,8 @@ Packet make_packet(bool global, std::uint32_t len, bool carried) {
     p.payload.resize(len);
     for (std::size_t i = 0; i < len; ++i) p.payload[i] = static_cast<std::uint8_t>(i * 7 + 1);
   }
-  encode_lrh({2, 0, 4, global ? kLnhIbaGlobal : kLnhIbaLocal, 0x0010, static_cast<std::uint16_t>(p.pkt_len_words()), 0x0020},
+  encode_lrh({2, 0, 4, global ? kLnhIbaGlobal : kLnhIbaLocal, 0x0010,
+              static_cast<std::uint16_t>(p.pkt_len_words()), 0x0020},
              &p.header[0]);
   if (global) {
     Grh grh;
@@ -84,8 +85,9 @@ TEST_CASE("local-route ICRC is crc32 with LRH.VL and BTH byte 4 forced to 1s", "
   REQUIRE(icrc_ok(p));
 }
 
-TEST_CASE("global-route ICRC is crc32 with LRH, TClass, FlowLabel, HopLmt and BTH byte 4 forced to 1s",
-          "[transport][crc]") {
+TEST_CASE(
+    "global-route ICRC is crc32 with LRH, TClass, FlowLabel, HopLmt and BTH byte 4 forced to 1s",
+    "[transport][crc]") {
   const Packet p = make_packet(true, 13, true);
   std::vector<std::uint8_t> masked = covered_bytes(p);
   for (std::size_t i = 0; i < kLrhBytes; ++i) masked[i] = 0xFF;
@@ -111,7 +113,8 @@ TEST_CASE("ICRC over an elided payload equals the ICRC over carried zeros", "[tr
       carried.payload.assign(n, 0);
       const Packet elided = make_packet(global, n, false);
       REQUIRE(packet_icrc(carried) == packet_icrc(elided));
-      REQUIRE(compute_icrc(elided.header.data(), elided.header_len, {{nullptr, n}, {nullptr, elided.pad_len}}) ==
+      REQUIRE(compute_icrc(elided.header.data(), elided.header_len,
+                           {{nullptr, n}, {nullptr, elided.pad_len}}) ==
               compute_icrc(carried.header.data(), carried.header_len,
                            {{carried.payload.data(), n}, {nullptr, carried.pad_len}}));
       REQUIRE(icrc_ok(elided));
@@ -132,12 +135,12 @@ TEST_CASE("local ICRC ignores VL, FECN and BECN but not DLID, SL, SLID, PktLen o
   REQUIRE(with([](std::uint8_t* h) { h[kBthLocal + 4] |= 0x80; }) == crc);  // FECN
   REQUIRE(with([](std::uint8_t* h) { h[kBthLocal + 4] |= 0x40; }) == crc);  // BECN
 
-  REQUIRE(with([](std::uint8_t* h) { h[3] ^= 0x01; }) != crc);  // DLID
-  REQUIRE(with([](std::uint8_t* h) { h[2] ^= 0x80; }) != crc);  // DLID high byte
-  REQUIRE(with([](std::uint8_t* h) { h[1] ^= 0x10; }) != crc);  // SL
-  REQUIRE(with([](std::uint8_t* h) { h[0] ^= 0x01; }) != crc);  // LVer
-  REQUIRE(with([](std::uint8_t* h) { h[5] ^= 0x01; }) != crc);  // PktLen
-  REQUIRE(with([](std::uint8_t* h) { h[7] ^= 0x01; }) != crc);  // SLID
+  REQUIRE(with([](std::uint8_t* h) { h[3] ^= 0x01; }) != crc);               // DLID
+  REQUIRE(with([](std::uint8_t* h) { h[2] ^= 0x80; }) != crc);               // DLID high byte
+  REQUIRE(with([](std::uint8_t* h) { h[1] ^= 0x10; }) != crc);               // SL
+  REQUIRE(with([](std::uint8_t* h) { h[0] ^= 0x01; }) != crc);               // LVer
+  REQUIRE(with([](std::uint8_t* h) { h[5] ^= 0x01; }) != crc);               // PktLen
+  REQUIRE(with([](std::uint8_t* h) { h[7] ^= 0x01; }) != crc);               // SLID
   REQUIRE(with([](std::uint8_t* h) { h[kBthLocal + 2] ^= 0x01; }) != crc);   // P_Key
   REQUIRE(with([](std::uint8_t* h) { h[kBthLocal + 11] ^= 0x01; }) != crc);  // PSN
 }
@@ -151,12 +154,13 @@ TEST_CASE("global ICRC ignores the LRH, TClass, FlowLabel, HopLmt, FECN and BECN
     change(q.header.data());
     return packet_icrc(q);
   };
+  // Whole LRH, DLID included; LNH stays 3 (it says which masks apply).
   for (std::size_t i = 0; i < kLrhBytes; ++i)
-    REQUIRE(with([i](std::uint8_t* h) { h[i] ^= 0x5A; }) == crc);  // whole LRH, DLID included
-  REQUIRE(with([](std::uint8_t* h) { h[kLrhBytes + 0] ^= 0x0F; }) == crc);  // TClass high nibble
-  REQUIRE(with([](std::uint8_t* h) { h[kLrhBytes + 1] ^= 0xFF; }) == crc);  // TClass / FlowLabel
-  REQUIRE(with([](std::uint8_t* h) { h[kLrhBytes + 3] ^= 0xFF; }) == crc);  // FlowLabel
-  REQUIRE(with([](std::uint8_t* h) { h[kLrhBytes + 7] = 1; }) == crc);      // HopLmt
+    REQUIRE(with([i](std::uint8_t* h) { h[i] ^= (i == 1 ? 0xFC : 0xFF); }) == crc);
+  REQUIRE(with([](std::uint8_t* h) { h[kLrhBytes + 0] ^= 0x0F; }) == crc);   // TClass high nibble
+  REQUIRE(with([](std::uint8_t* h) { h[kLrhBytes + 1] ^= 0xFF; }) == crc);   // TClass / FlowLabel
+  REQUIRE(with([](std::uint8_t* h) { h[kLrhBytes + 3] ^= 0xFF; }) == crc);   // FlowLabel
+  REQUIRE(with([](std::uint8_t* h) { h[kLrhBytes + 7] = 1; }) == crc);       // HopLmt
   REQUIRE(with([](std::uint8_t* h) { h[kBthGlobal + 4] |= 0xC0; }) == crc);  // FECN + BECN
 
   REQUIRE(with([](std::uint8_t* h) { h[kLrhBytes + 0] ^= 0x10; }) != crc);   // IPVer

@@ -1,7 +1,6 @@
 // The fact sheet's hand-built packets (section 4.9), reproduced byte for byte by the codecs.
 // (The flow-control vector lives in tests/link/flow_control_packet_test.cpp.)
 #include <catch2/catch.hpp>
-
 #include <cstdint>
 #include <string>
 #include <vector>

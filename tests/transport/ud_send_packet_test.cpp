@@ -1,7 +1,8 @@
 // build_ud_send / parse_ud_send: lengths and padding, round trips, elided payloads, rejection of
 // other packets, and CRCs a receiver can verify.
-#include <catch2/catch.hpp>
+#include "sim/transport/ud_send_packet.h"
 
+#include <catch2/catch.hpp>
 #include <cstdint>
 #include <vector>
 
@@ -9,7 +10,6 @@
 #include "sim/link/vcrc.h"
 #include "sim/network/lrh.h"
 #include "sim/transport/icrc.h"
-#include "sim/transport/ud_send_packet.h"
 
 using namespace ibfsim;
 
@@ -29,7 +29,8 @@ UdSendFields fields() {
 }
 }  // namespace
 
-TEST_CASE("build_ud_send sets PadCnt, pad and PktLen from the payload length", "[transport][codec]") {
+TEST_CASE("build_ud_send sets PadCnt, pad and PktLen from the payload length",
+          "[transport][codec]") {
   for (std::uint32_t len = 0; len <= 9; ++len)
     for (bool imm : {false, true}) {
       UdSendFields f = fields();
@@ -102,7 +103,8 @@ TEST_CASE("an elided UD payload gives the same frame CRCs as carried zeros", "[t
   }
 }
 
-TEST_CASE("rebuilding a pooled packet replaces a carried payload with an elided one", "[transport][codec]") {
+TEST_CASE("rebuilding a pooled packet replaces a carried payload with an elided one",
+          "[transport][codec]") {
   Packet p;
   const std::vector<std::uint8_t> payload(100, 0xEE);
   build_ud_send(p, fields(), 100, payload.data());
@@ -122,7 +124,8 @@ TEST_CASE("a switch rewriting VL keeps the ICRC valid and needs a new VCRC", "[t
   REQUIRE(vcrc_ok(p));
 }
 
-TEST_CASE("parse_ud_send rejects other LNHs, other opcodes and short headers", "[transport][codec]") {
+TEST_CASE("parse_ud_send rejects other LNHs, other opcodes and short headers",
+          "[transport][codec]") {
   Packet p;
   build_ud_send(p, fields(), 8, nullptr);
   REQUIRE(parse_ud_send(p));
@@ -136,7 +139,8 @@ TEST_CASE("parse_ud_send rejects other LNHs, other opcodes and short headers", "
   REQUIRE_FALSE(parse_ud_send(rc));
 
   Packet imm_without_immdt = p;
-  imm_without_immdt.header[kLrhBytes] = kOpcodeUdSendOnlyImm;  // claims ImmDt but header is 28 bytes
+  imm_without_immdt.header[kLrhBytes] =
+      kOpcodeUdSendOnlyImm;  // claims ImmDt but header is 28 bytes
   REQUIRE_FALSE(parse_ud_send(imm_without_immdt));
 
   Packet short_header = p;
