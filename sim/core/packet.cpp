@@ -36,6 +36,7 @@ void PacketPool::release(Packet* p) {
   p->pad_len = 0;
   p->has_icrc = true;
   p->measured = false;
+  p->may_be_corrupted = false;
   free_.push_back(p);
 }
 

@@ -36,6 +36,11 @@ struct Packet {
   Time injected = 0;           // when its first symbol left the source HCA
   std::uint32_t src_node = 0;  // fabric node index of the source
   bool measured = false;       // created inside the measurement window
+  // Set by whatever alters bytes after the VCRC was written without regenerating it (bit errors
+  // on a link, injected faults). Switches verify the VCRC of such packets; destination HCAs verify
+  // VCRC and ICRC of every packet. A link with no error source cannot corrupt a packet, so
+  // checking untouched packets at every hop would only cost time.
+  bool may_be_corrupted = false;
 
   bool payload_carried() const { return !payload.empty() || payload_len == 0; }
   // Payload followed by pad, as one run (zeros when the payload is elided).

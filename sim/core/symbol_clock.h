@@ -16,10 +16,12 @@ class SymbolClock {
 
   // Time of edge `cycle` (edge 0 is at time 0: all clocks start in phase at the start of the run).
   Time time_of(std::uint64_t cycle) const {
+    if (den_ == 1) return cycle * num_;  // whole-fs periods (all but FDR): no 128-bit division
     return static_cast<Time>(static_cast<unsigned __int128>(cycle) * num_ / den_);
   }
   // Smallest cycle whose edge is at or after t.
   std::uint64_t cycle_at_or_after(Time t) const {
+    if (den_ == 1) return t / num_ + (t % num_ != 0);
     unsigned __int128 x = static_cast<unsigned __int128>(t) * den_;
     return static_cast<std::uint64_t>((x + num_ - 1) / num_);
   }

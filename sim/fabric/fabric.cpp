@@ -113,12 +113,16 @@ void Fabric::finish() {
   if (capture_) static_cast<PcapCapture*>(capture_.get())->close();
 }
 
-std::uint64_t Fabric::actions_run() const {
+std::uint64_t Fabric::actions_run() const { return CalendarProcess::total_actions(); }
+
+}  // namespace ibfsim
+
+namespace ibfsim {
+
+std::uint64_t Fabric::packet_hops() {
   std::uint64_t n = 0;
-  for (const auto& h : hcas_)
-    if (h) n += h->actions_run();
-  for (const auto& s : switches_)
-    if (s) n += s->actions_run();
+  for (const TopoCable& c : topo_.cables)
+    n += port(c.node_a, c.port_a).stats().tx_packets + port(c.node_b, c.port_b).stats().tx_packets;
   return n;
 }
 

@@ -50,6 +50,8 @@ class Fabric {
   void finish();
   // Total actions run by all modules (a measure of simulation work).
   std::uint64_t actions_run() const;
+  // Data packets sent over all links (one per packet per hop).
+  std::uint64_t packet_hops();
 
  private:
   Topology topo_;

@@ -42,7 +42,10 @@ std::uint16_t packet_vcrc(const Packet& p) {
                  {p.icrc.data(), p.has_icrc ? p.icrc.size() : 0u}});
 }
 
-void write_vcrc(Packet& p) { store_crc16(p.vcrc.data(), packet_vcrc(p)); }
+void write_vcrc(Packet& p) {
+  store_crc16(p.vcrc.data(), packet_vcrc(p));
+  p.may_be_corrupted = false;
+}
 
 bool vcrc_ok(const Packet& p) { return packet_vcrc(p) == load_crc16(p.vcrc.data()); }
 

@@ -25,9 +25,10 @@ void Switch::discard_at_tail(PortNum in, Packet* p, Time tail, DropReason reason
 void Switch::on_packet_head(LinkPort& port, Packet* p, Time head, Time tail) {
   const PortNum in = port.number();
   // VCRC covers the whole packet; it is known to be bad once the tail is in, and this switch
-  // then drops it. (A cut-through switch that had already started forwarding would end it with
-  // EBP; with no bit errors modelled yet, no packet here is corrupted while in flight.)
-  if (!vcrc_ok(*p)) return discard_at_tail(in, p, tail, DropReason::kVcrcError);
+  // then drops it (R11). Only packets whose bytes were altered in flight can fail (see
+  // Packet::may_be_corrupted). A cut-through switch that had already started forwarding would end
+  // the packet with EBP; bit errors, which would make that happen, come with the PHY model.
+  if (p->may_be_corrupted && !vcrc_ok(*p)) return discard_at_tail(in, p, tail, DropReason::kVcrcError);
   const std::uint8_t* lrh = p->header.data();
   const PortNum out = config_.lft.lookup(lrh_dlid(lrh));
   if (out == kNoRoute || out == 0 || out > ports_.size() || !ports_[out - 1]->connected())

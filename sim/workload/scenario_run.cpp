@@ -173,7 +173,7 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
       {"offered_payload_gbps", static_cast<double>(measured_offered) * sc.workload.message_size * 8 / window_s / 1e9},
       {"accepted_payload_gbps", static_cast<double>(stats.window_payload_bytes()) * 8 / window_s / 1e9},
       {"accepted_packets", stats.window_packets()}};
-  j["simulation"] = {{"actions", fabric.actions_run()}};
+  j["simulation"] = {{"actions", fabric.actions_run()}, {"packet_hops", fabric.packet_hops()}};
 
   write_json_atomically((dir / "results.json").string(), j);
   write_file_atomically((dir / "ports.csv").string(), ports_csv(fabric));

@@ -1,0 +1,49 @@
+// The SystemC process behind a calendar of future actions: it holds at most one pending sc_event,
+// for the earliest action, and runs every action due when it wakes.
+//
+// Two layouts (design.md, "Keep SystemC's pending set small"):
+//  * per module: every ScheduledModule owns one, so SystemC's queue holds one event per busy module;
+//  * fabric-wide (default): all modules share one, so SystemC holds a single pending event and
+//    ordering among actions at the same instant is by scheduling order across the whole fabric.
+// bench/fabric_bench measures both.
+#pragma once
+#include <cstdint>
+#include <systemc>
+
+#include "sim/core/event_calendar.h"
+#include "sim/core/time.h"
+
+namespace ibfsim {
+
+enum class CalendarMode { kFabricWide, kPerModule };
+
+// Chooses the layout for modules created from now on; set it before building a fabric.
+void set_calendar_mode(CalendarMode mode);
+CalendarMode calendar_mode();
+
+class CalendarProcess : public sc_core::sc_module {
+ public:
+  SC_HAS_PROCESS(CalendarProcess);
+  explicit CalendarProcess(const sc_core::sc_module_name& name);
+
+  void schedule(Time at, ActionHandler* handler, std::uint32_t kind, std::uint64_t arg, void* ptr);
+  std::size_t pending() const { return calendar_.size(); }
+
+  // The calendar shared by all modules in fabric-wide mode (created on first use).
+  static CalendarProcess& shared();
+  // Actions run by every calendar of this process so far.
+  static std::uint64_t total_actions();
+  // An exception thrown by an action (a broken invariant) stops the simulation; SystemC would
+  // otherwise wrap it in an sc_report. Call after sc_start returns to rethrow it as it was.
+  static void rethrow_failure();
+
+ private:
+  void wake();
+
+  EventCalendar calendar_;
+  sc_core::sc_event event_;
+  Time armed_for_ = kTimeNever;
+  bool waking_ = false;  // inside wake(): it arms the event once when done
+};
+
+}  // namespace ibfsim
