@@ -1,0 +1,50 @@
+// In-process fabric tests: build a Fabric from inline YAML, post UD sends at chosen times, record
+// what is injected and delivered. One simulation per test process (SystemC's rule).
+#pragma once
+#include <systemc>
+#include <vector>
+
+#include "sim/fabric/fabric.h"
+#include "sim/fabric/topology_yaml.h"
+
+namespace ibfsim::test {
+
+// Posts `count` UD SENDs of `bytes` from `hca` to (dlid, dst) when its action runs.
+struct Poster : ActionHandler {
+  Hca* hca = nullptr;
+  Lid dlid = 0;
+  Qpn src = 0, dst = 0;
+  std::uint32_t bytes = 0;
+  int count = 1;
+  void on_action(std::uint32_t, std::uint64_t, void*) override {
+    for (int i = 0; i < count; ++i) hca->post_ud_send(src, dlid, dst, 0x42, bytes, true);
+  }
+};
+
+struct Delivery {
+  std::uint32_t src_node;
+  Time created, injected, delivered;
+};
+
+struct Recorder : DeliveryObserver, SendObserver {
+  std::vector<Delivery> delivered;
+  std::vector<Time> injected;
+  void on_delivered(Hca&, const Packet& p, Time tail) override {
+    delivered.push_back({p.src_node, p.created, p.injected, tail});
+  }
+  void on_injected(Hca&, const Packet& p) override { injected.push_back(p.injected); }
+};
+
+inline Fabric& build_fabric(const std::string& yaml) {
+  Topology topo = parse_topology(YAML::Load(yaml), "inline.yaml");
+  return *new Fabric(topo, FabricOptions{});  // lives until the process ends, as SystemC modules must
+}
+
+// Runs the simulation for `duration`, then checks the fabric's own invariants.
+inline void run_for(Fabric& f, Time duration) {
+  sc_core::sc_start(to_sc_time(duration));
+  ScheduledModule::rethrow_failure();
+  f.check_invariants();
+}
+
+}  // namespace ibfsim::test
