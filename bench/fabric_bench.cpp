@@ -67,8 +67,10 @@ int run_child(const Args& a) {
   sc.topology_file = "generated leaf_spine";
   sc.topology = generate_leaf_spine(a.leaves, a.spines, a.hosts_per_leaf, TopologyDefaults{});
   sc.seed = 1;
-  sc.workload.load = a.child_load;
-  sc.workload.message_size = 2048;
+  WorkloadSpec w;
+  w.load = a.child_load;
+  w.message_size = 2048;
+  sc.flows.push_back(w);
   sc.phases.warmup = 20 * kUs;
   sc.phases.measure = static_cast<Time>(a.measure_us * 1e3) * kNs;
   sc.phases.drain = 50 * kUs;

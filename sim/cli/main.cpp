@@ -8,6 +8,7 @@
 #include <iostream>
 #include <systemc>
 
+#include "sim/cli/topo_command.h"
 #include "sim/core/error.h"
 #include "sim/fabric/yaml_input.h"
 #include "sim/workload/scenario.h"
@@ -52,6 +53,9 @@ int sc_main(int argc, char* argv[]) {
   run->add_option("--seed", seed, "Random seed (overrides the scenario's seed)");
   run->add_option("--set", sets, "Override a scenario key: --set workload.load=0.9 (repeatable)");
 
+  ibfsim::TopoOptions topo_options;
+  CLI::App* topo = ibfsim::add_topo_subcommand(app, topo_options);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -60,6 +64,7 @@ int sc_main(int argc, char* argv[]) {
   }
   try {
     if (*run) return run_command(scenario, out_dir, seed, sets);
+    if (*topo) return ibfsim::run_topo_command(topo_options, std::cout);
   } catch (const ibfsim::InputError& e) {
     std::cerr << "error: " << e.what() << "\n";
     return 2;

@@ -15,6 +15,9 @@ std::exception_ptr g_failure;
 void set_calendar_mode(CalendarMode mode) { g_mode = mode; }
 CalendarMode calendar_mode() { return g_mode; }
 
+Time CalendarProcess::current_time_ = 0;
+bool CalendarProcess::in_action_ = false;
+
 CalendarProcess::CalendarProcess(const sc_core::sc_module_name& name) : sc_core::sc_module(name) {
   SC_METHOD(wake);
   sensitive << event_;
@@ -39,7 +42,7 @@ void CalendarProcess::rethrow_failure() {
 }
 
 void CalendarProcess::schedule(Time at, ActionHandler* handler, std::uint32_t kind, std::uint64_t arg, void* ptr) {
-  const Time t = sc_core::sc_time_stamp().value();
+  const Time t = waking_ ? current_time_ : sc_core::sc_time_stamp().value();
   IBFSIM_CHECK(at >= t, "action scheduled in the past");
   calendar_.push(at, handler, kind, arg, ptr);
   // Before the simulation runs, the initial wake at time 0 arms the event; during a wake, the
@@ -54,8 +57,10 @@ void CalendarProcess::schedule(Time at, ActionHandler* handler, std::uint32_t ki
 
 void CalendarProcess::wake() {
   const Time t = sc_core::sc_time_stamp().value();
+  current_time_ = t;
   armed_for_ = kTimeNever;
   waking_ = true;
+  in_action_ = true;
   try {
     // Everything due now runs in this one wake, including actions it schedules for now.
     while (!calendar_.empty() && calendar_.top().at <= t) {
@@ -65,11 +70,14 @@ void CalendarProcess::wake() {
     }
   } catch (...) {
     waking_ = false;
+    in_action_ = false;
     if (!g_failure) g_failure = std::current_exception();
     sc_core::sc_stop();
     return;
   }
   waking_ = false;
+  in_action_ = false;
+  if (after_wake_) after_wake_();
   if (!calendar_.empty()) {
     armed_for_ = calendar_.top().at;
     event_.notify(sc_core::sc_time::from_value(armed_for_ - t));

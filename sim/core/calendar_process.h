@@ -8,6 +8,7 @@
 // bench/fabric_bench measures both.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <systemc>
 
 #include "sim/core/event_calendar.h"
@@ -28,7 +29,13 @@ class CalendarProcess : public sc_core::sc_module {
 
   void schedule(Time at, ActionHandler* handler, std::uint32_t kind, std::uint64_t arg, void* ptr);
   std::size_t pending() const { return calendar_.size(); }
+  // Called after every wake, once all actions of that instant have run (waveform sampling).
+  void set_after_wake(std::function<void()> hook) { after_wake_ = std::move(hook); }
 
+  // The current simulated time, as of the running wake (cheaper than asking the kernel).
+  static Time now() { return current_time_; }
+  // Whether some calendar is running actions right now.
+  static bool in_action() { return in_action_; }
   // The calendar shared by all modules in fabric-wide mode (created on first use).
   static CalendarProcess& shared();
   // Actions run by every calendar of this process so far.
@@ -40,10 +47,13 @@ class CalendarProcess : public sc_core::sc_module {
  private:
   void wake();
 
+  static Time current_time_;
+  static bool in_action_;
   EventCalendar calendar_;
   sc_core::sc_event event_;
   Time armed_for_ = kTimeNever;
   bool waking_ = false;  // inside wake(): it arms the event once when done
+  std::function<void()> after_wake_;
 };
 
 }  // namespace ibfsim

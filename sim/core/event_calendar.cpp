@@ -57,6 +57,11 @@ void EventCalendar::rewind_to(std::uint64_t bucket) {
 }
 
 void EventCalendar::advance() {
+  {
+    // Fast path: the current bucket is sorted and not drained (pop() right after top()).
+    const Bucket& b = wheel_[cur_ & (kBuckets - 1)];
+    if (b.sorted && b.read < b.items.size()) return;
+  }
   for (;;) {
     // Actions that have come within the wheel's horizon move in.
     while (!far_.empty() && (far_.front().at >> kBucketShift) < cur_ + kBuckets) {
@@ -67,7 +72,13 @@ void EventCalendar::advance() {
     Bucket& b = wheel_[cur_ & (kBuckets - 1)];
     if (b.read < b.items.size()) {
       if (!b.sorted) {
-        std::sort(b.items.begin(), b.items.end(), earlier);
+        // Buckets hold few actions, mostly already in order: insertion sort beats std::sort.
+        for (std::size_t i = 1; i < b.items.size(); ++i) {
+          Action a = b.items[i];
+          std::size_t j = i;
+          for (; j > 0 && earlier(a, b.items[j - 1]); --j) b.items[j] = b.items[j - 1];
+          b.items[j] = a;
+        }
         b.sorted = true;
       }
       return;

@@ -36,6 +36,8 @@ struct Packet {
   Time injected = 0;           // when its first symbol left the source HCA
   std::uint32_t src_node = 0;  // fabric node index of the source
   bool measured = false;       // created inside the measurement window
+  std::uint32_t link_epoch = 0;  // epoch of the link it is crossing (a link that went down loses it)
+  std::uint16_t flow = 0;        // workload flow index, for per-flow statistics
   // Set by whatever alters bytes after the VCRC was written without regenerating it (bit errors
   // on a link, injected faults). Switches verify the VCRC of such packets; destination HCAs verify
   // VCRC and ICRC of every packet. A link with no error source cannot corrupt a packet, so

@@ -15,6 +15,14 @@ const char* drop_reason_name(DropReason r) {
     case DropReason::kMalformed: return "malformed";
     case DropReason::kNoQp: return "no_qp";
     case DropReason::kQkeyMismatch: return "qkey_mismatch";
+    case DropReason::kVl15Overflow: return "vl15_overflow";
+    case DropReason::kInvalidVl: return "invalid_vl";
+    case DropReason::kSlToVlDrop: return "sl_to_vl_drop";
+    case DropReason::kMtuExceeded: return "mtu_exceeded";
+    case DropReason::kHoqLifetime: return "hoq_lifetime";
+    case DropReason::kSwitchLifetime: return "switch_lifetime";
+    case DropReason::kPortState: return "port_state";
+    case DropReason::kLinkDown: return "link_down";
     case DropReason::kCount: break;
   }
   return "?";

@@ -16,6 +16,14 @@ enum class DropReason : std::uint8_t {
   kMalformed,        // header rules (LVer, TVer, PktLen) broken (PortRcvErrors)
   kNoQp,             // destination QP does not exist
   kQkeyMismatch,     // UD Q_Key mismatch (Q_KeyViolations)
+  kVl15Overflow,     // no VL15 buffer space (VL15Dropped)
+  kInvalidVl,        // arrived on a VL the port does not operate (PortRcvErrors)
+  kSlToVlDrop,       // SL maps to VL15 or a non-operational VL (R16, PortXmitDiscards)
+  kMtuExceeded,      // payload above the output's MTU (R10, PortXmitDiscards)
+  kHoqLifetime,      // head of queue longer than HOQLife (R17, PortXmitDiscards)
+  kSwitchLifetime,   // older than the switch LifeTimeValue (R18, PortXmitDiscards)
+  kPortState,        // port not in a state that passes this packet (R20)
+  kLinkDown,         // lost on, or queued for, a link that went down (PortXmitDiscards)
   kCount
 };
 

@@ -21,7 +21,8 @@ class ScheduledModule : public sc_core::sc_module {
     calendar_->schedule(at, handler, kind, arg, ptr);
   }
 
-  static Time now() { return sc_core::sc_time_stamp().value(); }
+  // Inside an action this is the instant it runs; outside (elaboration, after the run) the kernel's.
+  static Time now() { return CalendarProcess::in_action() ? CalendarProcess::now() : sc_core::sc_time_stamp().value(); }
   static void rethrow_failure() { CalendarProcess::rethrow_failure(); }
 
  private:

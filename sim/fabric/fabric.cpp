@@ -26,6 +26,7 @@ class PcapCapture : public CaptureSink {
     writer_.flush_until(ScheduledModule::now());
     writer_.add(start, kErfTypeInfinibandLink, bytes, len, link_id);
   }
+  bool wants_link_packets() const override { return link_packets_; }
   void close() { writer_.close(); }
 
  private:
@@ -46,7 +47,9 @@ Fabric::Fabric(const Topology& topo, const FabricOptions& options)
     if (n.type == NodeType::kHca) {
       HcaConfig c;
       c.num_ports = n.num_ports;
-      c.rx_buffer_blocks = n.rx_buffer_credits;
+      c.buffers = PortBuffers{n.op_vls, n.rx_buffer_credits, n.vl15_buffer_credits};
+      c.sl_to_vl = options.link.sl_to_vl ? *options.link.sl_to_vl : SlToVlTable::identity_modulo(n.op_vls);
+      c.vl_arbitration = options.link.vl_arbitration;
       c.port_lids.assign(routing_.port_lid[i].begin() + 1, routing_.port_lid[i].begin() + 1 + n.num_ports);
       c.node_index = static_cast<std::uint32_t>(i);
       c.carry_payload = options.carry_payload;
@@ -55,7 +58,14 @@ Fabric::Fabric(const Topology& topo, const FabricOptions& options)
       SwitchConfig c;
       c.num_ports = n.num_ports;
       c.latency = n.switch_latency;
-      c.rx_buffer_blocks = n.rx_buffer_credits;
+      c.buffers = PortBuffers{n.op_vls, n.rx_buffer_credits, n.vl15_buffer_credits};
+      c.mtu = options.link.mtu;
+      c.hoq_life_code = options.link.hoq_life_code;
+      c.life_time_code = options.link.switch_lifetime_code;
+      c.horizon = options.horizon;
+      if (options.link.sl_to_vl)
+        c.sl_to_vl.assign(n.num_ports + 1, std::vector<SlToVlTable>(n.num_ports + 1, *options.link.sl_to_vl));
+      c.vl_arbitration = options.link.vl_arbitration;
       c.lid = routing_.port_lid[i][0];
       c.lft = Lft(routing_.lft[i]);
       switches_[i] = std::make_unique<Switch>(n.name.c_str(), c, pool_, ledger_);
@@ -84,8 +94,9 @@ Fabric::Fabric(const Topology& topo, const FabricOptions& options)
   }
   for (std::size_t k = 0; k < topo_.cables.size(); ++k) {
     const TopoCable& c = topo_.cables[k];
-    port(c.node_a, c.port_a).start_link();
-    port(c.node_b, c.port_b).start_link();
+    // No subnet manager yet: links come up straight to Active.
+    port(c.node_a, c.port_a).link_up(PortState::kActive);
+    port(c.node_b, c.port_b).link_up(PortState::kActive);
   }
 }
 
@@ -109,7 +120,54 @@ std::size_t Fabric::queued_at_sources() const {
 
 void Fabric::check_invariants() const { ledger_.check_balanced(pool_.live(), queued_at_sources()); }
 
+namespace {
+
+// Carries out a scenario's fault list: both ends of the cable change state at the given time.
+class FaultInjector : public ActionHandler {
+ public:
+  FaultInjector(Fabric& f, std::vector<LinkFault> faults) : fabric_(f), faults_(std::move(faults)) {}
+  void on_action(std::uint32_t, std::uint64_t index, void*) override {
+    const LinkFault& f = faults_.at(index);
+    LinkPort& a = fabric_.port(f.node, f.port);
+    LinkPort* b = a.peer();
+    if (!b) return;
+    if (f.up) {
+      if (a.state() != PortState::kDown) return;
+      a.link_up(PortState::kActive);
+      b->link_up(PortState::kActive);
+    } else {
+      if (a.state() == PortState::kDown) return;
+      a.link_down();
+      b->link_down();
+    }
+  }
+  const std::vector<LinkFault>& faults() const { return faults_; }
+
+ private:
+  Fabric& fabric_;
+  std::vector<LinkFault> faults_;
+};
+
+}  // namespace
+
+void Fabric::schedule_faults(const std::vector<LinkFault>& faults) {
+  if (faults.empty()) return;
+  auto inj = std::make_unique<FaultInjector>(*this, faults);
+  ScheduledModule* m = nullptr;
+  for (auto& h : hcas_)
+    if (h && !m) m = h.get();
+  for (auto& s : switches_)
+    if (s && !m) m = s.get();
+  for (std::size_t i = 0; i < faults.size(); ++i) m->schedule(faults[i].at, inj.get(), 0, i);
+  fault_injector_ = std::move(inj);
+}
+
 void Fabric::finish() {
+  const Time end = ScheduledModule::now();
+  for (const TopoCable& c : topo_.cables) {
+    port(c.node_a, c.port_a).finish(end);
+    port(c.node_b, c.port_b).finish(end);
+  }
   if (capture_) static_cast<PcapCapture*>(capture_.get())->close();
 }
 

@@ -2,6 +2,7 @@
 // directions of every cable wired, LIDs and LFTs from the static routing, optional pcap capture.
 #pragma once
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -9,6 +10,8 @@
 #include "sim/core/packet_ledger.h"
 #include "sim/fabric/static_routing.h"
 #include "sim/fabric/topology.h"
+#include "sim/link/sl_to_vl_table.h"
+#include "sim/link/vl_arbiter.h"
 #include "sim/link/port_owner.h"
 #include "sim/network/switch.h"
 #include "sim/transport/hca.h"
@@ -17,10 +20,30 @@ namespace ibfsim {
 
 class PcapWriter;
 
+// Link-layer settings a subnet manager would program (PortInfo, SwitchInfo, SL->VL and VL
+// arbitration tables); until one exists, a scenario's `link:` section sets them for every port.
+struct LinkSettings {
+  std::uint32_t mtu = 4096;             // NeighborMTU: largest payload a switch forwards
+  unsigned hoq_life_code = 20;          // PortInfo.HOQLife: 4.096 us x 2^code, >= 20 infinite
+  unsigned switch_lifetime_code = 20;   // SwitchInfo.LifeTimeValue, same encoding
+  std::optional<SlToVlTable> sl_to_vl;  // unset: SL s -> VL s mod OperationalVLs
+  VlArbConfig vl_arbitration;           // empty tables: every VL in the low table, weight 64
+};
+
 struct FabricOptions {
   bool carry_payload = false;      // real payload bytes (data checking) instead of elided ones
   std::string pcap_path;           // empty: no capture
   bool pcap_link_packets = false;  // also capture 6-byte flow-control packets
+  LinkSettings link;
+  Time horizon = kTimeNever;       // end of the run (lifetime timers beyond it are never set)
+};
+
+// A scheduled change of a cable's state (scenario `faults:`).
+struct LinkFault {
+  Time at = 0;
+  std::size_t node = 0;
+  unsigned port = 0;
+  bool up = false;
 };
 
 class Fabric {
@@ -46,7 +69,9 @@ class Fabric {
   std::size_t queued_at_sources() const;
   // Throws SimError if the packet ledger does not balance.
   void check_invariants() const;
-  // Flushes and closes the capture file (if any).
+  // Schedules link down/up events; must run before sc_start.
+  void schedule_faults(const std::vector<LinkFault>& faults);
+  // Brings lazy per-port accounting up to now, then flushes and closes the capture file (if any).
   void finish();
   // Total actions run by all modules (a measure of simulation work).
   std::uint64_t actions_run() const;
@@ -61,6 +86,7 @@ class Fabric {
   std::vector<std::unique_ptr<Hca>> hcas_;
   std::vector<std::unique_ptr<Switch>> switches_;
   std::unique_ptr<CaptureSink> capture_;
+  std::unique_ptr<ActionHandler> fault_injector_;
 };
 
 }  // namespace ibfsim

@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
+#include <numeric>
 #include <unordered_map>
 
 #include "sim/core/error.h"
@@ -10,6 +12,48 @@
 namespace ibfsim {
 
 const char* node_type_name(NodeType t) { return t == NodeType::kSwitch ? "switch" : "hca"; }
+
+namespace {
+constexpr unsigned kWidthsAscending[] = {1, 2, 4, 8, 12};
+constexpr LinkSpeed kSpeedsAscending[] = {LinkSpeed::kSdr, LinkSpeed::kDdr, LinkSpeed::kQdr, LinkSpeed::kFdr10,
+                                          LinkSpeed::kFdr, LinkSpeed::kEdr, LinkSpeed::kHdr, LinkSpeed::kNdr};
+}  // namespace
+
+std::optional<LinkSpeed> best_speed(SpeedSet s) {
+  std::optional<LinkSpeed> best;
+  for (LinkSpeed sp : kSpeedsAscending)
+    if (s & speed_bit(sp)) best = sp;
+  return best;
+}
+
+std::optional<unsigned> best_width(WidthSet w) {
+  std::optional<unsigned> best;
+  for (unsigned lanes : kWidthsAscending)
+    if (w & width_bit(lanes)) best = lanes;
+  return best;
+}
+
+std::string speed_set_names(SpeedSet s) {
+  std::string out;
+  for (LinkSpeed sp : kSpeedsAscending) {
+    if (!(s & speed_bit(sp))) continue;
+    if (!out.empty()) out += ", ";
+    out += link_speed_info(sp).name;
+  }
+  return out.empty() ? "none" : out;
+}
+
+std::string width_set_names(WidthSet w) {
+  std::string out;
+  for (unsigned lanes : kWidthsAscending) {
+    if (!(w & width_bit(lanes))) continue;
+    if (!out.empty()) out += ", ";
+    out += fmt::format("{}x", lanes);
+  }
+  return out.empty() ? "none" : out;
+}
+
+bool is_valid_data_vl_count(unsigned vls) { return portinfo_vl_code(vls) != 0; }
 
 std::string SourceMark::to_string() const {
   if (file.empty()) return line > 0 ? fmt::format("topology:{}:{}", line, column) : "topology";
@@ -86,6 +130,63 @@ void check_node(const TopoNode& n) {
   }
   if (n.guid == 0) fail_at(n.mark, fmt::format("a nonzero GUID for {}", n.name), "0");
   if (n.rx_buffer_credits == 0) fail_at(n.mark, fmt::format("at least 1 buffer credit on {}", n.name), "0");
+  if (!is_valid_data_vl_count(n.op_vls)) {
+    fail_at(n.mark, fmt::format("1, 2, 4, 8 or 15 data VLs on {}", n.name), fmt::format("{}", n.op_vls));
+  }
+  if (n.vl15_buffer_credits < kMinVl15Credits) {
+    fail_at(n.mark, fmt::format("at least {} VL15 buffer credits on {} (one 290-byte SMP)", kMinVl15Credits, n.name),
+            fmt::format("{}", n.vl15_buffer_credits));
+  }
+  auto check_sets = [&](const std::vector<std::uint8_t>& sets, std::uint8_t all, const char* what) {
+    if (sets.empty()) return;
+    if (sets.size() != n.num_ports + 1u) {
+      fail_at(n.mark, fmt::format("{} {} sets on {} (ports 0..{})", n.num_ports + 1, what, n.name, n.num_ports),
+              fmt::format("{}", sets.size()));
+    }
+    for (unsigned p = 0; p <= n.num_ports; ++p) {
+      if (sets[p] == 0 || (sets[p] & ~all) != 0) {
+        fail_at(n.mark, fmt::format("a nonempty {} set on {}/{}", what, n.name, p), fmt::format("{:#04x}", sets[p]));
+      }
+    }
+  };
+  check_sets(n.port_speeds, kAllSpeeds, "speed");
+  check_sets(n.port_widths, kAllWidths, "width");
+}
+
+// "NODE/PORT".
+std::string port_name(const Topology& topo, PortRef end) {
+  return fmt::format("{}/{}", topo.nodes[end.node].name, end.port);
+}
+
+// Checks that the cable's speed and width are enabled at both ends (ports already checked).
+void check_cable_rate(const Topology& topo, const TopoCable& c) {
+  for (const PortRef end : {PortRef{c.node_a, c.port_a}, PortRef{c.node_b, c.port_b}}) {
+    const TopoNode& n = topo.nodes[end.node];
+    const SpeedSet speeds = n.enabled_speeds(end.port);
+    if (!(speeds & speed_bit(c.rate.speed))) {
+      fail_at(c.mark, "a cable speed enabled at both ends",
+              fmt::format("{}, not enabled at {} (enabled: {})", c.rate.info().name, port_name(topo, end),
+                          speed_set_names(speeds)));
+    }
+    const WidthSet widths = n.enabled_widths(end.port);
+    if (!(widths & width_bit(c.rate.lanes))) {
+      fail_at(c.mark, "a cable width enabled at both ends",
+              fmt::format("{}x, not enabled at {} (enabled: {})", c.rate.lanes, port_name(topo, end),
+                          width_set_names(widths)));
+    }
+  }
+}
+
+// Up to 10 node names, then "and N more".
+std::string name_list(const Topology& topo, const std::vector<std::size_t>& nodes) {
+  constexpr std::size_t kShown = 10;
+  std::string out;
+  for (std::size_t i = 0; i < nodes.size() && i < kShown; ++i) {
+    if (i > 0) out += ", ";
+    out += topo.nodes[nodes[i]].name;
+  }
+  if (nodes.size() > kShown) out += fmt::format(" and {} more", nodes.size() - kShown);
+  return out;
 }
 
 }  // namespace
@@ -140,6 +241,7 @@ void validate_topology(const Topology& topo) {
       slot = ci;
       switch_cabled[end.node] = true;
     }
+    check_cable_rate(topo, c);
   }
 
   for (std::size_t i = 0; i < topo.nodes.size(); ++i) {
@@ -148,6 +250,96 @@ void validate_topology(const Topology& topo) {
       fail_at(n.mark, fmt::format("at least one cable on switch {}", n.name), "none");
     }
   }
+}
+
+std::vector<std::size_t> unreachable_nodes(const Topology& topo) {
+  const std::size_t num_nodes = topo.nodes.size();
+  if (num_nodes == 0) return {};
+  // One element per switch and one per HCA port; union-find over the cables.
+  std::vector<std::size_t> base(num_nodes + 1, 0);
+  for (std::size_t n = 0; n < num_nodes; ++n) {
+    const TopoNode& node = topo.nodes[n];
+    base[n + 1] = base[n] + (node.type == NodeType::kSwitch ? 1 : node.num_ports);
+  }
+  auto element = [&](std::size_t node, unsigned port) {
+    return topo.nodes[node].type == NodeType::kSwitch ? base[node] : base[node] + port - 1;
+  };
+  std::vector<std::size_t> parent(base[num_nodes]);
+  std::iota(parent.begin(), parent.end(), std::size_t{0});
+  auto find = [&](std::size_t x) {
+    while (parent[x] != x) x = parent[x] = parent[parent[x]];
+    return x;
+  };
+  for (const TopoCable& c : topo.cables) {
+    const std::size_t a = find(element(c.node_a, c.port_a));
+    const std::size_t b = find(element(c.node_b, c.port_b));
+    if (a != b) parent[std::max(a, b)] = std::min(a, b);
+  }
+  // The distinct parts each node has an element in, and the number of nodes in each part.
+  std::vector<std::vector<std::size_t>> parts_of(num_nodes);
+  std::vector<std::size_t> nodes_in(parent.size(), 0);
+  for (std::size_t n = 0; n < num_nodes; ++n) {
+    std::vector<std::size_t>& parts = parts_of[n];
+    for (std::size_t e = base[n]; e < base[n + 1]; ++e) {
+      const std::size_t root = find(e);
+      if (std::find(parts.begin(), parts.end(), root) == parts.end()) parts.push_back(root);
+    }
+    for (std::size_t root : parts) ++nodes_in[root];
+  }
+  std::size_t main_part = parts_of[0].front();
+  for (std::size_t n = 0; n < num_nodes; ++n)
+    for (std::size_t root : parts_of[n])
+      if (nodes_in[root] > nodes_in[main_part]) main_part = root;
+  std::vector<std::size_t> out;
+  for (std::size_t n = 0; n < num_nodes; ++n) {
+    const auto& parts = parts_of[n];
+    if (std::find(parts.begin(), parts.end(), main_part) == parts.end()) out.push_back(n);
+  }
+  return out;
+}
+
+std::vector<std::string> topology_warnings(const Topology& topo) {
+  std::vector<std::string> out;
+  const std::vector<std::size_t> cut_off = unreachable_nodes(topo);
+  if (!cut_off.empty()) {
+    out.push_back(fmt::format("{}: the fabric is not connected: {} of {} nodes cannot reach the rest: {}",
+                              topo.nodes[cut_off.front()].mark.to_string(), cut_off.size(), topo.nodes.size(),
+                              name_list(topo, cut_off)));
+  }
+  for (const TopoCable& c : topo.cables) {
+    const PortRef a{c.node_a, c.port_a};
+    const PortRef b{c.node_b, c.port_b};
+    const SpeedSet sa = topo.nodes[a.node].enabled_speeds(a.port);
+    const SpeedSet sb = topo.nodes[b.node].enabled_speeds(b.port);
+    const auto common_speed = best_speed(sa & sb);
+    if (common_speed && *common_speed < *best_speed(sa) && *common_speed < *best_speed(sb)) {
+      out.push_back(fmt::format(
+          "{}: the link {} - {} will negotiate down to {}, the best speed both ends enable ({} enables up to {}, {} up "
+          "to {})",
+          c.mark.to_string(), port_name(topo, a), port_name(topo, b), link_speed_info(*common_speed).name,
+          port_name(topo, a), link_speed_info(*best_speed(sa)).name, port_name(topo, b),
+          link_speed_info(*best_speed(sb)).name));
+    }
+    const WidthSet wa = topo.nodes[a.node].enabled_widths(a.port);
+    const WidthSet wb = topo.nodes[b.node].enabled_widths(b.port);
+    const auto common_width = best_width(wa & wb);
+    if (common_width && *common_width < *best_width(wa) && *common_width < *best_width(wb)) {
+      out.push_back(fmt::format(
+          "{}: the link {} - {} will negotiate down to {}x, the best width both ends enable ({} enables up to {}x, {} "
+          "up to {}x)",
+          c.mark.to_string(), port_name(topo, a), port_name(topo, b), *common_width, port_name(topo, a),
+          *best_width(wa), port_name(topo, b), *best_width(wb)));
+    }
+  }
+  return out;
+}
+
+void require_connected(const Topology& topo) {
+  const std::vector<std::size_t> cut_off = unreachable_nodes(topo);
+  if (cut_off.empty()) return;
+  fail_at(topo.nodes[cut_off.front()].mark, "a connected fabric (every node reachable through switches)",
+          fmt::format("{} node{} cut off from the rest: {}", cut_off.size(), cut_off.size() == 1 ? "" : "s",
+                      name_list(topo, cut_off)));
 }
 
 }  // namespace ibfsim

@@ -39,6 +39,46 @@ struct PortRef {
 // LFT, so 254 (IBA switches have at most 254 external ports).
 constexpr unsigned kMaxPorts = 254;
 
+// ---- Enabled link speeds and widths of a port ----
+//
+// A SpeedSet has bit static_cast<int>(LinkSpeed) set for each enabled speed, which lines up with
+// PortInfo (fact sheet 1.1): bits 0..2 (SDR, DDR, QDR) are LinkSpeedEnabled's bits 1, 2, 4; bits
+// 4..7 (FDR, EDR, HDR, NDR) shifted down by 4 are LinkSpeedExtEnabled's bits 1, 2, 4, 8; bit 3 is
+// FDR10, which is Mellanox-only (a vendor MAD, not PortInfo).
+// A WidthSet is PortInfo's LinkWidthEnabled encoding itself: 1 = 1x, 2 = 4x, 4 = 8x, 8 = 12x, 16 = 2x.
+using SpeedSet = std::uint8_t;
+using WidthSet = std::uint8_t;
+constexpr SpeedSet kAllSpeeds = 0xFF;  // SDR..NDR
+constexpr WidthSet kAllWidths = 0x1F;  // 1x, 2x, 4x, 8x, 12x
+
+constexpr SpeedSet speed_bit(LinkSpeed s) { return static_cast<SpeedSet>(1u << static_cast<unsigned>(s)); }
+// 0 for a lane count that is not a link width.
+constexpr WidthSet width_bit(unsigned lanes) {
+  return static_cast<WidthSet>(lanes == 1 ? 1 : lanes == 2 ? 16 : lanes == 4 ? 2 : lanes == 8 ? 4 : lanes == 12 ? 8 : 0);
+}
+constexpr std::uint8_t portinfo_link_speed_enabled(SpeedSet s) { return s & 0x07; }
+constexpr std::uint8_t portinfo_link_speed_ext_enabled(SpeedSet s) { return (s >> 4) & 0x0F; }
+// PortInfo.OperationalVLs / VLCap code for a number of data VLs: 1 -> 1, 2 -> 2, 4 -> 3, 8 -> 4,
+// 15 -> 5; 0 for any other number.
+constexpr unsigned portinfo_vl_code(unsigned data_vls) {
+  return data_vls == 1 ? 1 : data_vls == 2 ? 2 : data_vls == 4 ? 3 : data_vls == 8 ? 4 : data_vls == 15 ? 5 : 0;
+}
+
+// The fastest speed / widest width in a set; nullopt for an empty set.
+std::optional<LinkSpeed> best_speed(SpeedSet s);
+std::optional<unsigned> best_width(WidthSet w);  // in lanes
+// "EDR, HDR" / "4x, 12x", slowest / narrowest first; "none" for an empty set.
+std::string speed_set_names(SpeedSet s);
+std::string width_set_names(WidthSet w);
+
+// Operational data VLs a port may have (PortInfo.OperationalVLs): VL0, VL0-1, VL0-3, VL0-7, VL0-14.
+constexpr unsigned kDefaultDataVls = 8;
+bool is_valid_data_vl_count(unsigned vls);  // 1, 2, 4, 8 or 15
+// Management VL (VL15) receive buffer: a port must hold at least one maximal SMP, 290 bytes
+// (LRH 8 + BTH 12 + DETH 8 + MAD 256 + ICRC 4 + VCRC 2) = 5 blocks of 64 bytes.
+constexpr std::uint32_t kDefaultVl15Credits = 10;
+constexpr std::uint32_t kMinVl15Credits = 5;
+
 struct TopoNode {
   std::string name;                  // unique; no '/' or whitespace (cables say "name/port")
   NodeType type = NodeType::kHca;
@@ -46,7 +86,17 @@ struct TopoNode {
   Guid guid = 0;                     // node GUID, unique and nonzero
   Time switch_latency = 0;           // switch only: port-to-port forwarding latency
   std::uint32_t rx_buffer_credits = 0;  // receive buffer per data VL per port, in 64-byte blocks
+  unsigned op_vls = kDefaultDataVls;    // operational data VLs: 1, 2, 4, 8 or 15
+  std::uint32_t vl15_buffer_credits = kDefaultVl15Credits;  // VL15 receive buffer, 64-byte blocks
+  // Enabled speeds and widths per port, indexed 0..num_ports (index 0: a switch's management port,
+  // unused on an HCA). Empty means every speed / width on every port; otherwise the size is
+  // num_ports + 1 and no set is empty. Read them with enabled_speeds() / enabled_widths().
+  std::vector<SpeedSet> port_speeds;
+  std::vector<WidthSet> port_widths;
   SourceMark mark;
+
+  SpeedSet enabled_speeds(unsigned port) const { return port_speeds.empty() ? kAllSpeeds : port_speeds.at(port); }
+  WidthSet enabled_widths(unsigned port) const { return port_widths.empty() ? kAllWidths : port_widths.at(port); }
 };
 
 struct TopoCable {
@@ -73,6 +123,15 @@ struct TopologyDefaults {
   unsigned hca_ports = 1;
   std::uint32_t hca_buffer_credits = 256;
   Time propagation_per_m = 5 * kNs;
+  // Enabled speeds/widths, data VLs and VL15 buffer of every port of every switch / HCA.
+  SpeedSet switch_speeds = kAllSpeeds;
+  WidthSet switch_widths = kAllWidths;
+  unsigned switch_vls = kDefaultDataVls;
+  std::uint32_t switch_vl15_buffer_credits = kDefaultVl15Credits;
+  SpeedSet hca_speeds = kAllSpeeds;
+  WidthSet hca_widths = kAllWidths;
+  unsigned hca_vls = kDefaultDataVls;
+  std::uint32_t hca_vl15_buffer_credits = kDefaultVl15Credits;
 };
 
 // The default switch port count when neither the node nor the defaults give one.
@@ -105,10 +164,36 @@ struct Topology {
 };
 
 // Checks what the parser cannot check one value at a time: node names unique and well formed,
-// GUIDs unique and nonzero, port counts 1..kMaxPorts, cable ends naming existing nodes and ports
-// 1..num_ports (port 0 is a switch's management port and is never cabled), no port on two cables,
-// no cable from a node to itself, every switch cabled at least once. Unconnected HCA ports are fine.
-// Throws InputError "MARK: expected ..., got ..." pointing at the offending node or cable.
+// GUIDs unique and nonzero, port counts 1..kMaxPorts, data VLs 1/2/4/8/15, at least
+// kMinVl15Credits VL15 credits, per-port speed/width sets sized num_ports + 1 and not empty, cable
+// ends naming existing nodes and ports 1..num_ports (port 0 is a switch's management port and is
+// never cabled), no port on two cables, no cable from a node to itself, every switch cabled at least
+// once, and every cable's speed and width enabled at both of its ports. Unconnected HCA ports are
+// fine. Throws InputError "MARK: expected ..., got ..." pointing at the offending node or cable.
 void validate_topology(const Topology& topo);
+
+// Nodes that cannot reach the main part of the fabric, in declaration order. Routes pass through
+// switches only, so the parts are: switches joined by switch-to-switch cables, with the HCA ports
+// cabled to them (an HCA cabled into two parts does not join them: it sits in two subnets), and
+// pairs of HCA ports cabled back to back. The main part is the one with the most nodes (ties: the
+// one holding the earliest declared node); a node is unreachable when none of its ports (a switch:
+// the switch itself) is in it. Empty for a connected fabric. Requires a validated topology.
+std::vector<std::size_t> unreachable_nodes(const Topology& topo);
+
+// Things that are legal but probably not what the user wants, one message each, in this order:
+//   "MARK: the fabric is not connected: 2 of 10 nodes cannot reach the rest: h9, sw3"
+//     (MARK is the first unreachable node's; at most 10 names, then "and N more")
+//   "MARK: the link h1/1 - sw1/3 will negotiate down to QDR, the best speed both ends enable
+//     (h1/1 enables up to EDR, sw1/3 up to FDR)"   (one per cable, MARK is the cable's; the same
+//     for widths: "... negotiate down to 4x, the best width both ends enable (... up to 8x, ...)")
+// A link negotiates down when the best value both ends enable is below each end's own best.
+// Requires a validated topology.
+std::vector<std::string> topology_warnings(const Topology& topo);
+
+// For scenarios that need every host reachable: throws InputError
+//   "MARK: expected a connected fabric (every node reachable through switches), got 2 nodes cut off
+//    from the rest: h9, sw3"
+// (MARK and the list as in topology_warnings) unless unreachable_nodes(topo) is empty.
+void require_connected(const Topology& topo);
 
 }  // namespace ibfsim

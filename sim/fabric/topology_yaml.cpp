@@ -85,6 +85,109 @@ Time read_propagation(const YamlValue& v) {
 
 SourceMark mark_of(const YamlValue& v) { return SourceMark{v.file(), v.line(), v.column()}; }
 
+// `speeds: [EDR, HDR]`: a nonempty list of link speeds.
+SpeedSet read_speed_set(const YamlValue& v) {
+  if (!v.is_list()) v.fail("a list of link speeds, e.g. [EDR, HDR]");
+  SpeedSet set = 0;
+  for (const YamlValue& e : v.as_list()) set |= speed_bit(read_speed(e));
+  if (set == 0) v.fail("a list of at least one link speed, e.g. [EDR, HDR]", "an empty list");
+  return set;
+}
+
+// `widths: [4x, 12x]`: a nonempty list of link widths.
+WidthSet read_width_set(const YamlValue& v) {
+  if (!v.is_list()) v.fail("a list of link widths, e.g. [4x, 12x]");
+  WidthSet set = 0;
+  for (const YamlValue& e : v.as_list()) set |= width_bit(read_width(e));
+  if (set == 0) v.fail("a list of at least one link width, e.g. [4x, 12x]", "an empty list");
+  return set;
+}
+
+// `vls: 8`: operational data VLs.
+unsigned read_vls(const YamlValue& v) {
+  if (v.is_scalar() && v.node().Tag() != "!") {
+    const std::string& text = v.node().Scalar();
+    for (unsigned n : {1u, 2u, 4u, 8u, 15u})
+      if (text == std::to_string(n)) return n;
+  }
+  v.fail("a number of data VLs (1, 2, 4, 8 or 15)");
+}
+
+// The settings a switch or an HCA takes from defaults.switch / defaults.hca or its node entry.
+struct PortSettings {
+  unsigned vls;
+  std::uint32_t vl15_buffer_credits;
+  SpeedSet speeds;
+  WidthSet widths;
+};
+
+// Reads vls, vl15_buffer_credits, speeds and widths from m, keeping `base` for absent keys.
+PortSettings read_port_settings(const YamlMap& m, PortSettings base) {
+  if (auto v = m.find("vls")) base.vls = read_vls(*v);
+  base.vl15_buffer_credits =
+      m.optional_in_range<std::uint32_t>("vl15_buffer_credits", base.vl15_buffer_credits, kMinVl15Credits, kMaxBufferCredits);
+  if (auto v = m.find("speeds")) base.speeds = read_speed_set(*v);
+  if (auto v = m.find("widths")) base.widths = read_width_set(*v);
+  return base;
+}
+
+// "3" or "1-18": the ports a port_overrides key names, checked against 1..num_ports.
+std::pair<unsigned, unsigned> read_port_range(const YamlValue& key, const std::string& node_name, unsigned num_ports) {
+  const std::string what =
+      fmt::format("a port of {} or a range of them in 1..{}, e.g. 3 or 1-18", node_name, num_ports);
+  if (!key.is_scalar() || key.node().Tag() == "!") key.fail(what);
+  const std::string& text = key.node().Scalar();
+  auto number = [&](std::string_view digits) {
+    if (digits.empty() || digits.size() > 3) key.fail(what);
+    unsigned n = 0;
+    for (char c : digits) {
+      if (c < '0' || c > '9') key.fail(what);
+      n = n * 10 + static_cast<unsigned>(c - '0');
+    }
+    return n;
+  };
+  const auto dash = text.find('-');
+  const unsigned lo = number(std::string_view(text).substr(0, dash));
+  const unsigned hi = dash == std::string::npos ? lo : number(std::string_view(text).substr(dash + 1));
+  if (lo < 1 || hi > num_ports || lo > hi) key.fail(what);
+  return {lo, hi};
+}
+
+// Fills n.port_speeds / n.port_widths: every port gets `base`, then `port_overrides` entries
+// replace the speeds and/or widths of the ports they name.
+void read_port_sets(const YamlMap& m, TopoNode& n, const PortSettings& base) {
+  n.port_speeds.assign(n.num_ports + 1, base.speeds);
+  n.port_widths.assign(n.num_ports + 1, base.widths);
+  const auto overrides = m.find("port_overrides");
+  if (!overrides) return;
+  const YamlMap map = overrides->as_map();
+  std::vector<int> given_at(n.num_ports + 1, 0);  // line of the entry that named each port
+  for (const auto& kv : map.node()) {
+    const YamlValue key(kv.first, m.file());
+    const auto [lo, hi] = read_port_range(key, n.name, n.num_ports);
+    for (unsigned p = lo; p <= hi; ++p) {
+      if (given_at[p] != 0) {
+        key.fail("each port at most once in port_overrides",
+                 fmt::format("port {} again (already at line {})", p, given_at[p]));
+      }
+      given_at[p] = std::max(key.line(), 1);
+    }
+    std::optional<YAML::Mark> key_mark;
+    if (!kv.first.Mark().is_null()) key_mark = kv.first.Mark();
+    const YamlMap entry = YamlValue(kv.second, m.file(), key_mark).as_map();
+    entry.check_no_unknown_keys({"speeds", "widths"});
+    const auto speeds = entry.find("speeds");
+    const auto widths = entry.find("widths");
+    if (!speeds && !widths) entry.fail("key 'speeds' or 'widths'", "a map with neither");
+    const SpeedSet sp = speeds ? read_speed_set(*speeds) : 0;
+    const WidthSet wd = widths ? read_width_set(*widths) : 0;
+    for (unsigned p = lo; p <= hi; ++p) {
+      if (speeds) n.port_speeds[p] = sp;
+      if (widths) n.port_widths[p] = wd;
+    }
+  }
+}
+
 TopologyDefaults read_defaults(const YamlMap& top) {
   TopologyDefaults d;
   const YamlMap defaults = top.optional_map("defaults");
@@ -97,17 +200,29 @@ TopologyDefaults read_defaults(const YamlMap& top) {
   if (auto v = link.find("length")) d.link_length_mm = read_length_mm(*v);
 
   const YamlMap sw = defaults.optional_map("switch");
-  sw.check_no_unknown_keys({"ports", "latency", "buffer_credits"});
+  sw.check_no_unknown_keys({"ports", "latency", "buffer_credits", "vls", "vl15_buffer_credits", "speeds", "widths"});
   if (auto v = sw.find("ports")) d.switch_ports = v->as_in_range<unsigned>(1, kMaxPorts);
   d.switch_latency = sw.duration("latency", d.switch_latency);
   d.switch_buffer_credits =
       sw.optional_in_range<std::uint32_t>("buffer_credits", d.switch_buffer_credits, 1, kMaxBufferCredits);
+  const PortSettings sw_settings = read_port_settings(
+      sw, {d.switch_vls, d.switch_vl15_buffer_credits, d.switch_speeds, d.switch_widths});
+  d.switch_vls = sw_settings.vls;
+  d.switch_vl15_buffer_credits = sw_settings.vl15_buffer_credits;
+  d.switch_speeds = sw_settings.speeds;
+  d.switch_widths = sw_settings.widths;
 
   const YamlMap hca = defaults.optional_map("hca");
-  hca.check_no_unknown_keys({"ports", "buffer_credits"});
+  hca.check_no_unknown_keys({"ports", "buffer_credits", "vls", "vl15_buffer_credits", "speeds", "widths"});
   d.hca_ports = hca.optional_in_range<unsigned>("ports", d.hca_ports, 1, kMaxPorts);
   d.hca_buffer_credits =
       hca.optional_in_range<std::uint32_t>("buffer_credits", d.hca_buffer_credits, 1, kMaxBufferCredits);
+  const PortSettings hca_settings =
+      read_port_settings(hca, {d.hca_vls, d.hca_vl15_buffer_credits, d.hca_speeds, d.hca_widths});
+  d.hca_vls = hca_settings.vls;
+  d.hca_vl15_buffer_credits = hca_settings.vl15_buffer_credits;
+  d.hca_speeds = hca_settings.speeds;
+  d.hca_widths = hca_settings.widths;
 
   if (auto v = defaults.find("propagation")) d.propagation_per_m = read_propagation(*v);
   return d;
@@ -120,10 +235,12 @@ TopoNode read_node(const YamlValue& v, std::size_t index, const TopologyDefaults
   const std::string type_name = type.is_scalar() ? type.node().Scalar() : std::string();
   if (type_name == "switch") {
     n.type = NodeType::kSwitch;
-    m.check_no_unknown_keys({"name", "type", "guid", "ports", "latency", "buffer_credits"});
+    m.check_no_unknown_keys({"name", "type", "guid", "ports", "latency", "buffer_credits", "vls", "vl15_buffer_credits",
+                             "speeds", "widths", "port_overrides"});
   } else if (type_name == "hca") {
     n.type = NodeType::kHca;
-    m.check_no_unknown_keys({"name", "type", "guid", "ports", "buffer_credits"});
+    m.check_no_unknown_keys({"name", "type", "guid", "ports", "buffer_credits", "vls", "vl15_buffer_credits", "speeds",
+                             "widths", "port_overrides"});
   } else {
     type.fail("a node type (switch or hca)");
   }
@@ -139,6 +256,13 @@ TopoNode read_node(const YamlValue& v, std::size_t index, const TopologyDefaults
     n.rx_buffer_credits =
         m.optional_in_range<std::uint32_t>("buffer_credits", d.hca_buffer_credits, 1, kMaxBufferCredits);
   }
+  const bool sw = n.type == NodeType::kSwitch;
+  const PortSettings settings =
+      read_port_settings(m, sw ? PortSettings{d.switch_vls, d.switch_vl15_buffer_credits, d.switch_speeds, d.switch_widths}
+                               : PortSettings{d.hca_vls, d.hca_vl15_buffer_credits, d.hca_speeds, d.hca_widths});
+  n.op_vls = settings.vls;
+  n.vl15_buffer_credits = settings.vl15_buffer_credits;
+  read_port_sets(m, n, settings);
   n.mark = mark_of(v);
   return n;
 }
@@ -188,17 +312,84 @@ TopoCable read_cable(const YamlValue& v, const Topology& topo, const TopologyDef
   return c;
 }
 
+constexpr std::string_view kGeneratorKinds = "fat_tree, leaf_spine, mesh, torus, dragonfly, hypercube";
+
+// A list of integers in lo..hi with at least min_size and at most max_size entries.
+std::vector<unsigned> read_uint_list(const YamlValue& v, unsigned lo, unsigned hi, std::size_t min_size,
+                                     std::size_t max_size) {
+  const std::string what = fmt::format("a list of {}..{} integers in {}..{}", min_size, max_size, lo, hi);
+  if (!v.is_list()) v.fail(what);
+  const std::vector<YamlValue> items = v.as_list();
+  if (items.size() < min_size || items.size() > max_size) {
+    v.fail(what, fmt::format("{} entr{}", items.size(), items.size() == 1 ? "y" : "ies"));
+  }
+  std::vector<unsigned> out;
+  for (const YamlValue& e : items) out.push_back(e.as_in_range<unsigned>(lo, hi));
+  return out;
+}
+
+Topology generate_from(const YamlMap& g, const std::string& kind, const TopologyDefaults& d) {
+  if (kind == "leaf_spine") {
+    g.check_no_unknown_keys({"kind", "leaves", "spines", "hosts_per_leaf"});
+    const unsigned leaves = g.require_in_range<unsigned>("leaves", 1, kMaxPorts);
+    const unsigned spines = g.require_in_range<unsigned>("spines", 1, kMaxPorts);
+    const unsigned hosts_per_leaf = g.require_in_range<unsigned>("hosts_per_leaf", 1, kMaxPorts);
+    return generate_leaf_spine(leaves, spines, hosts_per_leaf, d);
+  }
+  if (kind == "fat_tree") {
+    g.check_no_unknown_keys({"kind", "k", "n", "radix", "levels", "m", "w"});
+    const bool kn = g.has("k") || g.has("n");
+    const bool radix = g.has("radix") || g.has("levels");
+    const bool xgft = g.has("m") || g.has("w");
+    if (kn + radix + xgft != 1) {
+      g.fail("one form of fat_tree: k and n, radix and levels, or m and w",
+             kn + radix + xgft == 0 ? "none of these keys" : "keys of two forms");
+    }
+    if (kn) return generate_kary_ntree(g.require_in_range<unsigned>("k", 1, kMaxPorts / 2),
+                                       g.require_in_range<unsigned>("n", 1, 16), d);
+    if (radix) {
+      const YamlValue r = g.get("radix");
+      const unsigned ports = r.as_in_range<unsigned>(2, kMaxPorts);
+      if (ports % 2 != 0) r.fail("an even switch radix in 2..254");
+      return generate_fat_tree_radix(ports, g.require_in_range<unsigned>("levels", 1, 16), d);
+    }
+    const YamlValue m = g.get("m");
+    const std::vector<unsigned> ms = read_uint_list(m, 1, kMaxPorts, 1, 16);
+    const YamlValue w = g.get("w");
+    const std::vector<unsigned> ws = read_uint_list(w, 1, kMaxPorts, 1, 16);
+    if (ws.size() != ms.size()) w.fail(fmt::format("a list of {} integers like m", ms.size()), fmt::format("{}", ws.size()));
+    return generate_xgft(ms, ws, d);
+  }
+  if (kind == "mesh" || kind == "torus") {
+    g.check_no_unknown_keys({"kind", "dims", "hosts_per_switch"});
+    const std::vector<unsigned> dims = read_uint_list(g.get("dims"), 2, 4096, 1, 3);
+    const unsigned hosts = g.optional_in_range<unsigned>("hosts_per_switch", 1, 1, kMaxPorts);
+    return generate_mesh(dims, hosts, kind == "torus", d);
+  }
+  if (kind == "dragonfly") {
+    g.check_no_unknown_keys({"kind", "a", "p", "h", "g"});
+    const unsigned a = g.require_in_range<unsigned>("a", 1, kMaxPorts);
+    const unsigned p = g.require_in_range<unsigned>("p", 1, kMaxPorts);
+    const unsigned h = g.require_in_range<unsigned>("h", 1, kMaxPorts);
+    const unsigned groups = g.optional_in_range<unsigned>("g", 0, 2, a * h + 1);
+    return generate_dragonfly(a, p, h, groups, d);
+  }
+  if (kind == "hypercube") {
+    g.check_no_unknown_keys({"kind", "dim", "hosts_per_switch"});
+    const unsigned dim = g.require_in_range<unsigned>("dim", 1, 16);
+    const unsigned hosts = g.optional_in_range<unsigned>("hosts_per_switch", 1, 1, kMaxPorts);
+    return generate_hypercube(dim, hosts, d);
+  }
+  g.get("kind").fail(fmt::format("a generator kind ({})", kGeneratorKinds));
+}
+
 Topology read_generated(const YamlValue& v, const TopologyDefaults& d) {
   const YamlMap g = v.as_map();
   const YamlValue kind = g.get("kind");
-  if (!kind.is_scalar() || kind.node().Scalar() != "leaf_spine") kind.fail("a generator kind (leaf_spine)");
-  g.check_no_unknown_keys({"kind", "leaves", "spines", "hosts_per_leaf"});
-  const unsigned leaves = g.require_in_range<unsigned>("leaves", 1, kMaxPorts);
-  const unsigned spines = g.require_in_range<unsigned>("spines", 1, kMaxPorts);
-  const unsigned hosts_per_leaf = g.require_in_range<unsigned>("hosts_per_leaf", 1, kMaxPorts);
+  if (!kind.is_scalar()) kind.fail(fmt::format("a generator kind ({})", kGeneratorKinds));
   Topology topo;
   try {
-    topo = generate_leaf_spine(leaves, spines, hosts_per_leaf, d);
+    topo = generate_from(g, kind.node().Scalar(), d);
   } catch (const std::invalid_argument& e) {
     throw InputError(fmt::format("{}: expected {}", v.location(), e.what()));
   }

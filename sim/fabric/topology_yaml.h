@@ -1,4 +1,4 @@
-// Reading a topology file (schema: docs/topology.md) into a validated Topology.
+// Reading a topology file (schema: topologies/README.md) into a validated Topology.
 #pragma once
 #include <yaml-cpp/yaml.h>
 

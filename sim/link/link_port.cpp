@@ -21,11 +21,25 @@ std::array<std::uint8_t, 6> unpack6(std::uint64_t v) {
 }
 constexpr std::size_t kLrhBytes = 8;
 constexpr std::size_t kLinkPacketBytes = 6;
+// The VL is the link layer's own field: LRH byte 0, bits 7-4.
+std::uint8_t packet_vl(const Packet& p) { return p.header[0] >> 4; }
 }  // namespace
 
-LinkPort::LinkPort(ScheduledModule& module, PortOwner& owner, PortNum number, std::uint32_t rx_capacity_blocks,
-                   std::string name)
-    : module_(module), owner_(owner), number_(number), name_(std::move(name)), rx_(rx_capacity_blocks) {}
+const char* port_state_name(PortState s) {
+  switch (s) {
+    case PortState::kDown: return "Down";
+    case PortState::kInit: return "Init";
+    case PortState::kArmed: return "Armed";
+    case PortState::kActive: return "Active";
+  }
+  return "?";
+}
+
+LinkPort::LinkPort(ScheduledModule& module, PortOwner& owner, PortNum number, PortBuffers buffers, std::string name)
+    : module_(module), owner_(owner), number_(number), name_(std::move(name)), buffers_(buffers) {
+  IBFSIM_CHECK(buffers_.op_vls >= 1 && buffers_.op_vls <= kMaxDataVls, "operational VLs must be 1..15");
+  for (unsigned v = 0; v < buffers_.op_vls; ++v) rx_[v] = ReceiveBuffer(buffers_.data_vl_blocks);
+}
 
 void LinkPort::connect(LinkPort& peer, const LinkRate& rate, std::uint64_t prop_cycles, std::uint32_t link_id) {
   IBFSIM_CHECK(peer_ == nullptr, "port connected twice: " + name_);
@@ -40,21 +54,84 @@ void LinkPort::connect(LinkPort& peer, const LinkRate& rate, std::uint64_t prop_
 
 std::uint64_t LinkPort::symbols_for(std::uint64_t bytes) const { return symbols_for_packet(rate_, bytes); }
 
-void LinkPort::start_link() {
-  if (peer_) send_flow_control(1);
+void LinkPort::link_up(PortState state) {
+  if (!peer_) return;
+  state_ = state;
+  busy_until_ = std::max(busy_until_, now_cycle());
+  for (unsigned v = 0; v < buffers_.op_vls; ++v) {
+    tx_credits_[v] = CreditCounter();
+    rx_[v].reset_abr();
+  }
+  // Every operational VL announces its buffer (Op 1, "flow-control init").
+  for (unsigned v = 0; v < buffers_.op_vls; ++v) send_flow_control(1, static_cast<std::uint8_t>(v));
+  set_next_refresh(busy_until_ - buffers_.op_vls * fc_cycles_ + kFlowControlRefreshEdges);
+  schedule_refresh();
+}
+
+void LinkPort::link_down() {
+  state_ = PortState::kDown;
+  ++link_epoch_;
+  fc_pending_ = 0;
+  set_next_refresh(~std::uint64_t{0});
+  for (unsigned v = 0; v < kMaxDataVls; ++v) set_credit_stalled(static_cast<std::uint8_t>(v), false);
+  owner_.on_credits(*this);  // lets the owner discard what waits for this port
+}
+
+void LinkPort::schedule_refresh() {
+  if (!capture_ || !capture_->wants_link_packets() || refresh_event_pending_ || next_refresh_ == ~std::uint64_t{0}) return;
+  module_.schedule(clock_.time_of(next_refresh_), this, kRefresh);
+  refresh_event_pending_ = true;
+}
+
+void LinkPort::catch_up_due() {
+  if (state_ == PortState::kDown) return;
+  const std::uint64_t c = now_cycle();
+  while (next_refresh_ <= c) {
+    const std::uint64_t start = std::max(next_refresh_, busy_until_);
+    if (start >= c) {
+      // Due now, or the link is busy until a later edge: the refreshes go at the next gap.
+      fc_pending_ |= all_vls_mask();
+      set_next_refresh(std::max(start, c) + kFlowControlRefreshEdges);
+      if (start > c) ensure_end_event();
+      break;
+    }
+    // The link idled when this refresh was due: it went out then, unchanged, and is over (or
+    // still on the wire, keeping the transmitter busy).
+    const std::uint64_t burst = buffers_.op_vls * fc_cycles_;
+    busy_until_ = start + burst;
+    stats_.tx_flow_control += buffers_.op_vls;
+    stats_.tx_busy += clock_.time_of(busy_until_) - clock_.time_of(start);
+    peer_->stats_.rx_flow_control += buffers_.op_vls;
+    set_next_refresh(start + kFlowControlRefreshEdges);
+  }
+}
+
+bool LinkPort::can_start_data() {
+  catch_up();
+  if (fc_pending_ && idle_now()) send_pending_flow_control();
+  return !fc_pending_ && !data_in_flight_ && idle_now() && state_ != PortState::kDown;
+}
+
+bool LinkPort::may_send(std::uint8_t vl, std::uint32_t blocks) const {
+  if (vl == kVl15) return state_ != PortState::kDown;
+  if (state_ != PortState::kActive || vl >= buffers_.op_vls) return false;
+  return tx_credits_[vl].can_send(blocks);
 }
 
 Time LinkPort::transmit(Packet* p) {
   IBFSIM_CHECK(can_start_data(), "transmit on a busy port: " + name_);
+  const std::uint8_t vl = packet_vl(*p);
   const std::uint64_t bytes = p->wire_bytes();
   const std::uint32_t blocks = credits_for_bytes(bytes);
-  tx_credits_.consume(blocks);
-  const std::uint64_t c = clock_.cycle_at_or_after(module_.now());
+  IBFSIM_CHECK(may_send(vl, blocks), "transmit without credits or in the wrong port state: " + name_);
+  if (vl != kVl15) tx_credits_[vl].consume(blocks);
+  const std::uint64_t c = now_cycle();
   const std::uint64_t s = symbols_for_packet(rate_, bytes);
   busy_until_ = c + s;
   const Time start = clock_.time_of(c);
   const Time end = clock_.time_of(c + s);
   if (capture_) capture_->capture_data(start, *p, link_id_);
+  p->link_epoch = static_cast<std::uint32_t>(link_epoch_);
   peer_->module_.schedule(clock_.time_of(c + prop_cycles_ + head_cycles_), peer_, kRxHead,
                           clock_.time_of(c + prop_cycles_ + s), p);
   module_.schedule(end, this, kTxDone, 0, p);
@@ -62,21 +139,33 @@ Time LinkPort::transmit(Packet* p) {
   data_in_flight_ = true;
   ++stats_.tx_packets;
   stats_.tx_bytes += bytes;
+  ++stats_.vl[vl].tx_packets;
+  stats_.vl[vl].tx_bytes += bytes;
   stats_.tx_busy += end - start;
   return start;
 }
 
-void LinkPort::send_flow_control(std::uint8_t op) {
-  const std::uint64_t c = std::max(busy_until_, clock_.cycle_at_or_after(module_.now()));
-  FlowControlPacket fc{op, tx_credits_.fctbs(), 0, rx_.fccl()};
+void LinkPort::send_flow_control(std::uint8_t op, std::uint8_t vl) {
+  const std::uint64_t c = std::max(busy_until_, now_cycle());
+  FlowControlPacket fc{op, tx_credits_[vl].fctbs(), vl, rx_[vl].fccl()};
   const auto bytes = encode_flow_control(fc);
   busy_until_ = c + fc_cycles_;
   const Time start = clock_.time_of(c);
   if (capture_) capture_->capture_link_packet(start, bytes.data(), bytes.size(), link_id_);
-  peer_->module_.schedule(clock_.time_of(c + prop_cycles_ + fc_cycles_), peer_, kRxFlowControl, pack6(bytes));
+  // The link epoch travels with the packet (above the 6 bytes) so a link that went down loses it.
+  peer_->module_.schedule(clock_.time_of(c + prop_cycles_ + fc_cycles_), peer_, kRxFlowControl,
+                          pack6(bytes) | (link_epoch_ << 48));
   ++stats_.tx_flow_control;
   stats_.tx_busy += clock_.time_of(c + fc_cycles_) - start;
-  if (waiter_ || fc_pending_) ensure_end_event();
+}
+
+void LinkPort::send_pending_flow_control() {
+  while (fc_pending_) {
+    const unsigned v = static_cast<unsigned>(__builtin_ctz(fc_pending_));
+    fc_pending_ &= static_cast<std::uint16_t>(fc_pending_ - 1);
+    send_flow_control(0, static_cast<std::uint8_t>(v));
+  }
+  if (waiter_) ensure_end_event();
 }
 
 void LinkPort::ensure_end_event() {
@@ -90,29 +179,59 @@ void LinkPort::notify_when_free() {
   if (!idle_now() || fc_pending_) ensure_end_event();
 }
 
-void LinkPort::request_flow_control() {
-  if (!peer_) return;
-  if (idle_now() && !fc_pending_) {
-    send_flow_control(0);
-  } else {
-    fc_pending_ = true;
-    ensure_end_event();
+void LinkPort::request_flow_control(std::uint8_t vl) {
+  if (!peer_ || state_ == PortState::kDown || vl >= buffers_.op_vls) return;
+  catch_up();
+  fc_pending_ |= static_cast<std::uint16_t>(1u << vl);
+  if (idle_now() && !data_in_flight_) send_pending_flow_control();
+  else ensure_end_event();
+}
+
+void LinkPort::set_credit_stalled(std::uint8_t vl, bool stalled) {
+  const std::uint16_t bit = static_cast<std::uint16_t>(1u << vl);
+  if (stalled && !(stalled_ & bit)) {
+    stalled_ |= bit;
+    stall_since_[vl] = module_.now();
+  } else if (!stalled && (stalled_ & bit)) {
+    stalled_ &= static_cast<std::uint16_t>(~bit);
+    stats_.vl[vl].credit_stall += module_.now() - stall_since_[vl];
   }
 }
 
-void LinkPort::free_rx(std::uint32_t blocks) {
-  rx_.release(blocks);
-  request_flow_control();
+void LinkPort::free_rx(std::uint8_t vl, std::uint32_t blocks) {
+  if (vl == kVl15) {
+    IBFSIM_CHECK(blocks <= vl15_occupied_, "VL15 buffer released more than it held");
+    vl15_occupied_ -= blocks;
+    return;
+  }
+  rx_[vl].release(blocks, module_.now());
+  request_flow_control(vl);
+}
+
+void LinkPort::finish(Time end) {
+  if (peer_ && state_ != PortState::kDown) {
+    // Refreshes that an idle link would have sent by `end`.
+    const std::uint64_t c = clock_.cycle_at_or_after(end);
+    while (next_refresh_ < c) {
+      const std::uint64_t start = std::max(next_refresh_, busy_until_);
+      if (start >= c) break;
+      const std::uint64_t burst = buffers_.op_vls * fc_cycles_;
+      busy_until_ = start + burst;
+      stats_.tx_flow_control += buffers_.op_vls;
+      peer_->stats_.rx_flow_control += buffers_.op_vls;
+      set_next_refresh(start + kFlowControlRefreshEdges);
+    }
+  }
+  for (unsigned v = 0; v < kMaxDataVls; ++v)
+    if (stalled_ >> v & 1) stats_.vl[v].credit_stall += end - stall_since_[v], stall_since_[v] = end;
 }
 
 void LinkPort::link_became_idle() {
+  catch_up();
   // Flow-control packets go between data packets, ahead of the next one.
-  if (fc_pending_) {
-    fc_pending_ = false;
-    send_flow_control(0);
-  }
+  if (fc_pending_ && idle_now()) send_pending_flow_control();
   if (waiter_) {
-    if (idle_now()) {
+    if (idle_now() && !fc_pending_) {
       waiter_ = false;
       owner_.on_output_free(*this);
     } else {
@@ -125,34 +244,54 @@ void LinkPort::on_action(std::uint32_t kind, std::uint64_t arg, void* ptr) {
   switch (kind) {
     case kRxHead: {
       auto* p = static_cast<Packet*>(ptr);
+      if (p->link_epoch != static_cast<std::uint32_t>(link_epoch_) || state_ == PortState::kDown)
+        return owner_.on_link_discard(*this, p, DropReason::kLinkDown);
+      const std::uint8_t vl = packet_vl(*p);
       const std::uint64_t bytes = p->wire_bytes();
-      rx_.receive(credits_for_bytes(bytes));
+      const std::uint32_t blocks = credits_for_bytes(bytes);
+      if (vl == kVl15) {
+        // VL15 is not flow controlled: no room means the packet is dropped (R3).
+        if (vl15_occupied_ + blocks > buffers_.vl15_blocks) {
+          ++stats_.vl15_dropped;
+          return owner_.on_link_discard(*this, p, DropReason::kVl15Overflow);
+        }
+        vl15_occupied_ += blocks;
+      } else if (vl >= buffers_.op_vls) {
+        return owner_.on_link_discard(*this, p, DropReason::kInvalidVl);
+      } else {
+        rx_[vl].receive(blocks, module_.now());
+        // R20: a port in Init accepts only management packets.
+        if (state_ == PortState::kInit) {
+          rx_[vl].release(blocks, module_.now());
+          request_flow_control(vl);
+          return owner_.on_link_discard(*this, p, DropReason::kPortState);
+        }
+        if (state_ == PortState::kArmed && activate_on_data_) state_ = PortState::kActive;  // R21
+      }
       ++stats_.rx_packets;
       stats_.rx_bytes += bytes;
+      ++stats_.vl[vl].rx_packets;
+      stats_.vl[vl].rx_bytes += bytes;
       owner_.on_packet_head(*this, p, module_.now(), static_cast<Time>(arg));
       break;
     }
     case kRxFlowControl: {
-      const auto bytes = unpack6(arg);
+      if ((arg >> 48) != (link_epoch_ & 0xFFFF) || state_ == PortState::kDown) break;  // lost with the link
+      const auto bytes = unpack6(arg & 0xFFFFFFFFFFFFull);
       auto fc = decode_flow_control(bytes.data());
-      if (!fc) {
+      if (!fc || fc->vl >= buffers_.op_vls) {
         ++stats_.rx_flow_control_errors;
         break;
       }
       ++stats_.rx_flow_control;
-      tx_credits_.set_limit(fc->fccl);
-      if (!rx_.resync(fc->fctbs)) ++stats_.abr_resyncs;
+      tx_credits_[fc->vl].set_limit(fc->fccl);
+      if (!rx_[fc->vl].resync(fc->fctbs)) ++stats_.abr_resyncs;
       owner_.on_credits(*this);
       break;
     }
     case kTxDone: {
       end_event_pending_ = false;
       data_in_flight_ = false;
-      // The pending flow-control packet is slotted first; then the owner learns the packet is out.
-      if (fc_pending_) {
-        fc_pending_ = false;
-        send_flow_control(0);
-      }
       owner_.on_tx_done(*this, static_cast<Packet*>(ptr));
       link_became_idle();
       break;
@@ -160,6 +299,12 @@ void LinkPort::on_action(std::uint32_t kind, std::uint64_t arg, void* ptr) {
     case kIdle:
       end_event_pending_ = false;
       link_became_idle();
+      break;
+    case kRefresh:
+      refresh_event_pending_ = false;
+      catch_up();
+      if (fc_pending_ && idle_now() && !data_in_flight_) send_pending_flow_control();
+      schedule_refresh();
       break;
     default:
       IBFSIM_CHECK(false, "unknown link port action");

@@ -1,11 +1,20 @@
-// The link layer of one port: its transmitter (serialization on the link's symbol clock, credit
-// check, flow-control packets slotted between data packets) and its receiver (buffer, ABR).
+// The link layer of one port: its transmitter (serialization on the link's symbol clock, per-VL
+// credit checks, flow-control packets slotted between data packets) and its receiver (per-VL
+// buffers and ABR, the VL15 buffer), and the port's logical state.
 //
 // Timing on a link, all in edges of the link's symbol clock: a packet that starts at edge c and
 // takes s edges leaves the transmitter at c+s; its head (LRH decoded) reaches the peer at
 // c+prop+h and its tail at c+prop+s, where prop is the cable's propagation rounded up to whole
 // edges and h the edges needed for the start delimiter and the 8-byte LRH.
+//
+// Flow control (fact sheet 2.2, R3-R7): one 6-byte packet per operational data VL at link
+// initialisation (Op 1), whenever buffer space of that VL frees, and for every VL at least every
+// 65,536 edges. Those periodic refreshes are exact but lazy: while the link idles they change
+// nothing at the peer (same FCTBS, same FCCL), so they are accounted for (wire time, counters)
+// when the port next does something, not simulated one by one; an idle link costs no events.
+// When link packets are captured, refreshes are sent as real events instead.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <string>
 
@@ -17,46 +26,79 @@
 #include "sim/link/credit_counter.h"
 #include "sim/link/port_owner.h"
 #include "sim/link/receive_buffer.h"
+#include "sim/link/vl_arbiter.h"
 #include "sim/phy/link_speed.h"
 
 namespace ibfsim {
+
+// PortInfo.PortState values (fact sheet 2.5).
+enum class PortState : std::uint8_t { kDown = 1, kInit = 2, kArmed = 3, kActive = 4 };
+const char* port_state_name(PortState s);
+
+struct PortBuffers {
+  unsigned op_vls = 1;                  // operational data VLs: 1, 2, 4, 8 or 15
+  std::uint32_t data_vl_blocks = 128;   // receive buffer per data VL, 64-byte blocks
+  std::uint32_t vl15_blocks = 10;       // management VL buffer, 64-byte blocks
+};
+
+struct VlStats {
+  std::uint64_t tx_packets = 0, tx_bytes = 0, rx_packets = 0, rx_bytes = 0;
+  Time credit_stall = 0;  // time a packet waited for this VL with no credits
+};
 
 struct LinkPortStats {
   std::uint64_t tx_packets = 0, tx_bytes = 0, rx_packets = 0, rx_bytes = 0;
   std::uint64_t tx_flow_control = 0, rx_flow_control = 0;
   std::uint64_t rx_flow_control_errors = 0;  // bad LPCRC or reserved Op (R6)
   std::uint64_t abr_resyncs = 0;             // FCTBS disagreed with ABR (a data packet was lost)
+  std::uint64_t vl15_dropped = 0;            // VL15Dropped
   Time tx_busy = 0;                          // time spent sending data and link packets
+  std::array<VlStats, kMaxDataVls + 1> vl{};  // index 15 = VL15
 };
 
 class LinkPort : public ActionHandler {
  public:
-  LinkPort(ScheduledModule& module, PortOwner& owner, PortNum number, std::uint32_t rx_capacity_blocks, std::string name);
+  static constexpr std::uint64_t kFlowControlRefreshEdges = 65536;
+
+  LinkPort(ScheduledModule& module, PortOwner& owner, PortNum number, PortBuffers buffers, std::string name);
 
   // Wires this port's transmitter to `peer`'s receiver. Called once for each direction of a cable.
   void connect(LinkPort& peer, const LinkRate& rate, std::uint64_t prop_cycles, std::uint32_t link_id);
   bool connected() const { return peer_ != nullptr; }
-  // Link initialisation: sends the first flow-control packet (Op 1) so the peer learns our buffer.
-  void start_link();
+  // The physical link came up: the port enters `state` (Init, or Active while no subnet manager
+  // runs) and sends the initialising flow-control packet (Op 1) of every operational VL.
+  void link_up(PortState state);
+  // The physical link went down: the port is Down; what is on the wire is lost at the far end.
+  void link_down();
+  PortState state() const { return state_; }
+  void set_state(PortState s) { state_ = s; }
+  // Switch external ports go from Armed to Active on the first data packet received (R21).
+  void set_activate_on_data(bool on) { activate_on_data_ = on; }
 
   // --- transmitter ---
-  // True when a data packet could start now: the link is idle and no flow-control packet waits.
-  bool can_start_data() const { return !fc_pending_ && !data_in_flight_ && idle_now(); }
-  bool has_credits_for(std::uint32_t blocks) const { return tx_credits_.can_send(blocks); }
-  // Starts sending `p` at the current edge (precondition: can_start_data and credits). Returns
-  // the start time.
+  // True when a packet could start now: the link is idle and no flow-control packet waits.
+  bool can_start_data();
+  // Whether a packet of `blocks` may go on `vl` now: credits (R4) and the port state (R20: only
+  // VL15 outside Active). VL15 needs no credits (R3).
+  bool may_send(std::uint8_t vl, std::uint32_t blocks) const;
+  // Starts sending `p` (on the VL in its LRH) at the current edge; precondition: can_start_data
+  // and may_send. Returns the start time.
   Time transmit(Packet* p);
   // The owner has something to send but the port is busy: call on_output_free when it is idle.
   void notify_when_free();
-  // Advertise our receive buffer to the peer now, or right after the packet being sent.
-  void request_flow_control();
+  // Advertise the receive buffer of data VL `vl` now, or right after the packet being sent.
+  void request_flow_control(std::uint8_t vl);
+  // A packet waits for `vl` and none of its credits are left (stalled = true), or that ended.
+  void set_credit_stalled(std::uint8_t vl, bool stalled);
 
   // --- receiver ---
-  // The owner is done with a received packet of `blocks`: free the space and advertise it.
-  void free_rx(std::uint32_t blocks);
+  // The owner is done with a received packet of `blocks` on `vl`: free the space and advertise it.
+  void free_rx(std::uint8_t vl, std::uint32_t blocks);
+
+  // Brings lazy accounting (periodic flow control, stall and occupancy time) up to `end`.
+  void finish(Time end);
 
   void set_capture(CaptureSink* sink) { capture_ = sink; }
-
   PortNum number() const { return number_; }
   const std::string& name() const { return name_; }
   const LinkRate& rate() const { return rate_; }
@@ -64,25 +106,37 @@ class LinkPort : public ActionHandler {
   std::uint64_t prop_cycles() const { return prop_cycles_; }
   std::uint32_t link_id() const { return link_id_; }
   LinkPort* peer() const { return peer_; }
+  unsigned op_vls() const { return buffers_.op_vls; }
   const LinkPortStats& stats() const { return stats_; }
-  const CreditCounter& tx_credits() const { return tx_credits_; }
-  const ReceiveBuffer& rx_buffer() const { return rx_; }
+  const CreditCounter& tx_credits(std::uint8_t vl) const { return tx_credits_[vl]; }
+  const ReceiveBuffer& rx_buffer(std::uint8_t vl) const { return rx_[vl]; }
+  std::uint32_t vl15_occupied() const { return vl15_occupied_; }
   // Edges a packet of `bytes` occupies on this link.
   std::uint64_t symbols_for(std::uint64_t bytes) const;
 
   void on_action(std::uint32_t kind, std::uint64_t arg, void* ptr) override;
 
  private:
-  enum Kind : std::uint32_t { kRxHead = 1, kRxFlowControl, kTxDone, kIdle };
-  bool idle_now() const { return clock_.cycle_at_or_after(module_.now()) >= busy_until_; }
-  void send_flow_control(std::uint8_t op);
+  enum Kind : std::uint32_t { kRxHead = 1, kRxFlowControl, kTxDone, kIdle, kRefresh };
+  std::uint64_t now_cycle() const { return clock_.cycle_at_or_after(module_.now()); }
+  bool idle_now() const { return now_cycle() >= busy_until_; }
+  void send_flow_control(std::uint8_t op, std::uint8_t vl);
+  void send_pending_flow_control();
   void ensure_end_event();
   void link_became_idle();
+  // Periodic flow-control refreshes due by now; the test is inline because it runs on every call.
+  void catch_up() {
+    if (ScheduledModule::now() >= next_refresh_time_) catch_up_due();
+  }
+  void catch_up_due();
+  void schedule_refresh();
+  std::uint16_t all_vls_mask() const { return static_cast<std::uint16_t>((1u << buffers_.op_vls) - 1); }
 
   ScheduledModule& module_;
   PortOwner& owner_;
   PortNum number_;
   std::string name_;
+  PortBuffers buffers_;
 
   LinkPort* peer_ = nullptr;
   LinkRate rate_;
@@ -92,14 +146,27 @@ class LinkPort : public ActionHandler {
   std::uint64_t fc_cycles_ = 0;    // one 6-byte link packet
   std::uint32_t link_id_ = 0;
 
+  PortState state_ = PortState::kDown;
+  bool activate_on_data_ = false;
   std::uint64_t busy_until_ = 0;  // first edge at which the transmitter is free
   bool end_event_pending_ = false;
-  bool fc_pending_ = false;
+  bool data_in_flight_ = false;   // until its tx-done action has run, even at the instant it ends
   bool waiter_ = false;
-  bool data_in_flight_ = false;  // until its tx-done action has run, even at the instant it ends
+  std::uint16_t fc_pending_ = 0;  // data VLs whose flow-control packet waits for a gap
+  std::uint64_t next_refresh_ = ~std::uint64_t{0};  // edge at which every VL's refresh is due
+  Time next_refresh_time_ = kTimeNever;              // its time: a cheap test on the hot path
+  void set_next_refresh(std::uint64_t edge) {
+    next_refresh_ = edge;
+    next_refresh_time_ = edge == ~std::uint64_t{0} ? kTimeNever : clock_.time_of(edge);
+  }
+  bool refresh_event_pending_ = false;
+  std::uint64_t link_epoch_ = 0;  // bumps at link down: packets of an older epoch are lost
 
-  CreditCounter tx_credits_;
-  ReceiveBuffer rx_;
+  std::array<CreditCounter, kMaxDataVls> tx_credits_{};
+  std::array<ReceiveBuffer, kMaxDataVls> rx_{};
+  std::uint32_t vl15_occupied_ = 0;
+  std::array<Time, kMaxDataVls> stall_since_{};
+  std::uint16_t stalled_ = 0;
   CaptureSink* capture_ = nullptr;
   LinkPortStats stats_;
 };

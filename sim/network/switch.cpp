@@ -8,38 +8,83 @@
 
 namespace ibfsim {
 
+Time lifetime_from_code(unsigned code) {
+  if (code >= 20) return kTimeNever;
+  return static_cast<Time>(4096) * kPs * (Time{1} << code);
+}
+
+namespace {
+void* serial_ptr(std::uint64_t serial) { return reinterpret_cast<void*>(static_cast<std::uintptr_t>(serial)); }
+std::uint64_t ptr_serial(void* p) { return reinterpret_cast<std::uintptr_t>(p); }
+}  // namespace
+
 Switch::Switch(const sc_core::sc_module_name& name, SwitchConfig config, PacketPool& pool, PacketLedger& ledger)
-    : ScheduledModule(name), config_(std::move(config)), pool_(pool), ledger_(ledger) {
+    : ScheduledModule(name), config_(std::move(config)), pool_(pool), ledger_(ledger),
+      hoq_life_(lifetime_from_code(config_.hoq_life_code)), life_time_(lifetime_from_code(config_.life_time_code)),
+      default_sl_to_vl_(SlToVlTable::identity_modulo(config_.buffers.op_vls)) {
+  if (config_.vl_arbitration.high.empty() && config_.vl_arbitration.low.empty())
+    config_.vl_arbitration = default_vl_arbitration(config_.buffers.op_vls);
   for (unsigned i = 1; i <= config_.num_ports; ++i) {
-    ports_.push_back(std::make_unique<LinkPort>(*this, *this, static_cast<PortNum>(i), config_.rx_buffer_blocks,
+    ports_.push_back(std::make_unique<LinkPort>(*this, *this, static_cast<PortNum>(i), config_.buffers,
                                                 std::string(this->name()) + "/" + std::to_string(i)));
+    ports_.back()->set_activate_on_data(true);
   }
   inputs_.resize(config_.num_ports);
   outputs_.resize(config_.num_ports);
+  for (auto& o : outputs_) {
+    o.arbiter = VlArbiter(config_.vl_arbitration);
+    o.next_rr.fill(1);
+  }
+  discards_.resize(config_.num_ports);
+}
+
+const SlToVlTable& Switch::sl_to_vl(PortNum in, PortNum out) const {
+  if (config_.sl_to_vl.empty()) return default_sl_to_vl_;
+  return config_.sl_to_vl[in][out];
+}
+
+void Switch::count_discard(PortNum port, DropReason reason) {
+  ++discards_[port - 1][static_cast<int>(reason)];
+  ++stats_.discarded;
+  ledger_.dropped(reason);
 }
 
 void Switch::discard_at_tail(PortNum in, Packet* p, Time tail, DropReason reason) {
-  schedule(tail, this, kDiscardAtTail, (static_cast<std::uint64_t>(reason) << 8) | in, p);
+  schedule(tail, this, kDiscardAtTail, (static_cast<std::uint64_t>(reason) << 16) | (in << 4) | (p->header[0] >> 4), p);
+}
+
+void Switch::on_link_discard(LinkPort& port, Packet* p, DropReason reason) {
+  count_discard(port.number(), reason);
+  pool_.release(p);
 }
 
 void Switch::on_packet_head(LinkPort& port, Packet* p, Time head, Time tail) {
   const PortNum in = port.number();
+  const std::uint8_t* lrh = p->header.data();
+  const std::uint8_t vl_in = lrh_vl(lrh);
   // VCRC covers the whole packet; it is known to be bad once the tail is in, and this switch
   // then drops it (R11). Only packets whose bytes were altered in flight can fail (see
   // Packet::may_be_corrupted). A cut-through switch that had already started forwarding would end
   // the packet with EBP; bit errors, which would make that happen, come with the PHY model.
   if (p->may_be_corrupted && !vcrc_ok(*p)) return discard_at_tail(in, p, tail, DropReason::kVcrcError);
-  const std::uint8_t* lrh = p->header.data();
+  if ((lrh[0] & 0x0F) != 0) return discard_at_tail(in, p, tail, DropReason::kMalformed);  // LVer (R8)
   const PortNum out = config_.lft.lookup(lrh_dlid(lrh));
   if (out == kNoRoute || out == 0 || out > ports_.size() || !ports_[out - 1]->connected())
     return discard_at_tail(in, p, tail, DropReason::kUnknownDlid);
-  auto& q = inputs_[in - 1];
-  q.push_back(Entry{p, head, tail, out, credits_for_bytes(p->wire_bytes())});
-  if (q.size() == 1) consider_head(in);
+  std::uint8_t out_vl = kVl15;
+  if (vl_in != kVl15) {
+    out_vl = sl_to_vl(in, out).vl(lrh_sl(lrh));
+    if (out_vl == kVl15 || out_vl >= ports_[out - 1]->op_vls())
+      return discard_at_tail(in, p, tail, DropReason::kSlToVlDrop);
+  }
+  if (p->payload_len > config_.mtu) return discard_at_tail(in, p, tail, DropReason::kMtuExceeded);
+  auto& q = inputs_[in - 1][vl_in];
+  q.push_back(Entry{p, head, tail, out, out_vl, credits_for_bytes(p->wire_bytes()), false, false, next_serial_++});
+  if (q.size() == 1) consider_head(in, vl_in);
 }
 
-void Switch::consider_head(PortNum in) {
-  const Entry& e = inputs_[in - 1].front();
+void Switch::consider_head(PortNum in, std::uint8_t vl) {
+  const Entry& e = inputs_[in - 1][vl].front();
   LinkPort& o = *ports_[e.out - 1];
   const SymbolClock& clk = o.clock();
   const std::uint64_t s_out = o.symbols_for(e.p->wire_bytes());
@@ -47,53 +92,121 @@ void Switch::consider_head(PortNum in) {
   const std::uint64_t c_tail = clk.cycle_at_or_after(e.tail + config_.latency);
   if (c_tail > s_out) c = std::max(c, c_tail - s_out);
   const Time eligible = clk.time_of(c);
-  if (eligible > now()) {
-    schedule(eligible, this, kEligible, in);
-  } else {
-    outputs_[e.out - 1].requesters.push_back(in);
-    try_start(e.out);
+  const std::uint64_t who = (in << 4) | vl;
+  if (life_time_ != kTimeNever && e.head + life_time_ < config_.horizon)
+    schedule(std::max(e.head + life_time_, now()), this, kLifetimeExpiry, who, serial_ptr(e.serial));
+  if (eligible > now()) schedule(eligible, this, kEligible, who, serial_ptr(e.serial));
+  else request(in, vl);
+}
+
+void Switch::request(PortNum in, std::uint8_t vl) {
+  Entry& e = inputs_[in - 1][vl].front();
+  e.requesting = true;
+  Output& o = outputs_[e.out - 1];
+  o.requesters[e.out_vl].push_back(static_cast<Requester>((in << 4) | vl));
+  o.waiting |= static_cast<std::uint16_t>(1u << e.out_vl);
+  if (hoq_life_ != kTimeNever && now() + hoq_life_ < config_.horizon)
+    schedule(now() + hoq_life_, this, kHoqExpiry, (in << 4) | vl, serial_ptr(e.serial));
+  try_start(e.out);
+}
+
+void Switch::discard_head(PortNum in, std::uint8_t vl, DropReason reason) {
+  auto& q = inputs_[in - 1][vl];
+  Entry e = q.front();
+  if (e.requesting) {
+    Output& o = outputs_[e.out - 1];
+    auto& r = o.requesters[e.out_vl];
+    r.erase(std::find(r.begin(), r.end(), static_cast<Requester>((in << 4) | vl)));
+    if (r.empty()) o.waiting &= static_cast<std::uint16_t>(~(1u << e.out_vl));
   }
+  q.pop_front();
+  count_discard(e.out, reason);
+  ports_[in - 1]->free_rx(vl, e.blocks);
+  pool_.release(e.p);
+  if (!q.empty()) consider_head(in, vl);
 }
 
 void Switch::try_start(PortNum out) {
   Output& o = outputs_[out - 1];
-  if (o.requesters.empty()) return;
   LinkPort& port = *ports_[out - 1];
+  const unsigned op_vls = port.op_vls();
+  // Heads waiting for an output that cannot carry them any more are discarded (R20).
+  if (port.state() != PortState::kActive) {
+    for (unsigned v = 0; v <= kMaxDataVls; ++v) {
+      if (v < kMaxDataVls && v >= op_vls) continue;
+      if (v == kVl15 && port.state() != PortState::kDown) continue;
+      while (!o.requesters[v].empty()) {
+        const Requester r = o.requesters[v].front();
+        discard_head(static_cast<PortNum>(r >> 4), r & 15,
+                     port.state() == PortState::kDown ? DropReason::kLinkDown : DropReason::kPortState);
+      }
+    }
+  }
+  if (o.waiting == 0) return;
   if (!port.can_start_data()) {
     port.notify_when_free();
     return;
   }
-  // Round robin: the requester closest at or after next_rr (cyclically) that has credits.
+  // One pass per waiting VL: the round-robin winner among the inputs whose packet fits (the
+  // first at or after next_rr), which also tells whether the VL is ready for the arbiter.
   const unsigned n = static_cast<unsigned>(ports_.size());
-  std::size_t best = o.requesters.size();
-  unsigned best_dist = n + 1;
-  for (std::size_t i = 0; i < o.requesters.size(); ++i) {
-    const PortNum in = o.requesters[i];
-    const unsigned dist = (in + n - o.next_rr) % n;
-    if (dist < best_dist && port.has_credits_for(inputs_[in - 1].front().blocks)) {
-      best = i;
-      best_dist = dist;
+  std::array<std::int16_t, kMaxDataVls + 1> winner;
+  std::uint16_t ready = 0;
+  for (std::uint16_t m = o.waiting; m; m &= static_cast<std::uint16_t>(m - 1)) {
+    const unsigned v = static_cast<unsigned>(__builtin_ctz(m));
+    if (v != kVl15 && v >= op_vls) continue;
+    const auto& reqs = o.requesters[v];
+    std::int16_t best = -1;
+    unsigned best_dist = ~0u;
+    for (std::size_t i = 0; i < reqs.size(); ++i) {
+      const PortNum in = static_cast<PortNum>(reqs[i] >> 4);
+      const unsigned dist = ((in + n - o.next_rr[v]) % n) * 16 + (reqs[i] & 15);
+      if (dist < best_dist && port.may_send(static_cast<std::uint8_t>(v), inputs_[in - 1][reqs[i] & 15].front().blocks)) {
+        best = static_cast<std::int16_t>(i);
+        best_dist = dist;
+      }
     }
+    winner[v] = best;
+    if (v == kVl15) continue;
+    if (best >= 0) ready |= static_cast<std::uint16_t>(1u << v);
+    port.set_credit_stalled(static_cast<std::uint8_t>(v), best < 0);
   }
-  if (best == o.requesters.size()) return;  // no credits: on_credits retries
-  const PortNum in = o.requesters[best];
-  o.requesters.erase(o.requesters.begin() + static_cast<std::ptrdiff_t>(best));
-  o.next_rr = static_cast<PortNum>(in % n + 1);
-  o.sending_from = in;
-  port.transmit(inputs_[in - 1].front().p);
+  const bool vl15_ready = (o.waiting >> kVl15) & 1;
+  const int vl = o.arbiter.choose(ready, vl15_ready);
+  if (vl < 0) return;  // no credits: on_credits retries
+  auto& reqs = o.requesters[vl];
+  const std::size_t best = static_cast<std::size_t>(winner[vl]);
+  const Requester r = reqs[best];
+  reqs.erase(reqs.begin() + static_cast<std::ptrdiff_t>(best));
+  if (reqs.empty()) o.waiting &= static_cast<std::uint16_t>(~(1u << vl));
+  const PortNum in = static_cast<PortNum>(r >> 4);
+  o.next_rr[vl] = static_cast<PortNum>(in % n + 1);
+  o.sending = r;
+  Entry& e = inputs_[in - 1][r & 15].front();
+  e.granted = true;
+  Packet* p = e.p;
+  if (lrh_vl(p->header.data()) != e.out_vl) {
+    // The VL is the only field a switch rewrites; VCRC covers it, ICRC does not (R12).
+    set_lrh_vl(p->header.data(), e.out_vl);
+    write_vcrc(*p);
+  }
+  port.transmit(p);
+  o.arbiter.sent(vl, static_cast<std::uint32_t>(p->wire_bytes()));
+  if (vl != kVl15 && o.requesters[vl].empty()) port.set_credit_stalled(static_cast<std::uint8_t>(vl), false);
   ++stats_.forwarded;
 }
 
 void Switch::on_tx_done(LinkPort& port, Packet* p) {
   Output& o = outputs_[port.number() - 1];
-  const PortNum in = o.sending_from;
-  o.sending_from = 0;
-  auto& q = inputs_[in - 1];
+  const PortNum in = static_cast<PortNum>(o.sending >> 4);
+  const std::uint8_t vl = o.sending & 15;
+  o.sending = 0;
+  auto& q = inputs_[in - 1][vl];
   IBFSIM_CHECK(!q.empty() && q.front().p == p, "switch output finished a packet its input does not hold");
   const std::uint32_t blocks = q.front().blocks;
   q.pop_front();
-  ports_[in - 1]->free_rx(blocks);
-  if (!q.empty()) consider_head(in);
+  ports_[in - 1]->free_rx(vl, blocks);
+  if (!q.empty()) consider_head(in, vl);
 }
 
 void Switch::on_output_free(LinkPort& port) { try_start(port.number()); }
@@ -101,18 +214,33 @@ void Switch::on_output_free(LinkPort& port) { try_start(port.number()); }
 void Switch::on_credits(LinkPort& port) { try_start(port.number()); }
 
 void Switch::on_action(std::uint32_t kind, std::uint64_t arg, void* ptr) {
-  if (kind == kEligible) {
-    const PortNum in = static_cast<PortNum>(arg);
-    const PortNum out = inputs_[in - 1].front().out;
-    outputs_[out - 1].requesters.push_back(in);
-    try_start(out);
-  } else if (kind == kDiscardAtTail) {
-    auto* p = static_cast<Packet*>(ptr);
-    const PortNum in = static_cast<PortNum>(arg & 0xFF);
-    ledger_.dropped(static_cast<DropReason>(arg >> 8));
-    ++stats_.discarded;
-    ports_[in - 1]->free_rx(credits_for_bytes(p->wire_bytes()));
-    pool_.release(p);
+  const PortNum in = static_cast<PortNum>((arg >> 4) & 0xFF);
+  const std::uint8_t vl = arg & 15;
+  switch (kind) {
+    case kEligible: {
+      auto& q = inputs_[in - 1][vl];
+      if (!q.empty() && q.front().serial == ptr_serial(ptr) && !q.front().requesting) request(in, vl);
+      break;
+    }
+    case kDiscardAtTail: {
+      auto* p = static_cast<Packet*>(ptr);
+      count_discard(in, static_cast<DropReason>(arg >> 16));
+      ports_[in - 1]->free_rx(vl, credits_for_bytes(p->wire_bytes()));
+      pool_.release(p);
+      break;
+    }
+    case kHoqExpiry:
+    case kLifetimeExpiry: {
+      auto& q = inputs_[in - 1][vl];
+      if (q.empty() || q.front().serial != ptr_serial(ptr) || q.front().granted) break;
+      if (kind == kHoqExpiry && !q.front().requesting) break;
+      const PortNum out = q.front().out;
+      discard_head(in, vl, kind == kHoqExpiry ? DropReason::kHoqLifetime : DropReason::kSwitchLifetime);
+      try_start(out);
+      break;
+    }
+    default:
+      IBFSIM_CHECK(false, "unknown switch action");
   }
 }
 

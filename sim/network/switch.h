@@ -1,13 +1,18 @@
-// An InfiniBand switch: input-buffered ports, LFT routing on the DLID read from the packet bytes,
-// virtual cut-through and a round-robin arbiter per output among the inputs that want it.
+// An InfiniBand switch: input-buffered per (input port, VL), LFT routing on the DLID read from the
+// packet bytes, SL->VL mapping per (input, output) port, virtual cut-through, and per output a VL
+// arbiter (VL15 first, then the high/low tables) with round robin among the inputs within a VL.
 //
 // Forwarding timing: a packet whose LRH is in at `head` and whose tail arrives at `tail` may
 // leave on output o at the first edge c of o's clock with
 //   time(c) >= head + latency   and   time(c + s_out) >= tail + latency,
 // i.e. cut-through after the port-to-port latency, but never so early that the output (which
-// takes s_out edges) would run ahead of a slower input. Each input is a FIFO (one data VL); its
-// head packet requests its output once eligible and the input frees the packet's buffer space
-// (returning credits upstream) when the last symbol has left the output.
+// takes s_out edges) would run ahead of a slower input. Each (input, VL) is a FIFO: its head
+// packet requests its output once eligible (head-of-line blocking within a VL, none across VLs),
+// and frees its buffer space (returning credits upstream) when its last symbol has left.
+//
+// Discards, each counted with its reason: unknown DLID or above LinearFDBTop (R15), SL mapped to
+// VL15 or a non-operational VL (R16), payload above the output MTU (R10), head of queue longer
+// than HOQLife (R17), older than LifeTimeValue (R18), output not Active or down (R20).
 #pragma once
 #include <deque>
 #include <memory>
@@ -16,18 +21,31 @@
 
 #include "sim/core/packet.h"
 #include "sim/core/packet_ledger.h"
+#include "sim/core/ring_queue.h"
 #include "sim/core/scheduled_module.h"
 #include "sim/link/link_port.h"
+#include "sim/link/sl_to_vl_table.h"
+#include "sim/link/vl_arbiter.h"
 #include "sim/network/lft.h"
 
 namespace ibfsim {
 
+// 4.096 us x 2^value; values >= 20 mean infinite (HOQLife, LifeTimeValue).
+Time lifetime_from_code(unsigned code);
+
 struct SwitchConfig {
   unsigned num_ports = 36;
-  Time latency = 100 * kNs;           // port-to-port, LRH in to first symbol out
-  std::uint32_t rx_buffer_blocks = 128;  // per input port, 64-byte blocks
-  Lid lid = 0;                        // the switch's own LID (management port 0)
+  Time latency = 100 * kNs;   // port-to-port, LRH in to first symbol out
+  PortBuffers buffers;        // per port
+  Lid lid = 0;                // the switch's own LID (management port 0)
   Lft lft;
+  std::uint32_t mtu = 4096;   // payload bytes every output accepts (NeighborMTU)
+  unsigned hoq_life_code = 20;       // PortInfo.HOQLife, all ports
+  unsigned life_time_code = 20;      // SwitchInfo.LifeTimeValue
+  Time horizon = kTimeNever;  // end of the run: no lifetime timer is set past it
+  // SL->VL per (input, output); empty = SL s -> VL s mod op_vls everywhere.
+  std::vector<std::vector<SlToVlTable>> sl_to_vl;  // [in][out], ports 1-based (index 0 unused)
+  VlArbConfig vl_arbitration;  // every output; empty tables = default_vl_arbitration(op_vls)
 };
 
 struct SwitchStats {
@@ -44,37 +62,58 @@ class Switch : public ScheduledModule, public PortOwner, public ActionHandler {
   unsigned num_ports() const { return static_cast<unsigned>(ports_.size()); }
   const SwitchConfig& config() const { return config_; }
   const SwitchStats& stats() const { return stats_; }
+  // Drop counters per output port (PortXmitDiscards) and input port (PortRcvErrors,
+  // PortRcvSwitchRelayErrors), by reason.
+  std::uint64_t port_discards(PortNum n, DropReason r) const { return discards_.at(n - 1)[static_cast<int>(r)]; }
+  // Queue depth (packets) of input (port, VL), for waveforms.
+  std::size_t queue_depth(PortNum in, std::uint8_t vl) const { return inputs_.at(in - 1).at(vl).size(); }
 
   void on_packet_head(LinkPort& port, Packet* p, Time head, Time tail) override;
   void on_tx_done(LinkPort& port, Packet* p) override;
   void on_output_free(LinkPort& port) override;
   void on_credits(LinkPort& port) override;
+  void on_link_discard(LinkPort& port, Packet* p, DropReason reason) override;
   void on_action(std::uint32_t kind, std::uint64_t arg, void* ptr) override;
 
  private:
-  enum Kind : std::uint32_t { kEligible = 1, kDiscardAtTail };
+  enum Kind : std::uint32_t { kEligible = 1, kDiscardAtTail, kHoqExpiry, kLifetimeExpiry };
   struct Entry {
     Packet* p;
     Time head, tail;
     PortNum out;
+    std::uint8_t out_vl;
     std::uint32_t blocks;
+    bool requesting = false;  // registered with its output
+    bool granted = false;     // on the wire
+    std::uint64_t serial = 0;
   };
+  using Requester = std::uint16_t;  // (input port << 4) | input VL
   struct Output {
-    std::vector<PortNum> requesters;  // inputs whose head packet is eligible for this output
-    PortNum next_rr = 1;              // round-robin: the input served first next time
-    PortNum sending_from = 0;         // input whose packet is on the wire now
+    std::array<std::vector<Requester>, kMaxDataVls + 1> requesters;  // per output VL
+    std::uint16_t waiting = 0;  // bit v: requesters[v] not empty (bit 15: VL15)
+    std::array<PortNum, kMaxDataVls + 1> next_rr{};
+    VlArbiter arbiter;
+    Requester sending = 0;
   };
 
-  void consider_head(PortNum in);
+  void consider_head(PortNum in, std::uint8_t vl);
+  void request(PortNum in, std::uint8_t vl);
   void try_start(PortNum out);
   void discard_at_tail(PortNum in, Packet* p, Time tail, DropReason reason);
+  void discard_head(PortNum in, std::uint8_t vl, DropReason reason);  // a queued head packet
+  void count_discard(PortNum port, DropReason reason);
+  const SlToVlTable& sl_to_vl(PortNum in, PortNum out) const;
 
   SwitchConfig config_;
   PacketPool& pool_;
   PacketLedger& ledger_;
+  Time hoq_life_, life_time_;
+  SlToVlTable default_sl_to_vl_;
   std::vector<std::unique_ptr<LinkPort>> ports_;
-  std::vector<std::deque<Entry>> inputs_;  // index = port number - 1
+  std::vector<std::array<RingQueue<Entry>, kMaxDataVls + 1>> inputs_;  // [port-1][vl]
   std::vector<Output> outputs_;
+  std::vector<std::array<std::uint64_t, static_cast<int>(DropReason::kCount)>> discards_;
+  std::uint64_t next_serial_ = 1;
   SwitchStats stats_;
 };
 

@@ -19,11 +19,15 @@ std::uint8_t payload_pattern_byte(std::uint64_t packet_id, std::uint32_t offset)
 Hca::Hca(const sc_core::sc_module_name& name, HcaConfig config, PacketPool& pool, PacketLedger& ledger)
     : ScheduledModule(name), config_(std::move(config)), pool_(pool), ledger_(ledger) {
   IBFSIM_CHECK(config_.port_lids.size() == config_.num_ports, "HCA needs one LID per port");
+  if (config_.vl_arbitration.high.empty() && config_.vl_arbitration.low.empty())
+    config_.vl_arbitration = default_vl_arbitration(config_.buffers.op_vls);
   for (unsigned i = 1; i <= config_.num_ports; ++i) {
-    ports_.push_back(std::make_unique<LinkPort>(*this, *this, static_cast<PortNum>(i), config_.rx_buffer_blocks,
+    ports_.push_back(std::make_unique<LinkPort>(*this, *this, static_cast<PortNum>(i), config_.buffers,
                                                 std::string(this->name()) + "/" + std::to_string(i)));
+    arbiters_.emplace_back(config_.vl_arbitration);
   }
   send_queues_.resize(config_.num_ports);
+  queued_vls_.assign(config_.num_ports, 0);
 }
 
 Qpn Hca::create_ud_qp(std::uint32_t q_key) {
@@ -34,12 +38,13 @@ Qpn Hca::create_ud_qp(std::uint32_t q_key) {
 
 std::size_t Hca::queued_packets() const {
   std::size_t n = 0;
-  for (const auto& q : send_queues_) n += q.size();
+  for (const auto& port : send_queues_)
+    for (const auto& q : port) n += q.size();
   return n;
 }
 
 std::uint64_t Hca::post_ud_send(Qpn src_qp, Lid dlid, Qpn dest_qp, std::uint32_t q_key, std::uint32_t bytes,
-                                bool measured) {
+                                bool measured, std::uint8_t sl, std::uint16_t flow) {
   auto it = qps_.find(src_qp);
   IBFSIM_CHECK(it != qps_.end(), "post on a QP that does not exist");
   Packet* p = pool_.acquire();
@@ -47,7 +52,11 @@ std::uint64_t Hca::post_ud_send(Qpn src_qp, Lid dlid, Qpn dest_qp, std::uint32_t
   p->created = now();
   p->src_node = config_.node_index;
   p->measured = measured;
+  p->flow = flow;
+  const std::uint8_t vl = config_.sl_to_vl.vl(sl);
   UdSendFields f;
+  f.sl = sl;
+  f.vl = vl;
   f.dlid = dlid;
   f.slid = lid(1);
   f.dest_qp = dest_qp;
@@ -62,23 +71,48 @@ std::uint64_t Hca::post_ud_send(Qpn src_qp, Lid dlid, Qpn dest_qp, std::uint32_t
   }
   build_ud_send(*p, f, bytes, config_.carry_payload ? data.data() : nullptr);
   ledger_.created();
-  send_queues_[0].push_back(p);
+  if (vl == kVl15 || vl >= ports_[0]->op_vls()) {
+    drop_unsent(p, DropReason::kSlToVlDrop);
+    return p->id;
+  }
+  send_queues_[0][vl].push_back(p);
+  queued_vls_[0] |= static_cast<std::uint16_t>(1u << vl);
   try_send(1);
   return p->id;
 }
 
+void Hca::drop_unsent(Packet* p, DropReason reason) {
+  ledger_.injected();  // counted as injected and dropped at once, so the ledger balances
+  ledger_.dropped(reason);
+  pool_.release(p);
+}
+
 void Hca::try_send(PortNum n) {
-  auto& q = send_queues_[n - 1];
-  if (q.empty()) return;
+  auto& queues = send_queues_[n - 1];
   LinkPort& port = *ports_[n - 1];
+  std::uint16_t ready = 0;
+  if (queued_vls_[n - 1] == 0) return;
+  for (std::uint16_t m = queued_vls_[n - 1]; m; m &= static_cast<std::uint16_t>(m - 1)) {
+    const unsigned v = static_cast<unsigned>(__builtin_ctz(m));
+    const bool fits = port.may_send(static_cast<std::uint8_t>(v), credits_for_bytes(queues[v].front()->wire_bytes()));
+    if (fits) ready |= static_cast<std::uint16_t>(1u << v);
+    port.set_credit_stalled(static_cast<std::uint8_t>(v), !fits && port.state() == PortState::kActive);
+  }
   if (!port.can_start_data()) {
     port.notify_when_free();
     return;
   }
+  const int vl = arbiters_[n - 1].choose(ready, false);
+  if (vl < 0) return;  // no credits (on_credits retries) or the port is not Active yet
+  auto& q = queues[vl];
   Packet* p = q.front();
-  if (!port.has_credits_for(credits_for_bytes(p->wire_bytes()))) return;  // on_credits retries
   q.pop_front();
+  if (q.empty()) {
+    queued_vls_[n - 1] &= static_cast<std::uint16_t>(~(1u << vl));
+    port.set_credit_stalled(static_cast<std::uint8_t>(vl), false);
+  }
   p->injected = port.transmit(p);
+  arbiters_[n - 1].sent(vl, static_cast<std::uint32_t>(p->wire_bytes()));
   ledger_.injected();
   ++stats_.sent_packets;
   stats_.sent_payload_bytes += p->payload_len;
@@ -102,12 +136,19 @@ void Hca::on_action(std::uint32_t kind, std::uint64_t arg, void* ptr) {
 
 void Hca::drop(PortNum n, Packet* p, DropReason reason) {
   ledger_.dropped(reason);
-  ports_[n - 1]->free_rx(credits_for_bytes(p->wire_bytes()));
+  ports_[n - 1]->free_rx(p->header[0] >> 4, credits_for_bytes(p->wire_bytes()));
+  pool_.release(p);
+}
+
+void Hca::on_link_discard(LinkPort&, Packet* p, DropReason reason) {
+  ledger_.dropped(reason);
   pool_.release(p);
 }
 
 void Hca::consume(PortNum n, Packet* p) {
   if (!vcrc_ok(*p)) return drop(n, p, DropReason::kVcrcError);
+  // Management packets (VL15, QP0) await the subnet manager agent; none is sent yet.
+  if ((p->header[0] >> 4) == kVl15) return drop(n, p, DropReason::kNoQp);
   const Lrh lrh = decode_lrh(p->header.data());
   if (lrh.lver != 0 || lrh.pkt_len != p->pkt_len_words()) return drop(n, p, DropReason::kMalformed);
   if (lrh.dlid != lid(n)) return drop(n, p, DropReason::kWrongDlid);
@@ -129,7 +170,7 @@ void Hca::consume(PortNum n, Packet* p) {
   stats_.received_payload_bytes += p->payload_len;
   ledger_.delivered();
   if (observer_) observer_->on_delivered(*this, *p, now());
-  ports_[n - 1]->free_rx(credits_for_bytes(p->wire_bytes()));
+  ports_[n - 1]->free_rx(p->header[0] >> 4, credits_for_bytes(p->wire_bytes()));
   pool_.release(p);
 }
 

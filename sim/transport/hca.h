@@ -3,6 +3,7 @@
 // side checks VCRC, LRH, BTH, ICRC, QP and Q_Key from the bytes once the tail is in, then delivers
 // or drops with a counted reason.
 #pragma once
+#include <array>
 #include <deque>
 #include <map>
 #include <memory>
@@ -12,8 +13,11 @@
 #include "sim/core/ids.h"
 #include "sim/core/packet.h"
 #include "sim/core/packet_ledger.h"
+#include "sim/core/ring_queue.h"
 #include "sim/core/scheduled_module.h"
 #include "sim/link/link_port.h"
+#include "sim/link/sl_to_vl_table.h"
+#include "sim/link/vl_arbiter.h"
 
 namespace ibfsim {
 
@@ -35,7 +39,9 @@ class SendObserver {
 
 struct HcaConfig {
   unsigned num_ports = 1;
-  std::uint32_t rx_buffer_blocks = 256;  // per port, 64-byte blocks
+  PortBuffers buffers;                   // per port
+  SlToVlTable sl_to_vl = SlToVlTable::identity_modulo(1);  // every port
+  VlArbConfig vl_arbitration;            // every port; empty = default_vl_arbitration(op_vls)
   std::vector<Lid> port_lids;            // [port-1]
   std::uint32_t node_index = 0;          // fabric node index, recorded in packets it sends
   bool carry_payload = false;            // write real payload bytes (data checking) or elide them
@@ -58,10 +64,12 @@ class Hca : public ScheduledModule, public PortOwner, public ActionHandler {
   // Creates a UD QP with the given Q_Key; QPNs are handed out from 0x000100 upward (QP0 and QP1
   // are the management QPs).
   Qpn create_ud_qp(std::uint32_t q_key);
-  // Posts a UD SEND of `bytes` (<= PMTU) from `src_qp` on port 1 to (dlid, dest_qp) with `q_key`.
-  // The packet is built now; `created` marks it for latency. Returns the packet's id.
+  // Posts a UD SEND of `bytes` (<= PMTU) from `src_qp` on port 1 to (dlid, dest_qp) with `q_key`
+  // on service level `sl` (mapped to a VL by the port's SL->VL table; an SL that maps to VL15 or
+  // to a non-operational VL is dropped and counted, R16). The packet is built now; `measured`
+  // marks it for latency statistics, `flow` names its workload flow. Returns the packet's id.
   std::uint64_t post_ud_send(Qpn src_qp, Lid dlid, Qpn dest_qp, std::uint32_t q_key, std::uint32_t bytes,
-                             bool measured);
+                             bool measured, std::uint8_t sl = 0, std::uint16_t flow = 0);
 
   void set_delivery_observer(DeliveryObserver* obs) { observer_ = obs; }
   void set_send_observer(SendObserver* obs) { send_observer_ = obs; }
@@ -72,6 +80,7 @@ class Hca : public ScheduledModule, public PortOwner, public ActionHandler {
   void on_tx_done(LinkPort& port, Packet* p) override;
   void on_output_free(LinkPort& port) override;
   void on_credits(LinkPort& port) override;
+  void on_link_discard(LinkPort& port, Packet* p, DropReason reason) override;
   void on_action(std::uint32_t kind, std::uint64_t arg, void* ptr) override;
 
   // Packet ids are unique across the fabric: node index in the high bits, a counter below.
@@ -86,12 +95,15 @@ class Hca : public ScheduledModule, public PortOwner, public ActionHandler {
   void try_send(PortNum n);
   void consume(PortNum n, Packet* p);
   void drop(PortNum n, Packet* p, DropReason reason);
+  void drop_unsent(Packet* p, DropReason reason);
 
   HcaConfig config_;
   PacketPool& pool_;
   PacketLedger& ledger_;
   std::vector<std::unique_ptr<LinkPort>> ports_;
-  std::vector<std::deque<Packet*>> send_queues_;  // per port
+  std::vector<std::array<RingQueue<Packet*>, kMaxDataVls + 1>> send_queues_;  // [port-1][vl]
+  std::vector<VlArbiter> arbiters_;                                          // per port
+  std::vector<std::uint16_t> queued_vls_;  // per port: bit v set while send_queues_[port][v] is not empty
   std::map<Qpn, UdQp> qps_;
   Qpn next_qpn_ = 0x100;
   std::uint64_t next_packet_seq_ = 0;

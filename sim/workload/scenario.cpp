@@ -1,6 +1,8 @@
 #include "sim/workload/scenario.h"
 
+#include <array>
 #include <filesystem>
+#include <optional>
 
 #include "sim/core/error.h"
 #include "sim/fabric/topology_yaml.h"
@@ -10,9 +12,11 @@ namespace ibfsim {
 
 namespace {
 
-WorkloadSpec parse_workload(const YamlMap& m) {
-  m.check_no_unknown_keys({"transport", "sources", "destination", "message_size", "mtu", "load", "arrival"});
+WorkloadSpec parse_workload(const YamlMap& m, std::size_t index) {
+  m.check_no_unknown_keys({"name", "transport", "sources", "destination", "message_size", "mtu", "load", "arrival", "sl"});
   WorkloadSpec w;
+  w.name = m.optional<std::string>("name", "flow" + std::to_string(index));
+  w.sl = m.optional_in_range<std::uint8_t>("sl", 0, 0, 15);
   if (auto t = m.find("transport")) {
     if (t->as<std::string>() != "ud_send") t->fail("transport ud_send (the only one so far)");
   }
@@ -39,13 +43,85 @@ WorkloadSpec parse_workload(const YamlMap& m) {
   return w;
 }
 
+LinkSettings parse_link(const YamlMap& m) {
+  m.check_no_unknown_keys({"mtu", "hoq_life", "switch_lifetime", "sl_to_vl", "vl_arbitration"});
+  LinkSettings l;
+  if (auto v = m.find("mtu")) {
+    l.mtu = v->as<std::uint32_t>();
+    if (l.mtu != 256 && l.mtu != 512 && l.mtu != 1024 && l.mtu != 2048 && l.mtu != 4096)
+      v->fail("an IB MTU: 256, 512, 1024, 2048 or 4096");
+  }
+  l.hoq_life_code = m.optional_in_range<unsigned>("hoq_life", l.hoq_life_code, 0, 31);
+  l.switch_lifetime_code = m.optional_in_range<unsigned>("switch_lifetime", l.switch_lifetime_code, 0, 31);
+  if (auto v = m.find("sl_to_vl")) {
+    auto list = v->as_list();
+    if (list.size() != 16) v->fail("a list of 16 VLs, one per SL", std::to_string(list.size()) + " entries");
+    std::array<std::uint8_t, 16> vls{};
+    for (std::size_t i = 0; i < 16; ++i) vls[i] = list[i].as_in_range<std::uint8_t>(0, 15);
+    l.sl_to_vl = SlToVlTable::from(vls);
+  }
+  if (auto v = m.find("vl_arbitration")) {
+    YamlMap a = v->as_map();
+    a.check_no_unknown_keys({"high", "low", "high_limit"});
+    auto table = [&](const char* key) {
+      std::vector<VlArbEntry> t;
+      const auto entries = a.optional_list(key);
+      if (entries.size() > 64) a.get(key).fail("at most 64 entries", std::to_string(entries.size()));
+      for (const YamlValue& e : entries) {
+        auto pair = e.as_list();
+        if (pair.size() != 2) e.fail("[VL, weight]");
+        t.push_back({pair[0].as_in_range<std::uint8_t>(0, 14), pair[1].as_in_range<std::uint8_t>(0, 255)});
+      }
+      return t;
+    };
+    l.vl_arbitration.high = table("high");
+    l.vl_arbitration.low = table("low");
+    l.vl_arbitration.high_limit = a.optional_in_range<std::uint8_t>("high_limit", 0, 0, 255);
+    if (l.vl_arbitration.high.empty() && l.vl_arbitration.low.empty())
+      v->fail("at least one entry in high or low");
+  }
+  return l;
+}
+
+std::vector<LinkFault> parse_faults(const std::vector<YamlValue>& list, const Topology& topo) {
+  std::vector<LinkFault> faults;
+  for (const YamlValue& v : list) {
+    YamlMap f = v.as_map();
+    f.check_no_unknown_keys({"at", "link", "state"});
+    LinkFault lf;
+    lf.at = f.duration("at");
+    YamlValue where = f.get("link");
+    const std::string ref = where.as<std::string>();
+    const auto slash = ref.find('/');
+    auto node = slash == std::string::npos ? std::nullopt : topo.find_node(ref.substr(0, slash));
+    unsigned port = 0;
+    if (node) {
+      try {
+        port = static_cast<unsigned>(std::stoul(ref.substr(slash + 1)));
+      } catch (const std::exception&) {
+        node.reset();
+      }
+    }
+    if (!node || !topo.cable_at(*node, port)) where.fail("NODE/PORT naming a cabled port", "'" + ref + "'");
+    lf.node = *node;
+    lf.port = port;
+    YamlValue st = f.get("state");
+    const std::string state = st.as<std::string>();
+    if (state == "down") lf.up = false;
+    else if (state == "up") lf.up = true;
+    else st.fail("down or up");
+    faults.push_back(lf);
+  }
+  return faults;
+}
+
 }  // namespace
 
 Scenario load_scenario(const std::string& path, const std::vector<std::pair<std::string, std::string>>& overrides) {
   YAML::Node root = load_yaml_file(path);
   for (const auto& [key, value] : overrides) apply_override(root, key, value);
   YamlMap m(root, path);
-  m.check_no_unknown_keys({"topology", "seed", "workload", "phases", "outputs"});
+  m.check_no_unknown_keys({"topology", "seed", "workload", "phases", "outputs", "link", "faults"});
   Scenario s;
   s.file = path;
   YamlValue topo = m.get("topology");
@@ -55,7 +131,16 @@ Scenario load_scenario(const std::string& path, const std::vector<std::pair<std:
   if (!std::filesystem::exists(s.topology_file)) topo.fail("the path of a topology file", "'" + s.topology_file + "' (no such file)");
   s.topology = load_topology(s.topology_file);
   s.seed = m.optional<std::uint64_t>("seed", s.seed);
-  s.workload = parse_workload(m.optional_map("workload"));
+  std::vector<YamlMap> flow_maps;
+  if (auto w = m.find("workload"); w && w->is_list()) {
+    for (const YamlValue& v : w->as_list()) flow_maps.push_back(v.as_map());
+    if (flow_maps.empty()) w->fail("at least one flow");
+  } else {
+    flow_maps.push_back(m.optional_map("workload"));
+  }
+  for (std::size_t i = 0; i < flow_maps.size(); ++i) s.flows.push_back(parse_workload(flow_maps[i], i));
+  s.link = parse_link(m.optional_map("link"));
+  s.faults = parse_faults(m.optional_list("faults"), s.topology);
 
   YamlMap ph = m.optional_map("phases");
   ph.check_no_unknown_keys({"warmup", "measure", "drain"});
@@ -65,7 +150,15 @@ Scenario load_scenario(const std::string& path, const std::vector<std::pair<std:
   if (s.phases.measure == 0) ph.get("measure").fail("a measurement phase longer than 0");
 
   YamlMap out = m.optional_map("outputs");
-  out.check_no_unknown_keys({"pcap", "pcap_link_packets", "packet_log", "data_check"});
+  out.check_no_unknown_keys({"pcap", "pcap_link_packets", "packet_log", "data_check", "vcd", "vcd_ports"});
+  s.outputs.vcd = out.optional<bool>("vcd", false);
+  for (const YamlValue& v : out.optional_list("vcd_ports")) {
+    const std::string ref = v.as<std::string>();
+    const auto slash = ref.find('/');
+    auto node = slash == std::string::npos ? std::nullopt : s.topology.find_node(ref.substr(0, slash));
+    if (!node) v.fail("NODE/PORT of the topology", "'" + ref + "'");
+    s.outputs.vcd_ports.push_back(ref);
+  }
   s.outputs.pcap = out.optional<bool>("pcap", false);
   s.outputs.pcap_link_packets = out.optional<bool>("pcap_link_packets", false);
   s.outputs.packet_log = out.optional<bool>("packet_log", false);
@@ -77,9 +170,10 @@ Scenario load_scenario(const std::string& path, const std::vector<std::pair<std:
     if (!n || s.topology.nodes[*n].type != NodeType::kHca)
       where.fail("the name of an HCA in " + s.topology_file, "'" + name + "'");
   };
-  YamlMap wl = m.optional_map("workload");
-  for (const YamlValue& v : wl.optional_list("sources")) check_hca(v.as<std::string>(), v);
-  if (s.workload.destination != "random") check_hca(s.workload.destination, wl.get("destination"));
+  for (std::size_t i = 0; i < flow_maps.size(); ++i) {
+    for (const YamlValue& v : flow_maps[i].optional_list("sources")) check_hca(v.as<std::string>(), v);
+    if (s.flows[i].destination != "random") check_hca(s.flows[i].destination, flow_maps[i].get("destination"));
+  }
   if (s.topology.hcas().size() < 2) m.fail("a topology with at least two HCAs", "fewer");
   return s;
 }

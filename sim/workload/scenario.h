@@ -7,19 +7,23 @@
 #include <vector>
 
 #include "sim/core/time.h"
+#include "sim/fabric/fabric.h"
 #include "sim/fabric/topology.h"
 
 namespace ibfsim {
 
 enum class Arrival { kPoisson, kConstant };
 
+// One traffic flow: a set of sources sending UD SENDs to a destination rule at a load.
 struct WorkloadSpec {
+  std::string name = "flow0";            // for per-flow statistics
   std::vector<std::string> sources;      // HCA names that send; empty = every HCA
   std::string destination = "random";    // "random" (uniform over the other HCAs) or an HCA name
   std::uint32_t message_size = 2048;     // UD SEND payload bytes, <= mtu
   std::uint32_t mtu = 4096;              // path MTU (256, 512, 1024, 2048 or 4096)
   double load = 0.5;                     // fraction of each source link's packet rate, (0, 1]
   Arrival arrival = Arrival::kPoisson;
+  std::uint8_t sl = 0;                   // service level, mapped to a VL by SL->VL tables
 };
 
 struct Phases {
@@ -33,6 +37,8 @@ struct Outputs {
   bool pcap_link_packets = false;  // flow-control packets in the capture too
   bool packet_log = false;         // packets.csv: every packet a source sent
   bool data_check = false;         // carry real payload bytes and check them at the receiver
+  bool vcd = false;                // waves.vcd: credits and queue depth per VL of the listed ports
+  std::vector<std::string> vcd_ports;  // "node/port"; empty = every switch port
 };
 
 struct Scenario {
@@ -40,7 +46,9 @@ struct Scenario {
   std::string topology_file;  // resolved path
   Topology topology;
   std::uint64_t seed = 1;
-  WorkloadSpec workload;
+  std::vector<WorkloadSpec> flows;  // `workload:` is one flow (a map) or several (a list)
+  LinkSettings link;
+  std::vector<LinkFault> faults;
   Phases phases;
   Outputs outputs;
 };

@@ -13,6 +13,7 @@
 #include "sim/workload/packet_log.h"
 #include "sim/workload/traffic_stats.h"
 #include "sim/workload/ud_traffic_generator.h"
+#include "sim/fabric/waveform_tracer.h"
 
 namespace ibfsim {
 
@@ -20,20 +21,22 @@ namespace {
 
 constexpr std::uint32_t kWorkloadQKey = 0x11111111;
 
-// Forwards deliveries to the statistics and stops the run once the drain phase has begun and
-// every packet created has been delivered or dropped.
+// Forwards deliveries to the statistics (overall and per flow) and stops the run once the drain
+// phase has begun and every packet created has been delivered or dropped.
 class RunObserver : public DeliveryObserver {
  public:
-  RunObserver(TrafficStats& stats, const PacketLedger& ledger, Time generation_end)
-      : stats_(stats), ledger_(ledger), generation_end_(generation_end) {}
+  RunObserver(TrafficStats& all, std::vector<TrafficStats>& flows, const PacketLedger& ledger, Time generation_end)
+      : all_(all), flows_(flows), ledger_(ledger), generation_end_(generation_end) {}
   void on_delivered(Hca& hca, const Packet& p, Time tail) override {
-    stats_.on_delivered(hca, p, tail);
+    all_.on_delivered(hca, p, tail);
+    flows_.at(p.flow).on_delivered(hca, p, tail);
     if (tail >= generation_end_ && ledger_.created_count() == ledger_.delivered_count() + ledger_.dropped_total())
       sc_core::sc_stop();
   }
 
  private:
-  TrafficStats& stats_;
+  TrafficStats& all_;
+  std::vector<TrafficStats>& flows_;
   const PacketLedger& ledger_;
   Time generation_end_;
 };
@@ -52,25 +55,84 @@ nlohmann::json latency_json(const LatencyStats& s) {
   return j;
 }
 
-std::string ports_csv(Fabric& fabric) {
-  std::string out =
-      "node,port,peer,rate,tx_packets,tx_bytes,rx_packets,rx_bytes,tx_flow_control,rx_flow_control,"
-      "busy_fraction,rx_buffer_blocks,rx_buffer_max_blocks\n";
-  const Topology& t = fabric.topology();
+// Per port and per VL statistics, as CSV tables and as results.json entries.
+struct PortTables {
+  std::string ports_csv =
+      "node,port,peer,rate,state,tx_packets,tx_bytes,rx_packets,rx_bytes,tx_flow_control,rx_flow_control,"
+      "busy_fraction,vl15_dropped\n";
+  std::string vls_csv =
+      "node,port,vl,tx_packets,tx_bytes,rx_packets,rx_bytes,credit_stall_ns,rx_buffer_blocks,"
+      "rx_buffer_mean_blocks,rx_buffer_max_blocks\n";
+  std::string discards_csv = "node,port,reason,packets\n";
+  nlohmann::json json = nlohmann::json::array();
+};
+
+PortTables port_tables(Fabric& fabric) {
+  PortTables t;
+  const Topology& topo = fabric.topology();
   const Time end = ScheduledModule::now();
-  for (std::size_t n = 0; n < t.nodes.size(); ++n) {
-    for (unsigned p = 1; p <= t.nodes[n].num_ports; ++p) {
+  for (std::size_t n = 0; n < topo.nodes.size(); ++n) {
+    for (unsigned p = 1; p <= topo.nodes[n].num_ports; ++p) {
       LinkPort& lp = fabric.port(n, p);
       if (!lp.connected()) continue;
       const LinkPortStats& s = lp.stats();
-      fmt::format_to(std::back_inserter(out), "{},{},{},{},{},{},{},{},{},{},{:.6f},{},{}\n", t.nodes[n].name, p,
-                     lp.peer()->name(), lp.rate().name(), s.tx_packets, s.tx_bytes, s.rx_packets, s.rx_bytes,
-                     s.tx_flow_control, s.rx_flow_control,
-                     end ? static_cast<double>(s.tx_busy) / static_cast<double>(end) : 0.0,
-                     lp.rx_buffer().capacity(), lp.rx_buffer().max_occupied());
+      const double busy = end ? static_cast<double>(s.tx_busy) / static_cast<double>(end) : 0.0;
+      fmt::format_to(std::back_inserter(t.ports_csv), "{},{},{},{},{},{},{},{},{},{},{},{:.6f},{}\n", topo.nodes[n].name,
+                     p, lp.peer()->name(), lp.rate().name(), port_state_name(lp.state()), s.tx_packets, s.tx_bytes,
+                     s.rx_packets, s.rx_bytes, s.tx_flow_control, s.rx_flow_control, busy, s.vl15_dropped);
+      nlohmann::json pj = {{"node", topo.nodes[n].name},
+                           {"port", p},
+                           {"peer", lp.peer()->name()},
+                           {"state", port_state_name(lp.state())},
+                           {"tx_packets", s.tx_packets},
+                           {"tx_bytes", s.tx_bytes},
+                           {"rx_packets", s.rx_packets},
+                           {"rx_bytes", s.rx_bytes},
+                           {"tx_flow_control", s.tx_flow_control},
+                           {"rx_flow_control", s.rx_flow_control},
+                           {"busy_fraction", busy},
+                           {"vl15_dropped", s.vl15_dropped}};
+      nlohmann::json vls = nlohmann::json::array();
+      for (unsigned v = 0; v < lp.op_vls(); ++v) {
+        const VlStats& vs = s.vl[v];
+        const ReceiveBuffer& rb = lp.rx_buffer(static_cast<std::uint8_t>(v));
+        fmt::format_to(std::back_inserter(t.vls_csv), "{},{},{},{},{},{},{},{},{},{:.3f},{}\n", topo.nodes[n].name, p, v,
+                       vs.tx_packets, vs.tx_bytes, vs.rx_packets, vs.rx_bytes, ns(static_cast<double>(vs.credit_stall)),
+                       rb.capacity(), rb.mean_occupied(end), rb.max_occupied());
+        vls.push_back({{"vl", v},
+                       {"tx_packets", vs.tx_packets},
+                       {"tx_bytes", vs.tx_bytes},
+                       {"rx_packets", vs.rx_packets},
+                       {"rx_bytes", vs.rx_bytes},
+                       {"credit_stall_ns", ns(static_cast<double>(vs.credit_stall))},
+                       {"rx_buffer_blocks", rb.capacity()},
+                       {"rx_buffer_mean_blocks", rb.mean_occupied(end)},
+                       {"rx_buffer_max_blocks", rb.max_occupied()}});
+      }
+      pj["vls"] = vls;
+      nlohmann::json discards = nlohmann::json::object();
+      if (Switch* sw = fabric.switch_at(n)) {
+        for (int r = 0; r < static_cast<int>(DropReason::kCount); ++r) {
+          const std::uint64_t c = sw->port_discards(static_cast<PortNum>(p), static_cast<DropReason>(r));
+          if (c == 0) continue;
+          discards[drop_reason_name(static_cast<DropReason>(r))] = c;
+          fmt::format_to(std::back_inserter(t.discards_csv), "{},{},{},{}\n", topo.nodes[n].name, p,
+                         drop_reason_name(static_cast<DropReason>(r)), c);
+        }
+      }
+      pj["discards"] = discards;
+      t.json.push_back(pj);
     }
   }
-  return out;
+  return t;
+}
+
+nlohmann::json throughput_json(std::uint64_t offered_bytes, const TrafficStats& st, Time window) {
+  const double window_s = static_cast<double>(window) / static_cast<double>(kSec);
+  return {{"offered_payload_gbps", static_cast<double>(offered_bytes) * 8 / window_s / 1e9},
+          {"accepted_payload_gbps", static_cast<double>(st.window_payload_bytes()) * 8 / window_s / 1e9},
+          {"accepted_packets", st.window_packets()},
+          {"accepted_payload_bytes", st.window_payload_bytes()}};
 }
 
 }  // namespace
@@ -82,29 +144,30 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
   std::filesystem::create_directories(out_dir);
   const std::filesystem::path dir(out_dir);
 
+  const Time measure_begin = sc.phases.warmup;
+  const Time measure_end = sc.phases.warmup + sc.phases.measure;
+  const Time end_limit = measure_end + sc.phases.drain;
+
   FabricOptions fo;
   fo.carry_payload = sc.outputs.data_check;
   if (sc.outputs.pcap) fo.pcap_path = (dir / "trace.pcap").string();
   fo.pcap_link_packets = sc.outputs.pcap_link_packets;
+  fo.link = sc.link;
+  fo.horizon = end_limit;
   Fabric fabric(sc.topology, fo);
+  fabric.schedule_faults(sc.faults);
   const Topology& topo = fabric.topology();
-
-  const Time measure_begin = sc.phases.warmup;
-  const Time measure_end = sc.phases.warmup + sc.phases.measure;
-  const Time end_limit = measure_end + sc.phases.drain;
+  std::unique_ptr<WaveformTracer> waves;
+  if (sc.outputs.vcd) waves = std::make_unique<WaveformTracer>(fabric, (dir / "waves").string(), sc.outputs.vcd_ports);
 
   // Every HCA gets one UD QP (QPN 0x100) with the workload's Q_Key.
   std::vector<std::size_t> hca_nodes = topo.hcas();
   std::vector<Qpn> qpn(topo.nodes.size(), 0);
   for (std::size_t n : hca_nodes) qpn[n] = fabric.hca(n)->create_ud_qp(kWorkloadQKey);
 
-  std::vector<std::size_t> sources;
-  if (sc.workload.sources.empty()) sources = hca_nodes;
-  else
-    for (const auto& name : sc.workload.sources) sources.push_back(*topo.find_node(name));
-
-  TrafficStats stats(measure_begin, measure_end);
-  RunObserver observer(stats, fabric.ledger(), measure_end);
+  TrafficStats all_stats(measure_begin, measure_end);
+  std::vector<TrafficStats> flow_stats(sc.flows.size(), TrafficStats(measure_begin, measure_end));
+  RunObserver observer(all_stats, flow_stats, fabric.ledger(), measure_end);
   PacketLog packet_log;
   for (std::size_t n : hca_nodes) {
     fabric.hca(n)->set_delivery_observer(&observer);
@@ -113,19 +176,31 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
 
   // A host never sends to itself: with a fixed destination, that host does not send.
   std::vector<std::unique_ptr<UdTrafficGenerator>> generators;
-  for (std::size_t src : sources) {
-    std::vector<UdDestination> dests;
-    for (std::size_t d : hca_nodes) {
-      if (d == src) continue;
-      if (sc.workload.destination != "random" && topo.nodes[d].name != sc.workload.destination) continue;
-      dests.push_back(UdDestination{fabric.hca(d)->lid(1), qpn[d]});
+  std::vector<std::uint64_t> flow_offered(sc.flows.size(), 0);
+  std::vector<std::vector<UdTrafficGenerator*>> flow_generators(sc.flows.size());
+  for (std::size_t f = 0; f < sc.flows.size(); ++f) {
+    const WorkloadSpec& w = sc.flows[f];
+    std::vector<std::size_t> sources;
+    if (w.sources.empty()) sources = hca_nodes;
+    else
+      for (const auto& name : w.sources) sources.push_back(*topo.find_node(name));
+    for (std::size_t src : sources) {
+      std::vector<UdDestination> dests;
+      for (std::size_t d : hca_nodes) {
+        if (d == src) continue;
+        if (w.destination != "random" && topo.nodes[d].name != w.destination) continue;
+        dests.push_back(UdDestination{fabric.hca(d)->lid(1), qpn[d]});
+      }
+      if (dests.empty()) continue;
+      Hca& h = *fabric.hca(src);
+      // Flow 0 draws from stream `src`; each further flow from its own streams.
+      auto g = std::make_unique<UdTrafficGenerator>(h, qpn[src], kWorkloadQKey, w, std::move(dests),
+                                                    RngStream(sc.seed, src + f * 0x100000001ull), measure_end,
+                                                    measure_begin, measure_end, static_cast<std::uint16_t>(f));
+      g->start();
+      flow_generators[f].push_back(g.get());
+      generators.push_back(std::move(g));
     }
-    if (dests.empty()) continue;
-    Hca& h = *fabric.hca(src);
-    auto g = std::make_unique<UdTrafficGenerator>(h, qpn[src], kWorkloadQKey, sc.workload, std::move(dests),
-                                                  RngStream(sc.seed, src), measure_end, measure_begin, measure_end);
-    g->start();
-    generators.push_back(std::move(g));
   }
 
   sc_core::sc_start(to_sc_time(end_limit));
@@ -133,6 +208,7 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
   const Time end = ScheduledModule::now();
   fabric.finish();
   fabric.check_invariants();
+  if (waves) waves->close();
 
   const PacketLedger& L = fabric.ledger();
   nlohmann::json j;
@@ -143,12 +219,6 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
                    {"switches", topo.switches().size()},
                    {"cables", topo.cables.size()}};
   j["seed"] = sc.seed;
-  j["workload"] = {{"transport", "ud_send"},
-                   {"message_size_bytes", sc.workload.message_size},
-                   {"load", sc.workload.load},
-                   {"arrival", sc.workload.arrival == Arrival::kPoisson ? "poisson" : "constant"},
-                   {"destination", sc.workload.destination},
-                   {"sources", generators.size()}};
   j["phases"] = {{"warmup_ns", ns(static_cast<double>(sc.phases.warmup))},
                  {"measure_ns", ns(static_cast<double>(sc.phases.measure))},
                  {"drain_limit_ns", ns(static_cast<double>(sc.phases.drain))},
@@ -164,24 +234,42 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
                   {"dropped_total", L.dropped_total()},
                   {"queued_at_sources_at_end", fabric.queued_at_sources()},
                   {"in_network_at_end", fabric.pool().live() - fabric.queued_at_sources()}};
-  j["latency"] = latency_json(stats.latency());
-  j["network_latency"] = latency_json(stats.network_latency());
-  const double window_s = static_cast<double>(sc.phases.measure) / static_cast<double>(kSec);
-  std::uint64_t measured_offered = 0;
-  for (const auto& g : generators) measured_offered += g->measured_posted();
-  j["throughput"] = {
-      {"offered_payload_gbps", static_cast<double>(measured_offered) * sc.workload.message_size * 8 / window_s / 1e9},
-      {"accepted_payload_gbps", static_cast<double>(stats.window_payload_bytes()) * 8 / window_s / 1e9},
-      {"accepted_packets", stats.window_packets()}};
+  j["latency"] = latency_json(all_stats.latency());
+  j["network_latency"] = latency_json(all_stats.network_latency());
+  std::uint64_t offered_total = 0;
+  nlohmann::json flows = nlohmann::json::array();
+  for (std::size_t f = 0; f < sc.flows.size(); ++f) {
+    const WorkloadSpec& w = sc.flows[f];
+    std::uint64_t offered = 0;
+    for (const auto* g : flow_generators[f]) offered += g->measured_posted() * w.message_size;
+    offered_total += offered;
+    flows.push_back({{"name", w.name},
+                     {"transport", "ud_send"},
+                     {"sl", w.sl},
+                     {"message_size_bytes", w.message_size},
+                     {"load", w.load},
+                     {"arrival", w.arrival == Arrival::kPoisson ? "poisson" : "constant"},
+                     {"destination", w.destination},
+                     {"sources", flow_generators[f].size()},
+                     {"latency", latency_json(flow_stats[f].latency())},
+                     {"network_latency", latency_json(flow_stats[f].network_latency())},
+                     {"throughput", throughput_json(offered, flow_stats[f], sc.phases.measure)}});
+  }
+  j["flows"] = flows;
+  j["throughput"] = throughput_json(offered_total, all_stats, sc.phases.measure);
   j["simulation"] = {{"actions", fabric.actions_run()}, {"packet_hops", fabric.packet_hops()}};
+  PortTables tables = port_tables(fabric);
+  j["ports"] = tables.json;
 
   write_json_atomically((dir / "results.json").string(), j);
-  write_file_atomically((dir / "ports.csv").string(), ports_csv(fabric));
+  write_file_atomically((dir / "ports.csv").string(), tables.ports_csv);
+  write_file_atomically((dir / "port_vls.csv").string(), tables.vls_csv);
+  write_file_atomically((dir / "discards.csv").string(), tables.discards_csv);
   if (sc.outputs.packet_log) write_file_atomically((dir / "packets.csv").string(), packet_log.csv());
 
   RunResult r;
   r.results = j;
-  const auto& lat = stats.latency();
+  const auto& lat = all_stats.latency();
   std::string speeds;
   if (!topo.cables.empty()) speeds = topo.cables.front().rate.name();
   r.summary = fmt::format(
@@ -199,6 +287,15 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
   r.summary += fmt::format("throughput: offered {:.2f} Gb/s, accepted {:.2f} Gb/s (payload)\n",
                            j["throughput"]["offered_payload_gbps"].get<double>(),
                            j["throughput"]["accepted_payload_gbps"].get<double>());
+  if (sc.flows.size() > 1) {
+    for (std::size_t f = 0; f < sc.flows.size(); ++f) {
+      const auto& fl = flow_stats[f].latency();
+      r.summary += fmt::format("  flow {} (SL {}): {} packets, mean latency {}, accepted {:.2f} Gb/s\n",
+                               sc.flows[f].name, sc.flows[f].sl, fl.count(),
+                               fl.count() ? format_duration(static_cast<Time>(fl.mean_fs() + 0.5)) : "-",
+                               flows[f]["throughput"]["accepted_payload_gbps"].get<double>());
+    }
+  }
   r.summary += fmt::format("results: {}\n", (dir / "results.json").string());
   return r;
 }

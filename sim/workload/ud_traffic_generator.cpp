@@ -8,9 +8,9 @@ namespace ibfsim {
 
 UdTrafficGenerator::UdTrafficGenerator(Hca& hca, Qpn src_qp, std::uint32_t q_key, const WorkloadSpec& spec,
                                        std::vector<UdDestination> destinations, RngStream rng, Time stop,
-                                       Time measure_begin, Time measure_end)
+                                       Time measure_begin, Time measure_end, std::uint16_t flow)
     : hca_(hca), src_qp_(src_qp), q_key_(q_key), spec_(spec), destinations_(std::move(destinations)),
-      rng_(rng), stop_(stop), measure_begin_(measure_begin), measure_end_(measure_end) {
+      rng_(rng), stop_(stop), measure_begin_(measure_begin), measure_end_(measure_end), flow_(flow) {
   IBFSIM_CHECK(!destinations_.empty(), "a traffic generator needs a destination");
   const std::uint64_t pad = (4 - spec_.message_size % 4) % 4;
   const std::uint64_t wire = 8 + 12 + 8 + spec_.message_size + pad + 4 + 2;  // LRH BTH DETH payload pad ICRC VCRC
@@ -38,7 +38,7 @@ void UdTrafficGenerator::on_action(std::uint32_t, std::uint64_t, void*) {
   const Time t = ScheduledModule::now();
   const UdDestination& d = destinations_.size() == 1 ? destinations_[0] : destinations_[rng_.below(destinations_.size())];
   const bool measured = t >= measure_begin_ && t < measure_end_;
-  hca_.post_ud_send(src_qp_, d.lid, d.qpn, q_key_, spec_.message_size, measured);
+  hca_.post_ud_send(src_qp_, d.lid, d.qpn, q_key_, spec_.message_size, measured, spec_.sl, flow_);
   ++posted_;
   if (measured) ++measured_posted_;
   last_ = t;

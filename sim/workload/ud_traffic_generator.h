@@ -23,7 +23,7 @@ class UdTrafficGenerator : public ActionHandler {
   // Messages are created in [0, stop); those created in [measure_begin, measure_end) are measured.
   UdTrafficGenerator(Hca& hca, Qpn src_qp, std::uint32_t q_key, const WorkloadSpec& spec,
                      std::vector<UdDestination> destinations, RngStream rng, Time stop, Time measure_begin,
-                     Time measure_end);
+                     Time measure_end, std::uint16_t flow = 0);
 
   void start();  // schedules the first message
   Time mean_gap() const { return static_cast<Time>(mean_gap_fs_); }
@@ -47,6 +47,7 @@ class UdTrafficGenerator : public ActionHandler {
   Time last_ = 0;
   std::uint64_t posted_ = 0;
   std::uint64_t measured_posted_ = 0;
+  std::uint16_t flow_ = 0;
 };
 
 }  // namespace ibfsim

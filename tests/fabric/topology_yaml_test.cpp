@@ -149,10 +149,11 @@ TEST_CASE("overrides given with --set apply to a loaded topology", "[fabric][top
 
 TEST_CASE("topology error: unknown key", "[fabric][topology]") {
   CHECK(topology_error("nodes:\n  - {name: sw1, type: switch, prots: 36}\n") ==
-        "t.yaml:2:31: expected one of the keys name, type, guid, ports, latency, buffer_credits, got unknown key "
-        "'prots'");
+        "t.yaml:2:31: expected one of the keys name, type, guid, ports, latency, buffer_credits, vls, "
+        "vl15_buffer_credits, speeds, widths, port_overrides, got unknown key 'prots'");
   CHECK(topology_error("nodes:\n  - {name: h1, type: hca, latency: 5ns}\n") ==
-        "t.yaml:2:27: expected one of the keys name, type, guid, ports, buffer_credits, got unknown key 'latency'");
+        "t.yaml:2:27: expected one of the keys name, type, guid, ports, buffer_credits, vls, vl15_buffer_credits, "
+        "speeds, widths, port_overrides, got unknown key 'latency'");
   CHECK(topology_error("defaults:\n  link: {sped: EDR}\nnodes: []\n") ==
         "t.yaml:2:10: expected one of the keys speed, width, length, got unknown key 'sped'");
   CHECK(topology_error("node:\n  - {name: h1, type: hca}\n") ==
@@ -237,8 +238,8 @@ TEST_CASE("topology error: self-loop, unconnected switch, bad name", "[fabric][t
 }
 
 TEST_CASE("topology error: generator settings", "[fabric][topology]") {
-  CHECK(topology_error("generate: {kind: torus, leaves: 2}\n") ==
-        "t.yaml:1:18: expected a generator kind (leaf_spine), got 'torus'");
+  CHECK(topology_error("generate: {kind: ring, leaves: 2}\n") ==
+        "t.yaml:1:18: expected a generator kind (fat_tree, leaf_spine, mesh, torus, dragonfly, hypercube), got 'ring'");
   CHECK(topology_error("generate: {kind: leaf_spine, leaves: 2, spines: 2}\n") ==
         "t.yaml:1:11: expected key 'hosts_per_leaf', got a map without it");
   CHECK(topology_error("generate: {kind: leaf_spine, leaves: 0, spines: 2, hosts_per_leaf: 2}\n") ==

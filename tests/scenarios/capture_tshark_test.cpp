@@ -72,7 +72,8 @@ TEST_CASE("tshark decodes every captured packet as sent, and every frame's ICRC 
   // Every port's transmitted data packets appear once in the capture.
   std::uint64_t tx_total = 0;
   auto ports = csv_rows(read_file(out + "/ports.csv"));
-  for (std::size_t i = 1; i < ports.size(); ++i) tx_total += num(ports[i][4]);
+  REQUIRE(ports[0][5] == "tx_packets");
+  for (std::size_t i = 1; i < ports.size(); ++i) tx_total += num(ports[i][5]);
   CHECK(frames.size() == tx_total);
 
   std::size_t first_hops = 0;

@@ -1,0 +1,54 @@
+#include "sim/cli/topo_command.h"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+#include "sim/core/error.h"
+#include "sim/fabric/dot_format.h"
+#include "sim/fabric/ibnetdiscover_format.h"
+#include "sim/fabric/ibsim_format.h"
+#include "sim/fabric/topology_loader.h"
+#include "sim/fabric/topology_summary.h"
+#include "sim/report/atomic_file.h"
+
+namespace ibfsim {
+
+CLI::App* add_topo_subcommand(CLI::App& app, TopoOptions& opts) {
+  CLI::App* topo = app.add_subcommand("topo", "Summarize a topology (YAML, ibnetdiscover or ibsim) and convert it");
+  topo->add_option("FILE", opts.file, "Topology file: YAML, ibnetdiscover output or an ibsim net file")->required();
+  topo->add_option("--dot", opts.dot_out, "Write the fabric as a Graphviz DOT graph to this file");
+  topo->add_option("--ibnetdiscover", opts.ibnetdiscover_out, "Write the fabric as ibnetdiscover output to this file");
+  topo->add_option("--ibsim", opts.ibsim_out, "Write the fabric as an OFED ibsim net file to this file");
+  return topo;
+}
+
+int run_topo_command(const TopoOptions& opts, std::ostream& out) {
+  TopologyFormat format = TopologyFormat::kYaml;
+  const Topology topo = load_topology_file(opts.file, &format);
+  out << fmt::format("topology: {} ({})\n", opts.file, topology_format_name(format))
+      << format_topology_summary(topo, summarize_topology(topo));
+  // Render everything first, so that a topology one format cannot hold writes no file at all.
+  struct Output {
+    const std::string& path;
+    const char* what;
+    std::string text;
+  };
+  std::vector<Output> outputs;
+  if (!opts.dot_out.empty()) outputs.push_back({opts.dot_out, "Graphviz DOT", write_dot(topo)});
+  if (!opts.ibnetdiscover_out.empty()) {
+    outputs.push_back({opts.ibnetdiscover_out, "ibnetdiscover", write_ibnetdiscover(topo)});
+  }
+  if (!opts.ibsim_out.empty()) outputs.push_back({opts.ibsim_out, "ibsim net file", write_ibsim(topo)});
+  for (const Output& o : outputs) {
+    try {
+      write_file_atomically(o.path, o.text);
+    } catch (const std::runtime_error& e) {
+      throw InputError(fmt::format("cannot write the {} file: {}", o.what, e.what()));
+    }
+    out << fmt::format("wrote {} ({})\n", o.path, o.what);
+  }
+  return 0;
+}
+
+}  // namespace ibfsim
