@@ -27,6 +27,7 @@ struct LinkSettings {
   unsigned hoq_life_code = 20;          // PortInfo.HOQLife: 4.096 us x 2^code, >= 20 infinite
   unsigned switch_lifetime_code = 20;   // SwitchInfo.LifeTimeValue, same encoding
   std::optional<SlToVlTable> sl_to_vl;  // unset: SL s -> VL s mod OperationalVLs
+  std::optional<SlToVlTable> switch_sl_to_vl;  // switches only, every (in, out); unset: sl_to_vl
   VlArbConfig vl_arbitration;           // empty tables: every VL in the low table, weight 64
 };
 

@@ -252,10 +252,11 @@ void skip_ext_port(LineCursor& cur) {
 void skip_port_guid(LineCursor& cur) {
   cur.skip_spaces();
   if (cur.peek() != '(') return;
-  const int col = cur.column();
+  const std::size_t start = cur.pos();
   cur.consume('(');
   if (!cur.read_hex() || !cur.consume(')')) {
-    cur.fail_at(col, "a port GUID in parentheses, e.g. (2c903000a1b2d)", cur.token());
+    cur.seek(start);
+    cur.fail("a port GUID in parentheses, e.g. (2c903000a1b2d)");
   }
 }
 

@@ -406,7 +406,7 @@ std::string format_topology_summary(const Topology& topo, const TopologySummary&
       out += fmt::format("bisection: {}{} cable{}, {:.1f} Gb/s", exact ? "" : "at most ", s.bisection.cables,
                          s.bisection.cables == 1 ? "" : "s", s.bisection.gbps);
       if (s.bisection.of_full) out += fmt::format(", {:.2f} of full bisection", *s.bisection.of_full);
-      out += exact ? " (exact: two-level fat tree)\n" : " (heuristic: balanced breadth-first split)\n";
+      out += exact ? " (exact: fat tree of one or two levels)\n" : " (heuristic: balanced breadth-first split)\n";
       break;
     }
   }

@@ -44,7 +44,7 @@ WorkloadSpec parse_workload(const YamlMap& m, std::size_t index) {
 }
 
 LinkSettings parse_link(const YamlMap& m) {
-  m.check_no_unknown_keys({"mtu", "hoq_life", "switch_lifetime", "sl_to_vl", "vl_arbitration"});
+  m.check_no_unknown_keys({"mtu", "hoq_life", "switch_lifetime", "sl_to_vl", "switch_sl_to_vl", "vl_arbitration"});
   LinkSettings l;
   if (auto v = m.find("mtu")) {
     l.mtu = v->as<std::uint32_t>();
@@ -53,13 +53,15 @@ LinkSettings parse_link(const YamlMap& m) {
   }
   l.hoq_life_code = m.optional_in_range<unsigned>("hoq_life", l.hoq_life_code, 0, 31);
   l.switch_lifetime_code = m.optional_in_range<unsigned>("switch_lifetime", l.switch_lifetime_code, 0, 31);
-  if (auto v = m.find("sl_to_vl")) {
-    auto list = v->as_list();
-    if (list.size() != 16) v->fail("a list of 16 VLs, one per SL", std::to_string(list.size()) + " entries");
+  auto table16 = [](const YamlValue& v) {
+    auto list = v.as_list();
+    if (list.size() != 16) v.fail("a list of 16 VLs, one per SL", std::to_string(list.size()) + " entries");
     std::array<std::uint8_t, 16> vls{};
     for (std::size_t i = 0; i < 16; ++i) vls[i] = list[i].as_in_range<std::uint8_t>(0, 15);
-    l.sl_to_vl = SlToVlTable::from(vls);
-  }
+    return SlToVlTable::from(vls);
+  };
+  if (auto v = m.find("sl_to_vl")) l.sl_to_vl = table16(*v);
+  if (auto v = m.find("switch_sl_to_vl")) l.switch_sl_to_vl = table16(*v);
   if (auto v = m.find("vl_arbitration")) {
     YamlMap a = v->as_map();
     a.check_no_unknown_keys({"high", "low", "high_limit"});

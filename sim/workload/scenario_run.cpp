@@ -91,7 +91,9 @@ PortTables port_tables(Fabric& fabric) {
                            {"tx_flow_control", s.tx_flow_control},
                            {"rx_flow_control", s.rx_flow_control},
                            {"busy_fraction", busy},
-                           {"vl15_dropped", s.vl15_dropped}};
+                           {"vl15_dropped", s.vl15_dropped},
+                           {"vl15_tx_packets", s.vl[kVl15].tx_packets},
+                           {"vl15_rx_packets", s.vl[kVl15].rx_packets}};
       nlohmann::json vls = nlohmann::json::array();
       for (unsigned v = 0; v < lp.op_vls(); ++v) {
         const VlStats& vs = s.vl[v];

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <stdexcept>
 #include <sys/wait.h>
 
 namespace ibfsim::test {
@@ -47,6 +48,38 @@ inline std::string scratch_dir(const std::string& name) {
   const std::string dir = std::string("ibfsim_test_out/") + name;
   run_command("rm -rf '" + dir + "' && mkdir -p '" + dir + "'");
   return dir;
+}
+
+}  // namespace ibfsim::test
+
+#include <nlohmann/json.hpp>
+
+namespace ibfsim::test {
+
+// Writes `scenario_yaml` into a fresh folder (topology paths are relative to the repository's
+// topologies/), runs it, and returns results.json; the run must succeed.
+inline nlohmann::json run_scenario_text(const std::string& name, const std::string& scenario_yaml,
+                                        const std::string& extra_args = "") {
+  const std::string dir = scratch_dir(name);
+  const std::string path = dir + "/scenario.yaml";
+  std::ofstream(path) << "topology: " << IBFSIM_SOURCE_DIR << "/topologies/" << scenario_yaml;
+  CommandResult r = run_ibfsim("run " + path + " -o " + dir + "/out " + extra_args);
+  if (r.exit_code != 0) throw std::runtime_error("ibfsim failed: " + r.output);
+  return nlohmann::json::parse(read_file(dir + "/out/results.json"));
+}
+
+// Sum of a port-level discard reason over every port of the results.
+inline std::uint64_t discards(const nlohmann::json& results, const std::string& reason) {
+  std::uint64_t n = 0;
+  for (const auto& p : results["ports"])
+    if (p["discards"].contains(reason)) n += p["discards"][reason].get<std::uint64_t>();
+  return n;
+}
+
+inline const nlohmann::json& port_of(const nlohmann::json& results, const std::string& node, unsigned port) {
+  for (const auto& p : results["ports"])
+    if (p["node"] == node && p["port"] == port) return p;
+  throw std::runtime_error("no port " + node + "/" + std::to_string(port));
 }
 
 }  // namespace ibfsim::test
