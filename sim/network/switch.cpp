@@ -10,7 +10,7 @@ namespace ibfsim {
 
 Time lifetime_from_code(unsigned code) {
   if (code >= 20) return kTimeNever;
-  return static_cast<Time>(4096) * kPs * (Time{1} << code);
+  return static_cast<Time>(4096) * kNs * (Time{1} << code);  // 4.096 us x 2^code
 }
 
 namespace {
