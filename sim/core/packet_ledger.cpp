@@ -35,10 +35,10 @@ std::uint64_t PacketLedger::dropped_total() const {
 }
 
 void PacketLedger::check_balanced(std::uint64_t alive, std::uint64_t queued_at_sources) const {
-  const std::uint64_t done = delivered_ + dropped_total();
+  const std::uint64_t done = delivered_ + dropped_total() + replicated_;
   IBFSIM_CHECK(created_ == done + alive,
-               fmt::format("created {} != delivered {} + dropped {} + alive {}", created_, delivered_,
-                           dropped_total(), alive));
+               fmt::format("created {} != delivered {} + dropped {} + replicated {} + alive {}", created_, delivered_,
+                           dropped_total(), replicated_, alive));
   IBFSIM_CHECK(injected_ >= done && injected_ - done + queued_at_sources == alive,
                fmt::format("injected {} - delivered {} - dropped {} != alive {} - queued {}", injected_, delivered_,
                            dropped_total(), alive, queued_at_sources));

@@ -35,19 +35,24 @@ class PacketLedger {
   void injected() { ++injected_; }
   void delivered() { ++delivered_; }
   void dropped(DropReason r) { ++dropped_[static_cast<int>(r)]; }
+  // A switch made a copy of a multicast packet (the copy is created and injected there) ...
+  void replica_created() { ++created_; ++injected_; }
+  // ... and retired the original once every copy had left.
+  void replicated() { ++replicated_; }
 
   std::uint64_t created_count() const { return created_; }
   std::uint64_t injected_count() const { return injected_; }
   std::uint64_t delivered_count() const { return delivered_; }
   std::uint64_t dropped_count(DropReason r) const { return dropped_[static_cast<int>(r)]; }
   std::uint64_t dropped_total() const;
+  std::uint64_t replicated_count() const { return replicated_; }
 
-  // Throws SimError unless created = delivered + dropped + alive and injected - delivered -
-  // dropped = alive - queued (packets posted but not yet on the wire).
+  // Throws SimError unless created = delivered + dropped + replicated + alive and injected -
+  // delivered - dropped - replicated = alive - queued (packets posted but not yet on the wire).
   void check_balanced(std::uint64_t alive, std::uint64_t queued_at_sources) const;
 
  private:
-  std::uint64_t created_ = 0, injected_ = 0, delivered_ = 0;
+  std::uint64_t created_ = 0, injected_ = 0, delivered_ = 0, replicated_ = 0;
   std::array<std::uint64_t, static_cast<int>(DropReason::kCount)> dropped_{};
 };
 

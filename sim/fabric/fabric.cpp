@@ -42,6 +42,7 @@ Fabric::Fabric(const Topology& topo, const FabricOptions& options)
   init_time_resolution();
   hcas_.resize(topo_.nodes.size());
   switches_.resize(topo_.nodes.size());
+  std::vector<Mft> mfts = compute_static_multicast(topo_, options.multicast);
   for (std::size_t i = 0; i < topo_.nodes.size(); ++i) {
     const TopoNode& n = topo_.nodes[i];
     if (n.type == NodeType::kHca) {
@@ -68,6 +69,7 @@ Fabric::Fabric(const Topology& topo, const FabricOptions& options)
       c.vl_arbitration = options.link.vl_arbitration;
       c.lid = routing_.port_lid[i][0];
       c.lft = Lft(routing_.lft[i]);
+      c.mft = std::move(mfts[i]);
       switches_[i] = std::make_unique<Switch>(n.name.c_str(), c, pool_, ledger_);
     }
   }

@@ -8,6 +8,7 @@
 
 #include "sim/core/packet.h"
 #include "sim/core/packet_ledger.h"
+#include "sim/fabric/static_multicast.h"
 #include "sim/fabric/static_routing.h"
 #include "sim/fabric/topology.h"
 #include "sim/link/sl_to_vl_table.h"
@@ -37,6 +38,7 @@ struct FabricOptions {
   bool pcap_link_packets = false;  // also capture 6-byte flow-control packets
   LinkSettings link;
   Time horizon = kTimeNever;       // end of the run (lifetime timers beyond it are never set)
+  std::vector<MulticastGroup> multicast;  // group i has MLID 0xC000 + i
 };
 
 // A scheduled change of a cable's state (scenario `faults:`).

@@ -69,11 +69,13 @@ class LineCursor {
     ++pos_;
     return true;
   }
-  // The token at the read position (up to the next blank), as a message shows it.
+  // The token at the read position (blanks skipped, up to the next blank), as a message shows it.
   std::string token() const {
-    std::size_t end = pos_;
+    std::size_t start = pos_;
+    while (start < text_.size() && is_space(text_[start])) ++start;
+    std::size_t end = start;
     while (end < text_.size() && !is_space(text_[end])) ++end;
-    return shown(at_end() ? std::string_view() : text_.substr(pos_, end - pos_));
+    return shown(start >= text_.size() ? std::string_view() : text_.substr(start, end - start));
   }
 
   [[noreturn]] void fail_at(int column, std::string_view expected, std::string_view got) const {

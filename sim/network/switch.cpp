@@ -68,7 +68,24 @@ void Switch::on_packet_head(LinkPort& port, Packet* p, Time head, Time tail) {
   // the packet with EBP; bit errors, which would make that happen, come with the PHY model.
   if (p->may_be_corrupted && !vcrc_ok(*p)) return discard_at_tail(in, p, tail, DropReason::kVcrcError);
   if ((lrh[0] & 0x0F) != 0) return discard_at_tail(in, p, tail, DropReason::kMalformed);  // LVer (R8)
-  const PortNum out = config_.lft.lookup(lrh_dlid(lrh));
+  const Lid dlid = lrh_dlid(lrh);
+  if (is_multicast_lid(dlid)) {
+    const std::vector<PortNum>* ports = config_.mft.lookup(dlid);
+    std::uint16_t copies = 0;
+    if (ports)
+      for (PortNum o : *ports)
+        if (o != in && o >= 1 && o <= ports_.size() && ports_[o - 1]->connected()) ++copies;
+    if (copies == 0 || vl_in == kVl15) return discard_at_tail(in, p, tail, DropReason::kUnknownDlid);
+    if (p->payload_len > config_.mtu) return discard_at_tail(in, p, tail, DropReason::kMtuExceeded);
+    auto& q = inputs_[in - 1][vl_in];
+    Entry e{p, head, tail, 0, 0, credits_for_bytes(p->wire_bytes()), false, false, next_serial_++};
+    e.mcast = ports;
+    e.copies_left = copies;
+    q.push_back(e);
+    if (q.size() == 1) consider_head(in, vl_in);
+    return;
+  }
+  const PortNum out = config_.lft.lookup(dlid);
   if (out == kNoRoute || out == 0 || out > ports_.size() || !ports_[out - 1]->connected())
     return discard_at_tail(in, p, tail, DropReason::kUnknownDlid);
   std::uint8_t out_vl = kVl15;
@@ -85,6 +102,12 @@ void Switch::on_packet_head(LinkPort& port, Packet* p, Time head, Time tail) {
 
 void Switch::consider_head(PortNum in, std::uint8_t vl) {
   const Entry& e = inputs_[in - 1][vl].front();
+  if (e.mcast) {
+    // Each copy becomes eligible on its own output's clock; lifetimes are not applied to copies.
+    for (PortNum o : *e.mcast)
+      if (o != in && o >= 1 && o <= ports_.size() && ports_[o - 1]->connected()) schedule_request(in, vl, o);
+    return;
+  }
   LinkPort& o = *ports_[e.out - 1];
   const SymbolClock& clk = o.clock();
   const std::uint64_t s_out = o.symbols_for(e.p->wire_bytes());
@@ -97,6 +120,48 @@ void Switch::consider_head(PortNum in, std::uint8_t vl) {
     schedule(std::max(e.head + life_time_, now()), this, kLifetimeExpiry, who, serial_ptr(e.serial));
   if (eligible > now()) schedule(eligible, this, kEligible, who, serial_ptr(e.serial));
   else request(in, vl);
+}
+
+void Switch::schedule_request(PortNum in, std::uint8_t vl, PortNum out) {
+  const Entry& e = inputs_[in - 1][vl].front();
+  LinkPort& o = *ports_[out - 1];
+  const SymbolClock& clk = o.clock();
+  const std::uint64_t s_out = o.symbols_for(e.p->wire_bytes());
+  std::uint64_t c = std::max(clk.cycle_at_or_after(e.head + config_.latency), clk.cycle_at_or_after(now()));
+  const std::uint64_t c_tail = clk.cycle_at_or_after(e.tail + config_.latency);
+  if (c_tail > s_out) c = std::max(c, c_tail - s_out);
+  const Time eligible = clk.time_of(c);
+  if (eligible > now()) schedule(eligible, this, kEligible, (static_cast<std::uint64_t>(out) << 12) | (in << 4) | vl,
+                                 serial_ptr(e.serial));
+  else request_copy(in, vl, out);
+}
+
+void Switch::request_copy(PortNum in, std::uint8_t vl, PortNum out) {
+  const Entry& e = inputs_[in - 1][vl].front();
+  const std::uint8_t out_vl = sl_to_vl(in, out).vl(lrh_sl(e.p->header.data()));
+  if (out_vl == kVl15 || out_vl >= ports_[out - 1]->op_vls()) return drop_copy(in, vl, out, DropReason::kSlToVlDrop);
+  Output& o = outputs_[out - 1];
+  o.requesters[out_vl].push_back(static_cast<Requester>((in << 4) | vl));
+  o.waiting |= static_cast<std::uint16_t>(1u << out_vl);
+  try_start(out);
+}
+
+// A copy that cannot go is dropped alone (counted at its output); the original is not a drop.
+void Switch::drop_copy(PortNum in, std::uint8_t vl, PortNum out, DropReason reason) {
+  ++discards_[out - 1][static_cast<int>(reason)];
+  Entry& e = inputs_[in - 1][vl].front();
+  --e.copies_left;
+  if (e.copies_left == 0 && e.copies_active == 0) retire_multicast(in, vl);
+}
+
+void Switch::retire_multicast(PortNum in, std::uint8_t vl) {
+  auto& q = inputs_[in - 1][vl];
+  Entry e = q.front();
+  q.pop_front();
+  ledger_.replicated();
+  ports_[in - 1]->free_rx(vl, e.blocks);
+  pool_.release(e.p);
+  if (!q.empty()) consider_head(in, vl);
 }
 
 void Switch::request(PortNum in, std::uint8_t vl) {
@@ -137,8 +202,14 @@ void Switch::try_start(PortNum out) {
       if (v == kVl15 && port.state() != PortState::kDown) continue;
       while (!o.requesters[v].empty()) {
         const Requester r = o.requesters[v].front();
-        discard_head(static_cast<PortNum>(r >> 4), r & 15,
-                     port.state() == PortState::kDown ? DropReason::kLinkDown : DropReason::kPortState);
+        const DropReason why = port.state() == PortState::kDown ? DropReason::kLinkDown : DropReason::kPortState;
+        if (inputs_[(r >> 4) - 1][r & 15].front().mcast) {
+          o.requesters[v].erase(o.requesters[v].begin());
+          if (o.requesters[v].empty()) o.waiting &= static_cast<std::uint16_t>(~(1u << v));
+          drop_copy(static_cast<PortNum>(r >> 4), r & 15, out, why);
+        } else {
+          discard_head(static_cast<PortNum>(r >> 4), r & 15, why);
+        }
       }
     }
   }
@@ -185,9 +256,17 @@ void Switch::try_start(PortNum out) {
   Entry& e = inputs_[in - 1][r & 15].front();
   e.granted = true;
   Packet* p = e.p;
-  if (lrh_vl(p->header.data()) != e.out_vl) {
+  if (e.mcast) {
+    // Each copy is a packet of its own from here on (later hops may rewrite its VL).
+    p = pool_.acquire();
+    *p = *e.p;
+    ledger_.replica_created();
+    --e.copies_left;
+    ++e.copies_active;
+  }
+  if (lrh_vl(p->header.data()) != vl) {
     // The VL is the only field a switch rewrites; VCRC covers it, ICRC does not (R12).
-    set_lrh_vl(p->header.data(), e.out_vl);
+    set_lrh_vl(p->header.data(), static_cast<std::uint8_t>(vl));
     write_vcrc(*p);
   }
   port.transmit(p);
@@ -202,6 +281,13 @@ void Switch::on_tx_done(LinkPort& port, Packet* p) {
   const std::uint8_t vl = o.sending & 15;
   o.sending = 0;
   auto& q = inputs_[in - 1][vl];
+  if (!q.empty() && q.front().mcast) {
+    Entry& e = q.front();
+    IBFSIM_CHECK(e.copies_active > 0 && p != e.p, "multicast copy accounting broken");
+    --e.copies_active;
+    if (e.copies_left == 0 && e.copies_active == 0) retire_multicast(in, vl);
+    return;
+  }
   IBFSIM_CHECK(!q.empty() && q.front().p == p, "switch output finished a packet its input does not hold");
   const std::uint32_t blocks = q.front().blocks;
   q.pop_front();
@@ -219,7 +305,10 @@ void Switch::on_action(std::uint32_t kind, std::uint64_t arg, void* ptr) {
   switch (kind) {
     case kEligible: {
       auto& q = inputs_[in - 1][vl];
-      if (!q.empty() && q.front().serial == ptr_serial(ptr) && !q.front().requesting) request(in, vl);
+      if (q.empty() || q.front().serial != ptr_serial(ptr)) break;
+      const PortNum out = static_cast<PortNum>((arg >> 12) & 0xFF);
+      if (out != 0) request_copy(in, vl, out);
+      else if (!q.front().requesting) request(in, vl);
       break;
     }
     case kDiscardAtTail: {

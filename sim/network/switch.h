@@ -27,6 +27,7 @@
 #include "sim/link/sl_to_vl_table.h"
 #include "sim/link/vl_arbiter.h"
 #include "sim/network/lft.h"
+#include "sim/network/mft.h"
 
 namespace ibfsim {
 
@@ -39,6 +40,7 @@ struct SwitchConfig {
   PortBuffers buffers;        // per port
   Lid lid = 0;                // the switch's own LID (management port 0)
   Lft lft;
+  Mft mft;
   std::uint32_t mtu = 4096;   // payload bytes every output accepts (NeighborMTU)
   unsigned hoq_life_code = 20;       // PortInfo.HOQLife, all ports
   unsigned life_time_code = 20;      // SwitchInfo.LifeTimeValue
@@ -86,6 +88,11 @@ class Switch : public ScheduledModule, public PortOwner, public ActionHandler {
     bool requesting = false;  // registered with its output
     bool granted = false;     // on the wire
     std::uint64_t serial = 0;
+    // Multicast: the MFT entry (copies go to each port but the input), copies not yet started
+    // and copies on the wire. The entry leaves the input when both are 0.
+    const std::vector<PortNum>* mcast = nullptr;
+    std::uint16_t copies_left = 0;
+    std::uint16_t copies_active = 0;
   };
   using Requester = std::uint16_t;  // (input port << 4) | input VL
   struct Output {
@@ -97,7 +104,11 @@ class Switch : public ScheduledModule, public PortOwner, public ActionHandler {
   };
 
   void consider_head(PortNum in, std::uint8_t vl);
+  void schedule_request(PortNum in, std::uint8_t vl, PortNum out);
   void request(PortNum in, std::uint8_t vl);
+  void request_copy(PortNum in, std::uint8_t vl, PortNum out);
+  void drop_copy(PortNum in, std::uint8_t vl, PortNum out, DropReason reason);
+  void retire_multicast(PortNum in, std::uint8_t vl);
   void try_start(PortNum out);
   void discard_at_tail(PortNum in, Packet* p, Time tail, DropReason reason);
   void discard_head(PortNum in, std::uint8_t vl, DropReason reason);  // a queued head packet

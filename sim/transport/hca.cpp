@@ -151,11 +151,14 @@ void Hca::consume(PortNum n, Packet* p) {
   if ((p->header[0] >> 4) == kVl15) return drop(n, p, DropReason::kNoQp);
   const Lrh lrh = decode_lrh(p->header.data());
   if (lrh.lver != 0 || lrh.pkt_len != p->pkt_len_words()) return drop(n, p, DropReason::kMalformed);
-  if (lrh.dlid != lid(n)) return drop(n, p, DropReason::kWrongDlid);
+  const bool multicast = is_multicast_lid(lrh.dlid);
+  if (multicast ? !mcast_qp_.count(lrh.dlid) : lrh.dlid != lid(n)) return drop(n, p, DropReason::kWrongDlid);
   if (!icrc_ok(*p)) return drop(n, p, DropReason::kIcrcError);
   auto ud = parse_ud_send(*p);
   if (!ud || ud->bth.tver != 0) return drop(n, p, DropReason::kMalformed);
-  auto qp = qps_.find(ud->bth.dest_qp);
+  // Multicast goes to DestQP 0xFFFFFF only (R14) and is delivered to the QP attached to the group.
+  if (multicast && ud->bth.dest_qp != 0xFFFFFF) return drop(n, p, DropReason::kMalformed);
+  auto qp = qps_.find(multicast ? mcast_qp_.at(lrh.dlid) : ud->bth.dest_qp);
   if (qp == qps_.end()) return drop(n, p, DropReason::kNoQp);
   if (qp->second.q_key != ud->deth.q_key) return drop(n, p, DropReason::kQkeyMismatch);
   if (!p->payload.empty()) {

@@ -64,6 +64,10 @@ class Hca : public ScheduledModule, public PortOwner, public ActionHandler {
   // Creates a UD QP with the given Q_Key; QPNs are handed out from 0x000100 upward (QP0 and QP1
   // are the management QPs).
   Qpn create_ud_qp(std::uint32_t q_key);
+  // Attaches UD QP `qpn` to multicast group `mlid`: packets to the MLID with DestQP 0xFFFFFF are
+  // delivered to it.
+  void join_multicast(Lid mlid, Qpn qpn) { mcast_qp_[mlid] = qpn; }
+
   // Posts a UD SEND of `bytes` (<= PMTU) from `src_qp` on port 1 to (dlid, dest_qp) with `q_key`
   // on service level `sl` (mapped to a VL by the port's SL->VL table; an SL that maps to VL15 or
   // to a non-operational VL is dropped and counted, R16). The packet is built now; `measured`
@@ -105,6 +109,7 @@ class Hca : public ScheduledModule, public PortOwner, public ActionHandler {
   std::vector<VlArbiter> arbiters_;                                          // per port
   std::vector<std::uint16_t> queued_vls_;  // per port: bit v set while send_queues_[port][v] is not empty
   std::map<Qpn, UdQp> qps_;
+  std::map<Lid, Qpn> mcast_qp_;  // multicast groups joined, and the QP attached
   Qpn next_qpn_ = 0x100;
   std::uint64_t next_packet_seq_ = 0;
   DeliveryObserver* observer_ = nullptr;

@@ -1,5 +1,6 @@
 #include "sim/workload/scenario.h"
 
+#include <algorithm>
 #include <array>
 #include <filesystem>
 #include <optional>
@@ -123,7 +124,7 @@ Scenario load_scenario(const std::string& path, const std::vector<std::pair<std:
   YAML::Node root = load_yaml_file(path);
   for (const auto& [key, value] : overrides) apply_override(root, key, value);
   YamlMap m(root, path);
-  m.check_no_unknown_keys({"topology", "seed", "workload", "phases", "outputs", "link", "faults"});
+  m.check_no_unknown_keys({"topology", "seed", "workload", "phases", "outputs", "link", "faults", "multicast"});
   Scenario s;
   s.file = path;
   YamlValue topo = m.get("topology");
@@ -172,9 +173,27 @@ Scenario load_scenario(const std::string& path, const std::vector<std::pair<std:
     if (!n || s.topology.nodes[*n].type != NodeType::kHca)
       where.fail("the name of an HCA in " + s.topology_file, "'" + name + "'");
   };
+  for (const YamlValue& g : m.optional_list("multicast")) {
+    YamlMap gm = g.as_map();
+    gm.check_no_unknown_keys({"name", "members"});
+    const std::string name = gm.require<std::string>("name");
+    if (s.topology.find_node(name)) gm.get("name").fail("a group name that is not a node name", "'" + name + "'");
+    for (const auto& [other, members] : s.multicast)
+      if (other == name) gm.get("name").fail("a group name used once", "'" + name + "' again");
+    std::vector<std::string> members;
+    for (const YamlValue& v : gm.list("members")) {
+      check_hca(v.as<std::string>(), v);
+      members.push_back(v.as<std::string>());
+    }
+    if (members.empty()) gm.get("members").fail("at least one member");
+    s.multicast.emplace_back(name, members);
+  }
+  if (s.multicast.size() > 0x3FFF) m.fail("at most 16383 multicast groups", std::to_string(s.multicast.size()));
   for (std::size_t i = 0; i < flow_maps.size(); ++i) {
     for (const YamlValue& v : flow_maps[i].optional_list("sources")) check_hca(v.as<std::string>(), v);
-    if (s.flows[i].destination != "random") check_hca(s.flows[i].destination, flow_maps[i].get("destination"));
+    const std::string& d = s.flows[i].destination;
+    const bool group = std::any_of(s.multicast.begin(), s.multicast.end(), [&](const auto& g) { return g.first == d; });
+    if (d != "random" && !group) check_hca(d, flow_maps[i].get("destination"));
   }
   if (s.topology.hcas().size() < 2) m.fail("a topology with at least two HCAs", "fewer");
   return s;

@@ -18,7 +18,7 @@ enum class Arrival { kPoisson, kConstant };
 struct WorkloadSpec {
   std::string name = "flow0";            // for per-flow statistics
   std::vector<std::string> sources;      // HCA names that send; empty = every HCA
-  std::string destination = "random";    // "random" (uniform over the other HCAs) or an HCA name
+  std::string destination = "random";    // "random" (uniform over the other HCAs), an HCA, or a multicast group
   std::uint32_t message_size = 2048;     // UD SEND payload bytes, <= mtu
   std::uint32_t mtu = 4096;              // path MTU (256, 512, 1024, 2048 or 4096)
   double load = 0.5;                     // fraction of each source link's packet rate, (0, 1]
@@ -49,6 +49,8 @@ struct Scenario {
   std::vector<WorkloadSpec> flows;  // `workload:` is one flow (a map) or several (a list)
   LinkSettings link;
   std::vector<LinkFault> faults;
+  // Multicast groups (`multicast:`), by name; a flow whose destination names a group sends to it.
+  std::vector<std::pair<std::string, std::vector<std::string>>> multicast;
   Phases phases;
   Outputs outputs;
 };

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <systemc>
 
 #include "sim/core/error.h"
@@ -30,7 +31,8 @@ class RunObserver : public DeliveryObserver {
   void on_delivered(Hca& hca, const Packet& p, Time tail) override {
     all_.on_delivered(hca, p, tail);
     flows_.at(p.flow).on_delivered(hca, p, tail);
-    if (tail >= generation_end_ && ledger_.created_count() == ledger_.delivered_count() + ledger_.dropped_total())
+    if (tail >= generation_end_ &&
+        ledger_.created_count() == ledger_.delivered_count() + ledger_.dropped_total() + ledger_.replicated_count())
       sc_core::sc_stop();
   }
 
@@ -156,6 +158,19 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
   fo.pcap_link_packets = sc.outputs.pcap_link_packets;
   fo.link = sc.link;
   fo.horizon = end_limit;
+  // Multicast groups: members receive; every source of a flow to the group sends into its tree.
+  for (const auto& [name, members] : sc.multicast) {
+    MulticastGroup g;
+    g.name = name;
+    for (const auto& m : members) g.members.push_back(*sc.topology.find_node(m));
+    for (const WorkloadSpec& w : sc.flows) {
+      if (w.destination != name) continue;
+      if (w.sources.empty()) g.senders = sc.topology.hcas();
+      else
+        for (const auto& src : w.sources) g.senders.push_back(*sc.topology.find_node(src));
+    }
+    fo.multicast.push_back(g);
+  }
   Fabric fabric(sc.topology, fo);
   fabric.schedule_faults(sc.faults);
   const Topology& topo = fabric.topology();
@@ -166,6 +181,9 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
   std::vector<std::size_t> hca_nodes = topo.hcas();
   std::vector<Qpn> qpn(topo.nodes.size(), 0);
   for (std::size_t n : hca_nodes) qpn[n] = fabric.hca(n)->create_ud_qp(kWorkloadQKey);
+  for (std::size_t g = 0; g < fo.multicast.size(); ++g)
+    for (std::size_t m : fo.multicast[g].members)
+      fabric.hca(m)->join_multicast(static_cast<Lid>(kMulticastLidBase + g), qpn[m]);
 
   TrafficStats all_stats(measure_begin, measure_end);
   std::vector<TrafficStats> flow_stats(sc.flows.size(), TrafficStats(measure_begin, measure_end));
@@ -186,9 +204,13 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
     if (w.sources.empty()) sources = hca_nodes;
     else
       for (const auto& name : w.sources) sources.push_back(*topo.find_node(name));
+    std::optional<Lid> group_lid;
+    for (std::size_t g = 0; g < sc.multicast.size(); ++g)
+      if (sc.multicast[g].first == w.destination) group_lid = static_cast<Lid>(kMulticastLidBase + g);
     for (std::size_t src : sources) {
       std::vector<UdDestination> dests;
-      for (std::size_t d : hca_nodes) {
+      if (group_lid) dests.push_back(UdDestination{*group_lid, kMulticastQpn});
+      else for (std::size_t d : hca_nodes) {
         if (d == src) continue;
         if (w.destination != "random" && topo.nodes[d].name != w.destination) continue;
         dests.push_back(UdDestination{fabric.hca(d)->lid(1), qpn[d]});
@@ -225,11 +247,12 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
                  {"measure_ns", ns(static_cast<double>(sc.phases.measure))},
                  {"drain_limit_ns", ns(static_cast<double>(sc.phases.drain))},
                  {"end_ns", ns(static_cast<double>(end))},
-                 {"drained", L.created_count() == L.delivered_count() + L.dropped_total()}};
+                 {"drained", L.created_count() == L.delivered_count() + L.dropped_total() + L.replicated_count()}};
   nlohmann::json dropped = nlohmann::json::object();
   for (int r = 0; r < static_cast<int>(DropReason::kCount); ++r)
     dropped[drop_reason_name(static_cast<DropReason>(r))] = L.dropped_count(static_cast<DropReason>(r));
   j["packets"] = {{"created", L.created_count()},
+                  {"replicated", L.replicated_count()},
                   {"injected", L.injected_count()},
                   {"delivered", L.delivered_count()},
                   {"dropped", dropped},
