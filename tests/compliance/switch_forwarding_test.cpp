@@ -114,3 +114,19 @@ TEST_CASE("R17 and R18 (ch18): lifetimes are 4.096 us x 2^value, and values of 2
   CHECK(lifetime_from_code(20) == kTimeNever);
   CHECK(lifetime_from_code(31) == kTimeNever);
 }
+
+TEST_CASE("R10 (ch7): a switch discards a packet whose payload exceeds the output MTU, and counts it",
+          "[compliance][R10][ch7]") {
+  auto r = run_scenario_text("r10",
+                             "quickstart.yaml\n"
+                             "workload:\n"
+                             "  - {name: big, sources: [h1], destination: h2, message_size: 2048, load: 0.3}\n"
+                             "  - {name: small, sources: [h3], destination: h4, message_size: 1024, load: 0.3}\n"
+                             "link: {mtu: 1024}\n"
+                             "phases: {warmup: 0us, measure: 20us, drain: 10us}\n");
+  const std::uint64_t big = port_of(r, "h1", 1)["tx_packets"];
+  REQUIRE(big > 0);
+  CHECK(port_of(r, "sw1", 1)["discards"]["mtu_exceeded"] == big);
+  CHECK(r["flows"][0]["latency"]["count"] == 0);
+  CHECK(r["flows"][1]["latency"]["count"] == port_of(r, "h3", 1)["tx_packets"]);
+}

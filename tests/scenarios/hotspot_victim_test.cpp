@@ -36,5 +36,15 @@ TEST_CASE("a victim flow sharing an input with hotspot traffic on one VL suffers
     CHECK((*j)["flows"][0]["throughput"]["accepted_payload_gbps"].get<double>() > 95.0);
   }
   CHECK(other_vl["flows"][1]["throughput"]["accepted_payload_gbps"].get<double>() > 28.0);
+  // Credits ran out where the congestion spread: the hot senders' VL0 stalled for much of the
+  // run, while the victim's own VL1 at h1 never waited long.
+  for (const char* h : {"h1", "h2", "h3"}) {
+    const auto& vls = port_of(other_vl, h, 1)["vls"];
+    CHECK(vls[0]["credit_stall_ns"].get<double>() > 50000.0);
+    CHECK(vls[1]["credit_stall_ns"].get<double>() < 1000.0);
+  }
+  // Full: three 33-block packets (99 blocks) and no room for a fourth in 128.
+  CHECK(port_of(other_vl, "sw1", 1)["vls"][0]["rx_buffer_max_blocks"] == 99);
+  CHECK(port_of(other_vl, "sw1", 1)["vls"][0]["rx_buffer_mean_blocks"].get<double>() > 64.0);
   CHECK(same_vl["flows"][1]["throughput"]["accepted_payload_gbps"].get<double>() < 20.0);
 }

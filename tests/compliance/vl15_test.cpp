@@ -1,0 +1,73 @@
+// R3 (ch7): VL15 is not flow controlled; a VL15 packet that finds no buffer space is dropped and
+// counted (VL15Dropped), never blocks the link, and data VLs are unaffected.
+#include <catch2/catch.hpp>
+
+#include "sim/transport/ud_send_packet.h"
+#include "tests/support/fabric_harness.h"
+
+using namespace ibfsim;
+using namespace ibfsim::test;
+
+namespace {
+// Sends `count` management-sized packets on VL15 straight out of an HCA port, back to back.
+struct Vl15Sender : ActionHandler {
+  Fabric* fabric = nullptr;
+  Hca* hca = nullptr;
+  Lid dlid = 0;
+  int left = 0;
+  void on_action(std::uint32_t, std::uint64_t, void*) override {
+    LinkPort& port = hca->port();
+    if (!port.can_start_data()) {
+      hca->schedule(ScheduledModule::now() + 1 * kNs, this, 0);
+      return;
+    }
+    Packet* p = fabric->pool().acquire();
+    UdSendFields f;
+    f.vl = 15;
+    f.dlid = dlid;
+    f.slid = hca->lid();
+    f.dest_qp = 0;  // QP0, the SMI
+    f.q_key = 0;
+    f.src_qp = 0;
+    build_ud_send(*p, f, 256, nullptr);  // a MAD is 256 bytes: 294 bytes on the wire, 5 blocks
+    fabric->ledger().created();
+    fabric->ledger().injected();
+    REQUIRE(port.may_send(15, 5));  // no credits needed on VL15, however many were used
+    port.transmit(p);
+    if (--left > 0) hca->schedule(ScheduledModule::now() + 1 * kNs, this, 0);
+  }
+};
+}  // namespace
+
+TEST_CASE("R3 (ch7): a VL15 packet with no buffer space is dropped and counted, without credits or blocking",
+          "[compliance][R3][ch7]") {
+  // h1 -> sw1 at 4x EDR, sw1 -> h3 at 1x SDR. Six 5-block management packets arrive back to back
+  // (10 edges of 2.56 ns each) for an output that needs 1.18 us per packet; the switch's VL15
+  // buffer holds 10 blocks: the first two fit, the other four find no room and are dropped.
+  Fabric& f = build_fabric(
+      "nodes: [{name: sw1, type: switch, ports: 4}, {name: h1, type: hca}, {name: h2, type: hca}, {name: h3, type: hca}]\n"
+      "cables: [{from: h1/1, to: sw1/1}, {from: h2/1, to: sw1/2}, {from: h3/1, to: sw1/3, speed: SDR, width: 1x}]\n");
+  Vl15Sender s;
+  s.fabric = &f;
+  s.hca = f.hca(1);
+  s.dlid = f.hca(3)->lid();
+  s.left = 6;
+  f.hca(1)->schedule(1 * kUs, &s, 0);
+  // Data on VL0 from h2 to h3 behind them still flows.
+  Poster data;
+  data.hca = f.hca(2);
+  data.src = f.hca(2)->create_ud_qp(0x42);
+  data.dst = f.hca(3)->create_ud_qp(0x42);
+  data.dlid = f.hca(3)->lid();
+  data.bytes = 1024;
+  data.count = 5;
+  Recorder rec;
+  f.hca(3)->set_delivery_observer(&rec);
+  f.hca(2)->schedule(2 * kUs, &data, 0);
+  run_for(f, 50 * kUs);
+  CHECK(f.switch_at(0)->port(1).stats().vl15_dropped == 4);
+  CHECK(f.ledger().dropped_count(DropReason::kVl15Overflow) == 4);
+  CHECK(f.switch_at(0)->port(3).stats().vl[15].tx_packets == 2);
+  CHECK(f.ledger().dropped_count(DropReason::kNoQp) == 2);  // reached h3, which runs no SMA yet
+  CHECK(rec.delivered.size() == 5);
+}
