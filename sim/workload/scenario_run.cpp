@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -227,7 +228,9 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
     }
   }
 
+  const auto wall_start = std::chrono::steady_clock::now();
   sc_core::sc_start(to_sc_time(end_limit));
+  const double simulate_wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   ScheduledModule::rethrow_failure();
   const Time end = ScheduledModule::now();
   fabric.finish();
@@ -294,6 +297,7 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
 
   RunResult r;
   r.results = j;
+  r.simulate_wall_seconds = simulate_wall;
   const auto& lat = all_stats.latency();
   std::string speeds;
   if (!topo.cables.empty()) speeds = topo.cables.front().rate.name();

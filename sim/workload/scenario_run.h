@@ -12,6 +12,7 @@ namespace ibfsim {
 struct RunResult {
   nlohmann::json results;  // what results.json holds
   std::string summary;     // a few lines for humans
+  double simulate_wall_seconds = 0;  // wall time inside sc_start only (never in results.json)
 };
 
 // Throws InputError for bad input and SimError when an invariant breaks.
