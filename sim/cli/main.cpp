@@ -22,6 +22,7 @@ int run_command(const std::string& scenario_path, std::string out_dir, const std
   for (const auto& s : sets) overrides.push_back(ibfsim::split_override(s));
   if (seed) overrides.emplace_back("seed", std::to_string(*seed));
   ibfsim::Scenario sc = ibfsim::load_scenario(scenario_path, overrides);
+  for (const auto& w : sc.warnings) std::cerr << "warning: " << w << "\n";
   if (out_dir.empty()) out_dir = (std::filesystem::path("results") / std::filesystem::path(scenario_path).stem()).string();
   const auto wall_start = std::chrono::steady_clock::now();
   ibfsim::RunResult r = ibfsim::run_scenario(sc, out_dir);

@@ -89,8 +89,9 @@ struct TopoNode {
   unsigned op_vls = kDefaultDataVls;    // operational data VLs: 1, 2, 4, 8 or 15
   std::uint32_t vl15_buffer_credits = kDefaultVl15Credits;  // VL15 receive buffer, 64-byte blocks
   // Enabled speeds and widths per port, indexed 0..num_ports (index 0: a switch's management port,
-  // unused on an HCA). Empty means every speed / width on every port; otherwise the size is
-  // num_ports + 1 and no set is empty. Read them with enabled_speeds() / enabled_widths().
+  // unused on an HCA). Empty means every speed / width on every port (nodes built in code);
+  // otherwise the size is num_ports + 1 and no set is empty (nodes read from a file or generated
+  // always have every entry). Read them with enabled_speeds() / enabled_widths().
   std::vector<SpeedSet> port_speeds;
   std::vector<WidthSet> port_widths;
   SourceMark mark;

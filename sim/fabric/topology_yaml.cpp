@@ -135,7 +135,7 @@ PortSettings read_port_settings(const YamlMap& m, PortSettings base) {
 std::pair<unsigned, unsigned> read_port_range(const YamlValue& key, const std::string& node_name, unsigned num_ports) {
   const std::string what =
       fmt::format("a port of {} or a range of them in 1..{}, e.g. 3 or 1-18", node_name, num_ports);
-  if (!key.is_scalar() || key.node().Tag() == "!") key.fail(what);
+  if (!key.is_scalar()) key.fail(what);
   const std::string& text = key.node().Scalar();
   auto number = [&](std::string_view digits) {
     if (digits.empty() || digits.size() > 3) key.fail(what);
@@ -161,16 +161,18 @@ void read_port_sets(const YamlMap& m, TopoNode& n, const PortSettings& base) {
   const auto overrides = m.find("port_overrides");
   if (!overrides) return;
   const YamlMap map = overrides->as_map();
-  std::vector<int> given_at(n.num_ports + 1, 0);  // line of the entry that named each port
+  // The line of the entry that named each port: -1 none yet, 0 an entry without a position (--set).
+  std::vector<int> given_at(n.num_ports + 1, -1);
   for (const auto& kv : map.node()) {
     const YamlValue key(kv.first, m.file());
     const auto [lo, hi] = read_port_range(key, n.name, n.num_ports);
     for (unsigned p = lo; p <= hi; ++p) {
-      if (given_at[p] != 0) {
+      if (given_at[p] >= 0) {
         key.fail("each port at most once in port_overrides",
-                 fmt::format("port {} again (already at line {})", p, given_at[p]));
+                 given_at[p] > 0 ? fmt::format("port {} again (already at line {})", p, given_at[p])
+                                 : fmt::format("port {} again", p));
       }
-      given_at[p] = std::max(key.line(), 1);
+      given_at[p] = key.line();
     }
     std::optional<YAML::Mark> key_mark;
     if (!kv.first.Mark().is_null()) key_mark = kv.first.Mark();

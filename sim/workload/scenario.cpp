@@ -196,6 +196,13 @@ Scenario load_scenario(const std::string& path, const std::vector<std::pair<std:
     if (d != "random" && !group) check_hca(d, flow_maps[i].get("destination"));
   }
   if (s.topology.hcas().size() < 2) m.fail("a topology with at least two HCAs", "fewer");
+  s.warnings = topology_warnings(s.topology);
+  // Random destinations need every host reachable from every other.
+  for (const WorkloadSpec& w : s.flows)
+    if (w.destination == "random") {
+      require_connected(s.topology);
+      break;
+    }
   return s;
 }
 

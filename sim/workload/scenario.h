@@ -49,6 +49,7 @@ struct Scenario {
   std::vector<WorkloadSpec> flows;  // `workload:` is one flow (a map) or several (a list)
   LinkSettings link;
   std::vector<LinkFault> faults;
+  std::vector<std::string> warnings;  // about the topology (disconnected parts, links negotiating down)
   // Multicast groups (`multicast:`), by name; a flow whose destination names a group sends to it.
   std::vector<std::pair<std::string, std::vector<std::string>>> multicast;
   Phases phases;

@@ -563,3 +563,78 @@ TEST_CASE("fat_tree_3level_11664.yaml loads and routes: 11,664 hosts, 1,620 swit
   for (Lid lid = 1; lid <= 11664; ++lid) ++per_port[r.lft[leaf1][lid]];
   for (unsigned port = 19; port <= 36; ++port) CHECK(per_port[port] == 647);
 }
+
+namespace {
+
+std::string topology_error(const std::string& text) {
+  try {
+    parse_topology(YAML::Load(text), "t.yaml");
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("generate: every kind is read from YAML", "[fabric][generators]") {
+  auto parse = [](const std::string& text) { return parse_topology(YAML::Load(text), "t.yaml"); };
+  const Topology kn = parse("generate: {kind: fat_tree, k: 4, n: 3}\n");
+  CHECK(kn.hcas().size() == 64);
+  CHECK(kn.switches().size() == 48);
+  CHECK(kn.nodes.back().name == "core16");
+  const Topology radix = parse("generate: {kind: fat_tree, radix: 8, levels: 3}\n");
+  CHECK(radix.hcas().size() == 128);
+  CHECK(radix.switches().size() == 80);
+  const Topology xgft = parse("generate: {kind: fat_tree, m: [6, 4, 2], w: [1, 3, 2]}\n");
+  CHECK(xgft.hcas().size() == 48);
+  CHECK(xgft.switches().size() == 20);
+  const Topology mesh = parse("generate: {kind: mesh, dims: [3, 4]}\n");  // hosts_per_switch defaults to 1
+  CHECK(mesh.hcas().size() == 12);
+  CHECK(mesh.cables.size() == 12 + 4 * 2 + 3 * 3);
+  const Topology torus = parse("generate: {kind: torus, dims: [3, 3, 3], hosts_per_switch: 2}\n");
+  CHECK(torus.hcas().size() == 54);
+  CHECK(torus.cables.size() == 54 + 3 * 27);
+  const Topology df = parse("generate: {kind: dragonfly, a: 4, p: 2, h: 2, g: 5}\n");
+  CHECK(df.switches().size() == 20);
+  CHECK(df.cables.size() == 40 + 5 * 6 + 2 * 10);
+  const Topology hc = parse("generate: {kind: hypercube, dim: 5}\n");
+  CHECK(hc.switches().size() == 32);
+  CHECK(hc.hcas().size() == 32);
+  CHECK(hc.nodes[0].mark.to_string() == "t.yaml:1:11");
+}
+
+TEST_CASE("generate: errors point at the generator and name what was expected", "[fabric][generators]") {
+  CHECK(topology_error("generate: {kind: fat_tree, k: 4, m: [2]}\n") ==
+        "t.yaml:1:11: expected one form of fat_tree: k and n, radix and levels, or m and w, got keys of two forms");
+  CHECK(topology_error("generate: {kind: fat_tree}\n") ==
+        "t.yaml:1:11: expected one form of fat_tree: k and n, radix and levels, or m and w, got none of these keys");
+  CHECK(topology_error("generate: {kind: fat_tree, k: 4}\n") == "t.yaml:1:11: expected key 'n', got a map without it");
+  CHECK(topology_error("generate: {kind: fat_tree, radix: 35, levels: 2}\n") ==
+        "t.yaml:1:35: expected an even switch radix in 2..254, got '35'");
+  CHECK(topology_error("generate: {kind: fat_tree, m: [4, 4], w: [1]}\n") ==
+        "t.yaml:1:42: expected a list of 2 integers like m, got 1");
+  CHECK(topology_error("generate: {kind: fat_tree, m: [4, 0], w: [1, 1]}\n") ==
+        "t.yaml:1:35: expected an integer in 1..254, got '0'");
+  CHECK(topology_error("generate: {kind: fat_tree, k: 4, n: 3, leaves: 2}\n") ==
+        "t.yaml:1:40: expected one of the keys kind, k, n, radix, levels, m, w, got unknown key 'leaves'");
+  CHECK(topology_error("defaults:\n  switch: {ports: 36}\ngenerate: {kind: fat_tree, k: 20, n: 2}\n") ==
+        "t.yaml:3:11: expected switches with at least 40 ports, got 36 ports (defaults.switch.ports)");
+  CHECK(topology_error("generate: {kind: fat_tree, k: 36, n: 4}\n") ==
+        "t.yaml:1:11: expected a fabric with at most 49151 LIDs (HCA ports + switches), got 1679616 HCAs of 1 port "
+        "and 186624 switches");
+  CHECK(topology_error("generate: {kind: torus, dims: [4, 1]}\n") ==
+        "t.yaml:1:35: expected an integer in 2..4096, got '1'");
+  CHECK(topology_error("generate: {kind: torus, dims: [4, 4, 4, 4]}\n") ==
+        "t.yaml:1:31: expected a list of 1..3 integers in 2..4096, got 4 entries");
+  CHECK(topology_error("generate: {kind: mesh, dims: 4}\n") ==
+        "t.yaml:1:30: expected a list of 1..3 integers in 2..4096, got '4'");
+  CHECK(topology_error("generate: {kind: dragonfly, a: 4, p: 2, h: 2, g: 10}\n") ==
+        "t.yaml:1:50: expected an integer in 2..9, got '10'");
+  CHECK(topology_error("generate: {kind: dragonfly, a: 4, p: 2}\n") ==
+        "t.yaml:1:11: expected key 'h', got a map without it");
+  CHECK(topology_error("generate: {kind: hypercube, dim: 17}\n") ==
+        "t.yaml:1:34: expected an integer in 1..16, got '17'");
+  CHECK(topology_error("generate: {kind: [torus]}\n") ==
+        "t.yaml:1:18: expected a generator kind (fat_tree, leaf_spine, mesh, torus, dragonfly, hypercube), got a list");
+}
