@@ -100,6 +100,18 @@ void Switch::on_packet_head(LinkPort& port, Packet* p, Time head, Time tail) {
   if (q.size() == 1) consider_head(in, vl_in);
 }
 
+// The cut-through rule: the first edge of the output's clock at or after now with
+// time >= head + latency and time + s_out >= tail + latency.
+Time Switch::eligible_time(const Entry& e, PortNum out) const {
+  const LinkPort& o = *ports_[out - 1];
+  const SymbolClock& clk = o.clock();
+  const std::uint64_t s_out = o.symbols_for(e.p->wire_bytes());
+  std::uint64_t c = std::max(clk.cycle_at_or_after(e.head + config_.latency), clk.cycle_at_or_after(now()));
+  const std::uint64_t c_tail = clk.cycle_at_or_after(e.tail + config_.latency);
+  if (c_tail > s_out) c = std::max(c, c_tail - s_out);
+  return clk.time_of(c);
+}
+
 void Switch::consider_head(PortNum in, std::uint8_t vl) {
   const Entry& e = inputs_[in - 1][vl].front();
   if (e.mcast) {
@@ -108,13 +120,7 @@ void Switch::consider_head(PortNum in, std::uint8_t vl) {
       if (o != in && o >= 1 && o <= ports_.size() && ports_[o - 1]->connected()) schedule_request(in, vl, o);
     return;
   }
-  LinkPort& o = *ports_[e.out - 1];
-  const SymbolClock& clk = o.clock();
-  const std::uint64_t s_out = o.symbols_for(e.p->wire_bytes());
-  std::uint64_t c = std::max(clk.cycle_at_or_after(e.head + config_.latency), clk.cycle_at_or_after(now()));
-  const std::uint64_t c_tail = clk.cycle_at_or_after(e.tail + config_.latency);
-  if (c_tail > s_out) c = std::max(c, c_tail - s_out);
-  const Time eligible = clk.time_of(c);
+  const Time eligible = eligible_time(e, e.out);
   const std::uint64_t who = (in << 4) | vl;
   if (life_time_ != kTimeNever && e.head + life_time_ < config_.horizon)
     schedule(std::max(e.head + life_time_, now()), this, kLifetimeExpiry, who, serial_ptr(e.serial));
@@ -124,13 +130,7 @@ void Switch::consider_head(PortNum in, std::uint8_t vl) {
 
 void Switch::schedule_request(PortNum in, std::uint8_t vl, PortNum out) {
   const Entry& e = inputs_[in - 1][vl].front();
-  LinkPort& o = *ports_[out - 1];
-  const SymbolClock& clk = o.clock();
-  const std::uint64_t s_out = o.symbols_for(e.p->wire_bytes());
-  std::uint64_t c = std::max(clk.cycle_at_or_after(e.head + config_.latency), clk.cycle_at_or_after(now()));
-  const std::uint64_t c_tail = clk.cycle_at_or_after(e.tail + config_.latency);
-  if (c_tail > s_out) c = std::max(c, c_tail - s_out);
-  const Time eligible = clk.time_of(c);
+  const Time eligible = eligible_time(e, out);
   if (eligible > now()) schedule(eligible, this, kEligible, (static_cast<std::uint64_t>(out) << 12) | (in << 4) | vl,
                                  serial_ptr(e.serial));
   else request_copy(in, vl, out);

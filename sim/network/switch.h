@@ -103,6 +103,7 @@ class Switch : public ScheduledModule, public PortOwner, public ActionHandler {
     Requester sending = 0;
   };
 
+  Time eligible_time(const Entry& e, PortNum out) const;
   void consider_head(PortNum in, std::uint8_t vl);
   void schedule_request(PortNum in, std::uint8_t vl, PortNum out);
   void request(PortNum in, std::uint8_t vl);
