@@ -11,6 +11,7 @@ packages=(
   catch2                  # Catch2 v2 test framework
   tshark                  # decodes our captures in the tests
   gnuplot-nox             # renders sweep plots
+  gtkwave                 # its vcd2fst checks our waveforms in the tests
   python3                 # small helpers in tests
 )
 

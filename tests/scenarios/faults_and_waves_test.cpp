@@ -51,4 +51,12 @@ TEST_CASE("outputs.vcd writes a VCD with credits and receive depth per VL of the
   for (pos = vcd.find("$enddefinitions"); (pos = vcd.find("\n#", pos)) != std::string::npos; ++pos) ++stamps;
   CHECK(stamps > 50);  // values change at many instants
   CHECK_FALSE(std::ifstream(dir + "/out/waves.tmp.vcd").good());  // moved to its final name
+  // GTKWave's own reader accepts it: vcd2fst converts it, and fst2vcd gives the signals back.
+  CommandResult conv = run_command("vcd2fst " + dir + "/out/waves.vcd " + dir + "/out/waves.fst");
+  INFO(conv.output);
+  REQUIRE(conv.exit_code == 0);
+  CommandResult back = run_command("fst2vcd " + dir + "/out/waves.fst");
+  REQUIRE(back.exit_code == 0);
+  CHECK(back.output.find("credits") != std::string::npos);
+  CHECK(back.output.find("rx_depth") != std::string::npos);
 }
