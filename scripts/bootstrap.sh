@@ -13,6 +13,7 @@ packages=(
   gnuplot-nox             # renders sweep plots
   gtkwave                 # its vcd2fst checks our waveforms in the tests
   python3                 # small helpers in tests
+  ibsim-utils             # OFED's ibsim: a test loads our exported net files into it
 )
 
 missing=()

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <stdexcept>
 
 #include "sim/core/error.h"
@@ -40,11 +41,19 @@ int run_topo_command(const TopoOptions& opts, std::ostream& out) {
     outputs.push_back({opts.ibnetdiscover_out, "ibnetdiscover", write_ibnetdiscover(topo)});
   }
   if (!opts.ibsim_out.empty()) outputs.push_back({opts.ibsim_out, "ibsim net file", write_ibsim(topo)});
+  // A missing folder is the usual mistake: catch it before anything is written.
+  for (const Output& o : outputs) {
+    const std::filesystem::path dir = std::filesystem::path(o.path).parent_path();
+    std::error_code ec;
+    if (!dir.empty() && !std::filesystem::is_directory(dir, ec)) {
+      throw InputError(fmt::format("cannot write the {} to '{}': there is no folder '{}'", o.what, o.path, dir.string()));
+    }
+  }
   for (const Output& o : outputs) {
     try {
       write_file_atomically(o.path, o.text);
     } catch (const std::runtime_error& e) {
-      throw InputError(fmt::format("cannot write the {} file: {}", o.what, e.what()));
+      throw InputError(fmt::format("cannot write the {}: {}", o.what, e.what()));
     }
     out << fmt::format("wrote {} ({})\n", o.path, o.what);
   }

@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <array>
 #include <cctype>
 #include <limits>
 #include <unordered_map>
@@ -130,11 +129,6 @@ class LineCursor {
   std::size_t pos_ = 0;
 };
 
-// Enabled widths and speeds as bit sets over ibfsim's values (not IB's encodings).
-constexpr std::array<unsigned, 5> kWidths = {1, 2, 4, 8, 12};  // bit i = kWidths[i] lanes
-constexpr unsigned kAllWidths = 0x1f;
-constexpr unsigned kAllSpeeds = 0xff;  // bit i = LinkSpeed(i)
-
 // One port line: "[p] "remote-id"[rp] ... # ... 4xEDR".
 struct PortLine {
   unsigned port = 0;
@@ -146,9 +140,9 @@ struct PortLine {
   std::optional<LinkRate> rate;  // from the comment's WIDTHxSPEED
   int rate_col = 0;
   std::string rate_text;
-  // ibsim's w=, s=, e= options, mapped to kWidths / LinkSpeed bit sets; nullopt when absent.
-  std::optional<unsigned> widths;
-  std::optional<unsigned> speeds;
+  // ibsim's w=, s=, e= options as the port's enabled sets (topology.h); nullopt when absent.
+  std::optional<WidthSet> widths;
+  std::optional<SpeedSet> speeds;
   int options_col = 0;
   std::size_t comment_pos = std::string_view::npos;  // where its '#' comment starts
 };
@@ -206,8 +200,10 @@ void read_comment_rate(const LineCursor& cur, std::string_view line_text, std::s
   }
 }
 
-// ibsim's port options: w= (LinkWidthEnabled: 1 1x, 2 4x, 4 8x, 8 12x, 16 2x), s= (LinkSpeedEnabled:
-// 1 SDR, 2 DDR, 4 QDR; 0 means QDR), e= (LinkSpeedExtEnabled: 1 FDR, 2 EDR, 4 HDR, 8 NDR).
+// ibsim's port options, PortInfo's encodings: w= LinkWidthEnabled (1 1x, 2 4x, 4 8x, 8 12x, 16 2x),
+// s= LinkSpeedEnabled (1 SDR, 2 DDR, 4 QDR; ibsim reads 0 as QDR), e= LinkSpeedExtEnabled (1 FDR,
+// 2 EDR, 4 HDR, 8 NDR). topology.h's WidthSet is w='s mask; its SpeedSet holds s= in bits 0-2 and
+// e= in bits 4-7.
 void read_option(LineCursor& cur, PortLine& pl) {
   const int col = cur.column();
   const char opt = cur.peek();
@@ -224,21 +220,16 @@ void read_option(LineCursor& cur, PortLine& pl) {
   }
   if (!v || !(cur.at_end() || is_space(cur.peek()))) cur.fail_at(col, kWhat, tok);
   if (pl.options_col == 0) pl.options_col = col;
-  auto bits = [&](std::uint64_t value, std::uint64_t max, std::initializer_list<std::pair<unsigned, unsigned>> map,
-                  std::string_view what) {
+  auto mask = [&](std::uint64_t value, std::uint64_t max, std::string_view what) {
     if (value < 1 || value > max) cur.fail_at(col, fmt::format("{} in 1..{}", what, max), tok);
-    unsigned out = 0;
-    for (auto [ib_bit, our_bit] : map)
-      if (value & ib_bit) out |= 1u << our_bit;
-    return out;
+    return static_cast<std::uint8_t>(value);
   };
   if (opt == 'w') {
-    pl.widths = bits(*v, 31, {{1, 0}, {16, 1}, {2, 2}, {4, 3}, {8, 4}}, "an enabled-width mask w=");
+    pl.widths = mask(*v, 31, "an enabled-width mask w=");
+  } else if (opt == 's') {
+    pl.speeds = static_cast<SpeedSet>(pl.speeds.value_or(0) | mask(*v == 0 ? 4 : *v, 7, "an enabled-speed mask s="));
   } else {
-    const unsigned speeds = opt == 's'
-        ? bits(*v == 0 ? 4 : *v, 7, {{1, 0}, {2, 1}, {4, 2}}, "an enabled-speed mask s=")
-        : bits(*v, 15, {{1, 4}, {2, 5}, {4, 6}, {8, 7}}, "an extended-speed mask e=");
-    pl.speeds = pl.speeds.value_or(0) | speeds;
+    pl.speeds = static_cast<SpeedSet>(pl.speeds.value_or(0) | mask(*v, 15, "an extended-speed mask e=") << 4);
   }
 }
 
@@ -399,22 +390,20 @@ LinkRate resolve_rate(const PortLine& a, const PortLine& b, const LineCursor& at
   if (b.rate) return *b.rate;
   LinkRate r = fallback;
   if (a.widths || b.widths) {
-    const unsigned common = a.widths.value_or(kAllWidths) & b.widths.value_or(kAllWidths);
-    if (common == 0) {
+    const auto best = best_width(static_cast<WidthSet>(a.widths.value_or(kAllWidths) & b.widths.value_or(kAllWidths)));
+    if (!best) {
       at_b.fail_at(b.options_col, fmt::format("an enabled width in common with the other end (line {})", a.line),
                    "none in common");
     }
-    for (unsigned i = 0; i < kWidths.size(); ++i)
-      if (common & (1u << i)) r.lanes = kWidths[i];
+    r.lanes = *best;
   }
   if (a.speeds || b.speeds) {
-    const unsigned common = a.speeds.value_or(kAllSpeeds) & b.speeds.value_or(kAllSpeeds);
-    if (common == 0) {
+    const auto best = best_speed(static_cast<SpeedSet>(a.speeds.value_or(kAllSpeeds) & b.speeds.value_or(kAllSpeeds)));
+    if (!best) {
       at_b.fail_at(b.options_col, fmt::format("an enabled speed in common with the other end (line {})", a.line),
                    "none in common");
     }
-    for (unsigned i = 0; i < 8; ++i)
-      if (common & (1u << i)) r.speed = static_cast<LinkSpeed>(i);
+    r.speed = *best;
   }
   return r;
 }
@@ -589,11 +578,20 @@ Topology parse_net_file(std::string_view text, const std::string& file_name, Net
     n.type = r.type;
     n.num_ports = r.num_ports;
     n.guid = dialect == NetFileDialect::kIbnetdiscover ? *guid_from_ibnetdiscover_id(r.id) : r.counter_guid;
-    if (r.type == NodeType::kSwitch) {
-      n.switch_latency = defaults.switch_latency;
-      n.rx_buffer_credits = defaults.switch_buffer_credits;
-    } else {
-      n.rx_buffer_credits = defaults.hca_buffer_credits;
+    const bool sw = r.type == NodeType::kSwitch;
+    if (sw) n.switch_latency = defaults.switch_latency;
+    n.rx_buffer_credits = sw ? defaults.switch_buffer_credits : defaults.hca_buffer_credits;
+    n.op_vls = sw ? defaults.switch_vls : defaults.hca_vls;
+    n.vl15_buffer_credits = sw ? defaults.switch_vl15_buffer_credits : defaults.hca_vl15_buffer_credits;
+    // ibsim's w=/s=/e= options become the ports' enabled sets; ports without them enable all.
+    for (const PortLine& pl : r.ports) {
+      if (!pl.widths && !pl.speeds) continue;
+      if (n.port_speeds.empty()) {
+        n.port_speeds.assign(n.num_ports + 1, sw ? defaults.switch_speeds : defaults.hca_speeds);
+        n.port_widths.assign(n.num_ports + 1, sw ? defaults.switch_widths : defaults.hca_widths);
+      }
+      if (pl.widths) n.port_widths[pl.port] = *pl.widths;
+      if (pl.speeds) n.port_speeds[pl.port] = *pl.speeds;
     }
     n.mark = SourceMark{file_name, r.line, 1};
     topo.nodes.push_back(std::move(n));

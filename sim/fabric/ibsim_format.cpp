@@ -8,6 +8,24 @@
 
 namespace ibfsim {
 
+namespace {
+
+// "w=2 s=4 e=2\t" for a port whose enabled sets are not everything; "" otherwise.
+std::string port_options(const TopoNode& n, unsigned port) {
+  std::string out;
+  const WidthSet widths = n.enabled_widths(port);
+  const SpeedSet speeds = n.enabled_speeds(port);
+  if (widths != kAllWidths) out += fmt::format("w={} ", widths);
+  if (speeds != kAllSpeeds) {
+    if (const unsigned sdr_qdr = portinfo_link_speed_enabled(speeds)) out += fmt::format("s={} ", sdr_qdr);
+    if (const unsigned ext = portinfo_link_speed_ext_enabled(speeds)) out += fmt::format("e={} ", ext);
+  }
+  if (!out.empty()) out.back() = '\t';
+  return out;
+}
+
+}  // namespace
+
 Topology parse_ibsim(std::string_view text, const std::string& file_name) {
   return parse_net_file(text, file_name, NetFileDialect::kIbsim);
 }
@@ -37,8 +55,8 @@ std::string write_ibsim(const Topology& topo) {
   std::string out = fmt::format(
       "# ibsim net file written by ibfsim {}: {} switches, {} HCAs, {} cables.\n"
       "# Run: ibsim -s{} FILE\n"
-      "# The switchguid=/caguid= line before a node sets its GUID; each port line's comment gives\n"
-      "# the link's rate (lid N WIDTHxSPEED, as ibnetdiscover writes it).\n",
+      "# switchguid=/caguid= set the next node's GUID; w=, s=, e= a port's enabled widths and speeds;\n"
+      "# each port line's comment gives the link's rate (lid N WIDTHxSPEED, as ibnetdiscover writes it).\n",
       IBFSIM_VERSION_STRING, num_switches, topo.nodes.size() - num_switches, topo.cables.size(), limits);
   for (std::size_t n = 0; n < topo.nodes.size(); ++n) {
     const TopoNode& node = topo.nodes[n];
@@ -53,12 +71,11 @@ std::string write_ibsim(const Topology& topo) {
       const TopoCable& c = topo.cables[*cables_at[n][p]];
       const PortRef peer = c.far_end(n);
       const std::string rate = fmt::format("{}x{}", c.rate.lanes, c.rate.info().name);
+      out += fmt::format("[{}]\t\"{}\"[{}]\t{}# ", p, names[peer.node], peer.port, port_options(node, p));
       if (is_switch(n)) {
-        out += fmt::format("[{}]\t\"{}\"[{}]\t# \"{}\" lid {} {}\n", p, names[peer.node], peer.port, names[peer.node],
-                           lid(peer.node, peer.port), rate);
+        out += fmt::format("\"{}\" lid {} {}\n", names[peer.node], lid(peer.node, peer.port), rate);
       } else {
-        out += fmt::format("[{}]\t\"{}\"[{}]\t# lid {} lmc 0 \"{}\" lid {} {}\n", p, names[peer.node], peer.port,
-                           lid(n, p), names[peer.node], lid(peer.node, peer.port), rate);
+        out += fmt::format("lid {} lmc 0 \"{}\" lid {} {}\n", lid(n, p), names[peer.node], lid(peer.node, peer.port), rate);
       }
     }
   }

@@ -16,10 +16,13 @@
 // Import: node names are the ids (made valid: node_name_from_description). Node GUIDs are what
 // ibsim gives the node: a per-type counter that a `switchguid=` / `caguid=` (or `hcaguids=`) line
 // sets, starting at 0x200000 for switches and 0x100000 for HCAs; a switch takes one GUID, an HCA
-// ports + 1. A link's rate is the WIDTHxSPEED in its port lines' comments (as ibnetdiscover
-// writes it, which ibsim 0.10 reads too); failing that, the highest width and speed both ends
-// enable with w=, s=, e=; what is still unknown defaults to 4x EDR. Cable lengths: 2 m.
-// Not supported (an error): aliases ('@' lines), include, do and the other ibsim directives.
+// ports + 1. A port's options w= (LinkWidthEnabled), s= (LinkSpeedEnabled, 0 = QDR) and e=
+// (LinkSpeedExtEnabled) become its enabled sets (TopoNode::port_widths / port_speeds, which use
+// the same encodings); ports without options enable everything. A link's rate is the WIDTHxSPEED
+// in its port lines' comments (as ibnetdiscover writes it; ibsim 0.10 reads it too and lets it
+// win over the options); failing that, the best width and speed both ends enable; what is still
+// unknown defaults to 4x EDR. Cable lengths: 2 m. Not supported (an error): aliases ('@' lines),
+// include, do and the other ibsim directives.
 #pragma once
 #include <string>
 #include <string_view>
@@ -41,8 +44,10 @@ constexpr std::size_t kIbsimMaxNodeIdLength = 64;
 
 // Writes a validated topology as an ibsim net file that `ibsim -s FILE` loads: nodes in
 // declaration order, ids = export_node_names (ibnetdiscover_format.h), a switchguid=/caguid= line
-// before each node so that ibsim gives it its GUID, and each port line's comment carries the
-// link's rate the way ibnetdiscover writes it ("lid 1 4xEDR"; LIDs from compute_static_routing).
+// before each node so that ibsim gives it its GUID, w=/s=/e= options on cabled ports whose enabled
+// sets are not everything (an FDR10 bit has no ibsim option and is left out; uncabled ports are not
+// listed), and each port line's comment carries the link's rate the way ibnetdiscover writes it
+// ("lid 1 4xEDR"; LIDs from compute_static_routing).
 // Throws InputError if a node name is longer than kIbsimMaxNodeIdLength.
 std::string write_ibsim(const Topology& topo);
 

@@ -190,18 +190,106 @@ Cut evaluate(const Topology& topo, const std::vector<char>& side_a) {
   return c;
 }
 
-Cut heuristic_bisection(const Topology& topo, const std::vector<std::size_t>& hosts) {
-  const std::size_t n = topo.nodes.size();
-  // Neighbours per node, one entry per cable.
-  std::vector<std::vector<std::size_t>> adj(n);
-  Graph g(n);
-  for (const TopoCable& c : topo.cables) {
-    adj[c.node_a].push_back(c.node_b);
-    adj[c.node_b].push_back(c.node_a);
-    boost::add_edge(c.node_a, c.node_b, g);
+// Kernighan-Lin refinement of a two-way split of weighted clusters that keeps side A's weight:
+// single moves of clusters of weight 0 and swaps of two clusters of equal weight. Each pass makes
+// the best move (even a bad one), locks what moved, and in the end keeps the best prefix.
+class KernighanLin {
+ public:
+  // adj: per cluster, (neighbour, cables) with no repeats and no self entries.
+  KernighanLin(const std::vector<std::vector<std::pair<std::size_t, long long>>>& adj, const std::vector<std::size_t>& weight,
+               std::vector<char>& side)
+      : adj_(adj), weight_(weight), side_(side), d_(adj.size(), 0) {
+    for (std::size_t c = 0; c < adj_.size(); ++c)
+      for (auto [u, e] : adj_[c]) d_[c] += side_[u] != side_[c] ? e : -e;
   }
-  std::vector<char> is_host(n, 0);
-  for (std::size_t h : hosts) is_host[h] = 1;
+
+  void run(int max_passes) {
+    for (int pass = 0; pass < max_passes; ++pass) {
+      if (one_pass() <= 0) break;
+    }
+  }
+
+ private:
+  void move(std::size_t c) {
+    for (auto [u, e] : adj_[c]) d_[u] += side_[u] == side_[c] ? 2 * e : -2 * e;
+    side_[c] ^= 1;
+    d_[c] = -d_[c];
+  }
+  long long cables_between(std::size_t a, std::size_t b) const {
+    for (auto [u, e] : adj_[a])
+      if (u == b) return e;
+    return 0;
+  }
+
+  long long one_pass() {
+    const std::size_t n = adj_.size();
+    std::vector<char> locked(n, 0);
+    std::vector<std::pair<std::size_t, std::size_t>> moves;  // (a, b), b == kNone for a single move
+    long long total = 0, best_total = 0;
+    std::size_t best_len = 0;
+    constexpr std::size_t kTop = 4;
+    for (std::size_t step = 0; step < n; ++step) {
+      // The best single move of a weight-0 cluster, and per weight the kTop best of each side.
+      long long best_gain = std::numeric_limits<long long>::min();
+      std::pair<std::size_t, std::size_t> best_move{kNone, kNone};
+      std::map<std::size_t, std::vector<std::size_t>> top[2];
+      for (std::size_t c = 0; c < n; ++c) {
+        if (locked[c]) continue;
+        if (weight_[c] == 0) {
+          if (d_[c] > best_gain) {
+            best_gain = d_[c];
+            best_move = {c, kNone};
+          }
+          continue;
+        }
+        std::vector<std::size_t>& t = top[static_cast<int>(side_[c])][weight_[c]];
+        t.push_back(c);
+        std::sort(t.begin(), t.end(), [&](std::size_t x, std::size_t y) { return d_[x] > d_[y]; });
+        if (t.size() > kTop) t.pop_back();
+      }
+      for (const auto& [w, in_b] : top[0]) {
+        const auto it = top[1].find(w);
+        if (it == top[1].end()) continue;
+        for (std::size_t a : it->second) {
+          for (std::size_t b : in_b) {
+            const long long gain = d_[a] + d_[b] - 2 * cables_between(a, b);
+            if (gain > best_gain) {
+              best_gain = gain;
+              best_move = {a, b};
+            }
+          }
+        }
+      }
+      if (best_move.first == kNone) break;
+      move(best_move.first);
+      locked[best_move.first] = 1;
+      if (best_move.second != kNone) {
+        move(best_move.second);
+        locked[best_move.second] = 1;
+      }
+      moves.push_back(best_move);
+      total += best_gain;
+      if (total > best_total) {
+        best_total = total;
+        best_len = moves.size();
+      }
+    }
+    for (std::size_t i = moves.size(); i > best_len; --i) {  // undo what came after the best prefix
+      move(moves[i - 1].first);
+      if (moves[i - 1].second != kNone) move(moves[i - 1].second);
+    }
+    return best_total;
+  }
+
+  const std::vector<std::vector<std::pair<std::size_t, long long>>>& adj_;
+  const std::vector<std::size_t>& weight_;
+  std::vector<char>& side_;
+  std::vector<long long> d_;  // cables to the other side minus cables to its own side
+};
+
+Cut heuristic_bisection(const Topology& topo, const std::vector<std::size_t>& hosts,
+                        const std::vector<std::vector<std::optional<std::size_t>>>& cables_at) {
+  const std::size_t n = topo.nodes.size();
   const std::size_t half = hosts.size() / 2;
 
   // (a) the first half of the hosts alone.
@@ -209,45 +297,82 @@ Cut heuristic_bisection(const Topology& topo, const std::vector<std::size_t>& ho
   for (std::size_t i = 0; i < half; ++i) side[hosts[i]] = 1;
   Cut best = evaluate(topo, side);
 
-  auto gain = [&](const std::vector<char>& sd, std::size_t v) {
-    long long gv = 0;
-    for (std::size_t u : adj[v]) gv += sd[u] != sd[v] ? 1 : -1;
-    return gv;
-  };
-  // (b) breadth-first fills from two starts, then local moves.
-  const std::vector<unsigned> from_first = distances_from(g, {hosts.front()});
-  std::size_t far = hosts.front();
-  for (std::size_t h : hosts)
-    if (from_first[h] != kUnreached && from_first[h] > from_first[far]) far = h;
-  for (std::size_t start : {hosts.front(), far}) {
-    std::vector<char> sd(n, 0);
-    std::size_t in_a = 0;
-    for (std::size_t v : bfs_order(g, start)) {
-      if (in_a >= half) break;
-      sd[v] = 1;
-      if (is_host[v]) ++in_a;
+  // Clusters: each switch with the hosts whose only cable goes to it; other hosts alone.
+  std::vector<std::size_t> cluster(n, kNone);
+  std::vector<std::size_t> weight;
+  std::vector<std::vector<std::size_t>> members;
+  for (std::size_t s : topo.switches()) {
+    cluster[s] = weight.size();
+    weight.push_back(0);
+    members.push_back({s});
+  }
+  for (std::size_t h : hosts) {
+    std::size_t cables = 0, peer = kNone;
+    for (unsigned p = 1; p <= topo.nodes[h].num_ports; ++p) {
+      if (!cables_at[h][p]) continue;
+      ++cables;
+      peer = topo.cables[*cables_at[h][p]].far_end(h).node;
     }
-    for (int pass = 0; pass < 50; ++pass) {
-      bool changed = false;
-      for (std::size_t v = 0; v < n; ++v) {
-        if (topo.nodes[v].type == NodeType::kSwitch && gain(sd, v) > 0) {
-          sd[v] ^= 1;
-          changed = true;
+    if (cables == 1 && topo.nodes[peer].type == NodeType::kSwitch) {
+      cluster[h] = cluster[peer];
+    } else {
+      cluster[h] = weight.size();
+      weight.push_back(0);
+      members.emplace_back();
+    }
+    ++weight[cluster[h]];
+    members[cluster[h]].push_back(h);
+  }
+  const std::size_t num_clusters = weight.size();
+  std::vector<std::vector<std::pair<std::size_t, long long>>> adj(num_clusters);
+  {
+    std::map<std::pair<std::size_t, std::size_t>, long long> count;
+    for (const TopoCable& c : topo.cables) {
+      const std::size_t a = cluster[c.node_a], b = cluster[c.node_b];
+      if (a != b && a != kNone && b != kNone) ++count[std::minmax(a, b)];
+    }
+    for (const auto& [ab, e] : count) {
+      adj[ab.first].emplace_back(ab.second, e);
+      adj[ab.second].emplace_back(ab.first, e);
+    }
+  }
+  Graph g(num_clusters);
+  for (std::size_t a = 0; a < num_clusters; ++a)
+    for (auto [b, e] : adj[a])
+      if (a < b) boost::add_edge(a, b, g);
+
+  // (b) breadth-first fills from two starts, refined by Kernighan-Lin.
+  const std::vector<unsigned> from_first = distances_from(g, {cluster[hosts.front()]});
+  std::size_t far = cluster[hosts.front()];
+  for (std::size_t h : hosts) {
+    const std::size_t c = cluster[h];
+    if (from_first[c] != kUnreached && from_first[c] > from_first[far]) far = c;
+  }
+  for (std::size_t start : {cluster[hosts.front()], far}) {
+    std::vector<char> cside(num_clusters, 0);
+    std::size_t in_a = 0;
+    for (std::size_t c : bfs_order(g, start)) {
+      if (in_a < half && in_a + weight[c] <= half) {
+        cside[c] = 1;
+        in_a += weight[c];
+      }
+    }
+    KernighanLin(adj, weight, cside).run(10);
+    std::vector<char> sd(n, 0);
+    for (std::size_t v = 0; v < n; ++v)
+      if (cluster[v] != kNone) sd[v] = cside[cluster[v]];
+    // Clusters that would overshoot stayed on B: take the missing hosts from the largest of them.
+    if (in_a < half) {
+      std::size_t biggest = kNone;
+      for (std::size_t c = 0; c < num_clusters; ++c)
+        if (!cside[c] && (biggest == kNone || weight[c] > weight[biggest])) biggest = c;
+      for (std::size_t v : members[biggest]) {
+        if (in_a == half) break;
+        if (topo.nodes[v].type == NodeType::kHca) {
+          sd[v] = 1;
+          ++in_a;
         }
       }
-      std::vector<std::pair<long long, std::size_t>> movers[2];
-      for (std::size_t h : hosts)
-        if (long long gv = gain(sd, h); gv > 0) movers[sd[h] ? 1 : 0].emplace_back(gv, h);
-      for (auto& m : movers) std::sort(m.rbegin(), m.rend());
-      for (std::size_t i = 0; i < std::min(movers[0].size(), movers[1].size()); ++i) {
-        const std::size_t a = movers[1][i].second, b = movers[0][i].second;
-        long long between = 0;
-        for (std::size_t u : adj[a]) between += u == b;
-        if (gain(sd, a) + gain(sd, b) - 2 * between <= 0) continue;
-        std::swap(sd[a], sd[b]);
-        changed = true;
-      }
-      if (!changed) break;
     }
     const Cut c = evaluate(topo, sd);
     if (c.cables < best.cables) best = c;
@@ -323,7 +448,7 @@ TopologySummary summarize_topology(const Topology& topo) {
       s.bisection.cables = *exact;
       s.bisection.gbps = static_cast<double>(*exact) * topo.cables.front().rate.data_gbps();
     } else {
-      const Cut c = heuristic_bisection(topo, hosts);
+      const Cut c = heuristic_bisection(topo, hosts, cables_at);
       s.bisection.method = BisectionMethod::kHeuristic;
       s.bisection.cables = c.cables;
       s.bisection.gbps = c.gbps;
@@ -342,10 +467,8 @@ TopologySummary summarize_topology(const Topology& topo) {
     s.warnings.push_back(fmt::format("{} HCA{} without a cable: {}", uncabled.size(), uncabled.size() == 1 ? "" : "s",
                                      some(uncabled)));
   }
-  if (s.unreachable_host_pairs > 0) {
-    s.warnings.push_back(fmt::format("{} host pairs cannot reach each other through switches: the fabric is split",
-                                     s.unreachable_host_pairs));
-  }
+  // The topology's own checks: a fabric cut in parts, links that negotiate down (topology.h).
+  for (std::string& w : topology_warnings(topo)) s.warnings.push_back(std::move(w));
   if (s.rates.size() > 1) {
     s.warnings.push_back(fmt::format("cables run at {} different rates; a path is as fast as its slowest cable",
                                      s.rates.size()));
@@ -406,7 +529,7 @@ std::string format_topology_summary(const Topology& topo, const TopologySummary&
       out += fmt::format("bisection: {}{} cable{}, {:.1f} Gb/s", exact ? "" : "at most ", s.bisection.cables,
                          s.bisection.cables == 1 ? "" : "s", s.bisection.gbps);
       if (s.bisection.of_full) out += fmt::format(", {:.2f} of full bisection", *s.bisection.of_full);
-      out += exact ? " (exact: fat tree of one or two levels)\n" : " (heuristic: balanced breadth-first split)\n";
+      out += exact ? " (exact: fat tree of one or two levels)\n" : " (heuristic: breadth-first split and Kernighan-Lin)\n";
       break;
     }
   }

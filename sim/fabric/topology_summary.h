@@ -18,8 +18,10 @@
 //       (0..S) and of whole leaves (0..L) finds it in O(S L).
 //     * otherwise a heuristic, an upper bound: the smaller of (a) the first floor(N/2) hosts
 //       alone (their cables cut) and (b) for a start at the first host and at the host farthest
-//       from it, nodes in breadth-first order fill side A until it holds floor(N/2) hosts, then
-//       switches move and pairs of hosts swap sides while that cuts fewer cables.
+//       from it, clusters (a switch with the hosts cabled only to it; other hosts alone) in
+//       breadth-first order fill side A up to floor(N/2) hosts (hosts of one more cluster make up
+//       any shortfall), then Kernighan-Lin passes move clusters without hosts and swap clusters
+//       with equally many hosts while that cuts fewer cables.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -69,6 +71,8 @@ struct TopologySummary {
   std::optional<HostDistance> diameter;  // unset with fewer than two hosts that reach each other
   std::size_t unreachable_host_pairs = 0;
   BisectionEstimate bisection;
+  // HCAs without a cable, topology_warnings() (a split fabric, links that negotiate down), mixed
+  // rates, switches with more host than switch-link bandwidth, names too long for IB.
   std::vector<std::string> warnings;
 };
 

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <cctype>
 #include <sstream>
 
 #include "sim/core/error.h"
@@ -76,18 +77,32 @@ YAML::Node load_yaml_file(const std::string& path) {
   if (!in) throw InputError(fmt::format("{}: cannot read the file: {}", path, std::strerror(errno)));
   std::stringstream text;
   text << in.rdbuf();
-  std::vector<YAML::Node> docs;
+  // One document only. yaml-cpp 0.7's LoadAll never returns on some inputs (a lone ',':
+  // jbeder/yaml-cpp#1040), so the first document is read with Load and a second one is found by
+  // its '---' marker: at column 0 after content, it always starts a new document.
+  const std::string src = text.str();
+  {
+    std::istringstream lines(src);
+    std::string line;
+    bool content = false;
+    for (int n = 1; std::getline(lines, line); ++n) {
+      if (line.rfind("---", 0) == 0 && (line.size() == 3 || std::isspace(static_cast<unsigned char>(line[3])))) {
+        if (content)
+          throw InputError(fmt::format("{}:{}:1: expected a single YAML document, got a second document after '---'",
+                                       path, n));
+        content = line.find_first_not_of(" \t", 3) != std::string::npos && line[line.find_first_not_of(" \t", 3)] != '#';
+        continue;
+      }
+      const auto first = line.find_first_not_of(" \t\r");
+      if (first != std::string::npos && line[first] != '#' && line[first] != '%') content = true;
+    }
+  }
   try {
-    docs = YAML::LoadAll(text.str());
+    return YAML::Load(src);
   } catch (const YAML::Exception& e) {
     throw InputError(fmt::format("{}:{}:{}: expected valid YAML, got a syntax error: {}", path,
                                  e.mark.line + 1, e.mark.column + 1, e.msg));
   }
-  if (docs.empty()) return YAML::Node(YAML::NodeType::Null);
-  if (docs.size() > 1) {
-    YamlValue(docs[1], path).fail("a single YAML document", "a second document after '---'");
-  }
-  return docs[0];
 }
 
 // ---- YamlValue ----

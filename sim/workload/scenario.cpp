@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "sim/core/error.h"
+#include "sim/fabric/topology_loader.h"
 #include "sim/fabric/topology_yaml.h"
 #include "sim/fabric/yaml_input.h"
 
@@ -132,7 +133,7 @@ Scenario load_scenario(const std::string& path, const std::vector<std::pair<std:
   if (tp.is_relative()) tp = std::filesystem::path(path).parent_path() / tp;
   s.topology_file = tp.lexically_normal().string();
   if (!std::filesystem::exists(s.topology_file)) topo.fail("the path of a topology file", "'" + s.topology_file + "' (no such file)");
-  s.topology = load_topology(s.topology_file);
+  s.topology = load_topology_file(s.topology_file);  // YAML, ibnetdiscover or ibsim
   s.seed = m.optional<std::uint64_t>("seed", s.seed);
   std::vector<YamlMap> flow_maps;
   if (auto w = m.find("workload"); w && w->is_list()) {

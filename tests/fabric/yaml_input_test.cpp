@@ -102,7 +102,15 @@ TEST_CASE("load_yaml_file reads a file and rejects a second document", "[fabric]
   const std::string two = write_temp("ibfsim_yaml_two_test.yaml", "a: 1\n---\nb: 2\n");
   const std::string msg = input_error([&] { load_yaml_file(two); });
   std::filesystem::remove(two);
-  CHECK(msg == two + ":3:1: expected a single YAML document, got a second document after '---'");
+  // Reported at the '---' that starts the second document.
+  CHECK(msg == two + ":2:1: expected a single YAML document, got a second document after '---'");
+  // A leading '---' is fine, and so is a lone ',' (yaml-cpp's LoadAll never returns on it).
+  const std::string lead = write_temp("ibfsim_yaml_lead_test.yaml", "--- # the one document\na: 1\n");
+  CHECK(load_yaml_file(lead)["a"].as<int>() == 1);
+  std::filesystem::remove(lead);
+  const std::string comma = write_temp("ibfsim_yaml_comma_test.yaml", ",");
+  CHECK_NOTHROW(load_yaml_file(comma));
+  std::filesystem::remove(comma);
 }
 
 TEST_CASE("apply_override replaces values, creates map levels and indexes lists", "[fabric][yaml]") {

@@ -1,0 +1,375 @@
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <map>
+#include <string>
+
+#include "sim/core/error.h"
+#include "sim/fabric/ibnetdiscover_format.h"
+#include "sim/fabric/topology_generators.h"
+#include "sim/fabric/topology_loader.h"
+#include "sim/fabric/topology_yaml.h"
+#include "tests/support/run_command.h"
+
+using namespace ibfsim;
+
+namespace {
+
+const std::string kExamples = std::string(IBFSIM_SOURCE_DIR) + "/topologies/examples/";
+const std::string kTopologies = std::string(IBFSIM_SOURCE_DIR) + "/topologies/";
+
+// One switch and one HCA: the base that each bad-input test below breaks in one place.
+const std::string kBase =
+    "switchguid=0x2c90300000001(2c90300000001)\n"                                              // 1
+    "Switch\t36 \"S-0002c90300000001\"\t\t# \"sw1\" enhanced port 0 lid 2 lmc 0\n"            // 2
+    "[1]\t\"H-0002c90300000002\"[1](2c90300000003) \t\t# \"h1\" lid 1 4xEDR\n"                // 3
+    "\n"                                                                                       // 4
+    "caguid=0x2c90300000002\n"                                                                 // 5
+    "Ca\t1 \"H-0002c90300000002\"\t\t# \"h1\"\n"                                              // 6
+    "[1](2c90300000003) \t\"S-0002c90300000001\"[1]\t\t# lid 1 lmc 0 \"sw1\" lid 2 4xEDR\n";  // 7
+
+// kBase with line `line` (1-based) replaced by `text`.
+std::string base_with(int line, const std::string& text) {
+  std::string out;
+  std::size_t start = 0;
+  for (int n = 1; start < kBase.size(); ++n) {
+    const std::size_t end = kBase.find('\n', start);
+    out += (n == line ? text : kBase.substr(start, end - start)) + "\n";
+    start = end + 1;
+  }
+  return out;
+}
+
+// Runs `ibfsim topo` on `text` and checks that it stops with exit code 2 and prints
+// "error: FILE" + `message` (which starts at the ':' after the file name).
+void check_rejected(const std::string& name, const std::string& text, const std::string& message) {
+  const std::string dir = test::scratch_dir("ibnetdiscover_" + name);
+  const std::string path = dir + "/fabric.ibnd";
+  std::ofstream(path, std::ios::binary) << text;
+  const test::CommandResult r = test::run_ibfsim("topo " + path);
+  CHECK(r.output == "error: " + path + message + "\n");
+  CHECK(r.exit_code == 2);
+}
+
+}  // namespace
+
+TEST_CASE("ibnetdiscover import: the small_cluster example is 2 switches, 8 HCAs, 10 cables of 4x EDR",
+          "[fabric][ibnetdiscover]") {
+  const Topology t = load_topology_file(kExamples + "small_cluster.ibnetdiscover");
+  REQUIRE(t.nodes.size() == 10);
+  REQUIRE(t.cables.size() == 10);
+  CHECK(t.switches() == std::vector<std::size_t>{0, 1});
+  const TopoNode& sw1 = t.nodes[0];
+  CHECK(sw1.name == "MF0;ib-sw01:MSB7700_U1");
+  CHECK(sw1.guid == 0x248a070300f87d30ull);
+  CHECK(sw1.num_ports == 36);
+  CHECK(sw1.switch_latency == 100 * kNs);
+  CHECK(sw1.rx_buffer_credits == 128);
+  CHECK(sw1.mark.to_string() == kExamples + "small_cluster.ibnetdiscover:10:1");
+  const TopoNode& h1 = t.nodes[2];
+  CHECK(h1.name == "node01_HCA-1");
+  CHECK(h1.type == NodeType::kHca);
+  CHECK(h1.guid == 0x506b4b030043f9a6ull);
+  CHECK(h1.num_ports == 1);
+  CHECK(h1.rx_buffer_credits == 256);
+  CHECK(t.nodes[9].name == "node08_HCA-1");
+  for (const TopoCable& c : t.cables) {
+    CHECK(c.rate.speed == LinkSpeed::kEdr);
+    CHECK(c.rate.lanes == 4);
+    CHECK(c.length_mm == 2000);  // not in the format: the default
+  }
+  // node01 on sw01 port 1; the switches joined at ports 35 and 36.
+  const TopoCable& c = t.cables.at(*t.cable_at(2, 1));
+  CHECK(c.far_end(2).node == 0);
+  CHECK(c.far_end(2).port == 1);
+  for (unsigned p : {35u, 36u}) {
+    const TopoCable& isl = t.cables.at(*t.cable_at(0, p));
+    CHECK(isl.far_end(0).node == 1);
+    CHECK(isl.far_end(0).port == p);
+  }
+}
+
+TEST_CASE("ibnetdiscover round trip: export(import(x)) == export(import(export(import(x))))",
+          "[fabric][ibnetdiscover]") {
+  const std::string first = write_ibnetdiscover(load_topology_file(kExamples + "small_cluster.ibnetdiscover"));
+  const Topology again = parse_ibnetdiscover(first, "first.ibnd");
+  CHECK(write_ibnetdiscover(again) == first);
+  // What the export keeps: names, GUIDs, ports, rates.
+  const Topology orig = load_topology_file(kExamples + "small_cluster.ibnetdiscover");
+  REQUIRE(again.nodes.size() == orig.nodes.size());
+  for (std::size_t i = 0; i < orig.nodes.size(); ++i) {
+    CHECK(again.nodes[i].name == orig.nodes[i].name);
+    CHECK(again.nodes[i].guid == orig.nodes[i].guid);
+    CHECK(again.nodes[i].num_ports == orig.nodes[i].num_ports);
+  }
+  REQUIRE(again.cables.size() == orig.cables.size());
+}
+
+TEST_CASE("ibnetdiscover export: quickstart.yaml as ibnetdiscover prints it, LIDs from static routing",
+          "[fabric][ibnetdiscover]") {
+  const std::string text = write_ibnetdiscover(load_topology(kTopologies + "quickstart.yaml"));
+  const std::string head = std::string("#\n# Topology file: generated by ibfsim ") + IBFSIM_VERSION_STRING +
+                           "\n#\n# Initiated from node 0002c90300000002 port 0002c90300000003\n"
+                           "\n"
+                           "vendid=0x2c9\n"
+                           "devid=0xcb20\n"
+                           "sysimgguid=0x2c90300000001\n"
+                           "switchguid=0x2c90300000001(2c90300000001)\n"
+                           "Switch\t36 \"S-0002c90300000001\"\t\t# \"sw1\" enhanced port 0 lid 9 lmc 0\n"
+                           "[1]\t\"H-0002c90300000002\"[1](2c90300000003) \t\t# \"h1\" lid 1 4xEDR\n";
+  CHECK(text.substr(0, head.size()) == head);
+  const std::string h8 =
+      "\nvendid=0x2c9\n"
+      "devid=0x1013\n"
+      "sysimgguid=0x2c90300000009\n"
+      "caguid=0x2c90300000009\n"
+      "Ca\t1 \"H-0002c90300000009\"\t\t# \"h8\"\n"
+      "[1](2c9030000000a) \t\"S-0002c90300000001\"[8]\t\t# lid 8 lmc 0 \"sw1\" lid 9 4xEDR\n";
+  REQUIRE(text.size() >= h8.size());
+  CHECK(text.substr(text.size() - h8.size()) == h8);
+}
+
+TEST_CASE("ibnetdiscover export then import keeps names, GUIDs, ports and mixed rates of a leaf-spine",
+          "[fabric][ibnetdiscover]") {
+  Topology t = generate_leaf_spine(3, 2, 2, TopologyDefaults{});
+  t.cables[0].rate = LinkRate{LinkSpeed::kHdr, 4};
+  t.cables[7].rate = LinkRate{LinkSpeed::kFdr10, 1};
+  t.cables[8].rate = LinkRate{LinkSpeed::kQdr, 12};
+  const Topology back = parse_ibnetdiscover(write_ibnetdiscover(t), "x.ibnd");
+  // The export lists switches first; match nodes by GUID.
+  REQUIRE(back.nodes.size() == t.nodes.size());
+  REQUIRE(back.cables.size() == t.cables.size());
+  std::map<Guid, std::size_t> by_guid;
+  for (std::size_t i = 0; i < back.nodes.size(); ++i) by_guid[back.nodes[i].guid] = i;
+  for (const TopoNode& n : t.nodes) {
+    const TopoNode& b = back.nodes.at(by_guid.at(n.guid));
+    CHECK(b.name == n.name);
+    CHECK(b.type == n.type);
+    CHECK(b.num_ports == n.num_ports);
+  }
+  for (const TopoCable& c : t.cables) {
+    const std::size_t a = by_guid.at(t.nodes[c.node_a].guid);
+    const auto bc = back.cable_at(a, c.port_a);
+    REQUIRE(bc);
+    const TopoCable& d = back.cables[*bc];
+    CHECK(back.nodes[d.far_end(a).node].guid == t.nodes[c.node_b].guid);
+    CHECK(d.far_end(a).port == c.port_b);
+    CHECK(d.rate.speed == c.rate.speed);
+    CHECK(d.rate.lanes == c.rate.lanes);
+  }
+}
+
+TEST_CASE("node names from descriptions: blanks and slashes become '_', repeats get _2, _3",
+          "[fabric][ibnetdiscover]") {
+  CHECK(node_name_from_description("node01 HCA-1") == "node01_HCA-1");
+  CHECK(node_name_from_description("MF0;leaf01:MSB7700/U1") == "MF0;leaf01:MSB7700_U1");
+  CHECK(node_name_from_description("  a \t b  ") == "a_b");
+  CHECK(node_name_from_description("x\"y#z@w=v\\u") == "x_y_z_w_v_u");
+  CHECK(node_name_from_description("caf\xc3\xa9 1") == "caf_1");
+  CHECK(node_name_from_description(" / ") == "");
+  CHECK(node_name_from_description("node01_HCA-1") == "node01_HCA-1");  // idempotent
+  CHECK(make_unique_names({"a", "b", "a", "a_2", "a"}) ==
+        std::vector<std::string>{"a", "b", "a_2", "a_2_2", "a_3"});
+
+  // Real fabrics repeat default descriptions; an empty one falls back to the node id.
+  const std::string text =
+      "Switch\t8 \"S-ec0d9a0300ec8240\"\t\t# \"SwitchIB Mellanox Technologies\" base port 0 lid 48 lmc 0\n"
+      "[1]\t\"S-ec0d9a0300ec8480\"[1]\t\t# \"SwitchIB Mellanox Technologies\" lid 23 4xEDR\n"
+      "[2]\t\"H-506b4b030043f9e2\"[1](506b4b030043f9e2) \t\t# \"\" lid 34 4xEDR\n"
+      "Switch\t8 \"S-ec0d9a0300ec8480\"\t\t# \"SwitchIB Mellanox Technologies\" base port 0 lid 23 lmc 0\n"
+      "[1]\t\"S-ec0d9a0300ec8240\"[1]\t\t# \"SwitchIB Mellanox Technologies\" lid 48 4xEDR\n"
+      "Ca\t1 \"H-506b4b030043f9e2\"\t\t# \"\"\n"
+      "[1](506b4b030043f9e2) \t\"S-ec0d9a0300ec8240\"[2]\t\t# lid 34 lmc 0 \"SwitchIB Mellanox Technologies\" lid 48 4xEDR\n";
+  const Topology t = parse_ibnetdiscover(text, "t.ibnd");
+  REQUIRE(t.nodes.size() == 3);
+  CHECK(t.nodes[0].name == "SwitchIB_Mellanox_Technologies");
+  CHECK(t.nodes[1].name == "SwitchIB_Mellanox_Technologies_2");
+  CHECK(t.nodes[2].name == "H-506b4b030043f9e2");
+}
+
+TEST_CASE("ibnetdiscover import reads records without blank lines, CRLF, -f full info and -g grouping",
+          "[fabric][ibnetdiscover]") {
+  const std::string text =
+      "#\r\n# Topology file: generated on Mon Dec 18 12:34:08 2023\r\n#\r\n"
+      "Chassis 1 (guid 0x2c90300000001)\r\n"
+      "Non-Chassis Nodes\r\n"
+      "vendid=0x2c9\r\ndevid=0xcb20\r\nsysimgguid=0x2c90300000001\r\n"
+      "switchguid=0x2c90300000001(2c90300000001)\t# Chassis 1 slot 1\r\n"
+      "Switch\t36 \"S-0002c90300000001\"\t\t# \"sw1\" enhanced port 0 lid 2 lmc 0\r\n"
+      "[1][ext 1]\t\"H-0002c90300000002\"[1](2c90300000003) \t\t# \"h1\" lid 1 4xHDR s=4 w=2 v=4\r\n"
+      "[2][ext 2]\t\"H-0002c90300000002\"[2](2c90300000004) \t\t# \"h1\" lid 3 1xQDR s=4 w=1 v=4\r\n"
+      "vendid=0x2c9\r\ndevid=0x1017\r\n"
+      "caguid=0x2c90300000002\r\n"
+      "Ca\t2 \"H-0002c90300000002\"\t\t# \"h1\"\r\n"
+      "[1](2c90300000003) \t\"S-0002c90300000001\"[1][ext 1]\t\t# lid 1 lmc 0 \"sw1\" lid 2 4xHDR s=4 w=2 v=4\r\n"
+      "[2](2c90300000004) \t\"S-0002c90300000001\"[2][ext 2]\t\t# lid 3 lmc 0 \"sw1\" lid 2 1xQDR\r\n";
+  const Topology t = parse_ibnetdiscover(text, "t.ibnd");
+  REQUIRE(t.cables.size() == 2);
+  CHECK(t.cables[0].rate.name() == "4x HDR");
+  CHECK(t.cables[1].rate.name() == "1x QDR");
+  CHECK(t.nodes[1].num_ports == 2);
+}
+
+TEST_CASE("ibnetdiscover import: a link trained down to 4xDDR keeps its own rate", "[fabric][ibnetdiscover]") {
+  std::string text = kBase;
+  for (std::size_t at; (at = text.find("4xEDR")) != std::string::npos;) text.replace(at, 5, "4xDDR");
+  const Topology t = parse_ibnetdiscover(text, "t.ibnd");
+  REQUIRE(t.cables.size() == 1);
+  CHECK(t.cables[0].rate.name() == "4x DDR");
+}
+
+// ---- one test per class of bad input: exact message, exit code 2 ----
+
+TEST_CASE("ibnetdiscover bad input: a line that is no record, port line, GUID line or comment",
+          "[fabric][ibnetdiscover]") {
+  check_rejected("unknown_line", base_with(4, "hello world"),
+                 ":4:1: expected a Switch or Ca record, a port line, a GUID line (switchguid=, caguid=) or a "
+                 "comment, got 'hello'");
+}
+
+TEST_CASE("ibnetdiscover bad input: a port count out of range", "[fabric][ibnetdiscover]") {
+  check_rejected("port_count",
+                 base_with(2, "Switch\t300 \"S-0002c90300000001\"\t\t# \"sw1\" enhanced port 0 lid 2 lmc 0"),
+                 ":2:8: expected a port count in 1..254 after 'Switch', got '300'");
+}
+
+TEST_CASE("ibnetdiscover bad input: a node header without a quoted id", "[fabric][ibnetdiscover]") {
+  check_rejected("header_id", base_with(6, "Ca\t1 H-0002c90300000002\t\t# \"h1\""),
+                 ":6:6: expected a quoted node id, e.g. \"S-0002c90300000001\", got 'H-0002c90300000002'");
+}
+
+TEST_CASE("ibnetdiscover bad input: an id whose closing quote is missing", "[fabric][ibnetdiscover]") {
+  check_rejected("unterminated", base_with(6, "Ca\t1 \"H-0002c90300000002"),
+                 ":6:6: expected a closing '\"' after the node id, got the end of the line");
+}
+
+TEST_CASE("ibnetdiscover bad input: a node id that is not S-/H- and 16 hex digits", "[fabric][ibnetdiscover]") {
+  // The loader would read such a file as an ibsim net file; parse_ibnetdiscover insists.
+  try {
+    parse_ibnetdiscover(base_with(6, "Ca\t1 \"H-2c90300000002\"\t\t# \"h1\""), "t.ibnd");
+    FAIL("no error");
+  } catch (const InputError& e) {
+    CHECK(std::string(e.what()) ==
+          "t.ibnd:6:6: expected an ibnetdiscover node id \"H-\" followed by 16 hex digits, got \"H-2c90300000002\"");
+  }
+}
+
+TEST_CASE("ibnetdiscover bad input: a router record", "[fabric][ibnetdiscover]") {
+  check_rejected("router", base_with(6, "Rt\t1 \"H-0002c90300000002\"\t\t# \"h1\""),
+                 ":6:1: expected a Switch or Ca record, got a router record 'Rt' (routers are not modelled)");
+}
+
+TEST_CASE("ibnetdiscover bad input: a port line outside any record", "[fabric][ibnetdiscover]") {
+  check_rejected("outside", base_with(4, "\n[2]\t\"H-0002c90300000002\"[1]"),
+                 ":5:1: expected a port line right after its Switch or Ca header or its other port lines, got one "
+                 "outside any node record");
+}
+
+TEST_CASE("ibnetdiscover bad input: a port number beyond the node's ports", "[fabric][ibnetdiscover]") {
+  check_rejected("port_range",
+                 base_with(3, "[37]\t\"H-0002c90300000002\"[1](2c90300000003) \t\t# \"h1\" lid 1 4xEDR"),
+                 ":3:2: expected a port number of \"S-0002c90300000001\" in 1..36, got '37'");
+}
+
+TEST_CASE("ibnetdiscover bad input: a port number without its closing bracket", "[fabric][ibnetdiscover]") {
+  check_rejected("bracket", base_with(3, "[1\t\"H-0002c90300000002\"[1](2c90300000003) \t\t# \"h1\" lid 1 4xEDR"),
+                 ":3:3: expected ']' after the port number, got '\"H-0002c90300000002\"[1](2c90300000003)'");
+}
+
+TEST_CASE("ibnetdiscover bad input: a port line without the quoted remote id", "[fabric][ibnetdiscover]") {
+  check_rejected("remote_id", base_with(3, "[1]\tH-0002c90300000002[1] \t\t# \"h1\" lid 1 4xEDR"),
+                 ":3:5: expected the quoted id of the node at the other end of the link, got "
+                 "'H-0002c90300000002[1]'");
+}
+
+TEST_CASE("ibnetdiscover bad input: remote port 0", "[fabric][ibnetdiscover]") {
+  check_rejected("remote_port_0",
+                 base_with(3, "[1]\t\"H-0002c90300000002\"[0](2c90300000003) \t\t# \"h1\" lid 1 4xEDR"),
+                 ":3:26: expected a port number at the other end in 1..254, got '0'");
+}
+
+TEST_CASE("ibnetdiscover bad input: a malformed port GUID", "[fabric][ibnetdiscover]") {
+  check_rejected("port_guid",
+                 base_with(7, "[1](2c9g) \t\"S-0002c90300000001\"[1]\t\t# lid 1 lmc 0 \"sw1\" lid 2 4xEDR"),
+                 ":7:4: expected a port GUID in parentheses, e.g. (2c903000a1b2d), got '(2c9g)'");
+}
+
+TEST_CASE("ibnetdiscover bad input: a port line without the link's rate", "[fabric][ibnetdiscover]") {
+  check_rejected("no_rate", base_with(3, "[1]\t\"H-0002c90300000002\"[1](2c90300000003) \t\t# \"h1\" lid 1"),
+                 ":3:58: expected the link's width and speed (e.g. 4xEDR) at the end of the port line's comment, "
+                 "got none");
+}
+
+TEST_CASE("ibnetdiscover bad input: a rate ibfsim does not know", "[fabric][ibnetdiscover]") {
+  check_rejected("bad_rate",
+                 base_with(3, "[1]\t\"H-0002c90300000002\"[1](2c90300000003) \t\t# \"h1\" lid 1 4xXDR"),
+                 ":3:59: expected a link rate WIDTHxSPEED, width 1, 2, 4, 8 or 12 and speed SDR, DDR, QDR, FDR10, "
+                 "FDR, EDR, HDR or NDR, e.g. 4xEDR, got '4xXDR'");
+}
+
+TEST_CASE("ibnetdiscover bad input: a port listed twice in one record", "[fabric][ibnetdiscover]") {
+  check_rejected("port_twice",
+                 base_with(4, "[1]\t\"H-0002c90300000002\"[1](2c90300000003) \t\t# \"h1\" lid 1 4xEDR\n"),
+                 ":4:2: expected each port of \"S-0002c90300000001\" listed once, got port 1 again (first at line 3)");
+}
+
+TEST_CASE("ibnetdiscover bad input: two records with one id", "[fabric][ibnetdiscover]") {
+  check_rejected("same_id", base_with(6, "Ca\t1 \"S-0002c90300000001\"\t\t# \"h1\""),
+                 ":6:6: expected a node id that no earlier record uses, got \"S-0002c90300000001\" again (first at "
+                 "line 2)");
+}
+
+TEST_CASE("ibnetdiscover bad input: a link to a node without a record", "[fabric][ibnetdiscover]") {
+  check_rejected("unknown_remote",
+                 base_with(3, "[1]\t\"H-0002c90300000009\"[1](2c90300000003) \t\t# \"h1\" lid 1 4xEDR"),
+                 ":3:6: expected the id of a node that has a Switch or Ca record in this file, got "
+                 "\"H-0002c90300000009\", which has none");
+}
+
+TEST_CASE("ibnetdiscover bad input: a link to a port the remote node lacks", "[fabric][ibnetdiscover]") {
+  check_rejected("remote_port_range",
+                 base_with(3, "[1]\t\"H-0002c90300000002\"[2](2c90300000003) \t\t# \"h1\" lid 1 4xEDR"),
+                 ":3:26: expected a port of \"H-0002c90300000002\" in 1..1, got 2");
+}
+
+TEST_CASE("ibnetdiscover bad input: a link the other end does not list", "[fabric][ibnetdiscover]") {
+  check_rejected("not_listed_back", base_with(7, ""),
+                 ":3:1: expected \"H-0002c90300000002\"[1] to list its link back to \"S-0002c90300000001\"[1], got "
+                 "no line for port 1 in its record (line 6)");
+}
+
+TEST_CASE("ibnetdiscover bad input: a link the other end lists to another port", "[fabric][ibnetdiscover]") {
+  check_rejected("listed_elsewhere",
+                 base_with(7, "[1](2c90300000003) \t\"S-0002c90300000001\"[5]\t\t# lid 1 lmc 0 \"sw1\" lid 2 4xEDR"),
+                 ":3:1: expected \"H-0002c90300000002\"[1] to list its link back to \"S-0002c90300000001\"[1], got a "
+                 "link to \"S-0002c90300000001\"[5] at line 7");
+}
+
+TEST_CASE("ibnetdiscover bad input: the two ends of a link give different rates", "[fabric][ibnetdiscover]") {
+  check_rejected("rate_mismatch",
+                 base_with(7, "[1](2c90300000003) \t\"S-0002c90300000001\"[1]\t\t# lid 1 lmc 0 \"sw1\" lid 2 4xHDR"),
+                 ":7:72: expected the rate the other end of the link gives (4xEDR at line 3), got '4xHDR'");
+}
+
+TEST_CASE("ibnetdiscover bad input: a GUID line without a GUID", "[fabric][ibnetdiscover]") {
+  check_rejected("guid_line", base_with(1, "switchguid=zz"), ":1:12: expected a GUID, e.g. 0x0002c90300000001, got 'zz'");
+}
+
+TEST_CASE("ibnetdiscover bad input: two nodes with one GUID", "[fabric][ibnetdiscover]") {
+  std::string text = kBase;
+  for (std::size_t at; (at = text.find("H-0002c90300000002")) != std::string::npos;) {
+    text.replace(at, 18, "H-0002c90300000001");
+  }
+  check_rejected("same_guid", text,
+                 ":6:1: expected a unique GUID, got 0x0002c90300000001 again (already the GUID of sw1 at line 2)");
+}
+
+TEST_CASE("ibnetdiscover bad input: a switch without any link", "[fabric][ibnetdiscover]") {
+  check_rejected("lonely_switch", kBase + "Switch\t8 \"S-0000000000000005\"\t\t# \"lonely\" enhanced port 0 lid 3 lmc 0\n",
+                 ":8:1: expected at least one cable on switch lonely, got none");
+}
+
+TEST_CASE("ibnetdiscover bad input: a file with no node record", "[fabric][ibnetdiscover]") {
+  check_rejected("no_nodes", "vendid=0x2c9\ndevid=0x1017\ncaguid=0x1\n",
+                 ": expected at least one Switch or Ca record, got none");
+}
