@@ -12,12 +12,12 @@ std::array<std::uint8_t, kFlowControlPacketBytes> encode_flow_control(const Flow
   b[1] = static_cast<std::uint8_t>(fctbs);
   b[2] = static_cast<std::uint8_t>((fc.vl & 0x0F) << 4 | fccl >> 8);
   b[3] = static_cast<std::uint8_t>(fccl);
-  store_crc16(&b[4], vcrc16({{b.data(), 4}}));
+  store_crc16(&b[4], lpcrc16(b.data()));
   return b;
 }
 
 std::optional<FlowControlPacket> decode_flow_control(const std::uint8_t* bytes6) {
-  if (vcrc16({{bytes6, 4}}) != load_crc16(bytes6 + 4)) return std::nullopt;
+  if (lpcrc16(bytes6) != load_crc16(bytes6 + 4)) return std::nullopt;
   FlowControlPacket fc;
   fc.op = bytes6[0] >> 4;
   if (fc.op > kFcOpInit) return std::nullopt;

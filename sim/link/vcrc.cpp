@@ -35,6 +35,33 @@ std::uint16_t vcrc16(std::initializer_list<ByteRun> runs) {
       kXorOut);
 }
 
+std::uint16_t vcrc16_bytes(const std::uint8_t* data, std::size_t len) {
+  Crc16 crc;
+  crc.process_bytes(data, len);
+  return crc.checksum();
+}
+
+std::uint16_t lpcrc16(const std::uint8_t* four) {
+  struct Tables {
+    std::uint16_t zero;
+    std::uint16_t t[4][256];
+    Tables() {
+      const std::uint8_t none[4] = {0, 0, 0, 0};
+      zero = vcrc16_bytes(none, 4);
+      for (int i = 0; i < 4; ++i)
+        for (int v = 0; v < 256; ++v) {
+          // A fresh message per entry: GCC 12 -O2 dropped the reset of a reused buffer here.
+          std::uint8_t m[4] = {0, 0, 0, 0};
+          m[i] = static_cast<std::uint8_t>(v);
+          t[i][v] = static_cast<std::uint16_t>(vcrc16_bytes(m, 4) ^ zero);
+        }
+    }
+  };
+  static const Tables tables;
+  return static_cast<std::uint16_t>(tables.zero ^ tables.t[0][four[0]] ^ tables.t[1][four[1]] ^ tables.t[2][four[2]] ^
+                                    tables.t[3][four[3]]);
+}
+
 std::uint16_t packet_vcrc(const Packet& p) {
   return vcrc16({{p.header.data(), p.header_len},
                  p.body_payload(),

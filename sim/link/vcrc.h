@@ -15,6 +15,12 @@ constexpr std::uint16_t kVcrcReflectedPoly = 0xD008;
 // The CRC over the concatenation of runs; a run with data == nullptr counts as len zero bytes and
 // costs O(log len).
 std::uint16_t vcrc16(std::initializer_list<ByteRun> runs);
+// The same CRC over a short run of real bytes, without the run machinery.
+std::uint16_t vcrc16_bytes(const std::uint8_t* data, std::size_t len);
+// LPCRC over the 4 bytes of a link packet, from four 256-entry tables: a CRC is affine in its input,
+// so crc(b0 b1 b2 b3) = crc(0000) ^ T0[b0] ^ T1[b1] ^ T2[b2] ^ T3[b3], with T built by Boost.CRC once.
+// Every hop sends and receives a flow-control packet, so this is on the hot path.
+std::uint16_t lpcrc16(const std::uint8_t* four);
 
 // Wire byte order of VCRC and LPCRC. The fact sheet's vectors send the least-significant byte
 // first, like the ICRC, but no public source pins it down: these two functions are the only place

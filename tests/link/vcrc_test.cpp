@@ -113,3 +113,16 @@ TEST_CASE("a corrupted header, payload, ICRC or VCRC byte makes vcrc_ok fail", "
     REQUIRE_FALSE(vcrc_ok(bad));
   }
 }
+
+TEST_CASE("the table-driven LPCRC equals Boost's CRC over the same 4 bytes", "[link][vcrc]") {
+  std::uint32_t x = 0x12345678;
+  for (int i = 0; i < 100000; ++i) {
+    x = x * 1664525u + 1013904223u;  // a simple LCG walks through many 4-byte values
+    const std::uint8_t b[4] = {static_cast<std::uint8_t>(x >> 24), static_cast<std::uint8_t>(x >> 16),
+                               static_cast<std::uint8_t>(x >> 8), static_cast<std::uint8_t>(x)};
+    REQUIRE(lpcrc16(b) == vcrc16_bytes(b, 4));
+    REQUIRE(lpcrc16(b) == vcrc16({{b, 4}}));
+  }
+  const std::uint8_t fc[4] = {0x00, 0x64, 0x00, 0xc8};
+  CHECK(lpcrc16(fc) == 0x9C5F);  // the fact sheet's flow-control test vector
+}
