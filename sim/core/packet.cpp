@@ -37,6 +37,8 @@ void PacketPool::release(Packet* p) {
   p->has_icrc = true;
   p->measured = false;
   p->may_be_corrupted = false;
+  p->received_frame.clear();
+  p->phy_error = false;
   free_.push_back(p);
 }
 

@@ -43,6 +43,10 @@ struct Packet {
   // VCRC and ICRC of every packet. A link with no error source cannot corrupt a packet, so
   // checking untouched packets at every hop would only cost time.
   bool may_be_corrupted = false;
+  // Bit-exact PHY: the bytes the receiver decoded, when they differ from what was sent (CRC checks
+  // then run over these), and whether the receiver's PHY saw a symbol or framing error.
+  std::vector<std::uint8_t> received_frame;
+  bool phy_error = false;
 
   bool payload_carried() const { return !payload.empty() || payload_len == 0; }
   // Payload followed by pad, as one run (zeros when the payload is elided).

@@ -23,6 +23,7 @@ const char* drop_reason_name(DropReason r) {
     case DropReason::kSwitchLifetime: return "switch_lifetime";
     case DropReason::kPortState: return "port_state";
     case DropReason::kLinkDown: return "link_down";
+    case DropReason::kPhyError: return "phy_error";
     case DropReason::kCount: break;
   }
   return "?";

@@ -24,6 +24,7 @@ enum class DropReason : std::uint8_t {
   kSwitchLifetime,   // older than the switch LifeTimeValue (R18, PortXmitDiscards)
   kPortState,        // port not in a state that passes this packet (R20)
   kLinkDown,         // lost on, or queued for, a link that went down (PortXmitDiscards)
+  kPhyError,         // the receiver's PHY saw a symbol or framing error (SymbolErrorCounter, PortRcvErrors)
   kCount
 };
 

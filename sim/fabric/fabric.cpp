@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "sim/core/error.h"
 #include "sim/report/erf_record.h"
 #include "sim/report/pcap_writer.h"
@@ -81,12 +83,39 @@ Fabric::Fabric(const Topology& topo, const FabricOptions& options)
   }
   for (std::size_t k = 0; k < topo_.cables.size(); ++k) {
     const TopoCable& c = topo_.cables[k];
+    // Training: the best speed and width both ends enable, up to what the cable carries.
+    auto caps = [&](std::size_t node, unsigned p) {
+      PortLinkCaps pc;
+      pc.speeds = 0;
+      for (unsigned sp = 0; sp <= static_cast<unsigned>(c.rate.speed); ++sp)
+        pc.speeds |= topo_.nodes[node].enabled_speeds(p) & speed_bit(static_cast<LinkSpeed>(sp));
+      pc.widths = 0;
+      for (unsigned lanes : {1u, 2u, 4u, 8u, 12u})
+        if (lanes <= c.rate.lanes) pc.widths |= topo_.nodes[node].enabled_widths(p) & width_bit(lanes);
+      return pc;
+    };
+    training_.push_back(train_link(caps(c.node_a, c.port_a), caps(c.node_b, c.port_b)));
     LinkPort& a = port(c.node_a, c.port_a);
     LinkPort& b = port(c.node_b, c.port_b);
     const std::uint64_t prop = prop_cycles(k);
     const auto id_ab = static_cast<std::uint32_t>(2 * k), id_ba = static_cast<std::uint32_t>(2 * k + 1);
     a.connect(b, c.rate, prop, id_ab);
     b.connect(a, c.rate, prop, id_ba);
+    const bool exact = options.phy.bit_exact &&
+                       (options.phy.links.empty() ||
+                        std::any_of(options.phy.links.begin(), options.phy.links.end(), [&](const auto& l) {
+                          return (l.first == c.node_a && l.second == c.port_a) || (l.first == c.node_b && l.second == c.port_b);
+                        }));
+    if (exact) {
+      BitExactLinkConfig pc;
+      pc.rate = c.rate;
+      pc.bit_error_rate = options.phy.bit_error_rate;
+      pc.seed = options.seed;
+      pc.stream_id = 2 * k;
+      a.set_bit_exact(pc);
+      pc.stream_id = 2 * k + 1;
+      b.set_bit_exact(pc);
+    }
     if (pcap) {
       a.set_capture(pcap);
       b.set_capture(pcap);

@@ -13,6 +13,7 @@
 #include "sim/fabric/topology.h"
 #include "sim/link/sl_to_vl_table.h"
 #include "sim/link/vl_arbiter.h"
+#include "sim/phy/link_training.h"
 #include "sim/link/port_owner.h"
 #include "sim/network/switch.h"
 #include "sim/transport/hca.h"
@@ -32,6 +33,13 @@ struct LinkSettings {
   VlArbConfig vl_arbitration;           // empty tables: every VL in the low table, weight 64
 };
 
+// PHY settings (scenario `phy:`).
+struct PhySettings {
+  bool bit_exact = false;        // encode and decode every symbol on the selected links
+  double bit_error_rate = 0.0;   // per line bit, on bit-exact links
+  std::vector<std::pair<std::size_t, unsigned>> links;  // (node, port) of bit-exact cables; empty = all
+};
+
 struct FabricOptions {
   bool carry_payload = false;      // real payload bytes (data checking) instead of elided ones
   std::string pcap_path;           // empty: no capture
@@ -39,6 +47,8 @@ struct FabricOptions {
   LinkSettings link;
   Time horizon = kTimeNever;       // end of the run (lifetime timers beyond it are never set)
   std::vector<MulticastGroup> multicast;  // group i has MLID 0xC000 + i
+  PhySettings phy;
+  std::uint64_t seed = 1;          // bit errors draw from streams of this seed
 };
 
 // A scheduled change of a cable's state (scenario `faults:`).
@@ -80,6 +90,8 @@ class Fabric {
   std::uint64_t actions_run() const;
   // Data packets sent over all links (one per packet per hop).
   std::uint64_t packet_hops();
+  // Link training of cable k: the speed and width both ends' enabled sets and the cable allow.
+  const TrainingResult& training(std::size_t k) const { return training_.at(k); }
 
  private:
   Topology topo_;
@@ -90,6 +102,7 @@ class Fabric {
   std::vector<std::unique_ptr<Switch>> switches_;
   std::unique_ptr<CaptureSink> capture_;
   std::unique_ptr<ActionHandler> fault_injector_;
+  std::vector<TrainingResult> training_;
 };
 
 }  // namespace ibfsim

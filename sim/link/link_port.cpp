@@ -77,8 +77,16 @@ void LinkPort::link_down() {
   owner_.on_credits(*this);  // lets the owner discard what waits for this port
 }
 
+void LinkPort::set_bit_exact(const BitExactLinkConfig& config) {
+  phy_ = std::make_unique<BitExactLink>(config);
+  schedule_refresh();
+}
+
 void LinkPort::schedule_refresh() {
-  if (!capture_ || !capture_->wants_link_packets() || refresh_event_pending_ || next_refresh_ == ~std::uint64_t{0}) return;
+  // Refreshes are real events when something looks at every link packet: a capture of link
+  // packets, or a bit-exact PHY (whose bit errors may hit them).
+  const bool eager = (capture_ && capture_->wants_link_packets()) || phy_;
+  if (!eager || refresh_event_pending_ || next_refresh_ == ~std::uint64_t{0}) return;
   module_.schedule(clock_.time_of(next_refresh_), this, kRefresh);
   refresh_event_pending_ = true;
 }
@@ -131,6 +139,22 @@ Time LinkPort::transmit(Packet* p) {
   const Time start = clock_.time_of(c);
   const Time end = clock_.time_of(c + s);
   if (capture_) capture_->capture_data(start, *p, link_id_);
+  if (phy_) {
+    p->write_frame(frame_);
+    const std::uint64_t flipped = phy_->bits_flipped();
+    const std::uint64_t phy_start = phy_->send(frame_, FrameKind::kData, FrameEnd::kGood, c);
+    auto frames = phy_->take_frames();
+    const bool as_sent = frames.size() == 1 && frames[0].end_edge == c + s + phy_->skew_latency_edges();
+    // Without a bit error the PHY must frame the packet exactly as the timing model counts it;
+    // with one, the receiver may lose, cut or merge frames: the packet is then a PHY error.
+    IBFSIM_CHECK(phy_start == c && (as_sent || phy_->bits_flipped() != flipped),
+                 "bit-exact PHY and timing model disagree on " + name_);
+    if (!as_sent || !frames[0].ok()) p->phy_error = true;
+    else if (frames[0].bytes != frame_) {
+      p->received_frame = std::move(frames[0].bytes);
+      p->may_be_corrupted = true;
+    }
+  }
   p->link_epoch = static_cast<std::uint32_t>(link_epoch_);
   peer_->module_.schedule(clock_.time_of(c + prop_cycles_ + head_cycles_), peer_, kRxHead,
                           clock_.time_of(c + prop_cycles_ + s), p);
@@ -152,9 +176,22 @@ void LinkPort::send_flow_control(std::uint8_t op, std::uint8_t vl) {
   busy_until_ = c + fc_cycles_;
   const Time start = clock_.time_of(c);
   if (capture_) capture_->capture_link_packet(start, bytes.data(), bytes.size(), link_id_);
+  std::uint64_t wire = pack6(bytes);
+  if (phy_) {
+    const std::uint64_t flipped = phy_->bits_flipped();
+    const std::uint64_t phy_start = phy_->send(bytes.data(), bytes.size(), FrameKind::kLink, FrameEnd::kGood, c);
+    auto frames = phy_->take_frames();
+    const bool as_sent = frames.size() == 1 && frames[0].end_edge == c + fc_cycles_ + phy_->skew_latency_edges();
+    IBFSIM_CHECK(phy_start == c && (as_sent || phy_->bits_flipped() != flipped),
+                 "bit-exact PHY and timing model disagree on " + name_);
+    // A symbol error loses the link packet (bit 63); wrong bytes arrive and fail their LPCRC.
+    if (!as_sent || !frames[0].ok() || frames[0].bytes.size() != 6) wire |= std::uint64_t{1} << 63;
+    else wire = pack6({frames[0].bytes[0], frames[0].bytes[1], frames[0].bytes[2], frames[0].bytes[3],
+                       frames[0].bytes[4], frames[0].bytes[5]});
+  }
   // The link epoch travels with the packet (above the 6 bytes) so a link that went down loses it.
   peer_->module_.schedule(clock_.time_of(c + prop_cycles_ + fc_cycles_), peer_, kRxFlowControl,
-                          pack6(bytes) | (link_epoch_ << 48));
+                          wire | ((link_epoch_ & 0x7FFF) << 48));
   ++stats_.tx_flow_control;
   stats_.tx_busy += clock_.time_of(c + fc_cycles_) - start;
 }
@@ -246,6 +283,9 @@ void LinkPort::on_action(std::uint32_t kind, std::uint64_t arg, void* ptr) {
       auto* p = static_cast<Packet*>(ptr);
       if (p->link_epoch != static_cast<std::uint32_t>(link_epoch_) || state_ == PortState::kDown)
         return owner_.on_link_discard(*this, p, DropReason::kLinkDown);
+      // The PHY could not decode it: the link layer never sees it (the sender's next flow-control
+      // packet resynchronises ABR, so no credit leaks).
+      if (p->phy_error) return owner_.on_link_discard(*this, p, DropReason::kPhyError);
       const std::uint8_t vl = packet_vl(*p);
       const std::uint64_t bytes = p->wire_bytes();
       const std::uint32_t blocks = credits_for_bytes(bytes);
@@ -276,9 +316,9 @@ void LinkPort::on_action(std::uint32_t kind, std::uint64_t arg, void* ptr) {
       break;
     }
     case kRxFlowControl: {
-      if ((arg >> 48) != (link_epoch_ & 0xFFFF) || state_ == PortState::kDown) break;  // lost with the link
+      if (((arg >> 48) & 0x7FFF) != (link_epoch_ & 0x7FFF) || state_ == PortState::kDown) break;  // lost with the link
       const auto bytes = unpack6(arg & 0xFFFFFFFFFFFFull);
-      auto fc = decode_flow_control(bytes.data());
+      auto fc = (arg >> 63) ? std::nullopt : decode_flow_control(bytes.data());
       if (!fc || fc->vl >= buffers_.op_vls) {
         ++stats_.rx_flow_control_errors;
         break;

@@ -16,7 +16,9 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "sim/core/event_calendar.h"
 #include "sim/core/ids.h"
@@ -27,6 +29,7 @@
 #include "sim/link/port_owner.h"
 #include "sim/link/receive_buffer.h"
 #include "sim/link/vl_arbiter.h"
+#include "sim/phy/bit_exact_link.h"
 #include "sim/phy/link_speed.h"
 
 namespace ibfsim {
@@ -99,6 +102,12 @@ class LinkPort : public ActionHandler {
   void finish(Time end);
 
   void set_capture(CaptureSink* sink) { capture_ = sink; }
+  // Bit-exact PHY for this port's transmit direction (design.md, "PHY fidelity"): every packet
+  // is encoded, striped, corrupted at the bit error rate and decoded. The timing is unchanged:
+  // the PHY must start and end each packet on the same edges as the timing model (checked).
+  void set_bit_exact(const BitExactLinkConfig& config);
+  bool bit_exact() const { return phy_ != nullptr; }
+  const BitExactLink* phy() const { return phy_.get(); }
   PortNum number() const { return number_; }
   const std::string& name() const { return name_; }
   const LinkRate& rate() const { return rate_; }
@@ -168,6 +177,8 @@ class LinkPort : public ActionHandler {
   std::array<Time, kMaxDataVls> stall_since_{};
   std::uint16_t stalled_ = 0;
   CaptureSink* capture_ = nullptr;
+  std::unique_ptr<BitExactLink> phy_;
+  std::vector<std::uint8_t> frame_;  // scratch for the bit-exact PHY
   LinkPortStats stats_;
 };
 

@@ -74,6 +74,12 @@ void write_vcrc(Packet& p) {
   p.may_be_corrupted = false;
 }
 
-bool vcrc_ok(const Packet& p) { return packet_vcrc(p) == load_crc16(p.vcrc.data()); }
+bool vcrc_ok(const Packet& p) {
+  if (!p.received_frame.empty()) {
+    const auto& f = p.received_frame;
+    return f.size() >= 2 && vcrc16_bytes(f.data(), f.size() - 2) == load_crc16(f.data() + f.size() - 2);
+  }
+  return packet_vcrc(p) == load_crc16(p.vcrc.data());
+}
 
 }  // namespace ibfsim

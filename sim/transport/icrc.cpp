@@ -89,6 +89,16 @@ std::uint32_t packet_icrc(const Packet& p) {
 
 void write_icrc(Packet& p) { store_icrc(p.icrc.data(), packet_icrc(p)); }
 
-bool icrc_ok(const Packet& p) { return packet_icrc(p) == load_icrc(p.icrc.data()); }
+bool icrc_ok(const Packet& p) {
+  if (!p.received_frame.empty()) {
+    // Bytes changed on a link: check the ICRC over what arrived (header as long as the packet's).
+    const auto& f = p.received_frame;
+    if (f.size() < p.header_len + 6u) return false;
+    const std::size_t body = f.size() - p.header_len - 6;
+    return compute_icrc(f.data(), p.header_len, {ByteRun{f.data() + p.header_len, body}}) ==
+           load_icrc(f.data() + f.size() - 6);
+  }
+  return packet_icrc(p) == load_icrc(p.icrc.data());
+}
 
 }  // namespace ibfsim

@@ -125,7 +125,7 @@ Scenario load_scenario(const std::string& path, const std::vector<std::pair<std:
   YAML::Node root = load_yaml_file(path);
   for (const auto& [key, value] : overrides) apply_override(root, key, value);
   YamlMap m(root, path);
-  m.check_no_unknown_keys({"topology", "seed", "workload", "phases", "outputs", "link", "faults", "multicast"});
+  m.check_no_unknown_keys({"topology", "seed", "workload", "phases", "outputs", "link", "faults", "multicast", "phy"});
   Scenario s;
   s.file = path;
   YamlValue topo = m.get("topology");
@@ -144,6 +144,29 @@ Scenario load_scenario(const std::string& path, const std::vector<std::pair<std:
   }
   for (std::size_t i = 0; i < flow_maps.size(); ++i) s.flows.push_back(parse_workload(flow_maps[i], i));
   s.link = parse_link(m.optional_map("link"));
+  {
+    YamlMap phy = m.optional_map("phy");
+    phy.check_no_unknown_keys({"mode", "bit_error_rate", "links"});
+    if (auto v = phy.find("mode")) {
+      const std::string mode = v->as<std::string>();
+      if (mode == "bit_exact") s.phy.bit_exact = true;
+      else if (mode != "timing") v->fail("timing or bit_exact");
+    }
+    if (auto v = phy.find("bit_error_rate")) {
+      s.phy.bit_error_rate = v->as<double>();
+      if (!(s.phy.bit_error_rate >= 0.0 && s.phy.bit_error_rate < 0.5)) v->fail("a bit error rate in [0, 0.5)");
+      if (s.phy.bit_error_rate > 0 && !s.phy.bit_exact) v->fail("phy.mode: bit_exact for bit errors", "timing mode");
+    }
+    for (const YamlValue& v : phy.optional_list("links")) {
+      const std::string ref = v.as<std::string>();
+      const auto slash = ref.find('/');
+      auto node = slash == std::string::npos ? std::nullopt : s.topology.find_node(ref.substr(0, slash));
+      unsigned port = 0;
+      if (node) port = static_cast<unsigned>(std::strtoul(ref.c_str() + slash + 1, nullptr, 10));
+      if (!node || !s.topology.cable_at(*node, port)) v.fail("NODE/PORT naming a cabled port", "'" + ref + "'");
+      s.phy.links.emplace_back(*node, port);
+    }
+  }
   s.faults = parse_faults(m.optional_list("faults"), s.topology);
 
   YamlMap ph = m.optional_map("phases");

@@ -48,6 +48,7 @@ struct Scenario {
   std::uint64_t seed = 1;
   std::vector<WorkloadSpec> flows;  // `workload:` is one flow (a map) or several (a list)
   LinkSettings link;
+  PhySettings phy;
   std::vector<LinkFault> faults;
   std::vector<std::string> warnings;  // about the topology (disconnected parts, links negotiating down)
   // Multicast groups (`multicast:`), by name; a flow whose destination names a group sends to it.

@@ -158,6 +158,8 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
   if (sc.outputs.pcap) fo.pcap_path = (dir / "trace.pcap").string();
   fo.pcap_link_packets = sc.outputs.pcap_link_packets;
   fo.link = sc.link;
+  fo.phy = sc.phy;
+  fo.seed = sc.seed;
   fo.horizon = end_limit;
   // Multicast groups: members receive; every source of a flow to the group sends into its tree.
   for (const auto& [name, members] : sc.multicast) {
@@ -288,6 +290,26 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
   j["simulation"] = {{"actions", fabric.actions_run()}, {"packet_hops", fabric.packet_hops()}};
   PortTables tables = port_tables(fabric);
   j["ports"] = tables.json;
+  nlohmann::json links = nlohmann::json::array();
+  for (std::size_t k = 0; k < topo.cables.size(); ++k) {
+    const TopoCable& c = topo.cables[k];
+    const TrainingResult& t = fabric.training(k);
+    nlohmann::json lj = {{"a", topo.nodes[c.node_a].name + "/" + std::to_string(c.port_a)},
+                         {"b", topo.nodes[c.node_b].name + "/" + std::to_string(c.port_b)},
+                         {"rate", c.rate.name()},
+                         {"trained", t.up ? LinkRate{t.speed, t.lanes}.name() : "down"},
+                         {"lane_reversed", t.lane_reversed},
+                         {"training_ns", ns(static_cast<double>(t.duration))},
+                         {"phy_mode", fabric.port(c.node_a, c.port_a).bit_exact() ? "bit_exact" : "timing"}};
+    if (const BitExactLink* phy = fabric.port(c.node_a, c.port_a).phy()) {
+      const BitExactLink* back = fabric.port(c.node_b, c.port_b).phy();
+      lj["bits_flipped"] = phy->bits_flipped() + back->bits_flipped();
+      lj["symbol_errors"] = phy->rx_counters().symbol_errors() + back->rx_counters().symbol_errors();
+      lj["bad_frames"] = phy->rx_counters().bad_frames + back->rx_counters().bad_frames;
+    }
+    links.push_back(lj);
+  }
+  j["links"] = links;
 
   write_json_atomically((dir / "results.json").string(), j);
   write_file_atomically((dir / "ports.csv").string(), tables.ports_csv);

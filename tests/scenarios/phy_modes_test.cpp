@@ -1,0 +1,77 @@
+// PHY fidelity: the bit-exact mode (every symbol encoded, striped, decoded) gives the same arrival
+// edge for every packet on every link as the timing mode, and bit errors are caught and counted.
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/support/run_command.h"
+
+using namespace ibfsim::test;
+
+namespace {
+void same_timing(const std::string& topology) {
+  const std::string dir = scratch_dir("phy_" + topology);
+  std::ofstream(dir + "/s.yaml") << "topology: " << data_path(topology) << "\n"
+                                 << "workload: {message_size: 300, load: 0.6}\n"
+                                 << "phases: {warmup: 0us, measure: 15us, drain: 30us}\n"
+                                 << "outputs: {pcap: true}\n";
+  REQUIRE(run_ibfsim("run " + dir + "/s.yaml -o " + dir + "/timing").exit_code == 0);
+  CommandResult r = run_ibfsim("run " + dir + "/s.yaml -o " + dir + "/exact --set phy.mode=bit_exact");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);  // the link also checks every packet's start and end edge itself
+  // Every frame on every link, with its time: identical.
+  const std::string t = read_file(dir + "/timing/trace_links.csv"), e = read_file(dir + "/exact/trace_links.csv");
+  REQUIRE(t.size() > 1000);
+  CHECK(t == e);
+  auto jt = nlohmann::json::parse(read_file(dir + "/timing/results.json"));
+  auto je = nlohmann::json::parse(read_file(dir + "/exact/results.json"));
+  CHECK(jt["latency"] == je["latency"]);
+  CHECK(jt["packets"] == je["packets"]);
+  CHECK(jt["ports"] == je["ports"]);
+  for (const auto& l : je["links"]) {
+    CHECK(l["phy_mode"] == "bit_exact");
+    CHECK(l["symbol_errors"] == 0);
+  }
+}
+}  // namespace
+
+TEST_CASE("bit-exact and timing modes give identical arrival times on every link, 1x QDR (8b/10b)", "[scenarios][phy]") {
+  same_timing("phy_QDR_1x.yaml");
+}
+TEST_CASE("bit-exact and timing modes give identical arrival times on every link, 4x QDR (8b/10b)", "[scenarios][phy]") {
+  same_timing("phy_QDR_4x.yaml");
+}
+TEST_CASE("bit-exact and timing modes give identical arrival times on every link, 1x EDR (64b/66b)", "[scenarios][phy]") {
+  same_timing("phy_EDR_1x.yaml");
+}
+TEST_CASE("bit-exact and timing modes give identical arrival times on every link, 4x EDR (64b/66b)", "[scenarios][phy]") {
+  same_timing("phy_EDR_4x.yaml");
+}
+
+TEST_CASE("bit errors on a bit-exact link are caught (symbol, VCRC or ICRC errors), dropped and counted",
+          "[scenarios][phy]") {
+  for (const char* topo : {"phy_QDR_4x.yaml", "phy_EDR_4x.yaml"}) {
+    INFO(topo);
+    const std::string dir = scratch_dir(std::string("ber_") + topo);
+    std::ofstream(dir + "/s.yaml") << "topology: " << data_path(topo) << "\n"
+                                   << "workload: {message_size: 1024, load: 0.6}\n"
+                                   << "phases: {warmup: 0us, measure: 40us, drain: 400us}\n"
+                                   << "phy: {mode: bit_exact, bit_error_rate: 2.0e-6}\n";
+    CommandResult r = run_ibfsim("run " + dir + "/s.yaml -o " + dir + "/out");
+    INFO(r.output);
+    REQUIRE(r.exit_code == 0);  // every packet delivered or dropped with a reason
+    auto j = nlohmann::json::parse(read_file(dir + "/out/results.json"));
+    std::uint64_t flipped = 0;
+    for (const auto& l : j["links"]) flipped += l["bits_flipped"].get<std::uint64_t>();
+    CHECK(flipped > 10);
+    const auto& d = j["packets"]["dropped"];
+    const std::uint64_t caught = d["phy_error"].get<std::uint64_t>() + d["vcrc_error"].get<std::uint64_t>() +
+                                 d["icrc_error"].get<std::uint64_t>();
+    CHECK(caught > 0);
+    CHECK(j["packets"]["dropped_total"] == caught);
+    CHECK(j["packets"]["delivered"].get<std::uint64_t>() + caught == j["packets"]["created"].get<std::uint64_t>());
+    // The same seed gives the same errors.
+    REQUIRE(run_ibfsim("run " + dir + "/s.yaml -o " + dir + "/again").exit_code == 0);
+    CHECK(read_file(dir + "/out/results.json") == read_file(dir + "/again/results.json"));
+  }
+}
