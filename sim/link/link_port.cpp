@@ -38,7 +38,7 @@ const char* port_state_name(PortState s) {
 LinkPort::LinkPort(ScheduledModule& module, PortOwner& owner, PortNum number, PortBuffers buffers, std::string name)
     : module_(module), owner_(owner), number_(number), name_(std::move(name)), buffers_(buffers) {
   IBFSIM_CHECK(buffers_.op_vls >= 1 && buffers_.op_vls <= kMaxDataVls, "operational VLs must be 1..15");
-  for (unsigned v = 0; v < buffers_.op_vls; ++v) rx_[v] = ReceiveBuffer(buffers_.data_vl_blocks);
+  for (unsigned v = 0; v < buffers_.op_vls; ++v) vls_[v].rx = ReceiveBuffer(buffers_.data_vl_blocks);
 }
 
 void LinkPort::connect(LinkPort& peer, const LinkRate& rate, std::uint64_t prop_cycles, std::uint32_t link_id) {
@@ -59,8 +59,8 @@ void LinkPort::link_up(PortState state) {
   state_ = state;
   busy_until_ = std::max(busy_until_, now_cycle());
   for (unsigned v = 0; v < buffers_.op_vls; ++v) {
-    tx_credits_[v] = CreditCounter();
-    rx_[v].reset_abr();
+    vls_[v].tx = CreditCounter();
+    vls_[v].rx.reset_abr();
   }
   // Every operational VL announces its buffer (Op 1, "flow-control init").
   for (unsigned v = 0; v < buffers_.op_vls; ++v) send_flow_control(1, static_cast<std::uint8_t>(v));
@@ -123,7 +123,7 @@ bool LinkPort::can_start_data() {
 bool LinkPort::may_send(std::uint8_t vl, std::uint32_t blocks) const {
   if (vl == kVl15) return state_ != PortState::kDown;
   if (state_ != PortState::kActive || vl >= buffers_.op_vls) return false;
-  return tx_credits_[vl].can_send(blocks);
+  return vls_[vl].tx.can_send(blocks);
 }
 
 Time LinkPort::transmit(Packet* p) {
@@ -132,7 +132,8 @@ Time LinkPort::transmit(Packet* p) {
   const std::uint64_t bytes = p->wire_bytes();
   const std::uint32_t blocks = credits_for_bytes(bytes);
   IBFSIM_CHECK(may_send(vl, blocks), "transmit without credits or in the wrong port state: " + name_);
-  if (vl != kVl15) tx_credits_[vl].consume(blocks);
+  VlState& st = vls_[vl];
+  if (vl != kVl15) st.tx.consume(blocks);
   const std::uint64_t c = now_cycle();
   const std::uint64_t s = symbols_for_packet(rate_, bytes);
   busy_until_ = c + s;
@@ -163,15 +164,15 @@ Time LinkPort::transmit(Packet* p) {
   data_in_flight_ = true;
   ++stats_.tx_packets;
   stats_.tx_bytes += bytes;
-  ++stats_.vl[vl].tx_packets;
-  stats_.vl[vl].tx_bytes += bytes;
+  ++st.stats.tx_packets;
+  st.stats.tx_bytes += bytes;
   stats_.tx_busy += end - start;
   return start;
 }
 
 void LinkPort::send_flow_control(std::uint8_t op, std::uint8_t vl) {
   const std::uint64_t c = std::max(busy_until_, now_cycle());
-  FlowControlPacket fc{op, tx_credits_[vl].fctbs(), vl, rx_[vl].fccl()};
+  FlowControlPacket fc{op, vls_[vl].tx.fctbs(), vl, vls_[vl].rx.fccl()};
   const auto bytes = encode_flow_control(fc);
   busy_until_ = c + fc_cycles_;
   const Time start = clock_.time_of(c);
@@ -228,10 +229,10 @@ void LinkPort::set_credit_stalled(std::uint8_t vl, bool stalled) {
   const std::uint16_t bit = static_cast<std::uint16_t>(1u << vl);
   if (stalled && !(stalled_ & bit)) {
     stalled_ |= bit;
-    stall_since_[vl] = module_.now();
+    vls_[vl].stall_since = module_.now();
   } else if (!stalled && (stalled_ & bit)) {
     stalled_ &= static_cast<std::uint16_t>(~bit);
-    stats_.vl[vl].credit_stall += module_.now() - stall_since_[vl];
+    vls_[vl].stats.credit_stall += module_.now() - vls_[vl].stall_since;
   }
 }
 
@@ -241,7 +242,7 @@ void LinkPort::free_rx(std::uint8_t vl, std::uint32_t blocks) {
     vl15_occupied_ -= blocks;
     return;
   }
-  rx_[vl].release(blocks, module_.now());
+  vls_[vl].rx.release(blocks, module_.now());
   request_flow_control(vl);
 }
 
@@ -260,7 +261,7 @@ void LinkPort::finish(Time end) {
     }
   }
   for (unsigned v = 0; v < kMaxDataVls; ++v)
-    if (stalled_ >> v & 1) stats_.vl[v].credit_stall += end - stall_since_[v], stall_since_[v] = end;
+    if (stalled_ >> v & 1) vls_[v].stats.credit_stall += end - vls_[v].stall_since, vls_[v].stall_since = end;
 }
 
 void LinkPort::link_became_idle() {
@@ -299,10 +300,10 @@ void LinkPort::on_action(std::uint32_t kind, std::uint64_t arg, void* ptr) {
       } else if (vl >= buffers_.op_vls) {
         return owner_.on_link_discard(*this, p, DropReason::kInvalidVl);
       } else {
-        rx_[vl].receive(blocks, module_.now());
+        vls_[vl].rx.receive(blocks, module_.now());
         // R20: a port in Init accepts only management packets.
         if (state_ == PortState::kInit) {
-          rx_[vl].release(blocks, module_.now());
+          vls_[vl].rx.release(blocks, module_.now());
           request_flow_control(vl);
           return owner_.on_link_discard(*this, p, DropReason::kPortState);
         }
@@ -310,8 +311,8 @@ void LinkPort::on_action(std::uint32_t kind, std::uint64_t arg, void* ptr) {
       }
       ++stats_.rx_packets;
       stats_.rx_bytes += bytes;
-      ++stats_.vl[vl].rx_packets;
-      stats_.vl[vl].rx_bytes += bytes;
+      ++vls_[vl].stats.rx_packets;
+      vls_[vl].stats.rx_bytes += bytes;
       owner_.on_packet_head(*this, p, module_.now(), static_cast<Time>(arg));
       break;
     }
@@ -324,8 +325,8 @@ void LinkPort::on_action(std::uint32_t kind, std::uint64_t arg, void* ptr) {
         break;
       }
       ++stats_.rx_flow_control;
-      tx_credits_[fc->vl].set_limit(fc->fccl);
-      if (!rx_[fc->vl].resync(fc->fctbs)) ++stats_.abr_resyncs;
+      vls_[fc->vl].tx.set_limit(fc->fccl);
+      if (!vls_[fc->vl].rx.resync(fc->fctbs)) ++stats_.abr_resyncs;
       owner_.on_credits(*this);
       break;
     }

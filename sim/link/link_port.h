@@ -56,7 +56,6 @@ struct LinkPortStats {
   std::uint64_t abr_resyncs = 0;             // FCTBS disagreed with ABR (a data packet was lost)
   std::uint64_t vl15_dropped = 0;            // VL15Dropped
   Time tx_busy = 0;                          // time spent sending data and link packets
-  std::array<VlStats, kMaxDataVls + 1> vl{};  // index 15 = VL15
 };
 
 class LinkPort : public ActionHandler {
@@ -117,8 +116,10 @@ class LinkPort : public ActionHandler {
   LinkPort* peer() const { return peer_; }
   unsigned op_vls() const { return buffers_.op_vls; }
   const LinkPortStats& stats() const { return stats_; }
-  const CreditCounter& tx_credits(std::uint8_t vl) const { return tx_credits_[vl]; }
-  const ReceiveBuffer& rx_buffer(std::uint8_t vl) const { return rx_[vl]; }
+  // Per-VL counters; vl 15 is the management VL.
+  const VlStats& vl_stats(std::uint8_t vl) const { return vls_[vl].stats; }
+  const CreditCounter& tx_credits(std::uint8_t vl) const { return vls_[vl].tx; }
+  const ReceiveBuffer& rx_buffer(std::uint8_t vl) const { return vls_[vl].rx; }
   std::uint32_t vl15_occupied() const { return vl15_occupied_; }
   // Edges a packet of `bytes` occupies on this link.
   std::uint64_t symbols_for(std::uint64_t bytes) const;
@@ -171,10 +172,17 @@ class LinkPort : public ActionHandler {
   bool refresh_event_pending_ = false;
   std::uint64_t link_epoch_ = 0;  // bumps at link down: packets of an older epoch are lost
 
-  std::array<CreditCounter, kMaxDataVls> tx_credits_{};
-  std::array<ReceiveBuffer, kMaxDataVls> rx_{};
+  // Everything about one VL in one place, so a packet touches few cache lines (index 15: VL15,
+  // whose credits and buffer are unused).
+  struct VlState {
+    CreditCounter tx;
+    std::uint32_t pad_ = 0;
+    ReceiveBuffer rx;
+    VlStats stats;
+    Time stall_since = 0;
+  };
+  std::array<VlState, kMaxDataVls + 1> vls_{};
   std::uint32_t vl15_occupied_ = 0;
-  std::array<Time, kMaxDataVls> stall_since_{};
   std::uint16_t stalled_ = 0;
   CaptureSink* capture_ = nullptr;
   std::unique_ptr<BitExactLink> phy_;

@@ -95,11 +95,11 @@ PortTables port_tables(Fabric& fabric) {
                            {"rx_flow_control", s.rx_flow_control},
                            {"busy_fraction", busy},
                            {"vl15_dropped", s.vl15_dropped},
-                           {"vl15_tx_packets", s.vl[kVl15].tx_packets},
-                           {"vl15_rx_packets", s.vl[kVl15].rx_packets}};
+                           {"vl15_tx_packets", lp.vl_stats(kVl15).tx_packets},
+                           {"vl15_rx_packets", lp.vl_stats(kVl15).rx_packets}};
       nlohmann::json vls = nlohmann::json::array();
       for (unsigned v = 0; v < lp.op_vls(); ++v) {
-        const VlStats& vs = s.vl[v];
+        const VlStats& vs = lp.vl_stats(static_cast<std::uint8_t>(v));
         const ReceiveBuffer& rb = lp.rx_buffer(static_cast<std::uint8_t>(v));
         fmt::format_to(std::back_inserter(t.vls_csv), "{},{},{},{},{},{},{},{},{},{:.3f},{}\n", topo.nodes[n].name, p, v,
                        vs.tx_packets, vs.tx_bytes, vs.rx_packets, vs.rx_bytes, ns(static_cast<double>(vs.credit_stall)),

@@ -67,7 +67,7 @@ TEST_CASE("R3 (ch7): a VL15 packet with no buffer space is dropped and counted, 
   run_for(f, 50 * kUs);
   CHECK(f.switch_at(0)->port(1).stats().vl15_dropped == 4);
   CHECK(f.ledger().dropped_count(DropReason::kVl15Overflow) == 4);
-  CHECK(f.switch_at(0)->port(3).stats().vl[15].tx_packets == 2);
+  CHECK(f.switch_at(0)->port(3).vl_stats(15).tx_packets == 2);
   CHECK(f.ledger().dropped_count(DropReason::kNoQp) == 2);  // reached h3, which runs no SMA yet
   CHECK(rec.delivered.size() == 5);
 }
