@@ -22,9 +22,9 @@ VlArbConfig default_vl_arbitration(unsigned op_vls) {
   return c;
 }
 
-VlArbiter::VlArbiter(VlArbConfig config) : config_(std::move(config)) {
-  high_.entries = config_.high;
-  low_.entries = config_.low;
+VlArbiter::VlArbiter(VlArbConfig config) : high_limit_(config.high_limit) {
+  high_.entries = std::move(config.high);
+  low_.entries = std::move(config.low);
   high_.prepare();
   low_.prepare();
   if (!high_.entries.empty()) high_.remaining = high_.entries[0].weight;
@@ -35,14 +35,14 @@ VlArbiter::VlArbiter(VlArbConfig config) : config_(std::move(config)) {
 void VlArbiter::Table::prepare() {
   vls = weighted_vls(entries);
   const std::size_t n = entries.size();
+  step.assign(kMaxDataVls * n, 0);
   for (unsigned v = 0; v < kMaxDataVls; ++v) {
     if (!(vls >> v & 1)) continue;
-    step[v].assign(n, 0);
     for (std::size_t i = 0; i < n; ++i) {
       for (std::size_t k = 1; k <= n; ++k) {
         const VlArbEntry& e = entries[(i + k) % n];
         if (e.vl == v && e.weight > 0) {
-          step[v][i] = static_cast<std::uint8_t>(k);
+          step[v * n + i] = static_cast<std::uint8_t>(k);
           break;
         }
       }
@@ -60,7 +60,7 @@ int VlArbiter::pick(Table& t, std::uint16_t ready) {
   std::size_t best = n + 1;
   for (std::uint16_t m = ready & t.vls; m; m &= static_cast<std::uint16_t>(m - 1)) {
     const unsigned v = static_cast<unsigned>(__builtin_ctz(m));
-    best = std::min<std::size_t>(best, t.step[v][t.current]);
+    best = std::min<std::size_t>(best, t.step[v * n + t.current]);
   }
   t.current = (t.current + best) % n;
   t.remaining = t.entries[t.current].weight;
@@ -73,9 +73,9 @@ int VlArbiter::choose(std::uint16_t ready, bool vl15_ready) {
   const bool low_ready = (ready & low_.vls) != 0;
   low_waiting_ = low_ready;
   bool high_allowed = true;
-  if (low_ready && config_.high_limit != 255) {
-    const std::uint32_t limit = static_cast<std::uint32_t>(config_.high_limit) * 4096;
-    high_allowed = config_.high_limit == 0 ? high_bytes_ == 0 : high_bytes_ < limit;
+  if (low_ready && high_limit_ != 255) {
+    const std::uint32_t limit = static_cast<std::uint32_t>(high_limit_) * 4096;
+    high_allowed = high_limit_ == 0 ? high_bytes_ == 0 : high_bytes_ < limit;
   }
   if (high_allowed) {
     const int v = pick(high_, ready);

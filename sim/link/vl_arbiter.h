@@ -42,7 +42,7 @@ class VlArbiter {
   // Accounts a packet of `bytes` sent on `vl` (chosen by choose()).
   void sent(int vl, std::uint32_t bytes);
 
-  const VlArbConfig& config() const { return config_; }
+  std::uint8_t high_limit() const { return high_limit_; }
 
  private:
   struct Table {
@@ -50,15 +50,15 @@ class VlArbiter {
     std::size_t current = 0;
     std::int32_t remaining = 0;  // weight left in the current entry, 64-byte units
     std::uint16_t vls = 0;       // VLs with a weighted entry in this table
-    // step[vl][i]: entries from i (exclusive, cyclic) to the next weighted entry of `vl` (1..n).
-    std::array<std::vector<std::uint8_t>, kMaxDataVls> step;
+    // step[vl * n + i]: entries from i (exclusive, cyclic) to the next weighted entry of `vl` (1..n).
+    std::vector<std::uint8_t> step;
     void prepare();
   };
   // Finds the entry to serve in `t` for the ready set, moving `current` as the arbiter would.
   static int pick(Table& t, std::uint16_t ready);
 
-  VlArbConfig config_;
   Table high_, low_;
+  std::uint8_t high_limit_ = 0;
   std::uint32_t high_bytes_ = 0;  // high-priority bytes sent while low-priority traffic waited
   bool last_from_high_ = false;
   bool low_waiting_ = false;
