@@ -14,7 +14,6 @@
 // VL15 or a non-operational VL (R16), payload above the output MTU (R10), head of queue longer
 // than HOQLife (R17), older than LifeTimeValue (R18), output not Active or down (R20).
 #pragma once
-#include <deque>
 #include <memory>
 #include <string>
 #include <vector>

@@ -4,7 +4,6 @@
 // or drops with a counted reason.
 #pragma once
 #include <array>
-#include <deque>
 #include <map>
 #include <memory>
 #include <string>
