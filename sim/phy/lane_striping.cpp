@@ -90,7 +90,7 @@ void stripe_skip(LaneStreams<Block66>& lanes) {
 
 // ---- Receive: 8b/10b ----
 
-void Deframer8b10b::start(FrameKind kind, unsigned lane, std::uint64_t edge) {
+void FrameAssembler::start(FrameKind kind, unsigned lane, std::uint64_t edge) {
   cur_ = PhyRxFrame{};
   cur_.kind = kind;
   cur_.start_edge = edge;
@@ -101,7 +101,7 @@ void Deframer8b10b::start(FrameKind kind, unsigned lane, std::uint64_t edge) {
   }
 }
 
-void Deframer8b10b::finish(FrameEnd end, std::uint64_t edge) {
+void FrameAssembler::finish(FrameEnd end, std::uint64_t edge) {
   cur_.end = end;
   cur_.end_edge = edge + 1;
   ++counters_.frames;
@@ -110,11 +110,13 @@ void Deframer8b10b::finish(FrameEnd end, std::uint64_t edge) {
   in_frame_ = false;
 }
 
-void Deframer8b10b::abort(std::uint64_t edge) {
+void FrameAssembler::abort(std::uint64_t edge) {
   cur_.framing_error = true;
   ++counters_.framing_errors;
   finish(FrameEnd::kBad, edge);
 }
+
+std::vector<PhyRxFrame> FrameAssembler::take_frames() { return std::exchange(done_, {}); }
 
 void Deframer8b10b::push_row(const std::vector<Decoded8b10b>& row, std::uint64_t edge) {
   IBFSIM_CHECK(row.size() == lanes_, "a row has one unit per lane");
@@ -155,35 +157,8 @@ void Deframer8b10b::push_row(const std::vector<Decoded8b10b>& row, std::uint64_t
   }
 }
 
-std::vector<PhyRxFrame> Deframer8b10b::take_frames() { return std::exchange(done_, {}); }
 
 // ---- Receive: 64b/66b ----
-
-void Deframer64b66b::start(FrameKind kind, unsigned lane, std::uint64_t edge) {
-  cur_ = PhyRxFrame{};
-  cur_.kind = kind;
-  cur_.start_edge = edge;
-  in_frame_ = true;
-  if (lane != 0) {
-    cur_.framing_error = true;
-    ++counters_.framing_errors;
-  }
-}
-
-void Deframer64b66b::finish(FrameEnd end, std::uint64_t edge) {
-  cur_.end = end;
-  cur_.end_edge = edge + 1;
-  ++counters_.frames;
-  if (!cur_.ok()) ++counters_.bad_frames;
-  done_.push_back(std::move(cur_));
-  in_frame_ = false;
-}
-
-void Deframer64b66b::abort(std::uint64_t edge) {
-  cur_.framing_error = true;
-  ++counters_.framing_errors;
-  finish(FrameEnd::kBad, edge);
-}
 
 void Deframer64b66b::push_row(const std::vector<Block66>& row, std::uint64_t edge) {
   IBFSIM_CHECK(row.size() == lanes_, "a row has one unit per lane");
@@ -238,6 +213,5 @@ void Deframer64b66b::push_row(const std::vector<Block66>& row, std::uint64_t edg
   }
 }
 
-std::vector<PhyRxFrame> Deframer64b66b::take_frames() { return std::exchange(done_, {}); }
 
 }  // namespace ibfsim

@@ -81,54 +81,52 @@ class SkipScheduler {
 
 // ---- Receive ----
 
-// Rebuilds frames from aligned 8b/10b rows (decoded symbols, logical lane order).
-// It counts framing errors and frames; code violations and disparity errors are counted by the
-// lane decoders (code_8b10b.h), here they only mark the frame they fall in.
-class Deframer8b10b {
+// What both deframers share: the frame being assembled, the finished ones, and the counts.
+class FrameAssembler {
  public:
-  explicit Deframer8b10b(unsigned lanes) : lanes_(lanes) {}
-
-  // One row: row[i] for logical lane i, whose units start at `edge`.
-  void push_row(const std::vector<Decoded8b10b>& row, std::uint64_t edge);
   // The frames completed so far (and forgets them).
   std::vector<PhyRxFrame> take_frames();
-  // framing_errors, frames, bad_frames.
+  // framing_errors, frames, bad_frames (and, for 64b/66b, sync header and block type errors).
   const PhyRxCounters& counters() const { return counters_; }
   bool in_frame() const { return in_frame_; }
 
- private:
+ protected:
+  // A start delimiter on `lane` at `edge` (packets start on lane 0, else a framing error).
   void start(FrameKind kind, unsigned lane, std::uint64_t edge);
   void finish(FrameEnd end, std::uint64_t edge);
+  // The frame ends on a framing error.
   void abort(std::uint64_t edge);
 
-  unsigned lanes_;
   bool in_frame_ = false;
   PhyRxFrame cur_;
   std::vector<PhyRxFrame> done_;
   PhyRxCounters counters_;
 };
 
+// Rebuilds frames from aligned 8b/10b rows (decoded symbols, logical lane order).
+// It counts framing errors and frames; code violations and disparity errors are counted by the
+// lane decoders (code_8b10b.h), here they only mark the frame they fall in.
+class Deframer8b10b : public FrameAssembler {
+ public:
+  explicit Deframer8b10b(unsigned lanes) : lanes_(lanes) {}
+
+  // One row: row[i] for logical lane i, whose units start at `edge`.
+  void push_row(const std::vector<Decoded8b10b>& row, std::uint64_t edge);
+
+ private:
+  unsigned lanes_;
+};
+
 // Rebuilds frames from aligned 64b/66b rows (descrambled blocks, logical lane order).
 // It counts framing errors, sync header and block type errors, and frames.
-class Deframer64b66b {
+class Deframer64b66b : public FrameAssembler {
  public:
   explicit Deframer64b66b(unsigned lanes) : lanes_(lanes) {}
 
   void push_row(const std::vector<Block66>& row, std::uint64_t edge);
-  std::vector<PhyRxFrame> take_frames();
-  const PhyRxCounters& counters() const { return counters_; }
-  bool in_frame() const { return in_frame_; }
 
  private:
-  void start(FrameKind kind, unsigned lane, std::uint64_t edge);
-  void finish(FrameEnd end, std::uint64_t edge);
-  void abort(std::uint64_t edge);
-
   unsigned lanes_;
-  bool in_frame_ = false;
-  PhyRxFrame cur_;
-  std::vector<PhyRxFrame> done_;
-  PhyRxCounters counters_;
 };
 
 }  // namespace ibfsim
