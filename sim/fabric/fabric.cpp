@@ -94,13 +94,18 @@ Fabric::Fabric(const Topology& topo, const FabricOptions& options)
         if (lanes <= c.rate.lanes) pc.widths |= topo_.nodes[node].enabled_widths(p) & width_bit(lanes);
       return pc;
     };
-    training_.push_back(train_link(caps(c.node_a, c.port_a), caps(c.node_b, c.port_b)));
+    training_.push_back(train_link(caps(c.node_a, c.port_a), caps(c.node_b, c.port_b),
+                                   LaneChannel{c.failed_lanes, c.lanes_reversed}));
+    const TrainingResult& t = training_.back();
+    // The link runs at what training settled on (a failed lane takes a 4x link to 1x); a link
+    // that cannot train stays down.
+    const LinkRate rate = t.up ? LinkRate{t.speed, t.lanes} : c.rate;
     LinkPort& a = port(c.node_a, c.port_a);
     LinkPort& b = port(c.node_b, c.port_b);
-    const std::uint64_t prop = prop_cycles(k);
+    const std::uint64_t prop = rate.clock().cycle_at_or_after(topo_.cable_delay(k));
     const auto id_ab = static_cast<std::uint32_t>(2 * k), id_ba = static_cast<std::uint32_t>(2 * k + 1);
-    a.connect(b, c.rate, prop, id_ab);
-    b.connect(a, c.rate, prop, id_ba);
+    a.connect(b, rate, prop, id_ab);
+    b.connect(a, rate, prop, id_ba);
     const bool exact = options.phy.bit_exact &&
                        (options.phy.links.empty() ||
                         std::any_of(options.phy.links.begin(), options.phy.links.end(), [&](const auto& l) {
@@ -108,7 +113,8 @@ Fabric::Fabric(const Topology& topo, const FabricOptions& options)
                         }));
     if (exact) {
       BitExactLinkConfig pc;
-      pc.rate = c.rate;
+      pc.rate = rate;
+      pc.lanes_reversed = t.lane_reversed;
       pc.bit_error_rate = options.phy.bit_error_rate;
       pc.seed = options.seed;
       pc.stream_id = 2 * k;
@@ -125,7 +131,8 @@ Fabric::Fabric(const Topology& topo, const FabricOptions& options)
   }
   for (std::size_t k = 0; k < topo_.cables.size(); ++k) {
     const TopoCable& c = topo_.cables[k];
-    // No subnet manager yet: links come up straight to Active.
+    // No subnet manager yet: links that trained come up straight to Active.
+    if (!training_[k].up) continue;
     port(c.node_a, c.port_a).link_up(PortState::kActive);
     port(c.node_b, c.port_b).link_up(PortState::kActive);
   }
@@ -139,7 +146,9 @@ LinkPort& Fabric::port(std::size_t node, unsigned p) {
 }
 
 std::uint64_t Fabric::prop_cycles(std::size_t k) const {
-  return topo_.cables.at(k).rate.clock().cycle_at_or_after(topo_.cable_delay(k));
+  const TrainingResult& t = training_.at(k);
+  const LinkRate rate = t.up ? LinkRate{t.speed, t.lanes} : topo_.cables.at(k).rate;
+  return rate.clock().cycle_at_or_after(topo_.cable_delay(k));
 }
 
 std::size_t Fabric::queued_at_sources() const {

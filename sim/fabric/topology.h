@@ -105,8 +105,10 @@ struct TopoCable {
   unsigned port_a = 0;
   std::size_t node_b = 0;
   unsigned port_b = 0;
-  LinkRate rate;                 // speed and width; both directions run at this rate
+  LinkRate rate;                 // speed and width the cable carries (training may settle lower)
   std::uint32_t length_mm = 0;   // sets the propagation delay
+  std::uint16_t failed_lanes = 0;  // bit i: lane i (numbered at end a) carries nothing
+  bool lanes_reversed = false;     // lane i at one end meets lane width-1-i at the other
   SourceMark mark;
 
   // The end of this cable that is not on `node` (cables never join a node to itself).

@@ -297,7 +297,7 @@ PortRef read_port_ref(const YamlValue& v, const Topology& topo,
 TopoCable read_cable(const YamlValue& v, const Topology& topo, const TopologyDefaults& d,
                      const std::unordered_map<std::string, std::size_t>& by_name) {
   const YamlMap m = v.as_map();
-  m.check_no_unknown_keys({"from", "to", "speed", "width", "length"});
+  m.check_no_unknown_keys({"from", "to", "speed", "width", "length", "failed_lanes", "lanes_reversed"});
   TopoCable c;
   const PortRef a = read_port_ref(m.get("from"), topo, by_name);
   const PortRef b = read_port_ref(m.get("to"), topo, by_name);
@@ -310,6 +310,9 @@ TopoCable read_cable(const YamlValue& v, const Topology& topo, const TopologyDef
   if (auto w = m.find("width")) c.rate.lanes = read_width(*w);
   c.length_mm = d.link_length_mm;
   if (auto l = m.find("length")) c.length_mm = read_length_mm(*l);
+  for (const YamlValue& lane : m.optional_list("failed_lanes"))
+    c.failed_lanes |= static_cast<std::uint16_t>(1u << lane.as_in_range<unsigned>(0, c.rate.lanes - 1));
+  c.lanes_reversed = m.optional<bool>("lanes_reversed", false);
   c.mark = mark_of(v);
   return c;
 }
