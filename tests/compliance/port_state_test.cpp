@@ -12,15 +12,8 @@ const char* kTwoHosts =
     "cables: [{from: h1/1, to: sw1/1}, {from: h2/1, to: sw1/2}, {from: h3/1, to: sw1/3}]\n";
 
 void post(Fabric& f, Poster& p, std::size_t from, std::size_t to, int count, Time at) {
-  Hca& src = *f.hca(from);
-  Hca& dst = *f.hca(to);
-  p.hca = &src;
-  p.src = src.create_ud_qp(0x42);
-  p.dst = dst.create_ud_qp(0x42);
-  p.dlid = dst.lid();
-  p.bytes = 512;
-  p.count = count;
-  src.schedule(at, &p, 0);
+  aim(p, *f.hca(from), *f.hca(to), 512, count);
+  f.hca(from)->schedule(at, &p, 0);
 }
 }  // namespace
 

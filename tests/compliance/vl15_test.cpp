@@ -55,12 +55,7 @@ TEST_CASE("R3 (ch7): a VL15 packet with no buffer space is dropped and counted, 
   f.hca(1)->schedule(1 * kUs, &s, 0);
   // Data on VL0 from h2 to h3 behind them still flows.
   Poster data;
-  data.hca = f.hca(2);
-  data.src = f.hca(2)->create_ud_qp(0x42);
-  data.dst = f.hca(3)->create_ud_qp(0x42);
-  data.dlid = f.hca(3)->lid();
-  data.bytes = 1024;
-  data.count = 5;
+  aim(data, *f.hca(2), *f.hca(3), 1024, 5);
   Recorder rec;
   f.hca(3)->set_delivery_observer(&rec);
   f.hca(2)->schedule(2 * kUs, &data, 0);

@@ -22,12 +22,7 @@ TEST_CASE("credit return latency is exact: a one-packet buffer spaces packets by
   Hca& h1 = *f.hca(0);
   Hca& h2 = *f.hca(1);
   Poster post;
-  post.hca = &h1;
-  post.src = h1.create_ud_qp(0x42);
-  post.dst = h2.create_ud_qp(0x42);
-  post.dlid = h2.lid();
-  post.bytes = 2048;
-  post.count = 10;
+  aim(post, h1, h2, 2048, 10);
   Recorder rec;
   h1.set_send_observer(&rec);
   h2.set_delivery_observer(&rec);
@@ -53,12 +48,7 @@ TEST_CASE("with enough buffer the same sender runs back to back at line rate", "
   Hca& h1 = *f.hca(0);
   Hca& h2 = *f.hca(1);
   Poster post;
-  post.hca = &h1;
-  post.src = h1.create_ud_qp(0x42);
-  post.dst = h2.create_ud_qp(0x42);
-  post.dlid = h2.lid();
-  post.bytes = 2048;
-  post.count = 20;
+  aim(post, h1, h2, 2048, 20);
   Recorder rec;
   h1.set_send_observer(&rec);
   h1.schedule(1 * kUs, &post, 0);

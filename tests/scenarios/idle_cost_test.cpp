@@ -20,11 +20,7 @@ TEST_CASE("an idle fabric runs no actions: one packet in 10 ms costs a fixed, co
   Hca& h1 = *f.hca(1);
   Hca& h2 = *f.hca(2);
   Poster post;
-  post.hca = &h1;
-  post.src = h1.create_ud_qp(0x42);
-  post.dst = h2.create_ud_qp(0x42);
-  post.dlid = h2.lid();
-  post.bytes = 1024;
+  aim(post, h1, h2, 1024);
   h1.schedule(5 * kMs, &post, 0);
   run_for(f, 10 * kMs);
   // Link init: 16 ports each send one FC packet per operational VL (8) -> 128 arrivals. The periodic

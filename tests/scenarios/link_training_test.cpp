@@ -15,11 +15,7 @@ Fabric& two_hosts(const std::string& cable_extra, const std::string& node_extra 
                       "cables: [{from: h1/1, to: h2/1" + cable_extra + "}]\n");
 }
 void send_one(Fabric& f, Poster& p, Recorder& rec) {
-  p.hca = f.hca(0);
-  p.src = f.hca(0)->create_ud_qp(0x42);
-  p.dst = f.hca(1)->create_ud_qp(0x42);
-  p.dlid = f.hca(1)->lid();
-  p.bytes = 2048;
+  aim(p, *f.hca(0), *f.hca(1), 2048);
   f.hca(1)->set_delivery_observer(&rec);
   f.hca(0)->schedule(1 * kUs, &p, 0);
 }

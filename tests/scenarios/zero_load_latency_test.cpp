@@ -8,57 +8,29 @@
 //    first output edge >= head + latency whose end is >= tail + latency (cut-through).
 #include <catch2/catch.hpp>
 
-#include <systemc>
-
-#include "sim/fabric/fabric.h"
-#include "sim/fabric/topology_yaml.h"
+#include "tests/support/fabric_harness.h"
 
 using namespace ibfsim;
+using namespace ibfsim::test;
 
 namespace {
 
-struct Poster : ActionHandler {
-  Hca* hca;
-  Lid dlid;
-  Qpn src, dst;
-  std::uint32_t bytes;
-  void on_action(std::uint32_t, std::uint64_t, void*) override { hca->post_ud_send(src, dlid, dst, 0x42, bytes, true); }
-};
-
-struct Recorder : DeliveryObserver {
-  Time created = 0, injected = 0, delivered = 0;
-  int count = 0;
-  void on_delivered(Hca&, const Packet& p, Time tail) override {
-    created = p.created;
-    injected = p.injected;
-    delivered = tail;
-    ++count;
-  }
-};
-
-// Runs one packet of `payload` bytes posted at `post_at` through h1 -(len1)- sw1 -(len2)- h2.
-Recorder run_one(const std::string& speed, const std::string& len1, const std::string& len2, std::uint32_t payload,
+// Runs one packet of `payload` bytes posted at `post_at` through h1 -(len1)- sw1 -(len2)- h2 and
+// returns what h2 delivered.
+Delivery run_one(const std::string& speed, const std::string& len1, const std::string& len2, std::uint32_t payload,
                  Time post_at) {
-  const std::string yaml = "defaults: {link: {speed: " + speed + ", width: 4x}, switch: {latency: 100ns}}\n"
+  Fabric& f = build_fabric("defaults: {link: {speed: " + speed + ", width: 4x}, switch: {latency: 100ns}}\n"
                            "nodes: [{name: sw1, type: switch, ports: 4}, {name: h1, type: hca}, {name: h2, type: hca}]\n"
-                           "cables: [{from: h1/1, to: sw1/1, length: " + len1 + "}, {from: h2/1, to: sw1/2, length: " + len2 + "}]\n";
-  Topology topo = parse_topology(YAML::Load(yaml), "inline.yaml");
-  static Fabric* fabric = new Fabric(topo, FabricOptions{});  // lives until the process ends
-  Hca& h1 = *fabric->hca(1);
-  Hca& h2 = *fabric->hca(2);
-  static Recorder rec;
+                           "cables: [{from: h1/1, to: sw1/1, length: " + len1 + "}, {from: h2/1, to: sw1/2, length: " +
+                           len2 + "}]\n");
   static Poster poster;
-  poster.hca = &h1;
-  poster.src = h1.create_ud_qp(0x42);
-  poster.dst = h2.create_ud_qp(0x42);
-  poster.dlid = h2.lid();
-  poster.bytes = payload;
-  h2.set_delivery_observer(&rec);
-  h1.schedule(post_at, &poster, 0);
-  sc_core::sc_start(to_sc_time(100 * kUs));
-  ScheduledModule::rethrow_failure();
-  fabric->check_invariants();
-  return rec;
+  static Recorder rec;
+  aim(poster, *f.hca(1), *f.hca(2), payload);
+  f.hca(2)->set_delivery_observer(&rec);
+  f.hca(1)->schedule(post_at, &poster, 0);
+  run_for(f, 100 * kUs);
+  REQUIRE(rec.delivered.size() == 1);
+  return rec.delivered[0];
 }
 
 }  // namespace
@@ -72,8 +44,7 @@ TEST_CASE("zero-load latency through one switch, 4x QDR (8b/10b), exact to the f
   // Switch head: LRH in after ceil(9 / 4) = 3 edges -> 1000 + 15 + 3 = 1018 ns; tail 1000 + 15 + 74 = 1089 ns.
   // Output: first edge >= 1018 + 100 = 1118, and end >= 1089 + 100 = 1189 -> start >= 1115: start 1118 ns.
   // Tail at h2: 1118 + 7 + 74 = 1199 ns.
-  Recorder r = run_one("QDR", "3m", "1.3m", 257, 1 * kUs);
-  REQUIRE(r.count == 1);
+  Delivery r = run_one("QDR", "3m", "1.3m", 257, 1 * kUs);
   CHECK(r.created == 1'000'000'000);
   CHECK(r.injected == 1'000'000'000);
   CHECK(r.delivered == 1'199'000'000);
@@ -92,8 +63,7 @@ TEST_CASE("zero-load latency through one switch, 4x FDR (64b/66b), exact to the 
   // Output: edge >= 1,127,840,000 fs -> ceil(240.31) = 241; end >= 1,170,080,000 -> edge 250 - 10 = 240.
   //      Start at edge 241; tail at h2 at edge 241 + 2 + 10 = 253 = floor(253 * 14,080,000 / 3)
   //      = 1,187,413,333 fs.
-  Recorder r = run_one("FDR", "3m", "1m", 256, 1 * kUs);
-  REQUIRE(r.count == 1);
+  Delivery r = run_one("FDR", "3m", "1m", 256, 1 * kUs);
   CHECK(r.injected == 1'004'373'333);
   CHECK(r.delivered == 1'187'413'333);
   CHECK(r.delivered - r.created == 187'413'333);
@@ -106,8 +76,7 @@ TEST_CASE("zero-load latency through one switch, 4x EDR (64b/66b), exact to the 
   // Head at switch: 391 + 4 + 1 = 396; tail 391 + 4 + 66 = 461 (1180.16 ns).
   // Output: time >= 396 * 2.56 + 100 = 1113.76 ns -> edge 436 (1116.16 ns); end >= 1280.16 ns -> edge 501 - 66 = 435.
   // Start at edge 436; tail at h2 at edge 436 + 4 + 66 = 506 = 1295.36 ns.
-  Recorder r = run_one("EDR", "2m", "2m", 2048, 1 * kUs);
-  REQUIRE(r.count == 1);
+  Delivery r = run_one("EDR", "2m", "2m", 2048, 1 * kUs);
   CHECK(r.injected == 1'000'960'000);
   CHECK(r.delivered == 1'295'360'000);
 }

@@ -21,6 +21,16 @@ struct Poster : ActionHandler {
   }
 };
 
+// Points `p` from `src` to `dst`: a fresh UD QP on each (Q_Key 0x42), `count` messages of `bytes`.
+inline void aim(Poster& p, Hca& src, Hca& dst, std::uint32_t bytes, int count = 1) {
+  p.hca = &src;
+  p.src = src.create_ud_qp(0x42);
+  p.dst = dst.create_ud_qp(0x42);
+  p.dlid = dst.lid();
+  p.bytes = bytes;
+  p.count = count;
+}
+
 struct Delivery {
   std::uint32_t src_node;
   Time created, injected, delivered;
