@@ -31,9 +31,8 @@ Hca::Hca(const sc_core::sc_module_name& name, HcaConfig config, PacketPool& pool
 }
 
 Qpn Hca::create_ud_qp(std::uint32_t q_key) {
-  const Qpn qpn = next_qpn_++;
-  qps_[qpn] = UdQp{q_key};
-  return qpn;
+  qps_.push_back(UdQp{q_key});
+  return static_cast<Qpn>(kFirstQpn + qps_.size() - 1);
 }
 
 std::size_t Hca::queued_packets() const {
@@ -45,8 +44,8 @@ std::size_t Hca::queued_packets() const {
 
 std::uint64_t Hca::post_ud_send(Qpn src_qp, Lid dlid, Qpn dest_qp, std::uint32_t q_key, std::uint32_t bytes,
                                 bool measured, std::uint8_t sl, std::uint16_t flow) {
-  auto it = qps_.find(src_qp);
-  IBFSIM_CHECK(it != qps_.end(), "post on a QP that does not exist");
+  UdQp* qp = find_qp(src_qp);
+  IBFSIM_CHECK(qp != nullptr, "post on a QP that does not exist");
   Packet* p = pool_.acquire();
   p->id = make_packet_id(config_.node_index, next_packet_seq_++);
   p->created = now();
@@ -60,8 +59,8 @@ std::uint64_t Hca::post_ud_send(Qpn src_qp, Lid dlid, Qpn dest_qp, std::uint32_t
   f.dlid = dlid;
   f.slid = lid(1);
   f.dest_qp = dest_qp;
-  f.psn = it->second.next_psn;
-  it->second.next_psn = (it->second.next_psn + 1) & 0xFFFFFF;
+  f.psn = qp->next_psn;
+  qp->next_psn = (qp->next_psn + 1) & 0xFFFFFF;
   f.q_key = q_key;
   f.src_qp = src_qp;
   std::vector<std::uint8_t> data;
@@ -158,9 +157,9 @@ void Hca::consume(PortNum n, Packet* p) {
   if (!ud || ud->bth.tver != 0) return drop(n, p, DropReason::kMalformed);
   // Multicast goes to DestQP 0xFFFFFF only (R14) and is delivered to the QP attached to the group.
   if (multicast && ud->bth.dest_qp != 0xFFFFFF) return drop(n, p, DropReason::kMalformed);
-  auto qp = qps_.find(multicast ? mcast_qp_.at(lrh.dlid) : ud->bth.dest_qp);
-  if (qp == qps_.end()) return drop(n, p, DropReason::kNoQp);
-  if (qp->second.q_key != ud->deth.q_key) return drop(n, p, DropReason::kQkeyMismatch);
+  const UdQp* qp = find_qp(multicast ? mcast_qp_.at(lrh.dlid) : ud->bth.dest_qp);
+  if (qp == nullptr) return drop(n, p, DropReason::kNoQp);
+  if (qp->q_key != ud->deth.q_key) return drop(n, p, DropReason::kQkeyMismatch);
   if (!p->payload.empty()) {
     for (std::uint32_t i = 0; i < p->payload_len; ++i) {
       if (p->payload[i] != payload_pattern_byte(p->id, i)) {

@@ -91,10 +91,12 @@ class Hca : public ScheduledModule, public PortOwner, public ActionHandler {
 
  private:
   enum Kind : std::uint32_t { kConsume = 1 };
+  static constexpr Qpn kFirstQpn = 0x100;
   struct UdQp {
     std::uint32_t q_key;
     Psn next_psn = 0;
   };
+  UdQp* find_qp(Qpn qpn) { return qpn >= kFirstQpn && qpn - kFirstQpn < qps_.size() ? &qps_[qpn - kFirstQpn] : nullptr; }
   void try_send(PortNum n);
   void consume(PortNum n, Packet* p);
   void drop(PortNum n, Packet* p, DropReason reason);
@@ -107,9 +109,8 @@ class Hca : public ScheduledModule, public PortOwner, public ActionHandler {
   std::vector<std::array<RingQueue<Packet*>, kMaxDataVls + 1>> send_queues_;  // [port-1][vl]
   std::vector<VlArbiter> arbiters_;                                          // per port
   std::vector<std::uint16_t> queued_vls_;  // per port: bit v set while send_queues_[port][v] is not empty
-  std::map<Qpn, UdQp> qps_;
+  std::vector<UdQp> qps_;        // QPN kFirstQpn + i; looked up on every packet sent and received
   std::map<Lid, Qpn> mcast_qp_;  // multicast groups joined, and the QP attached
-  Qpn next_qpn_ = 0x100;
   std::uint64_t next_packet_seq_ = 0;
   DeliveryObserver* observer_ = nullptr;
   SendObserver* send_observer_ = nullptr;
