@@ -25,6 +25,7 @@ enum class DropReason : std::uint8_t {
   kPortState,        // port not in a state that passes this packet (R20)
   kLinkDown,         // lost on, or queued for, a link that went down (PortXmitDiscards)
   kPhyError,         // the receiver's PHY saw a symbol or framing error (SymbolErrorCounter, PortRcvErrors)
+  kPkeyViolation,    // BTH P_Key does not match the destination QP's partition (R37, P_KeyViolations)
   kCount
 };
 

@@ -4,6 +4,8 @@
 // or drops with a counted reason.
 #pragma once
 #include <array>
+#include <deque>
+#include <optional>
 #include <map>
 #include <memory>
 #include <string>
@@ -17,6 +19,11 @@
 #include "sim/link/link_port.h"
 #include "sim/link/sl_to_vl_table.h"
 #include "sim/link/vl_arbiter.h"
+#include "sim/transport/completion_queue.h"
+#include "sim/transport/host_interface.h"
+#include "sim/transport/host_memory.h"
+#include "sim/transport/memory_region.h"
+#include "sim/transport/queue_pair.h"
 
 namespace ibfsim {
 
@@ -44,6 +51,12 @@ struct HcaConfig {
   std::vector<Lid> port_lids;            // [port-1]
   std::uint32_t node_index = 0;          // fabric node index, recorded in packets it sends
   bool carry_payload = false;            // write real payload bytes (data checking) or elide them
+  // Verbs QPs only (the UD traffic generator's post_ud_send injects at the wire):
+  Time doorbell_to_wire = 250'000'000;      // post_send to the QP's first packet being ready (fs)
+  Time wire_to_completion = 250'000'000;    // last byte in (DMA done) to data and CQE visible (fs)
+  HostInterfaceConfig host;                 // payload DMA in both directions
+  std::vector<std::uint16_t> p_keys = {0xFFFF};  // every port's P_Key table
+  std::uint64_t port_guid_base = 0;         // SGIDs: subnet prefix fe80::, GUID base + port
 };
 
 struct HcaStats {
@@ -52,7 +65,7 @@ struct HcaStats {
   std::uint64_t payload_mismatches = 0;  // carried payload differed from the pattern sent
 };
 
-class Hca : public ScheduledModule, public PortOwner, public ActionHandler {
+class Hca : public ScheduledModule, public PortOwner, public ActionHandler, public TransportEnv {
  public:
   Hca(const sc_core::sc_module_name& name, HcaConfig config, PacketPool& pool, PacketLedger& ledger);
 
@@ -74,6 +87,35 @@ class Hca : public ScheduledModule, public PortOwner, public ActionHandler {
   std::uint64_t post_ud_send(Qpn src_qp, Lid dlid, Qpn dest_qp, std::uint32_t q_key, std::uint32_t bytes,
                              bool measured, std::uint8_t sl = 0, std::uint16_t flow = 0);
 
+  // --- verbs (see verbs.h): handles are small integers; calls return 0 or an errno value ---
+  std::uint64_t alloc_host_memory(std::uint64_t len, std::uint64_t align = 4096) { return memory_.alloc(len, align); }
+  HostMemory& memory() override { return memory_; }
+  verbs::PdHandle alloc_pd() { return ++pds_; }
+  std::optional<verbs::ibv_mr> reg_mr(verbs::PdHandle pd, std::uint64_t addr, std::uint64_t length, unsigned access);
+  verbs::CqHandle create_cq(std::uint32_t cqe);
+  CompletionQueue& cq(verbs::CqHandle h) { return *cqs_.at(h - 1); }
+  int poll_cq(verbs::CqHandle h, int n, verbs::ibv_wc* wc) { return cq(h).poll(n, wc); }
+  // nullptr if the attributes are invalid (unknown CQ, unsupported type).
+  QueuePair* create_qp(verbs::PdHandle pd, const verbs::ibv_qp_init_attr& init);
+  QueuePair* qp(Qpn qpn);
+  int modify_qp(QueuePair& qp, const verbs::ibv_qp_attr& attr, unsigned mask);
+  int post_send(QueuePair& qp, const verbs::ibv_send_wr& wr);
+  int post_recv(QueuePair& qp, const verbs::ibv_recv_wr& wr);
+  // Sum of every verbs QP's counters.
+  QpStats qp_stats() const;
+
+  // TransportEnv
+  Time now() const override { return ScheduledModule::now(); }
+  const MrTable& mrs() const override { return mrs_; }
+  bool carry_payload() const override { return config_.carry_payload; }
+  void wake(QueuePair& qp) override;
+  void arm_timer(QueuePair& qp, std::uint8_t kind, Time at, std::uint64_t generation) override;
+  void complete(QueuePair& qp, bool send_side, const verbs::ibv_wc& wc) override;
+  Lid port_lid(PortNum port) const override { return lid(port); }
+  std::uint16_t port_p_key(PortNum port, std::uint16_t index) const override;
+  std::uint8_t sl_to_vl(PortNum, std::uint8_t sl) const override { return config_.sl_to_vl.vl(sl); }
+  Grh port_grh_source(PortNum port) const override;
+
   void set_delivery_observer(DeliveryObserver* obs) { observer_ = obs; }
   void set_send_observer(SendObserver* obs) { send_observer_ = obs; }
   std::size_t queued_packets() const;
@@ -90,12 +132,25 @@ class Hca : public ScheduledModule, public PortOwner, public ActionHandler {
   static std::uint64_t make_packet_id(std::uint32_t node, std::uint64_t seq) { return (std::uint64_t{node} << 40) | seq; }
 
  private:
-  enum Kind : std::uint32_t { kConsume = 1 };
+  enum Kind : std::uint32_t { kConsume = 1, kDoorbell, kTimer, kCompletion, kSendReady, kDeliver };
   static constexpr Qpn kFirstQpn = 0x100;
   struct UdQp {
     std::uint32_t q_key;
     Psn next_psn = 0;
+    std::unique_ptr<QueuePair> verbs;  // set: a verbs QP (any type); the fields above are unused
   };
+  struct PendingCompletion {
+    Time at;
+    verbs::CqHandle cq;
+    verbs::ibv_wc wc;
+  };
+  // Verbs QPs with something to send, per port and VL, served round robin.
+  struct QpRing {
+    std::deque<QueuePair*> qps;
+  };
+  void pull_from_qps(PortNum n);
+  void consume_verbs(PortNum n, Packet* p, QueuePair& q, bool multicast);
+  void deliver_verbs(PortNum n, Packet* p);
   UdQp* find_qp(Qpn qpn) { return qpn >= kFirstQpn && qpn - kFirstQpn < qps_.size() ? &qps_[qpn - kFirstQpn] : nullptr; }
   void try_send(PortNum n);
   void consume(PortNum n, Packet* p);
@@ -115,6 +170,18 @@ class Hca : public ScheduledModule, public PortOwner, public ActionHandler {
   DeliveryObserver* observer_ = nullptr;
   SendObserver* send_observer_ = nullptr;
   HcaStats stats_;
+
+  HostMemory memory_;
+  MrTable mrs_;
+  verbs::PdHandle pds_ = 0;
+  std::vector<std::unique_ptr<CompletionQueue>> cqs_;
+  std::vector<std::array<QpRing, kMaxDataVls + 1>> qp_rings_;  // [port-1][vl]
+  std::vector<std::uint8_t> in_ring_;                          // by QPN - kFirstQpn
+  std::vector<std::array<Time, kMaxDataVls + 1>> staged_ready_;  // [port-1][vl]: DMA of the staged packet done
+  std::deque<PendingCompletion> completions_;  // in time order: the latency is the same for all
+  DmaPipe dma_tx_, dma_rx_;
+  bool send_ready_pending_ = false;
+  bool in_pull_ = false;
 };
 
 // The byte pattern of a carried payload: a function of the packet id and offset, so a receiver

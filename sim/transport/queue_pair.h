@@ -1,0 +1,191 @@
+// A queue pair: its verbs-visible state and attributes, its send queue worked by the requester
+// (requester.cpp: segmentation, PSNs, ACK/NAK handling, retransmission, timers) and its receive
+// side worked by the responder (responder.cpp: PSN checks, duplicates, RNR, protection, RDMA
+// READ responses, atomics, ACK coalescing). One class for RC, UC and UD; the type decides which
+// rules apply. The QP knows nothing of SystemC: it talks to its HCA through TransportEnv.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+#include "sim/core/ids.h"
+#include "sim/core/packet.h"
+#include "sim/core/time.h"
+#include "sim/transport/host_memory.h"
+#include "sim/transport/memory_region.h"
+#include "sim/transport/transport_packet.h"
+#include "sim/transport/verbs.h"
+
+namespace ibfsim {
+
+class QueuePair;
+
+// Per-QP counters: what the transport did to deliver (or why it did not).
+struct QpStats {
+  std::uint64_t packets_sent = 0, packets_retransmitted = 0;
+  std::uint64_t acks_sent = 0, acks_received = 0;
+  std::uint64_t naks_seq_sent = 0, naks_seq_received = 0;
+  std::uint64_t rnr_naks_sent = 0, rnr_naks_received = 0;
+  std::uint64_t naks_error_sent = 0, naks_error_received = 0;
+  std::uint64_t ack_timeouts = 0;           // local ACK timer expiries
+  std::uint64_t duplicates_received = 0;    // requests behind ePSN (answered, never re-executed)
+  std::uint64_t out_of_sequence_dropped = 0;  // requests ahead of ePSN (RC) or after a PSN gap (UC)
+  std::uint64_t uc_messages_dropped = 0;
+  std::uint64_t qkey_violations = 0;        // UD Q_Key mismatch: silently dropped
+  std::uint64_t no_recv_wqe_dropped = 0;    // UD/UC: no receive posted
+  std::uint64_t remote_access_errors = 0;   // requests rejected for R_Key, bounds or access rights
+};
+
+// What a QP needs from its HCA.
+class TransportEnv {
+ public:
+  virtual ~TransportEnv() = default;
+  virtual Time now() const = 0;
+  virtual HostMemory& memory() = 0;
+  virtual const MrTable& mrs() const = 0;
+  virtual bool carry_payload() const = 0;
+  // The QP has a packet to send: the HCA will call QueuePair::build_next when its port can take it.
+  virtual void wake(QueuePair& qp) = 0;
+  // (Re)arms the QP's timer of `kind` to fire at `at` (QueuePair::on_timer with this generation).
+  virtual void arm_timer(QueuePair& qp, std::uint8_t kind, Time at, std::uint64_t generation) = 0;
+  // Posts a work completion to the QP's send or receive CQ.
+  virtual void complete(QueuePair& qp, bool send_side, const verbs::ibv_wc& wc) = 0;
+  virtual Lid port_lid(PortNum port) const = 0;
+  virtual std::uint16_t port_p_key(PortNum port, std::uint16_t index) const = 0;
+  virtual std::uint8_t sl_to_vl(PortNum port, std::uint8_t sl) const = 0;
+  virtual Grh port_grh_source(PortNum port) const = 0;  // SGID of the port
+};
+
+class QueuePair {
+ public:
+  enum TimerKind : std::uint8_t { kAckTimer = 1, kRnrTimer = 2 };
+
+  QueuePair(TransportEnv& env, Qpn qpn, verbs::PdHandle pd, const verbs::ibv_qp_init_attr& init);
+
+  Qpn qpn() const { return qpn_; }
+  verbs::ibv_qp_type type() const { return init_.qp_type; }
+  verbs::PdHandle pd() const { return pd_; }
+  const verbs::ibv_qp_init_attr& init_attr() const { return init_; }
+  const verbs::ibv_qp_attr& attr() const { return attr_; }
+  verbs::ibv_qp_state state() const { return attr_.qp_state; }
+  const QpStats& stats() const { return stats_; }
+  PortNum port() const { return attr_.port_num; }
+  std::uint32_t pmtu() const { return verbs::mtu_bytes(attr_.path_mtu); }
+  // The VL its packets use (its SL mapped on its port): the HCA queues it per VL.
+  std::uint8_t vl() const;
+
+  // ibv_modify_qp: 0 or EINVAL (bad transition or attribute mask).
+  int modify(const verbs::ibv_qp_attr& attr, unsigned mask);
+  // ibv_post_send / ibv_post_recv: 0, EINVAL (bad WR) or ENOMEM (queue full). `ready_at` is when
+  // the HCA sees the doorbell.
+  int post_send(const verbs::ibv_send_wr& wr, Time ready_at);
+  int post_recv(const verbs::ibv_recv_wr& wr);
+
+  // --- the HCA's side ---
+  // True if build_next would produce a packet now.
+  bool has_output() const;
+  // Builds the next packet: a responder response first (ACK, NAK, READ response, atomic ACK),
+  // else the requester's next request packet. Precondition: has_output().
+  // Returns false if it produced nothing after all (the WQE failed its local checks).
+  bool build_next(Packet& p);
+  // A packet for this QP arrived (headers parsed, CRCs, LIDs and P_Key checked by the HCA).
+  void receive(const ParsedPacket& pp, const Packet& p);
+  void on_timer(std::uint8_t kind, std::uint64_t generation);
+  // The doorbell of a posted WQE rang: wake if it is the next to send.
+  void on_doorbell();
+
+ private:
+  struct SendWqe {
+    verbs::ibv_send_wr wr;
+    std::uint64_t len = 0;
+    std::uint32_t npkts = 1;  // PSNs it consumes
+    Psn first_psn = 0;
+    bool started = false;
+    std::uint32_t done_pkts = 0;  // packets ACKed, or READ response packets received
+    bool signaled = false;
+    Time ready_at = 0;
+  };
+  struct RecvWqe {
+    verbs::ibv_recv_wr wr;
+    std::uint64_t len = 0;
+  };
+  // A response the responder owes (RC).
+  struct Response {
+    enum Kind : std::uint8_t { kAck, kNak, kRead, kAtomicAck } kind = kAck;
+    Psn psn = 0;
+    std::uint8_t syndrome = 0;
+    std::uint64_t va = 0;  // READ: what to read
+    std::uint32_t len = 0;
+    std::uint32_t npkts = 0, sent = 0;
+    std::uint64_t orig = 0;  // atomic: the original remote value
+  };
+
+  // requester.cpp
+  bool requester_ready() const;
+  bool build_request(Packet& p);
+  void on_response(const ParsedPacket& pp, const Packet& p);
+  // Cumulative ACK of everything <= psn; true if it found a READ/atomic whose response is
+  // missing and went back to ask again.
+  bool complete_through(Psn psn);
+  bool complete_front(verbs::ibv_wc_status status);
+  void go_back(Psn psn);
+  void restart_ack_timer();
+  Psn una() const;
+  void gather(const SendWqe& w, std::uint64_t offset, std::uint32_t len, std::vector<std::uint8_t>& out);
+  void scatter(const std::vector<verbs::ibv_sge>& sges, std::uint64_t offset, const std::uint8_t* data,
+               std::uint32_t len);
+  // responder.cpp
+  void receive_ud(const ParsedPacket& pp, const Packet& p);
+  void receive_rc_uc(const ParsedPacket& pp, const Packet& p);
+  void receive_duplicate(const ParsedPacket& pp);
+  void queue_response(const Response& r);
+  void nak(Psn psn, std::uint8_t syndrome, bool to_error);
+  void build_response(Packet& p);
+  std::size_t rd_atomic_pending() const;
+  // queue_pair.cpp
+  void fill_headers(TransportHeaders& h, std::uint8_t opcode, Psn psn) const;
+  void enter_error();
+
+  TransportEnv& env_;
+  Qpn qpn_;
+  verbs::PdHandle pd_;
+  verbs::ibv_qp_init_attr init_;
+  verbs::ibv_qp_attr attr_;
+  QpStats stats_;
+
+  // Requester.
+  std::deque<SendWqe> sq_;
+  std::size_t send_idx_ = 0;     // WQE being sent
+  std::uint32_t send_pkt_ = 0;   // its next packet
+  Psn next_psn_ = 0;             // PSN of the next new packet
+  Psn sent_end_ = 0;             // one past the highest PSN ever sent (responses beyond it are bogus)
+  std::size_t rd_atomic_out_ = 0;  // READ/atomic WQEs before send_idx_ not yet complete
+  std::uint8_t retry_left_ = 0, rnr_left_ = 0;
+  bool rnr_wait_ = false;
+  bool resend_pending_ = false;  // went back; ignore out-of-order responses until progress
+  std::uint64_t ack_timer_gen_ = 0, rnr_timer_gen_ = 0;
+  bool ack_timer_armed_ = false;
+
+  // Responder.
+  std::deque<RecvWqe> rq_;
+  Psn epsn_ = 0;
+  std::uint32_t msn_ = 0;
+  bool nak_seq_sent_ = false;
+  bool msg_active_ = false;      // a multi-packet message is in progress
+  bool msg_send_ = false;        // SEND (else RDMA WRITE)
+  bool msg_dropping_ = false;    // UC: dropping the rest of a message
+  std::uint64_t msg_offset_ = 0;
+  Reth msg_reth_;
+  std::deque<Response> responses_;
+  struct SavedAtomic {
+    Psn psn = 0;
+    std::uint64_t orig = 0;
+    bool valid = false;
+  };
+  std::array<SavedAtomic, 16> saved_atomics_{};
+  std::size_t saved_next_ = 0;
+  std::vector<std::uint8_t> scratch_;
+};
+
+}  // namespace ibfsim

@@ -1,0 +1,369 @@
+// The receive side of a QueuePair (fact sheet 5.3-5.7). RC: a request at ePSN executes; one ahead
+// of it gets a single NAK PSN-sequence-error and later ones are dropped until ePSN arrives; one
+// behind it is a duplicate (re-ACK, re-read, or the saved atomic result, never re-executed).
+// SEND without a posted receive gets an RNR NAK; protection failures a NAK Remote Access Error,
+// and the QP goes to error. UC: no ACKs; a PSN gap drops the message in progress until the next
+// First/Only. UD: Q_Key check, one packet per message, GRH room at the head of the buffer.
+#include <algorithm>
+#include <cstring>
+
+#include "sim/transport/psn.h"
+#include "sim/transport/queue_pair.h"
+
+namespace ibfsim {
+
+using namespace verbs;
+
+namespace {
+constexpr std::uint32_t kUdGrhRoom = 40;  // UD receive buffers start with room for a GRH
+bool op_is_first_or_only(std::uint8_t o) {
+  return o == op::kSendFirst || o == op::kSendOnly || o == op::kSendOnlyImm || o == op::kRdmaWriteFirst ||
+         o == op::kRdmaWriteOnly || o == op::kRdmaWriteOnlyImm;
+}
+bool op_is_send(std::uint8_t o) { return o <= op::kSendOnlyImm; }
+bool op_is_write(std::uint8_t o) { return o >= op::kRdmaWriteFirst && o <= op::kRdmaWriteOnlyImm; }
+bool op_is_last_or_only(std::uint8_t o) {
+  return o == op::kSendLast || o == op::kSendLastImm || o == op::kSendOnly || o == op::kSendOnlyImm ||
+         o == op::kRdmaWriteLast || o == op::kRdmaWriteLastImm || o == op::kRdmaWriteOnly || o == op::kRdmaWriteOnlyImm;
+}
+bool op_is_middle_or_last(std::uint8_t o) {
+  return o == op::kSendMiddle || o == op::kSendLast || o == op::kSendLastImm || o == op::kRdmaWriteMiddle ||
+         o == op::kRdmaWriteLast || o == op::kRdmaWriteLastImm;
+}
+bool op_has_imm(std::uint8_t o) {
+  return o == op::kSendLastImm || o == op::kSendOnlyImm || o == op::kRdmaWriteLastImm || o == op::kRdmaWriteOnlyImm;
+}
+}  // namespace
+
+std::size_t QueuePair::rd_atomic_pending() const {
+  std::size_t n = 0;
+  for (const auto& r : responses_) n += r.kind == Response::kRead || r.kind == Response::kAtomicAck;
+  return n;
+}
+
+void QueuePair::queue_response(const Response& r) {
+  // ACKs are cumulative: a newer one replaces an ACK that has not gone out yet (coalescing).
+  if (r.kind == Response::kAck && !responses_.empty() && responses_.back().kind == Response::kAck) {
+    responses_.back() = r;
+    return;
+  }
+  const bool was_idle = !has_output();
+  responses_.push_back(r);
+  if (was_idle) env_.wake(*this);
+}
+
+void QueuePair::nak(Psn psn, std::uint8_t syndrome, bool to_error) {
+  Response r;
+  r.kind = Response::kNak;
+  r.psn = psn;
+  r.syndrome = syndrome;
+  queue_response(r);
+  if (to_error) {
+    // The NAK still goes out: keep it while the rest of the QP is torn down.
+    Response keep = responses_.back();
+    enter_error();
+    responses_.push_back(keep);
+    env_.wake(*this);
+  }
+}
+
+void QueuePair::receive_ud(const ParsedPacket& pp, const Packet& p) {
+  if (!(pp.ext & kExtDeth)) return;
+  // QP0 takes any Q_Key; others must match exactly (a mismatch is dropped silently, R36).
+  if (qpn_ != 0 && pp.h.deth.q_key != attr_.qkey) {
+    ++stats_.qkey_violations;
+    return;
+  }
+  if (rq_.empty()) {
+    ++stats_.no_recv_wqe_dropped;
+    return;
+  }
+  RecvWqe r = std::move(rq_.front());
+  rq_.pop_front();
+  ibv_wc wc;
+  wc.wr_id = r.wr.wr_id;
+  wc.opcode = IBV_WC_RECV;
+  wc.qp_num = qpn_;
+  wc.src_qp = pp.h.deth.src_qp;
+  wc.slid = pp.h.lrh.slid;
+  wc.sl = pp.h.lrh.sl;
+  wc.byte_len = p.payload_len + kUdGrhRoom;
+  if (pp.h.grh) wc.wc_flags |= IBV_WC_GRH;
+  if (pp.ext & kExtImmdt) wc.wc_flags |= IBV_WC_WITH_IMM, wc.imm_data = pp.h.imm;
+  if (wc.byte_len > r.len) {
+    wc.status = IBV_WC_LOC_LEN_ERR;
+  } else if (env_.carry_payload()) {
+    if (pp.h.grh) scatter(r.wr.sg_list, 0, p.header.data() + kLrhBytes, kGrhBytes);
+    if (!p.payload.empty()) scatter(r.wr.sg_list, kUdGrhRoom, p.payload.data(), p.payload_len);
+  }
+  env_.complete(*this, false, wc);
+}
+
+void QueuePair::receive_duplicate(const ParsedPacket& pp) {
+  ++stats_.duplicates_received;
+  const std::uint8_t o = opcode_operation(pp.h.bth.opcode);
+  const Psn psn = pp.h.bth.psn;
+  if (o == op::kRdmaReadRequest) {
+    // Reads are idempotent: read again and resend (from the PSN the requester asks for).
+    const Reth& reth = pp.h.reth;
+    if (env_.mrs().check_remote(reth.r_key, pd_, reth.va, reth.dma_len, IBV_ACCESS_REMOTE_READ) != MrCheck::kOk) return;
+    Response r;
+    r.kind = Response::kRead;
+    r.psn = psn;
+    r.va = reth.va;
+    r.len = reth.dma_len;
+    r.npkts = std::max<std::uint32_t>(1, (reth.dma_len + pmtu() - 1) / pmtu());
+    // Drop a pending response for the same range being superseded.
+    responses_.erase(std::remove_if(responses_.begin(), responses_.end(),
+                                    [&](const Response& x) { return x.kind == Response::kRead && x.psn == psn && x.sent == 0; }),
+                     responses_.end());
+    queue_response(r);
+    return;
+  }
+  if (o == op::kCmpSwap || o == op::kFetchAdd) {
+    for (const auto& s : saved_atomics_) {
+      if (s.valid && s.psn == psn) {
+        Response r;
+        r.kind = Response::kAtomicAck;
+        r.psn = psn;
+        r.orig = s.orig;
+        queue_response(r);
+        return;
+      }
+    }
+    return;
+  }
+  // SEND / WRITE: acknowledge again, cumulatively, up to what has been received.
+  Response r;
+  r.kind = Response::kAck;
+  r.psn = psn_add(epsn_, -1);
+  queue_response(r);
+}
+
+void QueuePair::receive_rc_uc(const ParsedPacket& pp, const Packet& p) {
+  const bool rc = init_.qp_type == IBV_QPT_RC;
+  const std::uint8_t o = opcode_operation(pp.h.bth.opcode);
+  const Psn psn = pp.h.bth.psn;
+  const std::int32_t d = psn_diff(psn, epsn_);
+  const std::uint32_t mtu = pmtu();
+  if (rc) {
+    if (d > 0) {
+      ++stats_.out_of_sequence_dropped;
+      if (!nak_seq_sent_) {
+        ++stats_.naks_seq_sent;
+        nak_seq_sent_ = true;
+        nak(epsn_, nak_syndrome(NakCode::kPsnSequenceError), false);
+      }
+      return;
+    }
+    if (d < 0) return receive_duplicate(pp);
+    nak_seq_sent_ = false;
+  } else if (d != 0) {
+    // UC: a gap loses the message in progress; resynchronise on a First/Only.
+    if (msg_active_ && !msg_dropping_) ++stats_.uc_messages_dropped;
+    msg_active_ = false;
+    ++stats_.out_of_sequence_dropped;
+    if (!op_is_first_or_only(o)) {
+      msg_dropping_ = true;
+      return;
+    }
+    epsn_ = psn;
+  }
+  auto fail = [&](NakCode code) {
+    if (code == NakCode::kRemoteAccessError) ++stats_.remote_access_errors;
+    if (!rc) {  // UC cannot NAK: drop the message
+      msg_active_ = false;
+      msg_dropping_ = true;
+      epsn_ = psn_add(psn, 1);
+      return;
+    }
+    ++stats_.naks_error_sent;
+    nak(psn, nak_syndrome(code), true);
+  };
+
+  // RDMA READ and atomics (RC only; opcode_layout already refused them on UC).
+  if (o == op::kRdmaReadRequest || o == op::kCmpSwap || o == op::kFetchAdd) {
+    if (msg_active_) return fail(NakCode::kInvalidRequest);
+    if (rd_atomic_pending() >= std::max<unsigned>(1, attr_.max_dest_rd_atomic))
+      return fail(NakCode::kInvalidRequest);  // R33
+    if (o == op::kRdmaReadRequest) {
+      const Reth& reth = pp.h.reth;
+      if (!(attr_.qp_access_flags & IBV_ACCESS_REMOTE_READ) ||
+          env_.mrs().check_remote(reth.r_key, pd_, reth.va, reth.dma_len, IBV_ACCESS_REMOTE_READ) != MrCheck::kOk)
+        return fail(NakCode::kRemoteAccessError);
+      Response r;
+      r.kind = Response::kRead;
+      r.psn = psn;
+      r.va = reth.va;
+      r.len = reth.dma_len;
+      r.npkts = std::max<std::uint32_t>(1, (reth.dma_len + mtu - 1) / mtu);
+      epsn_ = psn_add(psn, r.npkts);  // R31
+      ++msn_;
+      queue_response(r);
+      return;
+    }
+    const AtomicEth& a = pp.h.atomic_eth;
+    if (a.va % 8 != 0) return fail(NakCode::kInvalidRequest);  // R32
+    if (!(attr_.qp_access_flags & IBV_ACCESS_REMOTE_ATOMIC) ||
+        env_.mrs().check_remote(a.r_key, pd_, a.va, 8, IBV_ACCESS_REMOTE_ATOMIC) != MrCheck::kOk)
+      return fail(NakCode::kRemoteAccessError);
+    HostMemory& mem = env_.memory();
+    const std::uint64_t orig = mem.load64(a.va);
+    if (o == op::kFetchAdd) mem.store64(a.va, orig + a.swap_add);
+    else if (orig == a.compare) mem.store64(a.va, a.swap_add);
+    saved_atomics_[saved_next_] = {psn, orig, true};
+    saved_next_ = (saved_next_ + 1) % saved_atomics_.size();
+    epsn_ = psn_add(psn, 1);
+    ++msn_;
+    Response r;
+    r.kind = Response::kAtomicAck;
+    r.psn = psn;
+    r.orig = orig;
+    queue_response(r);
+    return;
+  }
+
+  // SEND and RDMA WRITE.
+  if (op_is_first_or_only(o)) {
+    if (msg_active_ && rc) return fail(NakCode::kInvalidRequest);  // missing Last
+    msg_active_ = false;
+    msg_dropping_ = false;
+  } else if (!msg_active_ || msg_send_ != op_is_send(o)) {
+    if (msg_dropping_ && !rc) {
+      epsn_ = psn_add(psn, 1);
+      if (op_is_last_or_only(o)) msg_dropping_ = false;
+      return;
+    }
+    return fail(NakCode::kInvalidRequest);  // missing First
+  }
+  // R24: First and Middle carry exactly the PMTU; Last and Only at most.
+  if (op_is_last_or_only(o) ? p.payload_len > mtu : p.payload_len != mtu) return fail(NakCode::kInvalidRequest);
+
+  if (op_is_first_or_only(o)) {
+    msg_send_ = op_is_send(o);
+    msg_offset_ = 0;
+    if (msg_send_) {
+      if (rq_.empty()) {
+        if (!rc) {
+          ++stats_.no_recv_wqe_dropped;
+          msg_dropping_ = !op_is_last_or_only(o);
+          epsn_ = psn_add(psn, 1);
+          return;
+        }
+        // RNR NAK: the requester waits the timer and sends this PSN again (R29).
+        ++stats_.rnr_naks_sent;
+        nak(psn, rnr_nak_syndrome(attr_.min_rnr_timer), false);
+        return;
+      }
+    } else {
+      msg_reth_ = pp.h.reth;
+      if (!(attr_.qp_access_flags & IBV_ACCESS_REMOTE_WRITE) && msg_reth_.dma_len > 0)
+        return fail(NakCode::kRemoteAccessError);
+      if (env_.mrs().check_remote(msg_reth_.r_key, pd_, msg_reth_.va, msg_reth_.dma_len, IBV_ACCESS_REMOTE_WRITE) !=
+          MrCheck::kOk)
+        return fail(NakCode::kRemoteAccessError);
+    }
+    msg_active_ = true;
+  }
+  // A WRITE with immediate consumes a receive WQE at its end; none posted -> RNR (RC) / drop (UC).
+  const bool needs_recv = msg_send_ || op_has_imm(o);
+  if (needs_recv && op_is_last_or_only(o) && rq_.empty()) {
+    if (!rc) {
+      ++stats_.no_recv_wqe_dropped;
+      msg_active_ = false;
+      epsn_ = psn_add(psn, 1);
+      return;
+    }
+    ++stats_.rnr_naks_sent;
+    nak(psn, rnr_nak_syndrome(attr_.min_rnr_timer), false);
+    return;
+  }
+  // Place the data.
+  const std::uint64_t limit = msg_send_ ? rq_.front().len : msg_reth_.dma_len;
+  if (msg_offset_ + p.payload_len > limit) {
+    if (msg_send_ && rc) {
+      // The message does not fit the receive buffer: local length error here, NAK there.
+      ibv_wc wc;
+      wc.wr_id = rq_.front().wr.wr_id;
+      wc.status = IBV_WC_LOC_LEN_ERR;
+      wc.opcode = IBV_WC_RECV;
+      wc.qp_num = qpn_;
+      rq_.pop_front();
+      env_.complete(*this, false, wc);
+    }
+    return fail(NakCode::kInvalidRequest);
+  }
+  if (env_.carry_payload() && !p.payload.empty()) {
+    if (msg_send_) {
+      scatter(rq_.front().wr.sg_list, msg_offset_, p.payload.data(), p.payload_len);
+    } else {
+      std::memcpy(env_.memory().bytes(msg_reth_.va + msg_offset_, p.payload_len), p.payload.data(), p.payload_len);
+    }
+  }
+  msg_offset_ += p.payload_len;
+  epsn_ = psn_add(psn, 1);
+  if (op_is_last_or_only(o)) {
+    msg_active_ = false;
+    ++msn_;
+    if (needs_recv) {
+      ibv_wc wc;
+      wc.wr_id = rq_.front().wr.wr_id;
+      wc.opcode = msg_send_ ? IBV_WC_RECV : IBV_WC_RECV_RDMA_WITH_IMM;
+      wc.qp_num = qpn_;
+      wc.src_qp = attr_.dest_qp_num;
+      wc.slid = pp.h.lrh.slid;
+      wc.sl = pp.h.lrh.sl;
+      wc.byte_len = msg_send_ ? static_cast<std::uint32_t>(msg_offset_) : 0;
+      if (op_has_imm(o)) wc.wc_flags |= IBV_WC_WITH_IMM, wc.imm_data = pp.h.imm;
+      rq_.pop_front();
+      env_.complete(*this, false, wc);
+    }
+  }
+  if (rc && pp.h.bth.ack_req) {
+    Response r;
+    r.kind = Response::kAck;
+    r.psn = psn;
+    queue_response(r);
+  }
+}
+
+void QueuePair::build_response(Packet& p) {
+  Response& r = responses_.front();
+  TransportHeaders h;
+  std::uint32_t payload = 0;
+  const std::uint8_t* data = nullptr;
+  std::uint8_t o = op::kAcknowledge;
+  Psn psn = r.psn;
+  bool done = true;
+  h.aeth = {ack_syndrome(), msn_};
+  switch (r.kind) {
+    case Response::kAck: ++stats_.acks_sent; break;
+    case Response::kNak: h.aeth.syndrome = r.syndrome; break;
+    case Response::kAtomicAck:
+      o = op::kAtomicAcknowledge;
+      h.atomic_ack_eth = {r.orig};
+      ++stats_.acks_sent;
+      break;
+    case Response::kRead: {
+      const std::uint32_t k = r.sent;
+      const bool first = k == 0, last = k + 1 == r.npkts;
+      o = first && last ? op::kRdmaReadRespOnly
+          : first       ? op::kRdmaReadRespFirst
+          : last        ? op::kRdmaReadRespLast
+                        : op::kRdmaReadRespMiddle;
+      const std::uint64_t offset = std::uint64_t{k} * pmtu();
+      payload = static_cast<std::uint32_t>(std::min<std::uint64_t>(pmtu(), r.len - offset));
+      psn = psn_add(r.psn, k);
+      if (env_.carry_payload() && payload > 0) data = env_.memory().bytes(r.va + offset, payload);
+      done = last;
+      ++r.sent;
+      break;
+    }
+  }
+  fill_headers(h, static_cast<std::uint8_t>(kOpcodeRcBase + o), psn);
+  ++stats_.packets_sent;
+  build_transport_packet(p, h, payload, data);
+  if (done) responses_.pop_front();
+}
+
+}  // namespace ibfsim

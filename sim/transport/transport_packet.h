@@ -1,0 +1,74 @@
+// Building and parsing any IBA transport packet that ibfsim's QPs send (RC, UC, UD):
+//   LRH | [GRH] | BTH | [DETH] [RETH] [AtomicETH] [AETH] [AtomicAckETH] [ImmDt] [IETH] | payload |
+//   pad | ICRC | VCRC
+// Which extended headers follow the BTH is fixed by the opcode (fact sheet 4.5); the extended
+// headers always appear in the order above, which is the spec's order for every opcode.
+#pragma once
+#include <cstdint>
+#include <optional>
+
+#include "sim/core/packet.h"
+#include "sim/network/grh.h"
+#include "sim/network/lrh.h"
+#include "sim/transport/aeth.h"
+#include "sim/transport/atomic_eth.h"
+#include "sim/transport/bth.h"
+#include "sim/transport/deth.h"
+#include "sim/transport/reth.h"
+
+namespace ibfsim {
+
+// The extended headers an opcode carries, as bits.
+enum ExtHeader : std::uint8_t {
+  kExtDeth = 1,
+  kExtReth = 2,
+  kExtAtomicEth = 4,
+  kExtAeth = 8,
+  kExtAtomicAckEth = 16,
+  kExtImmdt = 32,
+  kExtIeth = 64,
+};
+
+struct OpcodeLayout {
+  std::uint8_t headers = 0;  // ExtHeader bits
+  bool payload = false;      // may carry payload
+};
+
+// nullopt for opcodes ibfsim's RC, UC and UD transports do not implement (RD, XRC, FLUSH, ...).
+std::optional<OpcodeLayout> opcode_layout(std::uint8_t opcode);
+
+// Every header of one packet. On build, LRH.LNH and PktLen, GRH.PayLen and NxtHdr, and BTH.PadCnt
+// are computed; the optional headers must match the opcode's layout (checked).
+struct TransportHeaders {
+  Lrh lrh;
+  std::optional<Grh> grh;
+  Bth bth;
+  Deth deth;
+  Reth reth;
+  AtomicEth atomic_eth;
+  Aeth aeth;
+  AtomicAckEth atomic_ack_eth;
+  std::uint32_t imm = 0;
+  std::uint32_t ieth = 0;
+};
+
+// Writes the packet into p (headers, lengths, payload copied when `payload` is not null, elided
+// otherwise), then its ICRC and VCRC.
+void build_transport_packet(Packet& p, const TransportHeaders& h, std::uint32_t payload_len,
+                            const std::uint8_t* payload);
+
+// Why a packet could not be parsed; receivers count each.
+enum class ParseError : std::uint8_t { kNone, kNotIba, kBadLength, kUnsupportedOpcode, kBadGrh };
+
+struct ParsedPacket {
+  TransportHeaders h;
+  std::uint8_t ext = 0;  // ExtHeader bits present
+  ParseError error = ParseError::kNone;
+  bool ok() const { return error == ParseError::kNone; }
+};
+
+// Decodes p's headers from its bytes (LNH 2 or 3; a GRH must say IPVer 6, NxtHdr 0x1B and
+// PayLen = 4 x PktLen - 48, R25). Checks neither CRC.
+ParsedPacket parse_transport_packet(const Packet& p);
+
+}  // namespace ibfsim
