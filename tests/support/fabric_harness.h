@@ -45,9 +45,9 @@ struct Recorder : DeliveryObserver, SendObserver {
   void on_injected(Hca&, const Packet& p) override { injected.push_back(p.injected); }
 };
 
-inline Fabric& build_fabric(const std::string& yaml) {
+inline Fabric& build_fabric(const std::string& yaml, const FabricOptions& options = {}) {
   Topology topo = parse_topology(YAML::Load(yaml), "inline.yaml");
-  return *new Fabric(topo, FabricOptions{});  // lives until the process ends, as SystemC modules must
+  return *new Fabric(topo, options);  // lives until the process ends, as SystemC modules must
 }
 
 // Runs the simulation for `duration`, then checks the fabric's own invariants.
