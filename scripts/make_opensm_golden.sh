@@ -137,7 +137,7 @@ EOF
   IBSIM_PID=$!
   local i
   for i in $(seq 100); do
-    grep -q 'Network simulator ready.' "$tmp/ibsim.out" && break
+    grep -qs "Network simulator ready." "$tmp/ibsim.out" && break
     kill -0 "$IBSIM_PID" 2>/dev/null || die "$topo/$runname: ibsim died: $(cat "$tmp/ibsim.out")"
     sleep 0.1
   done
