@@ -183,7 +183,7 @@ EOF
 }
 
 # ---- what is generated -------------------------------------------------------------------------
-ALL=(leaf_spine_4x2x4 fat_tree_4ary2 fat_tree_4ary3 mesh_3x3 mesh_4x4 torus_4x4 ring_6)
+ALL=(leaf_spine_4x2x4 fat_tree_4ary2 fat_tree_4ary3 mesh_3x3 mesh_4x4 torus_4x4 torus_2x4 ring_6)
 WANT=("$@")
 [ ${#WANT[@]} -gt 0 ] || WANT=("${ALL[@]}")
 
@@ -214,6 +214,7 @@ generate: {kind: fat_tree, k: 4, n: 3}'
       run $t minhop      minhop 0 ''       --minimal-paths
       run $t updn        updn   0 'core.*' --minimal-paths
       run $t ftree       ftree  0 ''       --minimal-paths
+      run $t minhop_lmc2 minhop 2 ''       --minimal-paths
       ;;
     mesh_3x3)
       topology $t '# 3 x 3 mesh of switches, one host each
@@ -235,6 +236,15 @@ generate: {kind: torus, dims: [4, 4]}'
       run $t minhop      minhop 0 ''       --minimal-paths
       run $t dor         dor    0 ''       --minimal-paths
       run $t updn        updn   0 'sw0_0'  ''
+      run $t minhop_lmc1 minhop 1 ''       --minimal-paths
+      ;;
+    torus_2x4)
+      topology $t '# 2 x 4 torus of switches, one host each: two parallel cables between the two
+# switches of each dimension-0 pair
+generate: {kind: torus, dims: [2, 4]}'
+      run $t minhop      minhop 0 ''       --minimal-paths
+      run $t dor         dor    0 ''       --minimal-paths
+      run $t minhop_lmc1 minhop 1 ''       --minimal-paths
       ;;
     ring_6)
       topology $t '# ring of 6 switches (a 1-dimensional torus), one host each
