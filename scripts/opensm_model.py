@@ -18,16 +18,27 @@ LIDs (reassign from scratch, every port starting at LID 0):
      after the cursor; a switch port 0 takes exactly one LID (lmc_esp0 FALSE), unaligned. The
      cursor moves past what was taken; holes left by alignment are never filled.
 
-minhop / dor forwarding tables, per switch S independently:
-  1. Destinations: for LID offset i = 0 .. 2^LMC-1 (outer loop), every HCA port in GUID table
-     order (its LID base + i); then every switch LID (offset 0 only), in GUID table order.
-  2. S's own LID -> port 0. Otherwise the candidates are S's cabled ports leading one hop closer
-     to the destination (the HCA itself, or a switch nearer to the destination's switch).
-  3. dor: the lowest-numbered candidate.
-     minhop: with LMC > 0 and an HCA destination, keep only the candidates whose neighbour switch
-     has been used the fewest times so far by this destination port's lower LIDs at S; then take
-     the candidate with the fewest HCA LIDs routed through it so far at S, ties to the lowest
-     port number. Routing an HCA LID adds one to its port's count; switch LIDs count nothing.
+minhop / dor forwarding tables (osm_ucast_mgr.c, osm_switch_recommend_path), per switch S:
+  1. Port order: the HCA ports of each switch, switches taken by number of HCA links (most
+     first; ties in switch GUID table order, i.e. ascending byte-reversed node GUID), a switch's
+     HCAs by its port number; then every other port (the switches' port 0) in GUID table order.
+  2. For LID offset i = 0 .. 2^LMC-1 (outer loop), for every port in that order with a LID
+     base + i: S's own LID -> port 0; an HCA on S -> its port. Otherwise the candidates are S's
+     ports to a switch one hop nearer the destination's switch (hop counts through switches).
+  3. Ports are scanned from `start` cyclically (1, 2, ..., N, wrapping, port 0 skipped), where
+     start = 1, except for minhop with i > 0: one past the port chosen for LID base + i - 1.
+     minhop, LMC 0: the first scanned candidate with the fewest HCA LIDs routed through it so
+       far at S.
+     minhop, LMC > 0: if some candidates lead to a neighbour switch that none of this
+       destination port's LIDs has used yet at S, the first scanned of those with the fewest
+       HCA LIDs; otherwise the fewest HCA LIDs, ties to the candidate whose neighbour carried
+       fewer of this destination's LIDs, else the first scanned (recommend() below has the
+       exact bookkeeping).
+     dor: only the candidates to the neighbour behind the first scanned candidate (parallel
+       cables to one switch); the fewest HCA LIDs, ties as for minhop with LMC > 0 but counting
+       LIDs per neighbour port, else the first scanned.
+  4. Routing an HCA LID adds one to the chosen port's count and to the neighbour's count for
+     that destination port; switch LIDs count nothing (port_profile_switch_nodes FALSE).
 """
 import collections
 import os
@@ -83,49 +94,115 @@ def switch_distances(nodes):
     return dist
 
 
+def port_order(nodes):
+    """OpenSM's port_order_list: the HCA ports of each switch (switches by number of HCA links,
+    most first, ties in switch GUID table order; a switch's HCAs by its port number), then every
+    port not listed yet (the switches' port 0) in port GUID table order."""
+    sws = sorted((n for n in nodes.values() if n["type"] == "switch"),
+                 key=lambda n: guid_order_key(n["guid"]))
+    load = lambda n: sum(1 for peer, _ in n["links"].values()  # noqa: E731
+                         if nodes[peer]["type"] != "switch")
+    order, seen = [], set()
+    for sn in sorted(sws, key=lambda n: -load(n)):  # sorted() is stable, like glibc 2.36 qsort
+        for port in sorted(sn["links"]):
+            peer, pp = sn["links"][port]
+            if nodes[peer]["type"] != "switch":
+                guid = nodes[peer]["guid"] + pp
+                if guid not in seen:
+                    seen.add(guid)
+                    order.append((guid, peer, pp))
+    rest = sorted((t for t in all_ports(nodes) if t[0] not in seen), key=lambda t: guid_order_key(t[0]))
+    return order + rest
+
+
 def predict_lfts(nodes, lids, lmc, dor):
-    """switch guid -> {lid: port}."""
+    """switch guid -> {lid: port}, following osm_ucast_mgr.c / osm_switch_recommend_path."""
     dist = switch_distances(nodes)
-    ports = all_ports(nodes)
+    order = port_order(nodes)
     is_sw = lambda name: nodes[name]["type"] == "switch"  # noqa: E731
-    cas = sorted((t for t in ports if not is_sw(t[1])), key=lambda t: guid_order_key(t[0]))
-    sws = sorted((t for t in ports if is_sw(t[1])), key=lambda t: guid_order_key(t[0]))
-    seq = [(t, i) for i in range(1 << lmc) for t in cas] + [(t, 0) for t in sws]
     out = {}
     for s, sn in nodes.items():
         if sn["type"] != "switch":
             continue
-        lft, count, used = {}, collections.Counter(), collections.defaultdict(list)
-        for (guid, name, p), i in seq:
-            lid = lids[guid][0] + i
-            if name == s:
-                lft[lid] = 0
-                continue
-            target = name if is_sw(name) else nodes[name]["links"][p][0]
-            cands = []
-            for port, (peer, pp) in sorted(sn["links"].items()):
-                if not is_sw(peer):
-                    if (peer, pp) == (name, p):
-                        cands.append(port)
-                elif target != s and dist[peer].get(target, -9) == dist[s].get(target, -1) - 1:
-                    cands.append(port)
-            if not cands:
-                continue  # unreachable: no entry
-            if dor:
-                best = cands[0]
-            else:
-                pool = cands
-                if lmc and not is_sw(name):
-                    uses = {q: used[guid].count(sn["links"][q][0]) for q in cands}
-                    pool = [q for q in cands if uses[q] == min(uses.values())]
-                best = min(pool, key=lambda q: (count[q], q))
+        nports = sn["ports"] + 1
+        lft, count = {}, collections.Counter()
+        remotes = collections.defaultdict(list)  # target port guid -> [[node, rem_port, fwd]]
+        for offset in range(1 << lmc):
+            for guid, name, p in order:
+                lo, hi = lids[guid]
+                lid = lo + offset
+                if lid > hi:
+                    continue
+                if name == s:
+                    lft[lid] = 0
+                    continue
+                if not is_sw(name) and nodes[name]["links"][p][0] == s:
+                    best = next(q for q, v in sn["links"].items() if v == (name, p))
+                else:
+                    target = name if is_sw(name) else nodes[name]["links"][p][0]
+                    if target not in dist[s]:
+                        continue  # no path: no entry
+                    least = dist[s][target]
+                    start = lft[lid - 1] + 1 if offset and not dor else 1
+                    best = recommend(nodes, sn, dist, target, least, start, nports, count,
+                                     remotes[guid], bool(lmc), dor)
+                    if best is None:
+                        continue
+                lft[lid] = best
                 if not is_sw(name):
-                    used[guid].append(sn["links"][best][0])
-            if not is_sw(name):
-                count[best] += 1
-            lft[lid] = best
+                    count[best] += 1
+                    rnode, rport = sn["links"][best]
+                    r = remotes[guid]
+                    for e in r:
+                        if e[0] == rnode and (not dor or e[1] == rport):
+                            e[2] += 1
+                            break
+                    else:
+                        r.append([rnode, rport, 1])
         out[sn["guid"]] = lft
     return out
+
+
+def recommend(nodes, sn, dist, target, least, start, nports, count, remotes, for_lmc, dor):
+    """osm_switch_recommend_path for a destination behind switch `target` (no scatter/shifting)."""
+    INF = 0xFFFFFFFF
+    least_paths = least_other_sys = least_fwd = INF
+    best = best_other_sys = 0
+    first_remote = None
+    for i in range(start, start + nports):
+        port = i % nports
+        if port == 0 or port not in sn["links"]:
+            continue
+        rnode, rport = sn["links"][port]
+        if nodes[rnode]["type"] != "switch" or dist[rnode].get(target, -2) + 1 != least:
+            continue
+        check = count[port]
+        rem = None
+        if dor:
+            if first_remote is None:
+                first_remote = rnode
+            elif rnode != first_remote:
+                continue
+            if for_lmc:
+                rem = next((e for e in remotes if e[0] == rnode and e[1] == rport), [rnode, rport, 0])
+        elif for_lmc:
+            # OpenSM first looks the neighbour's system image GUID up, then its node GUID. ibsim
+            # gives every node its own system image GUID (= node GUID), so "system already used"
+            # and "node already used" coincide and OpenSM's best_port_other_node never applies.
+            rem = next((e for e in remotes if e[0] == rnode), None)
+            if rem is None and check < least_other_sys:
+                least_other_sys, best_other_sys, least_fwd = check, port, 0
+        if check < least_paths:
+            best, least_paths = port, check
+            if for_lmc and rem is not None and rem[2] < least_fwd:
+                least_fwd = rem[2]
+        elif for_lmc and rem is not None and check == least_paths and rem[2] < least_fwd:
+            least_fwd, best = rem[2], port
+    if not best:
+        return None
+    if for_lmc and not dor and best_other_sys:
+        return best_other_sys
+    return best
 
 
 def conf_value(path, key, default=None):
