@@ -2,9 +2,11 @@
 """Sanity checks for one OpenSM golden run (see tests/subnet_manager/golden/README.md).
 
 Usage: check_opensm_golden.py NETFILE RUNDIR LMC [--minimal-paths] [--sm-host NAME]
+                              [--readback FILE]
 
-RUNDIR holds what scripts/make_opensm_golden.sh kept of one OpenSM run: opensm-lfts.dump,
-guid2lid and ibroute-lfts.txt (the LFTs read back from ibsim with dump_lfts). Checks:
+RUNDIR holds what scripts/make_opensm_golden.sh kept of one OpenSM run: opensm-lfts.dump and
+guid2lid. FILE is the output of dump_lfts run against ibsim after OpenSM (the LFTs read back from
+the simulated switches); without --readback that comparison is skipped. Checks:
   * guid2lid names every port of the net file (switch port 0, every cabled HCA port) with an
     LMC-aligned range of 2^LMC LIDs, LIDs unique, and agrees with the LID comments of the dump;
   * every switch has an LFT block with an entry for every HCA LID and its own LID (-> port 0),
@@ -12,7 +14,7 @@ guid2lid and ibroute-lfts.txt (the LFTs read back from ibsim with dump_lfts). Ch
     (updn cannot reach one root from another without going down and up again): they are counted;
   * from every switch, following the LFTs through the cables reaches every HCA LID without a
     loop; with --minimal-paths every such path is a shortest path through the switches;
-  * the LFTs read back from ibsim's switches (ibroute-lfts.txt) equal OpenSM's dump.
+  * the LFTs read back from ibsim's switches (--readback) equal OpenSM's dump.
 Prints a summary and facts about the LID order; exits 1 on the first kind of failure found.
 """
 import collections
@@ -103,16 +105,17 @@ def parse_lfts(path):
 def main():
     args = sys.argv[1:]
     minimal = "--minimal-paths" in args
-    sm_host = "h1"
-    if "--sm-host" in args:
-        sm_host = args[args.index("--sm-host") + 1]
+    opts = {"--sm-host": "h1", "--readback": None}
+    for o in opts:
+        if o in args:
+            opts[o] = args[args.index(o) + 1]
+    sm_host, readback = opts["--sm-host"], opts["--readback"]
     args = [a for i, a in enumerate(args)
-            if not a.startswith("--") and (i == 0 or args[i - 1] != "--sm-host")]
+            if not a.startswith("--") and (i == 0 or args[i - 1] not in opts)]
     net, rundir, lmc = args[0], args[1], int(args[2])
     nodes = parse_net(net)
     g2l = parse_guid2lid(f"{rundir}/guid2lid")
     lfts, dest = parse_lfts(f"{rundir}/opensm-lfts.dump")
-    back, _ = parse_lfts(f"{rundir}/ibroute-lfts.txt")
     nlids = 1 << lmc
 
     # Ports that must have LIDs: switch port 0, every cabled HCA port.
@@ -207,6 +210,7 @@ def main():
                     fail(f"LID {lid} ({name}) from {s}: {hops} hops, shortest {dist[s][leaf]}")
 
     # Read-back from ibsim equals the dump.
+    back = parse_lfts(readback)[0] if readback else lfts
     if back != lfts:
         diffs = [(hex(g), lid) for g in lfts for lid in lfts[g]
                  if back.get(g, {}).get(lid) != lfts[g][lid]]
@@ -222,7 +226,7 @@ def main():
     hyp = observed == [sm_guid] + order
     print(f"ok: {len(switches)} switches, {len(ports)} ports, {len(lid_owner)} LIDs, "
           f"{walks} switch->HCA-LID walks, {nonminimal} longer than the shortest path; "
-          f"ibsim read-back identical")
+          + ("ibsim read-back identical" if readback else "no ibsim read-back given"))
     if unrouted_switch_lids:
         print(f"note: {len(unrouted_switch_lids)} switch->switch-LID entries unrouted, e.g. "
               + ", ".join(f"{a}->{b}" for a, b in unrouted_switch_lids[:4]))

@@ -8,10 +8,13 @@
 #
 # For each topology: a generator YAML is exported to an ibsim net file with `ibfsim topo --ibsim`,
 # then adjusted (see fix_net below). For each run: a private ibsim is started on the net file
-# (its own abstract socket name), OpenSM runs once (-o) through libumad2sim.so attached to HCA h1,
-# with a private config file and cache/dump directories in a temporary folder (nothing in /etc or
-# /var is read or written), the LFTs are read back from ibsim with dump_lfts, ibsim is stopped,
-# and scripts/check_opensm_golden.py checks the result. Any failure stops the script (exit 1).
+# (its own abstract socket name), OpenSM runs once (-o) through libumad2sim.so attached to HCA h1
+# (or another SM host), with a private config file and cache/dump directories in a temporary
+# folder (nothing in /etc or /var is read or written), the LFTs are read back from ibsim with
+# dump_lfts, ibsim is stopped, and scripts/check_opensm_golden.py checks the result (check.txt).
+# Kept per run: opensm-lfts.dump, guid2lid, opensm.log, opensm.conf, command.txt, check.txt and,
+# for updn, root_guids.txt. Any failure stops the script (exit 1). A topology's folder is rebuilt
+# from scratch. scripts/opensm_model.py then checks our description of OpenSM against it all.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -79,7 +82,7 @@ EOF
 # topology NAME YAML: writes OUT/NAME/topology.yaml and OUT/NAME/topology.net.
 topology() {
   local name=$1 yaml=$2 dir=$OUT/$1
-  mkdir -p "$dir"
+  rm -rf "$dir"; mkdir -p "$dir"
   printf '%s\n' "$yaml" > "$dir/topology.yaml"
   local tmp; tmp=$(mktemp -d); TMPDIRS+=("$tmp")
   (cd "$dir" && "$IBFSIM" topo topology.yaml --ibsim "$tmp/raw.net" > "$tmp/topo.out") \
@@ -163,8 +166,7 @@ EOF
 
   kill "$IBSIM_PID"; wait "$IBSIM_PID" 2>/dev/null || true; IBSIM_PID=
 
-  cp "$tmp/dump/opensm-lfts.dump" "$tmp/cache/guid2lid" "$tmp/dump/opensm-subnet.lst" \
-     "$tmp/ibroute-lfts.txt" "$dir/"
+  cp "$tmp/dump/opensm-lfts.dump" "$tmp/cache/guid2lid" "$dir/"
   # The log without its time stamps and thread ids, so regenerating changes nothing.
   sed -E 's/^[A-Z][a-z]{2} [ 0-9]{2} [0-9:]{8} [0-9]{6} \[[0-9A-F]+\] //' "$tmp/opensm.log" > "$dir/opensm.log"
   cat > "$dir/command.txt" <<EOF
@@ -172,18 +174,22 @@ EOF
 # RUNDIR is a fresh temporary folder holding cache/ and dump/; SOCK a private socket name.
 IBSIM_SOCKNAME=SOCK ibsim -n -s $topo/topology.net &
 IBSIM_SOCKNAME=SOCK SIM_HOST=$SM_HOST LD_PRELOAD=$UMAD2SIM OSM_CACHE_DIR=RUNDIR/cache OSM_TMP_DIR=RUNDIR/dump opensm -F RUNDIR/opensm.conf -o
-IBSIM_SOCKNAME=SOCK SIM_HOST=$SM_HOST LD_PRELOAD=$UMAD2SIM dump_lfts > ibroute-lfts.txt
-# kept: RUNDIR/dump/opensm-lfts.dump, RUNDIR/cache/guid2lid, RUNDIR/dump/opensm-subnet.lst, opensm.log
+IBSIM_SOCKNAME=SOCK SIM_HOST=$SM_HOST LD_PRELOAD=$UMAD2SIM dump_lfts > RUNDIR/ibroute-lfts.txt
+# kept: RUNDIR/dump/opensm-lfts.dump, RUNDIR/cache/guid2lid, opensm.log (time stamps cut);
+# RUNDIR/ibroute-lfts.txt (the LFTs read back from ibsim) was checked equal to the dump, then dropped.
 EOF
   # shellcheck disable=SC2086
-  python3 "$CHECK" "$net" "$dir" "$lmc" --sm-host "$SM_HOST" $checkflags > "$tmp/check.out" \
+  python3 "$CHECK" "$net" "$dir" "$lmc" --sm-host "$SM_HOST" --readback "$tmp/ibroute-lfts.txt" \
+    $checkflags > "$tmp/check.out" \
     || die "$topo/$runname: check failed: $(cat "$tmp/check.out")"
+  cp "$tmp/check.out" "$dir/check.txt"
   sed "s|^|   $runname: |" "$tmp/check.out"
   rm -rf "$tmp"
 }
 
 # ---- what is generated -------------------------------------------------------------------------
-ALL=(leaf_spine_4x2x4 fat_tree_4ary2 fat_tree_4ary3 mesh_3x3 mesh_4x4 torus_4x4 torus_2x4 ring_6)
+ALL=(leaf_spine_4x2x4 leaf_spine_16x8x16 fat_tree_4ary2 fat_tree_4ary3 mesh_3x3 mesh_4x4 torus_4x4 torus_2x4
+     ring_6 irregular)
 WANT=("$@")
 [ ${#WANT[@]} -gt 0 ] || WANT=("${ALL[@]}")
 
@@ -198,6 +204,12 @@ generate: {kind: leaf_spine, leaves: 4, spines: 2, hosts_per_leaf: 4}'
       run $t minhop_sm_h7 minhop 0 ''      --minimal-paths h7
       run $t updn        updn   0 'spine.*' --minimal-paths
       run $t updn_autoroots updn 0 ''      --minimal-paths
+      run $t ftree       ftree  0 ''       --minimal-paths
+      ;;
+    leaf_spine_16x8x16)
+      topology $t '# 16 leaves of 16 hosts, 8 spines: 280 LIDs, so GUIDs cross a 0x100 boundary
+generate: {kind: leaf_spine, leaves: 16, spines: 8, hosts_per_leaf: 16}'
+      run $t minhop      minhop 0 ''       --minimal-paths
       run $t ftree       ftree  0 ''       --minimal-paths
       ;;
     fat_tree_4ary2)
@@ -251,6 +263,48 @@ generate: {kind: torus, dims: [2, 4]}'
 generate: {kind: torus, dims: [6]}'
       run $t minhop      minhop 0 ''       --minimal-paths
       run $t updn        updn   0 'sw0'    ''
+      ;;
+    irregular)
+      topology $t "$(cat <<'YAML'
+# Irregular two-level fabric, nodes declared out of order: leaves with 1, 3 and 2 hosts on
+# scattered ports, a double cable leafB-spine1, a host on spine2.
+defaults: {switch: {ports: 8}}
+nodes:
+  - {name: spine1, type: switch}
+  - {name: leafC, type: switch}
+  - {name: h1, type: hca}
+  - {name: leafA, type: switch}
+  - {name: h2, type: hca}
+  - {name: h3, type: hca}
+  - {name: leafB, type: switch}
+  - {name: h4, type: hca}
+  - {name: h5, type: hca}
+  - {name: spine2, type: switch}
+  - {name: h6, type: hca}
+  - {name: h7, type: hca}
+cables:
+  - {from: leafA/1, to: h3/1}
+  - {from: leafA/5, to: spine1/1}
+  - {from: leafA/6, to: spine2/1}
+  - {from: leafB/1, to: h2/1}
+  - {from: leafB/2, to: h4/1}
+  - {from: leafB/3, to: h6/1}
+  - {from: leafB/5, to: spine1/2}
+  - {from: leafB/6, to: spine1/3}
+  - {from: leafB/7, to: spine2/2}
+  - {from: leafC/2, to: h1/1}
+  - {from: leafC/4, to: h5/1}
+  - {from: leafC/5, to: spine1/4}
+  - {from: leafC/6, to: spine2/3}
+  - {from: spine2/8, to: h7/1}
+YAML
+)"
+      run $t minhop      minhop 0 ''       --minimal-paths
+      run $t minhop_lmc1 minhop 1 ''       --minimal-paths
+      run $t minhop_sm_h4 minhop 0 ''      --minimal-paths h4
+      run $t dor         dor    0 ''       --minimal-paths
+      # Root spine1 only: with spine2 a root too, spine1 could not reach h7 (down then up).
+      run $t updn        updn   0 'spine1' ''
       ;;
     *) die "unknown topology $t (known: ${ALL[*]})" ;;
   esac
