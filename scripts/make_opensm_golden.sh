@@ -13,7 +13,8 @@
 # folder (nothing in /etc or /var is read or written), the LFTs are read back from ibsim with
 # dump_lfts, ibsim is stopped, and scripts/check_opensm_golden.py checks the result (check.txt).
 # Kept per run: opensm-lfts.dump, guid2lid, opensm.log, opensm.conf, command.txt, check.txt and,
-# for updn, root_guids.txt. Any failure stops the script (exit 1). A topology's folder is rebuilt
+# for updn, root_guids.txt (when named) and opensm-updn-roots.dump, for ftree
+# opensm-ftree-ca-order.dump. Any failure stops the script (exit 1). A topology's folder is rebuilt
 # from scratch. scripts/opensm_model.py then checks our description of OpenSM against it all.
 set -euo pipefail
 
@@ -167,6 +168,10 @@ EOF
   kill "$IBSIM_PID"; wait "$IBSIM_PID" 2>/dev/null || true; IBSIM_PID=
 
   cp "$tmp/dump/opensm-lfts.dump" "$tmp/cache/guid2lid" "$dir/"
+  # updn writes the roots it used (named or found), ftree the order it routed the HCAs in.
+  for f in opensm-updn-roots.dump opensm-ftree-ca-order.dump; do
+    if [ -f "$tmp/dump/$f" ]; then cp "$tmp/dump/$f" "$dir/"; fi
+  done
   # The log without its time stamps and thread ids, so regenerating changes nothing.
   sed -E 's/^[A-Z][a-z]{2} [ 0-9]{2} [0-9:]{8} [0-9]{6} \[[0-9A-F]+\] //' "$tmp/opensm.log" > "$dir/opensm.log"
   cat > "$dir/command.txt" <<EOF
@@ -175,7 +180,8 @@ EOF
 IBSIM_SOCKNAME=SOCK ibsim -n -s $topo/topology.net &
 IBSIM_SOCKNAME=SOCK SIM_HOST=$SM_HOST LD_PRELOAD=$UMAD2SIM OSM_CACHE_DIR=RUNDIR/cache OSM_TMP_DIR=RUNDIR/dump opensm -F RUNDIR/opensm.conf -o
 IBSIM_SOCKNAME=SOCK SIM_HOST=$SM_HOST LD_PRELOAD=$UMAD2SIM dump_lfts > RUNDIR/ibroute-lfts.txt
-# kept: RUNDIR/dump/opensm-lfts.dump, RUNDIR/cache/guid2lid, opensm.log (time stamps cut);
+# kept: RUNDIR/dump/opensm-lfts.dump, RUNDIR/cache/guid2lid, opensm.log (time stamps cut), and
+# RUNDIR/dump/opensm-updn-roots.dump or opensm-ftree-ca-order.dump when OpenSM wrote them;
 # RUNDIR/ibroute-lfts.txt (the LFTs read back from ibsim) was checked equal to the dump, then dropped.
 EOF
   # shellcheck disable=SC2086

@@ -5,7 +5,8 @@ Usage: scripts/opensm_model.py [GOLDEN_DIR]   (default tests/subnet_manager/gold
 
 For every run under GOLDEN_DIR/<topology>/<run>/ it predicts, from topology.net alone,
   * the LIDs in guid2lid (every run, whatever the routing engine), and
-  * for runs with routing_engine minhop or dor, every entry of opensm-lfts.dump,
+  * for runs with routing_engine minhop, dor or updn, every entry of opensm-lfts.dump (and for
+    updn the roots, when OpenSM's opensm-updn-roots.dump is there),
 using the rules below, and prints how many predictions differ (exit 1 if any does). The rules are
 what the golden data shows; they are written down in tests/subnet_manager/golden/README.md, and
 are meant as the specification ibfsim's subnet manager follows.
@@ -77,11 +78,17 @@ def predict_lids(nodes, sm_host, lmc):
     return lids
 
 
-def switch_distances(nodes):
+def switches_in_table_order(nodes):
+    return sorted((n for n, v in nodes.items() if v["type"] == "switch"),
+                  key=lambda n: guid_order_key(nodes[n]["guid"]))
+
+
+def minhop_hops(nodes):
+    """hops[s][target] = {port: hop count to switch target through that port}, as
+    osm_ucast_mgr_build_lid_matrices leaves it: 1 + the neighbour's least hops."""
+    sws = [n for n, v in nodes.items() if v["type"] == "switch"]
     dist = {}
-    for s, n in nodes.items():
-        if n["type"] != "switch":
-            continue
+    for s in sws:
         d = {s: 0}
         q = collections.deque([s])
         while q:
@@ -91,7 +98,98 @@ def switch_distances(nodes):
                     d[peer] = d[u] + 1
                     q.append(peer)
         dist[s] = d
-    return dist
+    hops = {}
+    for s in sws:
+        hops[s] = {}
+        for t in dist[s]:
+            ports = {0: 0} if t == s else {}
+            for port, (peer, _) in nodes[s]["links"].items():
+                if nodes[peer]["type"] == "switch" and t in dist[peer]:
+                    ports[port] = dist[peer][t] + 1
+            hops[s][t] = ports
+    return hops
+
+
+def updn_auto_roots(nodes):
+    """updn_find_root_nodes_by_min_hop: a switch is a root if, weighting each switch's least hop
+    count to every switch holding HCAs by its HCA count, exactly one hop value holds more than 90%
+    of the HCAs and no other holds more than 5%."""
+    hops = minhop_hops(nodes)
+    cas = collections.Counter()
+    for name, n in nodes.items():
+        if n["type"] != "switch":
+            for peer, _ in n["links"].values():
+                if nodes[peer]["type"] == "switch":
+                    cas[peer] += 1
+    total = sum(cas.values())
+    roots = []
+    for s in switches_in_table_order(nodes):
+        hist = collections.Counter()
+        for t, k in cas.items():
+            if t in hops[s]:
+                hist[min(hops[s][t].values())] += k
+        if sum(1 for v in hist.values() if v > total * 0.9) == 1 and \
+           sum(1 for v in hist.values() if v > total * 0.05) == 1:
+            roots.append(s)
+    return roots
+
+
+def updn_hops(nodes, roots):
+    """The hop tables updn_build_lid_matrices builds: switches ranked by distance from the roots;
+    a step from rank a to rank b is DOWN if a < b, UP if a > b, between equal ranks UP from the
+    larger node GUID (and UP between two roots); then for every target switch a breadth-first
+    search outwards that never takes an UP step after a DOWN step. The search sets each port's hop
+    count once (the first, shortest time) and re-queues a switch whenever one of its ports gets a
+    count while it is not queued, carrying the direction of that step."""
+    sws = switches_in_table_order(nodes)
+    rank = {s: (0 if s in roots else None) for s in sws}
+    q = collections.deque(s for s in sws if rank[s] == 0)
+    while q:
+        u = q.popleft()
+        for port in sorted(nodes[u]["links"]):
+            peer, _ = nodes[u]["links"][port]
+            if nodes[peer]["type"] == "switch" and (rank[peer] is None or rank[peer] > rank[u] + 1):
+                rank[peer] = rank[u] + 1
+                q.append(peer)
+    INF = 10 ** 9
+    r = lambda s: INF if rank[s] is None else rank[s]  # noqa: E731
+
+    def direction(cur, rem):  # "UP" or "DOWN" for a step cur -> rem
+        if r(cur) == 0 and r(rem) == 0:
+            return "UP"
+        if r(cur) != r(rem):
+            return "DOWN" if r(cur) < r(rem) else "UP"
+        return "UP" if nodes[cur]["guid"] > nodes[rem]["guid"] else "DOWN"
+
+    hops = {s: {} for s in sws}
+    for t in sws:
+        for s in sws:
+            hops[s][t] = {}
+        hops[t][t][0] = 0
+        state = {s: {"dir": None, "queued": False} for s in sws}
+        state[t]["dir"] = "UP"
+        q = collections.deque([t])
+        while q:
+            u = q.popleft()
+            state[u]["queued"] = False
+            cur_dir = state[u]["dir"]
+            for port in sorted(nodes[u]["links"]):
+                rem, rport = nodes[u]["links"][port]
+                if nodes[rem]["type"] != "switch":
+                    continue
+                nxt = direction(u, rem)
+                if cur_dir == "DOWN" and nxt == "UP":
+                    continue
+                cur_min = min(hops[u][t].values())
+                if cur_min + 1 < hops[rem][t].get(rport, 0xFF):
+                    hops[rem][t][rport] = cur_min + 1
+                    if not state[rem]["queued"]:
+                        state[rem]["dir"] = nxt
+                        state[rem]["queued"] = True
+                        q.append(rem)
+    for s in sws:
+        hops[s] = {t: ports for t, ports in hops[s].items() if ports}
+    return hops
 
 
 def port_order(nodes):
@@ -115,9 +213,10 @@ def port_order(nodes):
     return order + rest
 
 
-def predict_lfts(nodes, lids, lmc, dor):
-    """switch guid -> {lid: port}, following osm_ucast_mgr.c / osm_switch_recommend_path."""
-    dist = switch_distances(nodes)
+def predict_lfts(nodes, lids, lmc, dor, hops=None):
+    """switch guid -> {lid: port}, following osm_ucast_mgr.c / osm_switch_recommend_path, on the
+    hop tables `hops` (minhop's unless given: updn passes its own)."""
+    hops = hops or minhop_hops(nodes)
     order = port_order(nodes)
     is_sw = lambda name: nodes[name]["type"] == "switch"  # noqa: E731
     out = {}
@@ -140,11 +239,10 @@ def predict_lfts(nodes, lids, lmc, dor):
                     best = next(q for q, v in sn["links"].items() if v == (name, p))
                 else:
                     target = name if is_sw(name) else nodes[name]["links"][p][0]
-                    if target not in dist[s]:
+                    if target not in hops[s]:
                         continue  # no path: no entry
-                    least = dist[s][target]
                     start = lft[lid - 1] + 1 if offset and not dor else 1
-                    best = recommend(nodes, sn, dist, target, least, start, nports, count,
+                    best = recommend(nodes, sn, hops[s][target], start, nports, count,
                                      remotes[guid], bool(lmc), dor)
                     if best is None:
                         continue
@@ -163,8 +261,10 @@ def predict_lfts(nodes, lids, lmc, dor):
     return out
 
 
-def recommend(nodes, sn, dist, target, least, start, nports, count, remotes, for_lmc, dor):
-    """osm_switch_recommend_path for a destination behind switch `target` (no scatter/shifting)."""
+def recommend(nodes, sn, port_hops, start, nports, count, remotes, for_lmc, dor):
+    """osm_switch_recommend_path for a destination behind a switch that S reaches with
+    port_hops = {port: hops} (no scatter/shifting)."""
+    least = min(port_hops.values())
     INF = 0xFFFFFFFF
     least_paths = least_other_sys = least_fwd = INF
     best = best_other_sys = 0
@@ -174,7 +274,7 @@ def recommend(nodes, sn, dist, target, least, start, nports, count, remotes, for
         if port == 0 or port not in sn["links"]:
             continue
         rnode, rport = sn["links"][port]
-        if nodes[rnode]["type"] != "switch" or dist[rnode].get(target, -2) + 1 != least:
+        if port_hops.get(port) != least:
             continue
         check = count[port]
         rem = None
@@ -234,9 +334,25 @@ def main():
             lid_bad = sum(1 for g in lids if got_lids.get(g) != lids[g])
             msg = f"{topo}/{run}: LIDs {len(lids) - lid_bad}/{len(lids)} as predicted"
             bad = lid_bad
-            if engine in ("minhop", "dor"):
+            hops = None
+            if engine == "updn":
+                named = os.path.join(rundir, "root_guids.txt")
+                if os.path.isfile(named):
+                    guids = {int(x, 16) for x in open(named).read().split()}
+                    roots = [n for n, v in nodes.items() if v["type"] == "switch" and v["guid"] in guids]
+                else:
+                    roots = updn_auto_roots(nodes)
+                dumped = os.path.join(rundir, "opensm-updn-roots.dump")
+                if os.path.isfile(dumped):
+                    used = {int(x, 16) for x in open(dumped).read().split()}
+                    if used != {nodes[n]["guid"] for n in roots}:
+                        msg += f", roots {sorted(roots)} but OpenSM used {sorted(hex(g) for g in used)}"
+                        bad += 1
+                msg += f", roots {','.join(roots)}"
+                hops = updn_hops(nodes, roots)
+            if engine in ("minhop", "dor", "updn"):
                 got, _ = chk.parse_lfts(os.path.join(rundir, "opensm-lfts.dump"))
-                want = predict_lfts(nodes, lids, lmc, engine == "dor")
+                want = predict_lfts(nodes, lids, lmc, engine == "dor", hops)
                 total = sum(len(t) for t in got.values())
                 lft_bad = sum(1 for g in set(got) | set(want)
                               for lid in set(got.get(g, {})) | set(want.get(g, {}))
