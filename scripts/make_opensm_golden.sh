@@ -30,7 +30,7 @@ for tool in opensm ibsim dump_lfts ibnetdiscover ibroute python3 timeout; do
   command -v "$tool" >/dev/null || die "$tool not found (run scripts/bootstrap.sh)"
 done
 UMAD2SIM=$(dpkg -L libumad2sim0 2>/dev/null | grep '/libumad2sim\.so$' | head -n1 || true)
-[ -n "$UMAD2SIM" ] && [ -f "$UMAD2SIM" ] || die "libumad2sim.so not found (package libumad2sim0)"
+if [ -z "$UMAD2SIM" ] || [ ! -f "$UMAD2SIM" ]; then die "libumad2sim.so not found (package libumad2sim0)"; fi
 if [ ! -x "$IBFSIM" ]; then
   echo "building ibfsim..."
   cmake -S "$ROOT" -B "$ROOT/build" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O0 -g1" >/dev/null
@@ -139,8 +139,8 @@ EOF
   local sock="ibfsim-golden-$$-$RANDOM"
   IBSIM_SOCKNAME=$sock ibsim -n -s "$net" > "$tmp/ibsim.out" 2>&1 &
   IBSIM_PID=$!
-  local i
-  for i in $(seq 100); do
+
+  for _ in $(seq 100); do
     grep -qs "Network simulator ready." "$tmp/ibsim.out" && break
     kill -0 "$IBSIM_PID" 2>/dev/null || die "$topo/$runname: ibsim died: $(cat "$tmp/ibsim.out")"
     sleep 0.1
@@ -202,7 +202,7 @@ WANT=("$@")
 for t in "${WANT[@]}"; do
   case "$t" in
     leaf_spine_4x2x4)
-      topology $t '# 4 leaves of 4 hosts, 2 spines (2:1 oversubscribed two-level fat tree)
+      topology "$t" '# 4 leaves of 4 hosts, 2 spines (2:1 oversubscribed two-level fat tree)
 generate: {kind: leaf_spine, leaves: 4, spines: 2, hosts_per_leaf: 4}'
       run $t minhop      minhop 0 ''       --minimal-paths
       run $t minhop_lmc1 minhop 1 ''       --minimal-paths
@@ -213,13 +213,13 @@ generate: {kind: leaf_spine, leaves: 4, spines: 2, hosts_per_leaf: 4}'
       run $t ftree       ftree  0 ''       --minimal-paths
       ;;
     leaf_spine_16x8x16)
-      topology $t '# 16 leaves of 16 hosts, 8 spines: 280 LIDs, so GUIDs cross a 0x100 boundary
+      topology "$t" '# 16 leaves of 16 hosts, 8 spines: 280 LIDs, so GUIDs cross a 0x100 boundary
 generate: {kind: leaf_spine, leaves: 16, spines: 8, hosts_per_leaf: 16}'
       run $t minhop      minhop 0 ''       --minimal-paths
       run $t ftree       ftree  0 ''       --minimal-paths
       ;;
     fat_tree_4ary2)
-      topology $t '# 4-ary 2-tree: 16 hosts, 4 leaves, 4 spines (full bisection)
+      topology "$t" '# 4-ary 2-tree: 16 hosts, 4 leaves, 4 spines (full bisection)
 generate: {kind: fat_tree, k: 4, n: 2}'
       run $t minhop      minhop 0 ''       --minimal-paths
       run $t updn        updn   0 'spine.*' --minimal-paths
@@ -227,7 +227,7 @@ generate: {kind: fat_tree, k: 4, n: 2}'
       run $t ftree       ftree  0 ''       --minimal-paths
       ;;
     fat_tree_4ary3)
-      topology $t '# 4-ary 3-tree: 64 hosts, 16 leaves, 16 spines, 16 cores
+      topology "$t" '# 4-ary 3-tree: 64 hosts, 16 leaves, 16 spines, 16 cores
 generate: {kind: fat_tree, k: 4, n: 3}'
       run $t minhop      minhop 0 ''       --minimal-paths
       run $t updn        updn   0 'core.*' --minimal-paths
@@ -235,21 +235,21 @@ generate: {kind: fat_tree, k: 4, n: 3}'
       run $t minhop_lmc2 minhop 2 ''       --minimal-paths
       ;;
     mesh_3x3)
-      topology $t '# 3 x 3 mesh of switches, one host each
+      topology "$t" '# 3 x 3 mesh of switches, one host each
 generate: {kind: mesh, dims: [3, 3]}'
       run $t minhop      minhop 0 ''       --minimal-paths
       run $t dor         dor    0 ''       --minimal-paths
       run $t updn        updn   0 'sw1_1'  ''
       ;;
     mesh_4x4)
-      topology $t '# 4 x 4 mesh of switches, one host each
+      topology "$t" '# 4 x 4 mesh of switches, one host each
 generate: {kind: mesh, dims: [4, 4]}'
       run $t minhop      minhop 0 ''       --minimal-paths
       run $t dor         dor    0 ''       --minimal-paths
       run $t updn        updn   0 'sw0_0'  ''
       ;;
     torus_4x4)
-      topology $t '# 4 x 4 torus of switches, one host each
+      topology "$t" '# 4 x 4 torus of switches, one host each
 generate: {kind: torus, dims: [4, 4]}'
       run $t minhop      minhop 0 ''       --minimal-paths
       run $t dor         dor    0 ''       --minimal-paths
@@ -257,7 +257,7 @@ generate: {kind: torus, dims: [4, 4]}'
       run $t minhop_lmc1 minhop 1 ''       --minimal-paths
       ;;
     torus_2x4)
-      topology $t '# 2 x 4 torus of switches, one host each: two parallel cables between the two
+      topology "$t" '# 2 x 4 torus of switches, one host each: two parallel cables between the two
 # switches of each dimension-0 pair
 generate: {kind: torus, dims: [2, 4]}'
       run $t minhop      minhop 0 ''       --minimal-paths
@@ -265,13 +265,13 @@ generate: {kind: torus, dims: [2, 4]}'
       run $t minhop_lmc1 minhop 1 ''       --minimal-paths
       ;;
     ring_6)
-      topology $t '# ring of 6 switches (a 1-dimensional torus), one host each
+      topology "$t" '# ring of 6 switches (a 1-dimensional torus), one host each
 generate: {kind: torus, dims: [6]}'
       run $t minhop      minhop 0 ''       --minimal-paths
       run $t updn        updn   0 'sw0'    ''
       ;;
     irregular)
-      topology $t "$(cat <<'YAML'
+      topology "$t" "$(cat <<'YAML'
 # Irregular two-level fabric, nodes declared out of order: leaves with 1, 3 and 2 hosts on
 # scattered ports, a double cable leafB-spine1, a host on spine2.
 defaults: {switch: {ports: 8}}
