@@ -14,6 +14,9 @@ packages=(
   gtkwave                 # its vcd2fst checks our waveforms in the tests
   python3                 # small helpers in tests
   ibsim-utils             # OFED's ibsim: a test loads our exported net files into it
+  libumad2sim0            # ibsim's libumad2sim.so: runs real OpenSM/diags against ibsim
+  opensm                  # real OpenSM 3.3: scripts/make_opensm_golden.sh (golden LIDs/LFTs)
+  infiniband-diags        # dump_lfts/ibroute: read the LFTs back from ibsim in that script
 )
 
 missing=()
