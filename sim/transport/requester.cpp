@@ -328,8 +328,8 @@ void QueuePair::on_response(const ParsedPacket& pp, const Packet& p) {
           }
           --rnr_left_;
         }
+        rnr_wait_ = true;  // before go_back, which would otherwise resend at once
         go_back(psn);
-        rnr_wait_ = true;
         ++ack_timer_gen_;
         ack_timer_armed_ = false;
         env_.arm_timer(*this, kRnrTimer, env_.now() + rnr_timer(aeth_value(syn)), ++rnr_timer_gen_);
