@@ -35,6 +35,7 @@ enum class DrAction : std::uint8_t {
   kDrop,        // discard silently; `reason` says why
 };
 
+// Why a node discards a directed-route SMP.
 enum class DrDropReason : std::uint8_t {
   kNone,
   kNotDirectedRoute,  // MgmtClass is not 0x81

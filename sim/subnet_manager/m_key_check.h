@@ -11,6 +11,7 @@
 
 namespace ibfsim {
 
+// The SMA's verdict on an incoming SMP's M_Key.
 enum class MKeyCheck : std::uint8_t {
   kAccept,            // act on it; a PortInfo answer shows the real M_Key
   kAcceptHiddenMKey,  // act on it (a Get at level 1); PortInfo:M_Key reads 0 in the answer

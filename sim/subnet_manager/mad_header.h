@@ -47,8 +47,8 @@ constexpr std::uint8_t IB_MAD_METHOD_REPORT_RESP = 0x86;
 constexpr std::uint8_t IB_MAD_METHOD_GETTABLE_RESP = 0x92;
 constexpr std::uint8_t IB_MAD_METHOD_GETMULTI_RESP = 0x94;
 
-// Status bits common to all classes (IBA Vol1 13.4.7). 0x000C and 0x001C are codes in the
-// 3-bit "invalid field" sub-field (bits 4-2), not combinations of 0x0004/0x0008.
+// Status values common to all classes (IBA Vol1 13.4.7): bit 0 busy, bit 1 redirect, bits 4-2 a
+// code (1 bad version, 2 method, 3 method/attribute, 7 invalid field), bits 15-8 class-specific.
 constexpr std::uint16_t IB_MAD_STATUS_SUCCESS = 0x0000;
 constexpr std::uint16_t IB_MAD_STATUS_BUSY = 0x0001;
 constexpr std::uint16_t IB_MAD_STATUS_REDIRECT = 0x0002;

@@ -28,6 +28,7 @@ constexpr std::uint8_t kSmpMaxHopCount = 63;  // entry 0 of each path is unused
 constexpr std::uint16_t IB_SMP_DIRECTION = 0x8000;
 constexpr std::uint16_t IB_SMP_STATUS_MASK = 0x7FFF;
 
+// The 64-byte attribute area of an SMP (bytes 64-127 of the MAD); attribute codecs encode into it.
 using SmpData = std::array<std::uint8_t, kSmpDataBytes>;
 // Port numbers indexed by hop: InitialPath[i] is the port the SMP leaves by at hop i going out,
 // ReturnPath[i] the port it arrived on there (and so leaves by coming back).
