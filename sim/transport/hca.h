@@ -113,6 +113,8 @@ class Hca : public ScheduledModule, public PortOwner, public ActionHandler, publ
   void complete(QueuePair& qp, bool send_side, const verbs::ibv_wc& wc) override;
   Lid port_lid(PortNum port) const override { return lid(port); }
   std::uint16_t port_p_key(PortNum port, std::uint16_t index) const override;
+  // Replaces every port's P_Key table (what a subnet manager programs with P_KeyTable Sets).
+  void set_p_keys(std::vector<std::uint16_t> keys) { config_.p_keys = std::move(keys); }
   std::uint8_t sl_to_vl(PortNum, std::uint8_t sl) const override { return config_.sl_to_vl.vl(sl); }
   Grh port_grh_source(PortNum port) const override;
 
