@@ -20,6 +20,9 @@ std::array<std::uint8_t, 6> unpack6(std::uint64_t v) {
   return b;
 }
 constexpr std::size_t kLrhBytes = 8;
+// Bit error streams: lane i of cable direction d draws from stream d + i * 2^48 (bit_exact_link.h,
+// at most 12 lanes, so below 2^52); the link-up epoch goes above that.
+constexpr unsigned kPhyEpochShift = 52;
 constexpr std::size_t kLinkPacketBytes = 6;
 // The VL is the link layer's own field: LRH byte 0, bits 7-4.
 std::uint8_t packet_vl(const Packet& p) { return p.header[0] >> 4; }
@@ -58,6 +61,16 @@ void LinkPort::link_up(PortState state) {
   if (!peer_) return;
   state_ = state;
   busy_until_ = std::max(busy_until_, now_cycle());
+  if (phy_) {
+    // Retraining resets the line (disparity, scrambler, lane alignment); each link-up draws its
+    // bit errors from streams of its own.
+    const PhyTotals t = phy_totals();
+    phy_retired_ = t;
+    BitExactLinkConfig c = phy_->config();
+    c.stream_id = (c.stream_id & ((std::uint64_t{1} << kPhyEpochShift) - 1)) + (link_epoch_ << kPhyEpochShift);
+    phy_ = std::make_unique<BitExactLink>(c);
+    phy_base_ = busy_until_;
+  }
   for (unsigned v = 0; v < buffers_.op_vls; ++v) {
     vls_[v].tx = CreditCounter();
     vls_[v].rx.reset_abr();
@@ -79,7 +92,19 @@ void LinkPort::link_down() {
 
 void LinkPort::set_bit_exact(const BitExactLinkConfig& config) {
   phy_ = std::make_unique<BitExactLink>(config);
+  phy_retired_ = {};
+  phy_base_ = busy_until_;
   schedule_refresh();
+}
+
+LinkPort::PhyTotals LinkPort::phy_totals() const {
+  PhyTotals t = phy_retired_;
+  if (phy_) {
+    t.bits_flipped += phy_->bits_flipped();
+    t.skips += phy_->skips_sent();
+    t.rx += phy_->rx_counters();
+  }
+  return t;
 }
 
 void LinkPort::schedule_refresh() {
@@ -143,12 +168,13 @@ Time LinkPort::transmit(Packet* p) {
   if (phy_) {
     p->write_frame(frame_);
     const std::uint64_t flipped = phy_->bits_flipped();
-    const std::uint64_t phy_start = phy_->send(frame_, FrameKind::kData, FrameEnd::kGood, c);
+    const std::uint64_t e = c - phy_base_;  // the PHY counts edges from link up
+    const std::uint64_t phy_start = phy_->send(frame_, FrameKind::kData, FrameEnd::kGood, e);
     auto frames = phy_->take_frames();
-    const bool as_sent = frames.size() == 1 && frames[0].end_edge == c + s + phy_->skew_latency_edges();
+    const bool as_sent = frames.size() == 1 && frames[0].end_edge == e + s + phy_->skew_latency_edges();
     // Without a bit error the PHY must frame the packet exactly as the timing model counts it;
     // with one, the receiver may lose, cut or merge frames: the packet is then a PHY error.
-    IBFSIM_CHECK(phy_start == c && (as_sent || phy_->bits_flipped() != flipped),
+    IBFSIM_CHECK(phy_start == e && (as_sent || phy_->bits_flipped() != flipped),
                  "bit-exact PHY and timing model disagree on " + name_);
     if (!as_sent || !frames[0].ok()) p->phy_error = true;
     else if (frames[0].bytes != frame_) {
@@ -180,10 +206,11 @@ void LinkPort::send_flow_control(std::uint8_t op, std::uint8_t vl) {
   std::uint64_t wire = pack6(bytes);
   if (phy_) {
     const std::uint64_t flipped = phy_->bits_flipped();
-    const std::uint64_t phy_start = phy_->send(bytes.data(), bytes.size(), FrameKind::kLink, FrameEnd::kGood, c);
+    const std::uint64_t e = c - phy_base_;
+    const std::uint64_t phy_start = phy_->send(bytes.data(), bytes.size(), FrameKind::kLink, FrameEnd::kGood, e);
     auto frames = phy_->take_frames();
-    const bool as_sent = frames.size() == 1 && frames[0].end_edge == c + fc_cycles_ + phy_->skew_latency_edges();
-    IBFSIM_CHECK(phy_start == c && (as_sent || phy_->bits_flipped() != flipped),
+    const bool as_sent = frames.size() == 1 && frames[0].end_edge == e + fc_cycles_ + phy_->skew_latency_edges();
+    IBFSIM_CHECK(phy_start == e && (as_sent || phy_->bits_flipped() != flipped),
                  "bit-exact PHY and timing model disagree on " + name_);
     // A symbol error loses the link packet (bit 63); wrong bytes arrive and fail their LPCRC.
     if (!as_sent || !frames[0].ok() || frames[0].bytes.size() != 6) wire |= std::uint64_t{1} << 63;

@@ -67,8 +67,9 @@ class LinkPort : public ActionHandler {
   // Wires this port's transmitter to `peer`'s receiver. Called once for each direction of a cable.
   void connect(LinkPort& peer, const LinkRate& rate, std::uint64_t prop_cycles, std::uint32_t link_id);
   bool connected() const { return peer_ != nullptr; }
-  // The physical link came up: the port enters `state` (Init, or Active while no subnet manager
-  // runs) and sends the initialising flow-control packet (Op 1) of every operational VL.
+  // The physical link came up (link training is over): the port enters `state` (Init, or Active
+  // while no subnet manager runs) and sends the initialising flow-control packet (Op 1) of every
+  // operational VL. A bit-exact PHY starts afresh (edge 0 is this edge), as after a real retrain.
   void link_up(PortState state);
   // The physical link went down: the port is Down; what is on the wire is lost at the far end.
   void link_down();
@@ -107,6 +108,13 @@ class LinkPort : public ActionHandler {
   void set_bit_exact(const BitExactLinkConfig& config);
   bool bit_exact() const { return phy_ != nullptr; }
   const BitExactLink* phy() const { return phy_.get(); }
+  // The PHY's counts over every time the link came up (each link_up starts a fresh PHY).
+  struct PhyTotals {
+    std::uint64_t bits_flipped = 0;
+    std::uint64_t skips = 0;
+    PhyRxCounters rx;
+  };
+  PhyTotals phy_totals() const;
   PortNum number() const { return number_; }
   const std::string& name() const { return name_; }
   const LinkRate& rate() const { return rate_; }
@@ -186,6 +194,8 @@ class LinkPort : public ActionHandler {
   std::uint16_t stalled_ = 0;
   CaptureSink* capture_ = nullptr;
   std::unique_ptr<BitExactLink> phy_;
+  std::uint64_t phy_base_ = 0;   // the link clock's edge that is the PHY's edge 0 (link up)
+  PhyTotals phy_retired_;        // counts of the PHYs of earlier link-ups
   std::vector<std::uint8_t> frame_;  // scratch for the bit-exact PHY
   LinkPortStats stats_;
 };
