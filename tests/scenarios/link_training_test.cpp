@@ -169,3 +169,23 @@ TEST_CASE("results.json reports per link its training time and when it became Ac
   CHECK(early["packets"]["dropped_total"] == 0);
   CHECK(port_of(early, "h1", 1)["vls"][0]["credit_stall_ns"] == 0.0);
 }
+
+TEST_CASE("a fault during training cuts it short, and the next up event trains again from its own time",
+          "[scenarios][training]") {
+  Fabric& f = two_hosts("");
+  const TrainingResult& t = f.training(0);
+  // Down at 5 us (mid-training: the link never comes up then), up at 30 us, down at 60 us, up at 61 us.
+  f.schedule_faults({{5 * kUs, 0, 1, false}, {30 * kUs, 0, 1, true}, {60 * kUs, 1, 1, false}, {61 * kUs, 1, 1, true}});
+  StateProbe probe;
+  probe.port = &f.hca(1)->port();
+  f.hca(0)->schedule(t.duration, &probe, 0);  // the first training would have ended here
+  run_for(f, 100 * kUs);
+  CHECK(probe.seen == std::vector<PortState>{PortState::kDown});
+  CHECK(f.link_up_times(0) == std::vector<Time>{training_done_at(t, 30 * kUs), training_done_at(t, 61 * kUs)});
+  CHECK(f.link_down_times(0) == std::vector<Time>{5 * kUs, 60 * kUs});
+  CHECK(f.hca(0)->port().state() == PortState::kActive);
+  // 30 us and 61 us are SDR edges; 47.408 us and 78.408 us are not EDR edges (18,518.75 and
+  // 30,628.125 edges of 2.56 ns): the EDR phase starts on the next one.
+  CHECK(f.link_up_times(0)[0] == (18'519 + 272) * 2'560'000ull);
+  CHECK(f.link_up_times(0)[1] == (30'629 + 272) * 2'560'000ull);
+}
