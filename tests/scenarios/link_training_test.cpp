@@ -90,7 +90,7 @@ struct StateProbe : ActionHandler {
 };
 }  // namespace
 
-TEST_CASE("a link is Down while it trains and Active at exactly the training time; a packet posted earlier waits "
+TEST_CASE("a link is Down while it trains and Active at exactly the training time, and a packet posted earlier waits "
           "in the send queue, not as a credit stall, and leaves once the link is up",
           "[scenarios][training]") {
   Fabric& f = two_hosts("");
@@ -139,7 +139,7 @@ TEST_CASE("link training can be switched off: every link is Active at time 0", "
   CHECK(rec.injected[0] == 391 * 2'560'000ull);  // first edge at or after 1 us
 }
 
-TEST_CASE("results.json reports per link its training time and when it became Active; traffic starts then",
+TEST_CASE("results.json reports per link its training time and when it became Active, and traffic starts then",
           "[scenarios][training]") {
   const std::string scenario = "quickstart.yaml\n"
                                "workload: {sources: [h1], destination: h2, message_size: 2048, load: 0.1, arrival: constant}\n"
