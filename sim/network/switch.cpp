@@ -270,6 +270,8 @@ void Switch::try_start(PortNum out) {
     write_vcrc(*p);
   }
   port.transmit(p);
+  // Others wait for this output: be told when it is free (its end is already an event).
+  if (o.waiting) port.notify_when_free();
   o.arbiter.sent(vl, static_cast<std::uint32_t>(p->wire_bytes()));
   if (vl != kVl15 && o.requesters[vl].empty()) port.set_credit_stalled(static_cast<std::uint8_t>(vl), false);
   ++stats_.forwarded;

@@ -60,3 +60,27 @@ TEST_CASE("with enough buffer the same sender runs back to back at line rate", "
   // FC packets from h2 travel on the other direction, so h1's sends are never delayed: 66 edges.
   for (std::size_t i = 1; i < rec.injected.size(); ++i) CHECK(rec.injected[i] - rec.injected[i - 1] == 66 * 2'560'000ull);
 }
+
+TEST_CASE("queued packets leave back to back without waiting for a flow-control packet to wake the sender",
+          "[scenarios][credits]") {
+  // 2 KiB (66 edges), 64 B (4 edges: 100 slots in 32-byte rows), 2 KiB. The first flow-control
+  // packet from h2 arrives 66 + 4 + 1 + 4 edges after the first start, later than the second ends.
+  Fabric& f = build_fabric(
+      "defaults: {link: {speed: EDR, width: 4x, length: 2m}}\n"
+      "nodes: [{name: h1, type: hca}, {name: h2, type: hca}]\n"
+      "cables: [{from: h1/1, to: h2/1}]\n");
+  Hca& h1 = *f.hca(0);
+  Hca& h2 = *f.hca(1);
+  Poster a, b, c;
+  aim(a, h1, h2, 2048);
+  aim(b, h1, h2, 64);
+  aim(c, h1, h2, 2048);
+  Recorder rec;
+  h1.set_send_observer(&rec);
+  const Time up = f.training(0).duration;
+  for (Poster* p : {&a, &b, &c}) h1.schedule(up + 1 * kUs, p, 0);
+  run_for(f, up + 20 * kUs);
+  REQUIRE(rec.injected.size() == 3);
+  CHECK(rec.injected[1] - rec.injected[0] == 66 * 2'560'000ull);
+  CHECK(rec.injected[2] - rec.injected[1] == 4 * 2'560'000ull);
+}
