@@ -24,6 +24,7 @@ const char* drop_reason_name(DropReason r) {
     case DropReason::kPortState: return "port_state";
     case DropReason::kLinkDown: return "link_down";
     case DropReason::kPhyError: return "phy_error";
+    case DropReason::kEbp: return "ebp";
     case DropReason::kCount: break;
   }
   return "?";

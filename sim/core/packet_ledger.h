@@ -25,6 +25,7 @@ enum class DropReason : std::uint8_t {
   kPortState,        // port not in a state that passes this packet (R20)
   kLinkDown,         // lost on, or queued for, a link that went down (PortXmitDiscards)
   kPhyError,         // the receiver's PHY saw a symbol or framing error (SymbolErrorCounter, PortRcvErrors)
+  kEbp,              // ended with EBP: a switch cut it through and then found it bad (PortRcvErrors)
   kCount
 };
 

@@ -147,6 +147,9 @@ void Hca::on_link_discard(LinkPort&, Packet* p, DropReason reason) {
 }
 
 void Hca::consume(PortNum n, Packet* p) {
+  // The link layer first (PHY errors, EBP, VCRC of a packet the line changed), then every check
+  // over the bytes themselves.
+  if (auto bad = ports_[n - 1]->check_tail(p->link_seq, p)) return drop(n, p, *bad);
   if (!vcrc_ok(*p)) return drop(n, p, DropReason::kVcrcError);
   // Management packets (VL15, QP0) await the subnet manager agent; none is sent yet.
   if ((p->header[0] >> 4) == kVl15) return drop(n, p, DropReason::kNoQp);

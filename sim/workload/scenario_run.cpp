@@ -63,7 +63,7 @@ nlohmann::json latency_json(const LatencyStats& s) {
 struct PortTables {
   std::string ports_csv =
       "node,port,peer,rate,state,tx_packets,tx_bytes,rx_packets,rx_bytes,tx_flow_control,rx_flow_control,"
-      "busy_fraction,vl15_dropped\n";
+      "busy_fraction,vl15_dropped,rcv_errors,tx_ebp\n";
   std::string vls_csv =
       "node,port,vl,tx_packets,tx_bytes,rx_packets,rx_bytes,credit_stall_ns,rx_buffer_blocks,"
       "rx_buffer_mean_blocks,rx_buffer_max_blocks\n";
@@ -81,9 +81,10 @@ PortTables port_tables(Fabric& fabric) {
       if (!lp.connected()) continue;
       const LinkPortStats& s = lp.stats();
       const double busy = end ? static_cast<double>(s.tx_busy) / static_cast<double>(end) : 0.0;
-      fmt::format_to(std::back_inserter(t.ports_csv), "{},{},{},{},{},{},{},{},{},{},{},{:.6f},{}\n", topo.nodes[n].name,
-                     p, lp.peer()->name(), lp.rate().name(), port_state_name(lp.state()), s.tx_packets, s.tx_bytes,
-                     s.rx_packets, s.rx_bytes, s.tx_flow_control, s.rx_flow_control, busy, s.vl15_dropped);
+      fmt::format_to(std::back_inserter(t.ports_csv), "{},{},{},{},{},{},{},{},{},{},{},{:.6f},{},{},{}\n",
+                     topo.nodes[n].name, p, lp.peer()->name(), lp.rate().name(), port_state_name(lp.state()),
+                     s.tx_packets, s.tx_bytes, s.rx_packets, s.rx_bytes, s.tx_flow_control, s.rx_flow_control, busy,
+                     s.vl15_dropped, s.rx_errors(), s.tx_ebp);
       nlohmann::json pj = {{"node", topo.nodes[n].name},
                            {"port", p},
                            {"peer", lp.peer()->name()},
@@ -96,6 +97,8 @@ PortTables port_tables(Fabric& fabric) {
                            {"rx_flow_control", s.rx_flow_control},
                            {"busy_fraction", busy},
                            {"vl15_dropped", s.vl15_dropped},
+                           {"rcv_errors", {{"phy_error", s.rx_phy_errors}, {"vcrc_error", s.rx_vcrc_errors}, {"ebp", s.rx_ebp}}},
+                           {"tx_ebp", s.tx_ebp},
                            {"vl15_tx_packets", lp.vl_stats(kVl15).tx_packets},
                            {"vl15_rx_packets", lp.vl_stats(kVl15).rx_packets}};
       nlohmann::json vls = nlohmann::json::array();
