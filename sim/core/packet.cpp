@@ -38,7 +38,7 @@ void PacketPool::release(Packet* p) {
   p->measured = false;
   p->may_be_corrupted = false;
   p->received_frame.clear();
-  p->phy_error = false;
+  p->end_pending = false;
   free_.push_back(p);
 }
 

@@ -38,15 +38,19 @@ struct Packet {
   bool measured = false;       // created inside the measurement window
   std::uint32_t link_epoch = 0;  // epoch of the link it is crossing (a link that went down loses it)
   std::uint16_t flow = 0;        // workload flow index, for per-flow statistics
-  // Set by whatever alters bytes after the VCRC was written without regenerating it (bit errors
-  // on a link, injected faults). Switches verify the VCRC of such packets; destination HCAs verify
-  // VCRC and ICRC of every packet. A link with no error source cannot corrupt a packet, so
-  // checking untouched packets at every hop would only cost time.
+  // Set when its bytes differ from what the VCRC was written for (received_frame holds them).
+  // Destination HCAs verify VCRC and ICRC of every packet; on the way, the link layer judges a
+  // packet at its tail only where an error source exists (LinkPort::check_tail), since a link
+  // with none cannot corrupt a packet and checking at every hop would only cost time.
   bool may_be_corrupted = false;
-  // Bit-exact PHY: the bytes the receiver decoded, when they differ from what was sent (CRC checks
-  // then run over these), and whether the receiver's PHY saw a symbol or framing error.
+  // The bytes a receiver decoded when a bit-exact PHY changed them and the VCRC still matched
+  // (CRC checks then run over these; the link layer attaches them, see LinkPort::check_tail).
   std::vector<std::uint8_t> received_frame;
-  bool phy_error = false;
+  // Set by the transmitter of the hop the packet is crossing (sim/link/link_port.h): its number
+  // among the data packets that port sent, and whether, when it started, the transmitter could
+  // still end it with EBP (a cut-through switch that had not yet checked the packet's tail).
+  std::uint64_t link_seq = 0;
+  bool end_pending = false;
 
   bool payload_carried() const { return !payload.empty() || payload_len == 0; }
   // Payload followed by pad, as one run (zeros when the payload is elided).

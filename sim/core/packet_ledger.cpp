@@ -25,6 +25,7 @@ const char* drop_reason_name(DropReason r) {
     case DropReason::kLinkDown: return "link_down";
     case DropReason::kPhyError: return "phy_error";
     case DropReason::kPkeyViolation: return "pkey_violation";
+    case DropReason::kEbp: return "ebp";
     case DropReason::kCount: break;
   }
   return "?";

@@ -26,6 +26,7 @@ enum class DropReason : std::uint8_t {
   kLinkDown,         // lost on, or queued for, a link that went down (PortXmitDiscards)
   kPhyError,         // the receiver's PHY saw a symbol or framing error (SymbolErrorCounter, PortRcvErrors)
   kPkeyViolation,    // BTH P_Key does not match the destination QP's partition (R37, P_KeyViolations)
+  kEbp,              // ended with EBP: a switch cut it through and then found it bad (PortRcvErrors)
   kCount
 };
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "sim/core/error.h"
+#include "sim/fabric/cable_training.h"
 #include "sim/report/erf_record.h"
 #include "sim/report/pcap_writer.h"
 
@@ -83,19 +84,7 @@ Fabric::Fabric(const Topology& topo, const FabricOptions& options)
   }
   for (std::size_t k = 0; k < topo_.cables.size(); ++k) {
     const TopoCable& c = topo_.cables[k];
-    // Training: the best speed and width both ends enable, up to what the cable carries.
-    auto caps = [&](std::size_t node, unsigned p) {
-      PortLinkCaps pc;
-      pc.speeds = 0;
-      for (unsigned sp = 0; sp <= static_cast<unsigned>(c.rate.speed); ++sp)
-        pc.speeds |= topo_.nodes[node].enabled_speeds(p) & speed_bit(static_cast<LinkSpeed>(sp));
-      pc.widths = 0;
-      for (unsigned lanes : {1u, 2u, 4u, 8u, 12u})
-        if (lanes <= c.rate.lanes) pc.widths |= topo_.nodes[node].enabled_widths(p) & width_bit(lanes);
-      return pc;
-    };
-    training_.push_back(train_link(caps(c.node_a, c.port_a), caps(c.node_b, c.port_b),
-                                   LaneChannel{c.failed_lanes, c.lanes_reversed}));
+    training_.push_back(train_cable(topo_, k));
     const TrainingResult& t = training_.back();
     // The link runs at what training settled on (a failed lane takes a 4x link to 1x); a link
     // that cannot train stays down.
@@ -129,12 +118,20 @@ Fabric::Fabric(const Topology& topo, const FabricOptions& options)
       pcap->name_link(id_ba, b.name() + "->" + a.name());
     }
   }
-  for (std::size_t k = 0; k < topo_.cables.size(); ++k) {
-    const TopoCable& c = topo_.cables[k];
-    // No subnet manager yet: links that trained come up straight to Active.
-    if (!training_[k].up) continue;
-    port(c.node_a, c.port_a).link_up(PortState::kActive);
-    port(c.node_b, c.port_b).link_up(PortState::kActive);
+  // No subnet manager yet: links that trained come up straight to Active, when training is over.
+  ScheduledModule* scheduler = nullptr;
+  for (auto& h : hcas_)
+    if (h && !scheduler) scheduler = h.get();
+  for (auto& sw : switches_)
+    if (sw && !scheduler) scheduler = sw.get();
+  IBFSIM_CHECK(scheduler != nullptr || topo_.cables.empty(), "a fabric with cables has nodes");
+  if (scheduler) {
+    bring_up_ = std::make_unique<LinkBringUp>(*scheduler, options.link.training_delay, PortState::kActive);
+    for (std::size_t k = 0; k < topo_.cables.size(); ++k) {
+      const TopoCable& c = topo_.cables[k];
+      bring_up_->add_cable(port(c.node_a, c.port_a), port(c.node_b, c.port_b), training_[k]);
+    }
+    bring_up_->start();
   }
 }
 
@@ -160,47 +157,16 @@ std::size_t Fabric::queued_at_sources() const {
 
 void Fabric::check_invariants() const { ledger_.check_balanced(pool_.live(), queued_at_sources()); }
 
-namespace {
-
-// Carries out a scenario's fault list: both ends of the cable change state at the given time.
-class FaultInjector : public ActionHandler {
- public:
-  FaultInjector(Fabric& f, std::vector<LinkFault> faults) : fabric_(f), faults_(std::move(faults)) {}
-  void on_action(std::uint32_t, std::uint64_t index, void*) override {
-    const LinkFault& f = faults_.at(index);
-    LinkPort& a = fabric_.port(f.node, f.port);
-    LinkPort* b = a.peer();
-    if (!b) return;
-    if (f.up) {
-      if (a.state() != PortState::kDown) return;
-      a.link_up(PortState::kActive);
-      b->link_up(PortState::kActive);
-    } else {
-      if (a.state() == PortState::kDown) return;
-      a.link_down();
-      b->link_down();
-    }
-  }
-  const std::vector<LinkFault>& faults() const { return faults_; }
-
- private:
-  Fabric& fabric_;
-  std::vector<LinkFault> faults_;
-};
-
-}  // namespace
-
 void Fabric::schedule_faults(const std::vector<LinkFault>& faults) {
-  if (faults.empty()) return;
-  auto inj = std::make_unique<FaultInjector>(*this, faults);
-  ScheduledModule* m = nullptr;
-  for (auto& h : hcas_)
-    if (h && !m) m = h.get();
-  for (auto& s : switches_)
-    if (s && !m) m = s.get();
-  for (std::size_t i = 0; i < faults.size(); ++i) m->schedule(faults[i].at, inj.get(), 0, i);
-  fault_injector_ = std::move(inj);
+  for (const LinkFault& f : faults) {
+    const auto k = topo_.cable_at(f.node, f.port);
+    IBFSIM_CHECK(k && bring_up_, "a fault names a port with no cable");
+    bring_up_->schedule_fault(f.at, *k, f.up);
+  }
 }
+
+const std::vector<Time>& Fabric::link_up_times(std::size_t k) const { return bring_up_->up_times(k); }
+const std::vector<Time>& Fabric::link_down_times(std::size_t k) const { return bring_up_->down_times(k); }
 
 void Fabric::finish() {
   const Time end = ScheduledModule::now();

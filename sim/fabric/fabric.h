@@ -8,6 +8,7 @@
 
 #include "sim/core/packet.h"
 #include "sim/core/packet_ledger.h"
+#include "sim/fabric/link_bring_up.h"
 #include "sim/fabric/static_multicast.h"
 #include "sim/fabric/static_routing.h"
 #include "sim/fabric/topology.h"
@@ -31,6 +32,9 @@ struct LinkSettings {
   std::optional<SlToVlTable> sl_to_vl;  // unset: SL s -> VL s mod OperationalVLs
   std::optional<SlToVlTable> switch_sl_to_vl;  // switches only, every (in, out); unset: sl_to_vl
   VlArbConfig vl_arbitration;           // empty tables: every VL in the low table, weight 64
+  // Link training takes its simulated time (link_training.h) before a cable's ports leave Down;
+  // off: every cable that trains is up at time 0.
+  bool training_delay = true;
 };
 
 // PHY settings (scenario `phy:`).
@@ -92,6 +96,10 @@ class Fabric {
   std::uint64_t packet_hops();
   // Link training of cable k: the speed and width both ends' enabled sets and the cable allow.
   const TrainingResult& training(std::size_t k) const { return training_.at(k); }
+  // When cable k's ports became Active (after its first training, then after each retrain), and
+  // when faults took it down.
+  const std::vector<Time>& link_up_times(std::size_t k) const;
+  const std::vector<Time>& link_down_times(std::size_t k) const;
 
  private:
   Topology topo_;
@@ -101,7 +109,7 @@ class Fabric {
   std::vector<std::unique_ptr<Hca>> hcas_;
   std::vector<std::unique_ptr<Switch>> switches_;
   std::unique_ptr<CaptureSink> capture_;
-  std::unique_ptr<ActionHandler> fault_injector_;
+  std::unique_ptr<LinkBringUp> bring_up_;
   std::vector<TrainingResult> training_;
 };
 

@@ -1,9 +1,11 @@
 #include "sim/link/link_port.h"
 
 #include <algorithm>
+#include <iterator>
 
 #include "sim/core/error.h"
 #include "sim/link/flow_control_packet.h"
+#include "sim/link/vcrc.h"
 #include "sim/phy/serialization.h"
 
 namespace ibfsim {
@@ -20,6 +22,9 @@ std::array<std::uint8_t, 6> unpack6(std::uint64_t v) {
   return b;
 }
 constexpr std::size_t kLrhBytes = 8;
+// Bit error streams: lane i of cable direction d draws from stream d + i * 2^48 (bit_exact_link.h,
+// at most 12 lanes, so below 2^52); the link-up epoch goes above that.
+constexpr unsigned kPhyEpochShift = 52;
 constexpr std::size_t kLinkPacketBytes = 6;
 // The VL is the link layer's own field: LRH byte 0, bits 7-4.
 std::uint8_t packet_vl(const Packet& p) { return p.header[0] >> 4; }
@@ -58,6 +63,17 @@ void LinkPort::link_up(PortState state) {
   if (!peer_) return;
   state_ = state;
   busy_until_ = std::max(busy_until_, now_cycle());
+  if (phy_) {
+    flush_pending();  // the last packet before the link went down
+    // Retraining resets the line (disparity, scrambler, lane alignment); each link-up draws its
+    // bit errors from streams of its own.
+    const PhyTotals t = phy_totals();
+    phy_retired_ = t;
+    BitExactLinkConfig c = phy_->config();
+    c.stream_id = (c.stream_id & ((std::uint64_t{1} << kPhyEpochShift) - 1)) + (link_epoch_ << kPhyEpochShift);
+    phy_ = std::make_unique<BitExactLink>(c);
+    phy_base_ = busy_until_;
+  }
   for (unsigned v = 0; v < buffers_.op_vls; ++v) {
     vls_[v].tx = CreditCounter();
     vls_[v].rx.reset_abr();
@@ -78,8 +94,22 @@ void LinkPort::link_down() {
 }
 
 void LinkPort::set_bit_exact(const BitExactLinkConfig& config) {
+  IBFSIM_CHECK(peer_ != nullptr, "set_bit_exact before connect: " + name_);
   phy_ = std::make_unique<BitExactLink>(config);
+  peer_->rx_can_corrupt_ = config.can_corrupt();
+  phy_retired_ = {};
+  phy_base_ = busy_until_;
   schedule_refresh();
+}
+
+LinkPort::PhyTotals LinkPort::phy_totals() const {
+  PhyTotals t = phy_retired_;
+  if (phy_) {
+    t.bits_flipped += phy_->bits_flipped();
+    t.skips += phy_->skips_sent();
+    t.rx += phy_->rx_counters();
+  }
+  return t;
 }
 
 void LinkPort::schedule_refresh() {
@@ -140,21 +170,12 @@ Time LinkPort::transmit(Packet* p) {
   const Time start = clock_.time_of(c);
   const Time end = clock_.time_of(c + s);
   if (capture_) capture_->capture_data(start, *p, link_id_);
+  p->link_seq = ++tx_seq_;
   if (phy_) {
+    // The PHY encodes the frame once its end delimiter is known (flush_pending).
+    flush_pending();
     p->write_frame(frame_);
-    const std::uint64_t flipped = phy_->bits_flipped();
-    const std::uint64_t phy_start = phy_->send(frame_, FrameKind::kData, FrameEnd::kGood, c);
-    auto frames = phy_->take_frames();
-    const bool as_sent = frames.size() == 1 && frames[0].end_edge == c + s + phy_->skew_latency_edges();
-    // Without a bit error the PHY must frame the packet exactly as the timing model counts it;
-    // with one, the receiver may lose, cut or merge frames: the packet is then a PHY error.
-    IBFSIM_CHECK(phy_start == c && (as_sent || phy_->bits_flipped() != flipped),
-                 "bit-exact PHY and timing model disagree on " + name_);
-    if (!as_sent || !frames[0].ok()) p->phy_error = true;
-    else if (frames[0].bytes != frame_) {
-      p->received_frame = std::move(frames[0].bytes);
-      p->may_be_corrupted = true;
-    }
+    pending_ = PendingFrame{true, false, p->link_seq, c - phy_base_, s};
   }
   p->link_epoch = static_cast<std::uint32_t>(link_epoch_);
   peer_->module_.schedule(clock_.time_of(c + prop_cycles_ + head_cycles_), peer_, kRxHead,
@@ -170,6 +191,79 @@ Time LinkPort::transmit(Packet* p) {
   return start;
 }
 
+void LinkPort::flush_pending() {
+  if (!pending_.valid) return;
+  pending_.valid = false;
+  const std::uint64_t e = pending_.edge;
+  const std::uint64_t flipped = phy_->bits_flipped();
+  const std::uint64_t phy_start =
+      phy_->send(frame_, FrameKind::kData, pending_.end_bad ? FrameEnd::kBad : FrameEnd::kGood, e);
+  auto frames = phy_->take_frames();
+  const bool as_sent = frames.size() == 1 && frames[0].end_edge == e + pending_.edges + phy_->skew_latency_edges();
+  // Without a bit error the PHY must frame the packet exactly as the timing model counts it;
+  // with one, the receiver may lose, cut or merge frames: the packet is then a PHY error.
+  IBFSIM_CHECK(phy_start == e && (as_sent || phy_->bits_flipped() != flipped),
+               "bit-exact PHY and timing model disagree on " + name_);
+  RxVerdict v;
+  v.seq = pending_.seq;
+  if (!as_sent || frames[0].symbol_error || frames[0].framing_error) {
+    v.reason = DropReason::kPhyError;
+  } else if (frames[0].end == FrameEnd::kBad) {
+    v.reason = DropReason::kEbp;
+  } else if (frames[0].bytes != frame_) {
+    const auto& f = frames[0].bytes;
+    if (f.size() < 2 || vcrc16_bytes(f.data(), f.size() - 2) != load_crc16(f.data() + f.size() - 2))
+      v.reason = DropReason::kVcrcError;
+    else
+      v.bytes = std::move(frames[0].bytes);  // a change the VCRC misses: the ICRC may still catch it
+  } else {
+    return;  // arrived as sent
+  }
+  peer_->add_verdict(std::move(v));
+}
+
+void LinkPort::add_verdict(RxVerdict v) {
+  // In link_seq order; a packet keeps its first verdict (a PHY error beats a late stomp).
+  auto it = rx_verdicts_.end();
+  while (it != rx_verdicts_.begin() && std::prev(it)->seq >= v.seq) --it;
+  if (it != rx_verdicts_.end() && it->seq == v.seq) return;
+  rx_verdicts_.insert(it, std::move(v));
+}
+
+void LinkPort::stomp(std::uint64_t link_seq) {
+  ++stats_.tx_ebp;
+  if (pending_.valid && pending_.seq == link_seq) {
+    pending_.end_bad = true;  // the PHY sends EBP, and the receiver decodes it
+    return;
+  }
+  RxVerdict v;
+  v.seq = link_seq;
+  v.reason = DropReason::kEbp;
+  peer_->add_verdict(std::move(v));
+}
+
+std::optional<DropReason> LinkPort::check_tail(std::uint64_t link_seq, Packet* held) {
+  if (peer_ && peer_->pending_.valid && peer_->pending_.seq == link_seq) peer_->flush_pending();
+  // Verdicts of packets that never reached their tail check (dropped on the way in) are stale.
+  while (!rx_verdicts_.empty() && rx_verdicts_.front().seq < link_seq) rx_verdicts_.pop_front();
+  if (rx_verdicts_.empty() || rx_verdicts_.front().seq != link_seq) return std::nullopt;
+  RxVerdict v = std::move(rx_verdicts_.front());
+  rx_verdicts_.pop_front();
+  if (!v.reason) {
+    if (held) {
+      held->received_frame = std::move(v.bytes);
+      held->may_be_corrupted = true;
+    }
+    return std::nullopt;
+  }
+  switch (*v.reason) {
+    case DropReason::kPhyError: ++stats_.rx_phy_errors; break;
+    case DropReason::kEbp: ++stats_.rx_ebp; break;
+    default: ++stats_.rx_vcrc_errors; break;
+  }
+  return v.reason;
+}
+
 void LinkPort::send_flow_control(std::uint8_t op, std::uint8_t vl) {
   const std::uint64_t c = std::max(busy_until_, now_cycle());
   FlowControlPacket fc{op, vls_[vl].tx.fctbs(), vl, vls_[vl].rx.fccl()};
@@ -179,11 +273,13 @@ void LinkPort::send_flow_control(std::uint8_t op, std::uint8_t vl) {
   if (capture_) capture_->capture_link_packet(start, bytes.data(), bytes.size(), link_id_);
   std::uint64_t wire = pack6(bytes);
   if (phy_) {
+    flush_pending();  // the data packet before it
     const std::uint64_t flipped = phy_->bits_flipped();
-    const std::uint64_t phy_start = phy_->send(bytes.data(), bytes.size(), FrameKind::kLink, FrameEnd::kGood, c);
+    const std::uint64_t e = c - phy_base_;
+    const std::uint64_t phy_start = phy_->send(bytes.data(), bytes.size(), FrameKind::kLink, FrameEnd::kGood, e);
     auto frames = phy_->take_frames();
-    const bool as_sent = frames.size() == 1 && frames[0].end_edge == c + fc_cycles_ + phy_->skew_latency_edges();
-    IBFSIM_CHECK(phy_start == c && (as_sent || phy_->bits_flipped() != flipped),
+    const bool as_sent = frames.size() == 1 && frames[0].end_edge == e + fc_cycles_ + phy_->skew_latency_edges();
+    IBFSIM_CHECK(phy_start == e && (as_sent || phy_->bits_flipped() != flipped),
                  "bit-exact PHY and timing model disagree on " + name_);
     // A symbol error loses the link packet (bit 63); wrong bytes arrive and fail their LPCRC.
     if (!as_sent || !frames[0].ok() || frames[0].bytes.size() != 6) wire |= std::uint64_t{1} << 63;
@@ -247,6 +343,7 @@ void LinkPort::free_rx(std::uint8_t vl, std::uint32_t blocks) {
 }
 
 void LinkPort::finish(Time end) {
+  if (phy_) flush_pending();  // so the PHY's counts include the last packet
   if (peer_ && state_ != PortState::kDown) {
     // Refreshes that an idle link would have sent by `end`.
     const std::uint64_t c = clock_.cycle_at_or_after(end);
@@ -284,9 +381,6 @@ void LinkPort::on_action(std::uint32_t kind, std::uint64_t arg, void* ptr) {
       auto* p = static_cast<Packet*>(ptr);
       if (p->link_epoch != static_cast<std::uint32_t>(link_epoch_) || state_ == PortState::kDown)
         return owner_.on_link_discard(*this, p, DropReason::kLinkDown);
-      // The PHY could not decode it: the link layer never sees it (the sender's next flow-control
-      // packet resynchronises ABR, so no credit leaks).
-      if (p->phy_error) return owner_.on_link_discard(*this, p, DropReason::kPhyError);
       const std::uint8_t vl = packet_vl(*p);
       const std::uint64_t bytes = p->wire_bytes();
       const std::uint32_t blocks = credits_for_bytes(bytes);

@@ -16,7 +16,9 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -56,6 +58,10 @@ struct LinkPortStats {
   std::uint64_t abr_resyncs = 0;             // FCTBS disagreed with ABR (a data packet was lost)
   std::uint64_t vl15_dropped = 0;            // VL15Dropped
   Time tx_busy = 0;                          // time spent sending data and link packets
+  // PortRcvErrors by cause: data packets found bad at their tail (check_tail).
+  std::uint64_t rx_phy_errors = 0, rx_vcrc_errors = 0, rx_ebp = 0;
+  std::uint64_t tx_ebp = 0;                  // data packets this port ended with EBP (stomp)
+  std::uint64_t rx_errors() const { return rx_phy_errors + rx_vcrc_errors + rx_ebp; }
 };
 
 class LinkPort : public ActionHandler {
@@ -67,8 +73,9 @@ class LinkPort : public ActionHandler {
   // Wires this port's transmitter to `peer`'s receiver. Called once for each direction of a cable.
   void connect(LinkPort& peer, const LinkRate& rate, std::uint64_t prop_cycles, std::uint32_t link_id);
   bool connected() const { return peer_ != nullptr; }
-  // The physical link came up: the port enters `state` (Init, or Active while no subnet manager
-  // runs) and sends the initialising flow-control packet (Op 1) of every operational VL.
+  // The physical link came up (link training is over): the port enters `state` (Init, or Active
+  // while no subnet manager runs) and sends the initialising flow-control packet (Op 1) of every
+  // operational VL. A bit-exact PHY starts afresh (edge 0 is this edge), as after a real retrain.
   void link_up(PortState state);
   // The physical link went down: the port is Down; what is on the wire is lost at the far end.
   void link_down();
@@ -93,9 +100,24 @@ class LinkPort : public ActionHandler {
   // A packet waits for `vl` and none of its credits are left (stalled = true), or that ended.
   void set_credit_stalled(std::uint8_t vl, bool stalled);
 
+  // Ends the data packet this port is sending as number `link_seq` (Packet::link_seq) with EBP
+  // instead of EGP: a cut-through switch found, at the packet's tail on its input, that it was bad.
+  // Call before the packet's last edge. The next receiver drops it (check_tail).
+  void stomp(std::uint64_t link_seq);
+
   // --- receiver ---
   // The owner is done with a received packet of `blocks` on `vl`: free the space and advertise it.
   void free_rx(std::uint8_t vl, std::uint32_t blocks);
+  // Whether a packet whose head has just arrived may turn out bad at its tail, so that its owner
+  // must call check_tail then: a bit-exact PHY with errors feeds this input, or the transmitter may
+  // still stomp the packet. Otherwise every packet is good and needs no check (and no event).
+  bool tail_check_needed(const Packet& p) const { return p.end_pending || rx_can_corrupt_; }
+  // The link layer's verdict at the tail of the packet received as number `link_seq`: why it is
+  // dropped (kPhyError: the PHY saw a code or framing error; kEbp: it ended with EBP; kVcrcError),
+  // counted as a receive error, or nullopt if it is good. Errors are known only now, never at the
+  // head. `held`: the packet, if the owner still holds it (a cut-through switch may have passed it
+  // on): bytes a PHY changed without breaking the VCRC are attached to it for the ICRC check.
+  std::optional<DropReason> check_tail(std::uint64_t link_seq, Packet* held);
 
   // Brings lazy accounting (periodic flow control, stall and occupancy time) up to `end`.
   void finish(Time end);
@@ -107,6 +129,13 @@ class LinkPort : public ActionHandler {
   void set_bit_exact(const BitExactLinkConfig& config);
   bool bit_exact() const { return phy_ != nullptr; }
   const BitExactLink* phy() const { return phy_.get(); }
+  // The PHY's counts over every time the link came up (each link_up starts a fresh PHY).
+  struct PhyTotals {
+    std::uint64_t bits_flipped = 0;
+    std::uint64_t skips = 0;
+    PhyRxCounters rx;
+  };
+  PhyTotals phy_totals() const;
   PortNum number() const { return number_; }
   const std::string& name() const { return name_; }
   const LinkRate& rate() const { return rate_; }
@@ -186,7 +215,33 @@ class LinkPort : public ActionHandler {
   std::uint16_t stalled_ = 0;
   CaptureSink* capture_ = nullptr;
   std::unique_ptr<BitExactLink> phy_;
-  std::vector<std::uint8_t> frame_;  // scratch for the bit-exact PHY
+  std::uint64_t phy_base_ = 0;   // the link clock's edge that is the PHY's edge 0 (link up)
+  PhyTotals phy_retired_;        // counts of the PHYs of earlier link-ups
+  // The data packet on the wire whose frame the bit-exact PHY has not encoded yet: its end
+  // delimiter (EGP or EBP) is known only at its end. It is encoded before the PHY sends anything
+  // else, or when the receiver asks for its verdict, never touching the Packet (the receiver may
+  // have let go of it).
+  struct PendingFrame {
+    bool valid = false;
+    bool end_bad = false;
+    std::uint64_t seq = 0;
+    std::uint64_t edge = 0;   // PHY edge it starts on
+    std::uint64_t edges = 0;  // its length
+  };
+  PendingFrame pending_;
+  std::vector<std::uint8_t> frame_;  // its bytes
+  void flush_pending();
+  std::uint64_t tx_seq_ = 0;         // data packets sent so far (Packet::link_seq)
+  // What the peer's transmitter found wrong with packets it sent here, by link_seq (only packets
+  // that did not arrive as sent); the receiver takes them at the tails (check_tail).
+  struct RxVerdict {
+    std::uint64_t seq = 0;
+    std::optional<DropReason> reason;   // nullopt: bytes changed, VCRC still good
+    std::vector<std::uint8_t> bytes;    // then: what arrived
+  };
+  std::deque<RxVerdict> rx_verdicts_;
+  void add_verdict(RxVerdict v);
+  bool rx_can_corrupt_ = false;
   LinkPortStats stats_;
 };
 

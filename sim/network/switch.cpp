@@ -49,8 +49,9 @@ void Switch::count_discard(PortNum port, DropReason reason) {
   ledger_.dropped(reason);
 }
 
-void Switch::discard_at_tail(PortNum in, Packet* p, Time tail, DropReason reason) {
-  schedule(tail, this, kDiscardAtTail, (static_cast<std::uint64_t>(reason) << 16) | (in << 4) | (p->header[0] >> 4), p);
+void Switch::discard_at_tail(PortNum in, Packet* p, Time tail, DropReason reason, bool check) {
+  schedule(tail, this, kDiscardAtTail,
+           (static_cast<std::uint64_t>(reason) << 16) | (std::uint64_t{check} << 12) | (in << 4) | (p->header[0] >> 4), p);
 }
 
 void Switch::on_link_discard(LinkPort& port, Packet* p, DropReason reason) {
@@ -62,12 +63,11 @@ void Switch::on_packet_head(LinkPort& port, Packet* p, Time head, Time tail) {
   const PortNum in = port.number();
   const std::uint8_t* lrh = p->header.data();
   const std::uint8_t vl_in = lrh_vl(lrh);
-  // VCRC covers the whole packet; it is known to be bad once the tail is in, and this switch
-  // then drops it (R11). Only packets whose bytes were altered in flight can fail (see
-  // Packet::may_be_corrupted). A cut-through switch that had already started forwarding would end
-  // the packet with EBP; bit errors, which would make that happen, come with the PHY model.
-  if (p->may_be_corrupted && !vcrc_ok(*p)) return discard_at_tail(in, p, tail, DropReason::kVcrcError);
-  if ((lrh[0] & 0x0F) != 0) return discard_at_tail(in, p, tail, DropReason::kMalformed);  // LVer (R8)
+  // Whether the packet is good (VCRC, R11; PHY errors; EBP) is known at its tail: it is routed on
+  // the header as sent meanwhile, and checked then (tail_check) if it can be bad at all.
+  const bool check = port.tail_check_needed(*p);
+  auto discard = [&](DropReason r) { discard_at_tail(in, p, tail, r, check); };
+  if ((lrh[0] & 0x0F) != 0) return discard(DropReason::kMalformed);  // LVer (R8)
   const Lid dlid = lrh_dlid(lrh);
   if (is_multicast_lid(dlid)) {
     const std::vector<PortNum>* ports = config_.mft.lookup(dlid);
@@ -75,29 +75,85 @@ void Switch::on_packet_head(LinkPort& port, Packet* p, Time head, Time tail) {
     if (ports)
       for (PortNum o : *ports)
         if (o != in && o >= 1 && o <= ports_.size() && ports_[o - 1]->connected()) ++copies;
-    if (copies == 0 || vl_in == kVl15) return discard_at_tail(in, p, tail, DropReason::kUnknownDlid);
-    if (p->payload_len > config_.mtu) return discard_at_tail(in, p, tail, DropReason::kMtuExceeded);
+    if (copies == 0 || vl_in == kVl15) return discard(DropReason::kUnknownDlid);
+    if (p->payload_len > config_.mtu) return discard(DropReason::kMtuExceeded);
     auto& q = inputs_[in - 1][vl_in];
     Entry e{p, head, tail, 0, 0, credits_for_bytes(p->wire_bytes()), false, false, next_serial_++};
     e.mcast = ports;
     e.copies_left = copies;
+    e.check = check;
+    e.in_seq = p->link_seq;
     q.push_back(e);
+    if (check) schedule(tail, this, kTailCheck, (in << 4) | vl_in, serial_ptr(e.serial));
     if (q.size() == 1) consider_head(in, vl_in);
     return;
   }
   const PortNum out = config_.lft.lookup(dlid);
   if (out == kNoRoute || out == 0 || out > ports_.size() || !ports_[out - 1]->connected())
-    return discard_at_tail(in, p, tail, DropReason::kUnknownDlid);
+    return discard(DropReason::kUnknownDlid);
   std::uint8_t out_vl = kVl15;
   if (vl_in != kVl15) {
     out_vl = sl_to_vl(in, out).vl(lrh_sl(lrh));
-    if (out_vl == kVl15 || out_vl >= ports_[out - 1]->op_vls())
-      return discard_at_tail(in, p, tail, DropReason::kSlToVlDrop);
+    if (out_vl == kVl15 || out_vl >= ports_[out - 1]->op_vls()) return discard(DropReason::kSlToVlDrop);
   }
-  if (p->payload_len > config_.mtu) return discard_at_tail(in, p, tail, DropReason::kMtuExceeded);
+  if (p->payload_len > config_.mtu) return discard(DropReason::kMtuExceeded);
   auto& q = inputs_[in - 1][vl_in];
-  q.push_back(Entry{p, head, tail, out, out_vl, credits_for_bytes(p->wire_bytes()), false, false, next_serial_++});
+  Entry e{p, head, tail, out, out_vl, credits_for_bytes(p->wire_bytes()), false, false, next_serial_++};
+  e.check = check;
+  e.in_seq = p->link_seq;
+  q.push_back(e);
+  if (check) schedule(tail, this, kTailCheck, (in << 4) | vl_in, serial_ptr(e.serial));
   if (q.size() == 1) consider_head(in, vl_in);
+}
+
+void Switch::tail_check(PortNum in, std::uint8_t vl, std::uint64_t serial) {
+  auto& q = inputs_[in - 1][vl];
+  std::size_t i = 0;
+  while (i < q.size() && q.at(i).serial != serial) ++i;
+  if (i == q.size()) return;  // discarded before its tail (lifetime, link down)
+  Entry& e = q.at(i);
+  e.tail_checked = true;
+  // Once a packet (or a copy) is on an output, it belongs to the next hop: only its number is used.
+  const auto bad = ports_[in - 1]->check_tail(e.in_seq, e.granted ? nullptr : e.p);
+  if (!bad) return;
+  if (!e.granted) return drop_queued(in, vl, i, *bad);
+  if (!e.mcast) return ports_[e.out - 1]->stomp(e.out_seq);
+  // A multicast packet (at the head of its queue, since a copy started): stomp the copies on the
+  // wire, make no more. The original retires when the copies on the wire are done.
+  e.bad = true;
+  e.copies_left = 0;
+  const auto r = static_cast<Requester>((in << 4) | vl);
+  for (PortNum o : *e.mcast) {
+    if (o == in || o < 1 || o > ports_.size()) continue;
+    if (outputs_[o - 1].sending == r) ports_[o - 1]->stomp(outputs_[o - 1].sending_seq);
+    withdraw(o, r);
+  }
+  if (e.copies_active == 0) retire_multicast(in, vl);
+}
+
+void Switch::withdraw(PortNum out, std::uint16_t r) {
+  Output& o = outputs_[out - 1];
+  for (std::uint16_t m = o.waiting; m; m &= static_cast<std::uint16_t>(m - 1)) {
+    const unsigned v = static_cast<unsigned>(__builtin_ctz(m));
+    auto& reqs = o.requesters[v];
+    reqs.erase(std::remove(reqs.begin(), reqs.end(), r), reqs.end());
+    if (reqs.empty()) o.waiting &= static_cast<std::uint16_t>(~(1u << v));
+  }
+}
+
+void Switch::drop_queued(PortNum in, std::uint8_t vl, std::size_t i, DropReason reason) {
+  auto& q = inputs_[in - 1][vl];
+  const Entry e = q.at(i);
+  const auto r = static_cast<Requester>((in << 4) | vl);
+  if (e.requesting) withdraw(e.out, r);
+  if (e.mcast && i == 0)
+    for (PortNum o : *e.mcast)
+      if (o != in && o >= 1 && o <= ports_.size()) withdraw(o, r);
+  q.erase(i);
+  count_discard(in, reason);
+  ports_[in - 1]->free_rx(vl, e.blocks);
+  pool_.release(e.p);
+  if (i == 0 && !q.empty()) consider_head(in, vl);
 }
 
 // The cut-through rule: the first edge of the output's clock at or after now with
@@ -269,7 +325,12 @@ void Switch::try_start(PortNum out) {
     set_lrh_vl(p->header.data(), static_cast<std::uint8_t>(vl));
     write_vcrc(*p);
   }
+  // Before its tail check this switch may still stomp it: the next receiver must check it too.
+  p->end_pending = e.check && !e.tail_checked;
   port.transmit(p);
+  e.out_seq = o.sending_seq = p->link_seq;
+  // Others wait for this output: be told when it is free (its end is already an event).
+  if (o.waiting) port.notify_when_free();
   o.arbiter.sent(vl, static_cast<std::uint32_t>(p->wire_bytes()));
   if (vl != kVl15 && o.requesters[vl].empty()) port.set_credit_stalled(static_cast<std::uint8_t>(vl), false);
   ++stats_.forwarded;
@@ -307,13 +368,19 @@ void Switch::on_action(std::uint32_t kind, std::uint64_t arg, void* ptr) {
       auto& q = inputs_[in - 1][vl];
       if (q.empty() || q.front().serial != ptr_serial(ptr)) break;
       const PortNum out = static_cast<PortNum>((arg >> 12) & 0xFF);
-      if (out != 0) request_copy(in, vl, out);
+      if (out != 0) {
+        if (!q.front().bad) request_copy(in, vl, out);
+      }
       else if (!q.front().requesting) request(in, vl);
       break;
     }
     case kDiscardAtTail: {
       auto* p = static_cast<Packet*>(ptr);
-      count_discard(in, static_cast<DropReason>(arg >> 16));
+      auto reason = static_cast<DropReason>(arg >> 16);
+      // A link-layer error is what the input counts first (PortRcvErrors).
+      if ((arg >> 12) & 1)
+        if (auto bad = ports_[in - 1]->check_tail(p->link_seq, p)) reason = *bad;
+      count_discard(in, reason);
       ports_[in - 1]->free_rx(vl, credits_for_bytes(p->wire_bytes()));
       pool_.release(p);
       break;
@@ -328,6 +395,9 @@ void Switch::on_action(std::uint32_t kind, std::uint64_t arg, void* ptr) {
       try_start(out);
       break;
     }
+    case kTailCheck:
+      tail_check(in, vl, ptr_serial(ptr));
+      break;
     default:
       IBFSIM_CHECK(false, "unknown switch action");
   }

@@ -13,6 +13,14 @@
 // Discards, each counted with its reason: unknown DLID or above LinearFDBTop (R15), SL mapped to
 // VL15 or a non-operational VL (R16), payload above the output MTU (R10), head of queue longer
 // than HOQLife (R17), older than LifeTimeValue (R18), output not Active or down (R20).
+//
+// Bad packets (a PHY error, a failed VCRC, an EBP end: LinkPort::check_tail) are known only at
+// their tail, so the switch forwards as usual and checks at the tail time, with an event only for
+// packets on an input where the line can corrupt them or whose sender may still stomp them. A bad
+// packet that has not started on its output is discarded then (counted at the input); one that a
+// cut-through already started is ended with EBP on the output (LinkPort::stomp), as are the
+// multicast copies on the wire (the copies not yet started are not sent), and the next receiver
+// drops it.
 #pragma once
 #include <memory>
 #include <string>
@@ -77,7 +85,7 @@ class Switch : public ScheduledModule, public PortOwner, public ActionHandler {
   void on_action(std::uint32_t kind, std::uint64_t arg, void* ptr) override;
 
  private:
-  enum Kind : std::uint32_t { kEligible = 1, kDiscardAtTail, kHoqExpiry, kLifetimeExpiry };
+  enum Kind : std::uint32_t { kEligible = 1, kDiscardAtTail, kHoqExpiry, kLifetimeExpiry, kTailCheck };
   struct Entry {
     Packet* p;
     Time head, tail;
@@ -92,6 +100,13 @@ class Switch : public ScheduledModule, public PortOwner, public ActionHandler {
     const std::vector<PortNum>* mcast = nullptr;
     std::uint16_t copies_left = 0;
     std::uint16_t copies_active = 0;
+    // Checked at the tail (LinkPort::tail_check_needed): its numbers on the input and output
+    // links, whether the check has run, and whether it failed (multicast: send no more copies).
+    bool check = false;
+    bool tail_checked = false;
+    bool bad = false;
+    std::uint64_t in_seq = 0;
+    std::uint64_t out_seq = 0;
   };
   using Requester = std::uint16_t;  // (input port << 4) | input VL
   struct Output {
@@ -100,6 +115,7 @@ class Switch : public ScheduledModule, public PortOwner, public ActionHandler {
     std::array<PortNum, kMaxDataVls + 1> next_rr{};
     VlArbiter arbiter;
     Requester sending = 0;
+    std::uint64_t sending_seq = 0;  // its link_seq on this output
   };
 
   Time eligible_time(const Entry& e, PortNum out) const;
@@ -110,7 +126,12 @@ class Switch : public ScheduledModule, public PortOwner, public ActionHandler {
   void drop_copy(PortNum in, std::uint8_t vl, PortNum out, DropReason reason);
   void retire_multicast(PortNum in, std::uint8_t vl);
   void try_start(PortNum out);
-  void discard_at_tail(PortNum in, Packet* p, Time tail, DropReason reason);
+  void discard_at_tail(PortNum in, Packet* p, Time tail, DropReason reason, bool check);
+  void tail_check(PortNum in, std::uint8_t vl, std::uint64_t serial);
+  // Takes requester r off every VL of output `out`.
+  void withdraw(PortNum out, std::uint16_t r);
+  // Discards entry i of input (in, vl), which has not started on any output, counted at the input.
+  void drop_queued(PortNum in, std::uint8_t vl, std::size_t i, DropReason reason);
   void discard_head(PortNum in, std::uint8_t vl, DropReason reason);  // a queued head packet
   void count_discard(PortNum port, DropReason reason);
   const SlToVlTable& sl_to_vl(PortNum in, PortNum out) const;

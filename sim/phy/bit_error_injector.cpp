@@ -35,15 +35,32 @@ void BitErrorInjector::run(unsigned nbits, Flip flip) {
   gap_ -= nbits - pos;
 }
 
+namespace {
+void flip(CodeGroup10& g, unsigned i) { g = static_cast<CodeGroup10>(g ^ (1u << (kCodeGroupBits - 1 - i))); }
+void flip(Block66& b, unsigned i) {
+  if (i < 2) b.sync = static_cast<std::uint8_t>(b.sync ^ (i == 0 ? 0b10 : 0b01));
+  else b.payload ^= std::uint64_t{1} << (i - 2);
+}
+}  // namespace
+
 void BitErrorInjector::corrupt(CodeGroup10& g) {
-  run(kCodeGroupBits, [&](unsigned i) { g = static_cast<CodeGroup10>(g ^ (1u << (kCodeGroupBits - 1 - i))); });
+  run(kCodeGroupBits, [&](unsigned i) { flip(g, i); });
 }
 
 void BitErrorInjector::corrupt(Block66& b) {
-  run(kBlockBits, [&](unsigned i) {
-    if (i < 2) b.sync = static_cast<std::uint8_t>(b.sync ^ (i == 0 ? 0b10 : 0b01));
-    else b.payload ^= std::uint64_t{1} << (i - 2);
-  });
+  run(kBlockBits, [&](unsigned i) { flip(b, i); });
+}
+
+void BitErrorInjector::force(CodeGroup10& g, unsigned i) {
+  if (i >= kCodeGroupBits) throw std::invalid_argument("a code group has 10 bits");
+  flip(g, i);
+  ++bits_flipped_;
+}
+
+void BitErrorInjector::force(Block66& b, unsigned i) {
+  if (i >= kBlockBits) throw std::invalid_argument("a block has 66 bits");
+  flip(b, i);
+  ++bits_flipped_;
 }
 
 }  // namespace ibfsim

@@ -30,6 +30,11 @@ class BitErrorInjector {
     for (Unit& u : units) corrupt(u);
   }
 
+  // Flips bit i (line order) of one unit on top of the random errors, and counts it: deterministic
+  // errors for tests.
+  void force(CodeGroup10& g, unsigned i);
+  void force(Block66& b, unsigned i);
+
   double bit_error_rate() const { return ber_; }
   std::uint64_t bits_seen() const { return bits_seen_; }
   std::uint64_t bits_flipped() const { return bits_flipped_; }

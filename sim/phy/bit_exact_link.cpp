@@ -108,6 +108,13 @@ class LinkPipeline final : public BitExactLink::Impl {
     IBFSIM_CHECK(c.lane_skew.empty() || c.lane_skew.size() == w_, "one skew per lane");
     for (unsigned i = 0; i < w_; ++i)
       injectors_.emplace_back(c.bit_error_rate, RngStream(c.seed, c.stream_id + i * kLaneStreamStride));
+    forced_.resize(w_);
+    for (const ForcedBitError& f : c.forced_errors) {
+      IBFSIM_CHECK(f.lane < w_, "a forced bit error names a lane the link does not have");
+      forced_[f.lane].push_back({f.edge, f.bit});
+    }
+    for (auto& lane : forced_) std::sort(lane.begin(), lane.end());
+    next_forced_.assign(w_, 0);
     for (unsigned s : c.lane_skew) {
       IBFSIM_CHECK(s <= c.deskew_tolerance, "lane skew beyond the receiver's deskew tolerance");
       max_skew = std::max<std::uint64_t>(max_skew, s);
@@ -180,7 +187,12 @@ class LinkPipeline final : public BitExactLink::Impl {
       const unsigned p = logical(i);  // reversal is its own inverse
       for (std::size_t k = 0; k < n; ++k) {
         typename Codec::LineUnit line = Codec::encode(tx_[i], scratch_[i][k]);
-        if (after_link_up) injectors_[i].corrupt(line);
+        if (after_link_up) {
+          injectors_[i].corrupt(line);
+          auto& f = forced_[i];
+          for (std::size_t& j = next_forced_[i]; j < f.size() && f[j].first <= cursor + k; ++j)
+            if (f[j].first == cursor + k) injectors_[i].force(line, f[j].second);
+        }
         deskew_.push(p, Codec::decode(rx_[p], line));
       }
       scratch_[i].clear();
@@ -201,6 +213,8 @@ class LinkPipeline final : public BitExactLink::Impl {
   std::vector<typename Codec::LaneTx> tx_;
   std::vector<typename Codec::LaneRx> rx_;  // by physical lane
   std::vector<BitErrorInjector> injectors_;  // by transmit lane
+  std::vector<std::vector<std::pair<std::uint64_t, unsigned>>> forced_;  // per transmit lane: (edge, bit), sorted
+  std::vector<std::size_t> next_forced_;
   LaneDeskewer<typename Codec::RxUnit, typename Codec::IsMarker> deskew_;
   typename Codec::Deframer deframer_;
   SkipScheduler skip_;

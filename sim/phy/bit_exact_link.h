@@ -35,6 +35,14 @@
 
 namespace ibfsim {
 
+// A bit error at a chosen place, on top of the random ones (deterministic tests): bit `bit` (line
+// order, bit_error_injector.h) of the unit that transmit lane `lane` sends at edge `edge`.
+struct ForcedBitError {
+  unsigned lane = 0;
+  std::uint64_t edge = 0;
+  unsigned bit = 0;
+};
+
 struct BitExactLinkConfig {
   LinkRate rate;                        // speed and trained width
   bool lanes_reversed = false;          // from training (TrainingResult::lane_reversed)
@@ -45,6 +53,10 @@ struct BitExactLinkConfig {
   // Lane i's bit errors come from RngStream(seed, stream_id + i * 2^48).
   std::uint64_t stream_id = 0;
   std::uint64_t skip_interval_edges = 0;  // 0: no SKIP ordered sets
+  std::vector<ForcedBitError> forced_errors;
+
+  // Whether the line can change what it carries.
+  bool can_corrupt() const { return bit_error_rate > 0 || !forced_errors.empty(); }
 };
 
 class BitExactLink {

@@ -128,10 +128,16 @@ TrainingResult train_link(const PortLinkCaps& a, const PortLinkCaps& b, const La
   if (r.up && r.speed != LinkSpeed::kSdr)
     r.speed_edges = phase_sets * training_set_edges(link_speed_info(r.speed).line_code);
 
-  const LinkRate sdr{LinkSpeed::kSdr, 1};
-  r.duration = sdr.clock().time_of(r.sdr_edges);
-  if (r.speed_edges) r.duration += r.rate().clock().time_of(r.speed_edges);
+  r.duration = training_done_at(r, 0);
   return r;
+}
+
+Time training_done_at(const TrainingResult& r, Time start) {
+  const SymbolClock sdr = LinkRate{LinkSpeed::kSdr, 1}.clock();
+  const Time sdr_end = sdr.time_of(sdr.cycle_at_or_after(start) + r.sdr_edges);
+  if (r.speed_edges == 0) return sdr_end;
+  const SymbolClock final_clock = r.rate().clock();
+  return final_clock.time_of(final_clock.cycle_at_or_after(sdr_end) + r.speed_edges);
 }
 
 }  // namespace ibfsim

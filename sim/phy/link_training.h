@@ -22,6 +22,8 @@
 //   - If the chosen speed is above SDR, the link retrains at that speed (speed change): kTs1 TS1
 //     then kTs2 TS2 again, each training_set_edges() edges of the new speed.
 // With 256 TS1 and 16 TS2 that is 4,352 SDR edges (17.4 us) plus 272 sets at the final speed.
+// Each phase starts on an edge of its own clock (all symbol clocks have an edge at time 0), so the
+// link comes up on an edge of its final clock: training_done_at() below.
 #pragma once
 #include <array>
 #include <cstddef>
@@ -91,7 +93,7 @@ struct TrainingResult {
   bool lane_reversed = false;
   std::uint64_t sdr_edges = 0;        // edges of the SDR phase, on the SDR symbol clock
   std::uint64_t speed_edges = 0;      // edges of the speed-change phase on the final clock (0 at SDR)
-  Time duration = 0;                  // both phases, exact
+  Time duration = 0;                  // both phases, exact: training_done_at(*this, 0)
   std::string reason;                 // why the link is down, or why it came up degraded
 
   LinkRate rate() const { return LinkRate{speed, lanes}; }
@@ -99,5 +101,10 @@ struct TrainingResult {
 
 TrainingResult train_link(const PortLinkCaps& a, const PortLinkCaps& b, const LaneChannel& channel = {},
                           const TrainingModel& model = {});
+
+// When a training that begins at `start` is over and the link is up: the SDR phase starts at the
+// first SDR edge at or after `start`, the speed-change phase at the first edge of the final clock
+// after the SDR phase. Meaningless when !r.up.
+Time training_done_at(const TrainingResult& r, Time start);
 
 }  // namespace ibfsim

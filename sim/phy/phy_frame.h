@@ -50,6 +50,18 @@ struct PhyRxCounters {
   std::uint64_t frames = 0;             // frames handed back, good or not
   std::uint64_t bad_frames = 0;         // of which not ok()
 
+  PhyRxCounters& operator+=(const PhyRxCounters& o) {
+    code_violations += o.code_violations;
+    disparity_errors += o.disparity_errors;
+    sync_header_errors += o.sync_header_errors;
+    block_type_errors += o.block_type_errors;
+    framing_errors += o.framing_errors;
+    alignment_errors += o.alignment_errors;
+    frames += o.frames;
+    bad_frames += o.bad_frames;
+    return *this;
+  }
+
   // Everything PortInfo would count as a symbol error.
   std::uint64_t symbol_errors() const {
     return code_violations + disparity_errors + sync_header_errors + block_type_errors;

@@ -131,6 +131,8 @@ void Hca::try_send(PortNum n) {
     port.set_credit_stalled(static_cast<std::uint8_t>(vl), false);
   }
   p->injected = port.transmit(p);
+  // More to send: be told when this packet is out (no extra event, its end is already scheduled).
+  if (queued_vls_[n - 1]) port.notify_when_free();
   arbiters_[n - 1].sent(vl, static_cast<std::uint32_t>(p->wire_bytes()));
   ledger_.injected();
   ++stats_.sent_packets;
@@ -187,6 +189,9 @@ void Hca::on_link_discard(LinkPort&, Packet* p, DropReason reason) {
 }
 
 void Hca::consume(PortNum n, Packet* p) {
+  // The link layer first (PHY errors, EBP, VCRC of a packet the line changed), then every check
+  // over the bytes themselves.
+  if (auto bad = ports_[n - 1]->check_tail(p->link_seq, p)) return drop(n, p, *bad);
   if (!vcrc_ok(*p)) return drop(n, p, DropReason::kVcrcError);
   // Management packets (VL15, QP0) await the subnet manager agent; none is sent yet.
   if ((p->header[0] >> 4) == kVl15) return drop(n, p, DropReason::kNoQp);

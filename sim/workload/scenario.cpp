@@ -46,8 +46,10 @@ WorkloadSpec parse_workload(const YamlMap& m, std::size_t index) {
 }
 
 LinkSettings parse_link(const YamlMap& m) {
-  m.check_no_unknown_keys({"mtu", "hoq_life", "switch_lifetime", "sl_to_vl", "switch_sl_to_vl", "vl_arbitration"});
+  m.check_no_unknown_keys(
+      {"mtu", "hoq_life", "switch_lifetime", "sl_to_vl", "switch_sl_to_vl", "vl_arbitration", "training_delay"});
   LinkSettings l;
+  l.training_delay = m.optional<bool>("training_delay", l.training_delay);
   if (auto v = m.find("mtu")) {
     l.mtu = v->as<std::uint32_t>();
     if (l.mtu != 256 && l.mtu != 512 && l.mtu != 1024 && l.mtu != 2048 && l.mtu != 4096)
@@ -170,7 +172,16 @@ Scenario load_scenario(const std::string& path, const std::vector<std::pair<std:
   s.faults = parse_faults(m.optional_list("faults"), s.topology);
 
   YamlMap ph = m.optional_map("phases");
-  ph.check_no_unknown_keys({"warmup", "measure", "drain"});
+  ph.check_no_unknown_keys({"start", "warmup", "measure", "drain"});
+  if (auto v = ph.find("start")) {
+    if (!(v->is_scalar() && v->node().Scalar() == "links_up")) {
+      try {
+        s.phases.start = v->as_duration();
+      } catch (const InputError&) {
+        v->fail("links_up or a duration with a unit (fs, ps, ns, us, ms, s), e.g. 0us");
+      }
+    }
+  }
   s.phases.warmup = ph.duration("warmup", s.phases.warmup);
   s.phases.measure = ph.duration("measure", s.phases.measure);
   s.phases.drain = ph.duration("drain", s.phases.drain);

@@ -2,6 +2,7 @@
 // documented in docs/scenario.md); `--set key=value` overrides are applied to the YAML first.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -27,6 +28,9 @@ struct WorkloadSpec {
 };
 
 struct Phases {
+  // When traffic starts; the other phases and the faults count from here. Unset: once every link
+  // that trains is up (links train from time 0, link_training.h), as a job starts on a ready fabric.
+  std::optional<Time> start;
   Time warmup = 10 * kUs;   // traffic runs, nothing is measured
   Time measure = 100 * kUs; // packets created here are measured
   Time drain = 100 * kUs;   // no new traffic; the run ends when all is delivered or this expires

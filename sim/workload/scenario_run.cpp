@@ -9,6 +9,7 @@
 #include <systemc>
 
 #include "sim/core/error.h"
+#include "sim/fabric/cable_training.h"
 #include "sim/fabric/fabric.h"
 #include "sim/report/atomic_file.h"
 #include "sim/report/results_json.h"
@@ -62,7 +63,7 @@ nlohmann::json latency_json(const LatencyStats& s) {
 struct PortTables {
   std::string ports_csv =
       "node,port,peer,rate,state,tx_packets,tx_bytes,rx_packets,rx_bytes,tx_flow_control,rx_flow_control,"
-      "busy_fraction,vl15_dropped\n";
+      "busy_fraction,vl15_dropped,rcv_errors,tx_ebp\n";
   std::string vls_csv =
       "node,port,vl,tx_packets,tx_bytes,rx_packets,rx_bytes,credit_stall_ns,rx_buffer_blocks,"
       "rx_buffer_mean_blocks,rx_buffer_max_blocks\n";
@@ -80,9 +81,10 @@ PortTables port_tables(Fabric& fabric) {
       if (!lp.connected()) continue;
       const LinkPortStats& s = lp.stats();
       const double busy = end ? static_cast<double>(s.tx_busy) / static_cast<double>(end) : 0.0;
-      fmt::format_to(std::back_inserter(t.ports_csv), "{},{},{},{},{},{},{},{},{},{},{},{:.6f},{}\n", topo.nodes[n].name,
-                     p, lp.peer()->name(), lp.rate().name(), port_state_name(lp.state()), s.tx_packets, s.tx_bytes,
-                     s.rx_packets, s.rx_bytes, s.tx_flow_control, s.rx_flow_control, busy, s.vl15_dropped);
+      fmt::format_to(std::back_inserter(t.ports_csv), "{},{},{},{},{},{},{},{},{},{},{},{:.6f},{},{},{}\n",
+                     topo.nodes[n].name, p, lp.peer()->name(), lp.rate().name(), port_state_name(lp.state()),
+                     s.tx_packets, s.tx_bytes, s.rx_packets, s.rx_bytes, s.tx_flow_control, s.rx_flow_control, busy,
+                     s.vl15_dropped, s.rx_errors(), s.tx_ebp);
       nlohmann::json pj = {{"node", topo.nodes[n].name},
                            {"port", p},
                            {"peer", lp.peer()->name()},
@@ -95,6 +97,8 @@ PortTables port_tables(Fabric& fabric) {
                            {"rx_flow_control", s.rx_flow_control},
                            {"busy_fraction", busy},
                            {"vl15_dropped", s.vl15_dropped},
+                           {"rcv_errors", {{"phy_error", s.rx_phy_errors}, {"vcrc_error", s.rx_vcrc_errors}, {"ebp", s.rx_ebp}}},
+                           {"tx_ebp", s.tx_ebp},
                            {"vl15_tx_packets", lp.vl_stats(kVl15).tx_packets},
                            {"vl15_rx_packets", lp.vl_stats(kVl15).rx_packets}};
       nlohmann::json vls = nlohmann::json::array();
@@ -149,8 +153,10 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
   std::filesystem::create_directories(out_dir);
   const std::filesystem::path dir(out_dir);
 
-  const Time measure_begin = sc.phases.warmup;
-  const Time measure_end = sc.phases.warmup + sc.phases.measure;
+  // Traffic starts once the fabric is up (or when the scenario says); phases and faults count from there.
+  const Time start = sc.phases.start ? *sc.phases.start : all_links_up_at(sc.topology, sc.link.training_delay);
+  const Time measure_begin = start + sc.phases.warmup;
+  const Time measure_end = measure_begin + sc.phases.measure;
   const Time end_limit = measure_end + sc.phases.drain;
 
   FabricOptions fo;
@@ -175,7 +181,9 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
     fo.multicast.push_back(g);
   }
   Fabric fabric(sc.topology, fo);
-  fabric.schedule_faults(sc.faults);
+  std::vector<LinkFault> faults = sc.faults;
+  for (LinkFault& f : faults) f.at += start;
+  fabric.schedule_faults(faults);
   const Topology& topo = fabric.topology();
   std::unique_ptr<WaveformTracer> waves;
   if (sc.outputs.vcd) waves = std::make_unique<WaveformTracer>(fabric, (dir / "waves").string(), sc.outputs.vcd_ports);
@@ -224,7 +232,7 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
       auto g = std::make_unique<UdTrafficGenerator>(h, qpn[src], kWorkloadQKey, w, std::move(dests),
                                                     RngStream(sc.seed, src + f * 0x100000001ull), measure_end,
                                                     measure_begin, measure_end, static_cast<std::uint16_t>(f));
-      g->start();
+      g->start(start);
       flow_generators[f].push_back(g.get());
       generators.push_back(std::move(g));
     }
@@ -248,7 +256,8 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
                    {"switches", topo.switches().size()},
                    {"cables", topo.cables.size()}};
   j["seed"] = sc.seed;
-  j["phases"] = {{"warmup_ns", ns(static_cast<double>(sc.phases.warmup))},
+  j["phases"] = {{"start_ns", ns(static_cast<double>(start))},
+                 {"warmup_ns", ns(static_cast<double>(sc.phases.warmup))},
                  {"measure_ns", ns(static_cast<double>(sc.phases.measure))},
                  {"drain_limit_ns", ns(static_cast<double>(sc.phases.drain))},
                  {"end_ns", ns(static_cast<double>(end))},
@@ -301,11 +310,22 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
                          {"lane_reversed", t.lane_reversed},
                          {"training_ns", ns(static_cast<double>(t.duration))},
                          {"phy_mode", fabric.port(c.node_a, c.port_a).bit_exact() ? "bit_exact" : "timing"}};
-    if (const BitExactLink* phy = fabric.port(c.node_a, c.port_a).phy()) {
-      const BitExactLink* back = fabric.port(c.node_b, c.port_b).phy();
-      lj["bits_flipped"] = phy->bits_flipped() + back->bits_flipped();
-      lj["symbol_errors"] = phy->rx_counters().symbol_errors() + back->rx_counters().symbol_errors();
-      lj["bad_frames"] = phy->rx_counters().bad_frames + back->rx_counters().bad_frames;
+    // When the ports became Active: after the first training, then after each fault's retrain.
+    const std::vector<Time>& ups = fabric.link_up_times(k);
+    lj["active_ns"] = ups.empty() ? nlohmann::json(nullptr) : nlohmann::json(ns(static_cast<double>(ups.front())));
+    if (!fabric.link_down_times(k).empty()) {
+      nlohmann::json downs = nlohmann::json::array(), reups = nlohmann::json::array();
+      for (Time d : fabric.link_down_times(k)) downs.push_back(ns(static_cast<double>(d)));
+      for (std::size_t i = 1; i < ups.size(); ++i) reups.push_back(ns(static_cast<double>(ups[i])));
+      lj["down_ns"] = downs;
+      lj["retrained_active_ns"] = reups;
+    }
+    if (fabric.port(c.node_a, c.port_a).bit_exact()) {
+      const LinkPort::PhyTotals a = fabric.port(c.node_a, c.port_a).phy_totals();
+      const LinkPort::PhyTotals b = fabric.port(c.node_b, c.port_b).phy_totals();
+      lj["bits_flipped"] = a.bits_flipped + b.bits_flipped;
+      lj["symbol_errors"] = a.rx.symbol_errors() + b.rx.symbol_errors();
+      lj["bad_frames"] = a.rx.bad_frames + b.rx.bad_frames;
     }
     links.push_back(lj);
   }
@@ -325,10 +345,11 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
   if (!topo.cables.empty()) speeds = topo.cables.front().rate.name();
   r.summary = fmt::format(
       "fabric: {} HCAs, {} switches, {} cables ({})\n"
-      "simulated: {}{}\n"
+      "simulated: {}{}, traffic from {}\n"
       "packets: {} created, {} delivered, {} dropped\n",
       hca_nodes.size(), topo.switches().size(), topo.cables.size(), speeds, format_duration(end),
       j["phases"]["drained"].get<bool>() ? " (all traffic drained)" : " (drain limit reached, traffic still in flight)",
+      sc.phases.start ? format_duration(start) : format_duration(start) + " (links trained)",
       L.created_count(), L.delivered_count(), L.dropped_total());
   if (lat.count() > 0) {
     r.summary += fmt::format("latency ({} measured packets): mean {}, p99 {}, max {}\n", lat.count(),

@@ -27,9 +27,9 @@ Time UdTrafficGenerator::next_arrival() {
   return last_ + static_cast<Time>(std::llround(rng_.exponential(mean_gap_fs_)));
 }
 
-void UdTrafficGenerator::start() {
+void UdTrafficGenerator::start(Time begin) {
   // Sources start at a random phase within one mean gap so they are not synchronised.
-  first_ = static_cast<Time>(std::floor(rng_.uniform() * mean_gap_fs_));
+  first_ = begin + static_cast<Time>(std::floor(rng_.uniform() * mean_gap_fs_));
   last_ = first_;
   if (first_ < stop_) hca_.schedule(first_, this, 0);
 }

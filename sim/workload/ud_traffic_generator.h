@@ -20,12 +20,13 @@ struct UdDestination {
 
 class UdTrafficGenerator : public ActionHandler {
  public:
-  // Messages are created in [0, stop); those created in [measure_begin, measure_end) are measured.
+  // Messages are created in [begin, stop) (begin: see start); those created in [measure_begin,
+  // measure_end) are measured.
   UdTrafficGenerator(Hca& hca, Qpn src_qp, std::uint32_t q_key, const WorkloadSpec& spec,
                      std::vector<UdDestination> destinations, RngStream rng, Time stop, Time measure_begin,
                      Time measure_end, std::uint16_t flow = 0);
 
-  void start();  // schedules the first message
+  void start(Time begin = 0);  // schedules the first message, within one mean gap after `begin`
   Time mean_gap() const { return static_cast<Time>(mean_gap_fs_); }
   std::uint64_t posted() const { return posted_; }
   std::uint64_t measured_posted() const { return measured_posted_; }

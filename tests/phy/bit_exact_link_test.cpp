@@ -162,3 +162,35 @@ TEST_CASE("bit errors on a bit-exact link are reproducible for a seed and report
     CHECK(intact > sent.size() / 2);
   }
 }
+
+TEST_CASE("forced bit errors land on the chosen lane, edge and bit: a payload bit gives wrong bytes, a sync "
+          "header bit a symbol error",
+          "[phy][bit_exact]") {
+  // 4x EDR, one 98-byte data packet at edge 10: 100 slots = 13 blocks, 4 edges (10-13).
+  BitExactLinkConfig cfg;
+  cfg.rate = LinkRate{LinkSpeed::kEdr, 4};
+  cfg.forced_errors = {{2, 11, 4}};  // lane 2, edge 11: block 6, a data block; payload bit 2
+  std::vector<std::uint8_t> bytes(98);
+  for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<std::uint8_t>(i * 7);
+  BitExactLink link(cfg);
+  CHECK(link.send(bytes, FrameKind::kData, FrameEnd::kGood, 10) == 10);
+  auto frames = link.take_frames();
+  REQUIRE(frames.size() == 1);
+  CHECK(frames[0].ok());  // no code violation: the bytes are wrong
+  CHECK(link.bits_flipped() == 1);
+  REQUIRE(frames[0].bytes.size() == bytes.size());
+  // Block 6 holds slots 48-55, bytes 47-54; the descrambler spreads payload bit 2 to bits 2, 41
+  // and 60 of the block: bytes 0, 5 and 7 of it.
+  std::vector<std::size_t> wrong;
+  for (std::size_t i = 0; i < bytes.size(); ++i)
+    if (frames[0].bytes[i] != bytes[i]) wrong.push_back(i);
+  CHECK(wrong == std::vector<std::size_t>{47, 52, 54});
+
+  cfg.forced_errors = {{0, 11, 0}};  // lane 0, edge 11: the sync header of block 4
+  BitExactLink sync(cfg);
+  sync.send(bytes, FrameKind::kData, FrameEnd::kGood, 10);
+  frames = sync.take_frames();
+  REQUIRE(frames.size() == 1);
+  CHECK(frames[0].symbol_error);
+  CHECK(sync.rx_counters().sync_header_errors == 1);
+}

@@ -133,3 +133,16 @@ TEST_CASE("training time follows the documented TS1/TS2 model", "[phy][training]
   m.ts2_per_phase = 2;
   CHECK(train_link(qdr, qdr, {}, m).sdr_edges == 12 * 16);
 }
+
+TEST_CASE("training ends on an edge of the final clock, from whenever it starts", "[phy][training]") {
+  const PortLinkCaps edr{speeds_up_to(LinkSpeed::kEdr), k1x | k4x};
+  const TrainingResult r = train_link(edr, edr);
+  CHECK(training_done_at(r, 0) == r.duration);
+  // From 50 us + 1 fs: the SDR phase waits for the SDR edge at 50.004 us and ends 17.408 us later
+  // (67.412 us = 26,332.8125 EDR edges); the EDR phase starts at edge 26,333 and lasts 272 edges.
+  CHECK(training_done_at(r, 50 * kUs + 1) == (26'333 + 272) * 2'560'000ull);
+  // FDR's period is 14,080,000/3 fs: 17.408 us is 3,709.09 edges, so its phase starts at edge 3,710.
+  const PortLinkCaps fdr{speeds_up_to(LinkSpeed::kFdr), k4x};
+  const TrainingResult f = train_link(fdr, fdr);
+  CHECK(f.duration == (3'710 + 272) * 14'080'000ull / 3);
+}

@@ -56,3 +56,17 @@ TEST_CASE("a missing scenario file and an unknown option exit with code 2", "[sc
   CHECK(v.exit_code == 0);
   CHECK(v.output == "ibfsim " IBFSIM_VERSION_STRING "\n");
 }
+
+TEST_CASE("phases.start and link.training_delay accept only what they document", "[scenarios][input]") {
+  const std::string dir = scratch_dir("bad_start");
+  const std::string topo = std::string(IBFSIM_SOURCE_DIR) + "/topologies/quickstart.yaml";
+  std::string path = write_scenario(dir, "topology: " + topo + "\nphases:\n  start: soon\n");
+  CommandResult r = run_ibfsim("run " + path + " -o " + dir + "/out");
+  CHECK(r.exit_code == 2);
+  CHECK(r.output.find(path + ":3:10: expected links_up or a duration") != std::string::npos);
+  path = write_scenario(dir, "topology: " + topo + "\nlink: {training_delay: 3}\n");
+  r = run_ibfsim("run " + path + " -o " + dir + "/out");
+  CHECK(r.exit_code == 2);
+  CHECK(r.output.find(path + ":2:") != std::string::npos);
+  CHECK(r.output.find("'3'") != std::string::npos);
+}

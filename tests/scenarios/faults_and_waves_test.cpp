@@ -2,24 +2,45 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
+
 #include "tests/support/run_command.h"
 
 using namespace ibfsim::test;
 
 TEST_CASE("a link that goes down loses what is on it and what waits for it, each counted, and comes back up",
           "[scenarios][faults]") {
-  // h1 streams to h2; the cable of h2 goes down at 20 us and up at 30 us.
+  // h1 streams to h2 (one 2 KiB packet every 337.92 ns: 66 edges of 2.56 ns at 50%); the cable of h2
+  // goes down 40 us after traffic started and up 10 us later, and then retrains before it carries
+  // anything again.
   auto r = run_scenario_text("faults",
                              "quickstart.yaml\n"
                              "workload: {sources: [h1], destination: h2, message_size: 2048, load: 0.5, arrival: constant}\n"
-                             "phases: {warmup: 0us, measure: 50us, drain: 20us}\n"
-                             "faults: [{at: 20us, link: sw1/2, state: down}, {at: 30us, link: h2/1, state: up}]\n");
+                             "phases: {warmup: 0us, measure: 80us, drain: 20us}\n"
+                             "faults: [{at: 40us, link: sw1/2, state: down}, {at: 50us, link: h2/1, state: up}]\n");
+  const auto& link = r["links"][1];  // h2/1 - sw1/2
+  REQUIRE(link["b"] == "sw1/2");
+  auto fs = [](const nlohmann::json& ns) { return static_cast<std::uint64_t>(std::llround(ns.get<double>() * 1e6)); };
+  const std::uint64_t start = fs(r["phases"]["start_ns"]), training = fs(link["training_ns"]);
+  CHECK(fs(link["active_ns"]) == training);
+  CHECK(start == training);  // every link is the same: traffic starts when they are up
+  REQUIRE(link["down_ns"].size() == 1);
+  const std::uint64_t down = fs(link["down_ns"][0]);
+  CHECK(down == start + 40'000'000'000ull);  // fault times count from the start of traffic
+  REQUIRE(link["retrained_active_ns"].size() == 1);
+  // Retraining starts at the up event: the SDR phase (4,352 edges of 4 ns) on the first SDR edge,
+  // the EDR phase (272 edges of 2.56 ns) on the first EDR edge after it.
+  const std::uint64_t up_event = start + 50'000'000'000ull, sdr = 4'000'000, edr = 2'560'000;
+  const std::uint64_t sdr_end = (up_event + sdr - 1) / sdr * sdr + 4352 * sdr;
+  const std::uint64_t reup = (sdr_end + edr - 1) / edr * edr + 272 * edr;
+  CHECK(fs(link["retrained_active_ns"][0]) == reup);
+  // Every packet that reached sw1 for h2 while the link was down or training is lost, give or take
+  // the ones on the wire when it went down and those that wait for the first credits after it.
   const std::uint64_t lost = r["packets"]["dropped"]["link_down"];
-  CHECK(lost > 0);
   CHECK(r["packets"]["dropped_total"] == lost);
-  // 10 us at 50% of 169 ns per packet is ~30 packets lost; everything else arrives.
-  CHECK(lost >= 25);
-  CHECK(lost <= 35);
+  const double expected = static_cast<double>(reup - down) / 337'920'000.0;
+  CHECK(static_cast<double>(lost) >= expected - 2);
+  CHECK(static_cast<double>(lost) <= expected + 2);
   CHECK(r["packets"]["delivered"].get<std::uint64_t>() + lost == r["packets"]["created"].get<std::uint64_t>());
   CHECK(port_of(r, "sw1", 2)["state"] == "Active");
   // The link was re-initialised: both ends sent a second round of Op-1 flow-control packets.

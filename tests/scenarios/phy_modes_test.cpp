@@ -48,7 +48,7 @@ TEST_CASE("bit-exact and timing modes give identical arrival times on every link
   same_timing("phy_EDR_4x.yaml");
 }
 
-TEST_CASE("bit errors on a bit-exact link are caught (symbol, VCRC or ICRC errors), dropped and counted",
+TEST_CASE("bit errors on a bit-exact link are caught (symbol, VCRC, EBP or ICRC errors), dropped and counted",
           "[scenarios][phy]") {
   for (const char* topo : {"phy_QDR_4x.yaml", "phy_EDR_4x.yaml"}) {
     INFO(topo);
@@ -66,8 +66,16 @@ TEST_CASE("bit errors on a bit-exact link are caught (symbol, VCRC or ICRC error
     CHECK(flipped > 10);
     const auto& d = j["packets"]["dropped"];
     const std::uint64_t caught = d["phy_error"].get<std::uint64_t>() + d["vcrc_error"].get<std::uint64_t>() +
-                                 d["icrc_error"].get<std::uint64_t>();
+                                 d["icrc_error"].get<std::uint64_t>() + d["ebp"].get<std::uint64_t>();
     CHECK(caught > 0);
+    // Every packet a switch stomped was dropped as EBP by the next receiver or stomped again.
+    std::uint64_t stomped = 0, ebp_received = 0;
+    for (const auto& p : j["ports"]) {
+      stomped += p["tx_ebp"].get<std::uint64_t>();
+      ebp_received += p["rcv_errors"]["ebp"].get<std::uint64_t>();
+    }
+    CHECK(ebp_received == stomped);
+    CHECK(d["ebp"].get<std::uint64_t>() <= stomped);
     CHECK(j["packets"]["dropped_total"] == caught);
     CHECK(j["packets"]["delivered"].get<std::uint64_t>() + caught == j["packets"]["created"].get<std::uint64_t>());
     // The same seed gives the same errors.

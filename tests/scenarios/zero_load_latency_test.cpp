@@ -6,7 +6,12 @@
 //  * cable delay (5 ns/m) is rounded up to whole edges;
 //  * the switch has the LRH once the delimiter and 8 LRH bytes are in, and may start at the
 //    first output edge >= head + latency whose end is >= tail + latency (cut-through).
+// The links train first (link_training.h): each timeline below is computed for a packet posted at
+// 1 us and the test posts it at 1 us + S, where S is the training time rounded up to a whole
+// number of `grain` (edges whose span is a whole number of fs), so every time moves by exactly S.
 #include <catch2/catch.hpp>
+
+#include <algorithm>
 
 #include "tests/support/fabric_harness.h"
 
@@ -15,10 +20,10 @@ using namespace ibfsim::test;
 
 namespace {
 
-// Runs one packet of `payload` bytes posted at `post_at` through h1 -(len1)- sw1 -(len2)- h2 and
-// returns what h2 delivered.
+// Runs one packet of `payload` bytes posted at 1 us + S through h1 -(len1)- sw1 -(len2)- h2 and
+// returns what h2 delivered, with every time moved back by S (see the top of this file).
 Delivery run_one(const std::string& speed, const std::string& len1, const std::string& len2, std::uint32_t payload,
-                 Time post_at) {
+                 Time grain) {
   Fabric& f = build_fabric("defaults: {link: {speed: " + speed + ", width: 4x}, switch: {latency: 100ns}}\n"
                            "nodes: [{name: sw1, type: switch, ports: 4}, {name: h1, type: hca}, {name: h2, type: hca}]\n"
                            "cables: [{from: h1/1, to: sw1/1, length: " + len1 + "}, {from: h2/1, to: sw1/2, length: " +
@@ -27,10 +32,17 @@ Delivery run_one(const std::string& speed, const std::string& len1, const std::s
   static Recorder rec;
   aim(poster, *f.hca(1), *f.hca(2), payload);
   f.hca(2)->set_delivery_observer(&rec);
-  f.hca(1)->schedule(post_at, &poster, 0);
+  const Time trained = std::max(f.training(0).duration, f.training(1).duration);
+  const Time shift = shift_past(trained, grain);
+  f.hca(1)->schedule(1 * kUs + shift, &poster, 0);
   run_for(f, 100 * kUs);
   REQUIRE(rec.delivered.size() == 1);
-  return rec.delivered[0];
+  REQUIRE(f.link_up_times(0).at(0) == f.training(0).duration);
+  Delivery d = rec.delivered[0];
+  d.created -= shift;
+  d.injected -= shift;
+  d.delivered -= shift;
+  return d;
 }
 
 }  // namespace
@@ -44,7 +56,7 @@ TEST_CASE("zero-load latency through one switch, 4x QDR (8b/10b), exact to the f
   // Switch head: LRH in after ceil(9 / 4) = 3 edges -> 1000 + 15 + 3 = 1018 ns; tail 1000 + 15 + 74 = 1089 ns.
   // Output: first edge >= 1018 + 100 = 1118, and end >= 1089 + 100 = 1189 -> start >= 1115: start 1118 ns.
   // Tail at h2: 1118 + 7 + 74 = 1199 ns.
-  Delivery r = run_one("QDR", "3m", "1.3m", 257, 1 * kUs);
+  Delivery r = run_one("QDR", "3m", "1.3m", 257, 1 * kNs);
   CHECK(r.created == 1'000'000'000);
   CHECK(r.injected == 1'000'000'000);
   CHECK(r.delivered == 1'199'000'000);
@@ -63,7 +75,7 @@ TEST_CASE("zero-load latency through one switch, 4x FDR (64b/66b), exact to the 
   // Output: edge >= 1,127,840,000 fs -> ceil(240.31) = 241; end >= 1,170,080,000 -> edge 250 - 10 = 240.
   //      Start at edge 241; tail at h2 at edge 241 + 2 + 10 = 253 = floor(253 * 14,080,000 / 3)
   //      = 1,187,413,333 fs.
-  Delivery r = run_one("FDR", "3m", "1m", 256, 1 * kUs);
+  Delivery r = run_one("FDR", "3m", "1m", 256, 14'080'000);  // 3 edges
   CHECK(r.injected == 1'004'373'333);
   CHECK(r.delivered == 1'187'413'333);
   CHECK(r.delivered - r.created == 187'413'333);
@@ -76,7 +88,7 @@ TEST_CASE("zero-load latency through one switch, 4x EDR (64b/66b), exact to the 
   // Head at switch: 391 + 4 + 1 = 396; tail 391 + 4 + 66 = 461 (1180.16 ns).
   // Output: time >= 396 * 2.56 + 100 = 1113.76 ns -> edge 436 (1116.16 ns); end >= 1280.16 ns -> edge 501 - 66 = 435.
   // Start at edge 436; tail at h2 at edge 436 + 4 + 66 = 506 = 1295.36 ns.
-  Delivery r = run_one("EDR", "2m", "2m", 2048, 1 * kUs);
+  Delivery r = run_one("EDR", "2m", "2m", 2048, 2'560'000);
   CHECK(r.injected == 1'000'960'000);
   CHECK(r.delivered == 1'295'360'000);
 }

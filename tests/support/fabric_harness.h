@@ -50,6 +50,11 @@ inline Fabric& build_fabric(const std::string& yaml, const FabricOptions& option
   return *new Fabric(topo, options);  // lives until the process ends, as SystemC modules must
 }
 
+// The smallest multiple of `grain` at or after `t`. Posting at 1 us + that shift, with `grain` a
+// span of whole link-clock edges that is a whole number of fs, moves every edge time of a
+// hand-computed timeline by exactly the shift: how timing tests step past link training.
+inline Time shift_past(Time t, Time grain) { return (t + grain - 1) / grain * grain; }
+
 // Runs the simulation for `duration`, then checks the fabric's own invariants.
 inline void run_for(Fabric& f, Time duration) {
   sc_core::sc_start(to_sc_time(duration));

@@ -16,8 +16,15 @@ const char* kTwoHosts =
     "nodes: [{name: sw1, type: switch}, {name: h1, type: hca}, {name: h2, type: hca}]\n"
     "cables: [{from: h1/1, to: sw1/1}, {from: h2/1, to: sw1/2}]\n";
 
-FabricOptions with_data() {
+// These tests are about the transport: links are up from time 0 (no training delay).
+FabricOptions no_training() {
   FabricOptions o;
+  o.link.training_delay = false;
+  return o;
+}
+
+FabricOptions with_data() {
+  FabricOptions o = no_training();
   o.carry_payload = true;
   return o;
 }
@@ -116,7 +123,7 @@ TEST_CASE("RC RDMA READ of 10000 bytes: 3 response packets, local buffer equals 
 }
 
 TEST_CASE("RC atomics: three FetchAdds return 0, 5, 10, CmpSwap swaps only on a match", "[transport][rc]") {
-  Fabric& f = build_fabric(kTwoHosts);
+  Fabric& f = build_fabric(kTwoHosts, no_training());
   Endpoint a = make_endpoint(*f.hca(1), IBV_QPT_RC, 4096, IBV_ACCESS_LOCAL_WRITE);
   Endpoint b = make_endpoint(*f.hca(2), IBV_QPT_RC, 4096, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_ATOMIC);
   connect(a, b);
@@ -162,7 +169,7 @@ TEST_CASE("RC atomics: three FetchAdds return 0, 5, 10, CmpSwap swaps only on a 
 
 TEST_CASE("RC to a QP that does not answer: ACK timeout 8.192 us, retry_cnt 2, then IBV_WC_RETRY_EXC_ERR",
           "[transport][rc]") {
-  Fabric& f = build_fabric(kTwoHosts);
+  Fabric& f = build_fabric(kTwoHosts, no_training());
   Endpoint a = make_endpoint(*f.hca(1), IBV_QPT_RC, 4096, IBV_ACCESS_LOCAL_WRITE);
   Endpoint b = make_endpoint(*f.hca(2), IBV_QPT_RC, 4096, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
   RcParams prm;

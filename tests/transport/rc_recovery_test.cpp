@@ -17,8 +17,15 @@ const char* kTwoHosts =
     "nodes: [{name: sw1, type: switch}, {name: h1, type: hca}, {name: h2, type: hca}]\n"
     "cables: [{from: h1/1, to: sw1/1}, {from: h2/1, to: sw1/2}]\n";
 
-FabricOptions with_data() {
+// These tests are about the transport: links are up from time 0 (no training delay).
+FabricOptions no_training() {
   FabricOptions o;
+  o.link.training_delay = false;
+  return o;
+}
+
+FabricOptions with_data() {
+  FabricOptions o = no_training();
   o.carry_payload = true;
   return o;
 }
@@ -65,7 +72,7 @@ TEST_CASE("RC SEND before the receive is posted: RNR NAK, retry after the RNR ti
 }
 
 TEST_CASE("RC RNR with rnr_retry 1: the second RNR NAK ends in IBV_WC_RNR_RETRY_EXC_ERR", "[transport][rc]") {
-  Fabric& f = build_fabric(kTwoHosts);
+  Fabric& f = build_fabric(kTwoHosts, no_training());
   Endpoint a = make_endpoint(*f.hca(1), IBV_QPT_RC, 8192, IBV_ACCESS_LOCAL_WRITE);
   Endpoint b = make_endpoint(*f.hca(2), IBV_QPT_RC, 8192, IBV_ACCESS_LOCAL_WRITE);
   RcParams prm;

@@ -15,8 +15,15 @@ const char* kTwoHosts =
     "nodes: [{name: sw1, type: switch}, {name: h1, type: hca}, {name: h2, type: hca}]\n"
     "cables: [{from: h1/1, to: sw1/1}, {from: h2/1, to: sw1/2}]\n";
 
-FabricOptions with_data() {
+// These tests are about the transport: links are up from time 0 (no training delay).
+FabricOptions no_training() {
   FabricOptions o;
+  o.link.training_delay = false;
+  return o;
+}
+
+FabricOptions with_data() {
+  FabricOptions o = no_training();
   o.carry_payload = true;
   return o;
 }
@@ -127,7 +134,7 @@ TEST_CASE("UD verbs: delivered with 40 bytes of GRH room, a wrong Q_Key dropped 
 
 TEST_CASE("P_Keys: full-limited passes, limited-limited and another partition are dropped as P_Key violations",
           "[transport][ud]") {
-  Fabric& f = build_fabric(kTwoHosts);
+  Fabric& f = build_fabric(kTwoHosts, no_training());
   f.hca(1)->set_p_keys({0xFFFF, 0x0005, 0x0006});  // full default, limited 5, limited 6
   f.hca(2)->set_p_keys({0xFFFF, 0x8005, 0x0005});  // full default, full 5, limited 5
   Endpoint lim5 = ud_endpoint(*f.hca(1), 1, 1);
