@@ -183,7 +183,8 @@ class LinkPort : public ActionHandler {
   void schedule_refresh();
   // The edge a packet that may start at `earliest` starts on, after the SKIPs due before it.
   std::uint64_t place(std::uint64_t earliest) {
-    if (!skip_.enabled()) return std::max(busy_until_, earliest);
+    const std::uint64_t c = std::max(busy_until_, earliest);
+    if (!skip_.enabled() || c - up_edge_ < skip_.next_due()) return c;  // none due yet: the usual case
     const SkipPlacement p = place_after_skips(skip_, busy_until_ - up_edge_, earliest - up_edge_, skip_edges_);
     stats_.tx_skips += p.skips;
     return up_edge_ + p.start;
