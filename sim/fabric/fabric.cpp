@@ -95,6 +95,8 @@ Fabric::Fabric(const Topology& topo, const FabricOptions& options)
     const auto id_ab = static_cast<std::uint32_t>(2 * k), id_ba = static_cast<std::uint32_t>(2 * k + 1);
     a.connect(b, rate, prop, id_ab);
     b.connect(a, rate, prop, id_ba);
+    a.set_skip_interval(options.phy.skip_interval_edges);
+    b.set_skip_interval(options.phy.skip_interval_edges);
     const bool exact = options.phy.bit_exact &&
                        (options.phy.links.empty() ||
                         std::any_of(options.phy.links.begin(), options.phy.links.end(), [&](const auto& l) {
@@ -105,6 +107,7 @@ Fabric::Fabric(const Topology& topo, const FabricOptions& options)
       pc.rate = rate;
       pc.lanes_reversed = t.lane_reversed;
       pc.bit_error_rate = options.phy.bit_error_rate;
+      pc.skip_interval_edges = options.phy.skip_interval_edges;
       pc.seed = options.seed;
       pc.stream_id = 2 * k;
       a.set_bit_exact(pc);

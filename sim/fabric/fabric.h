@@ -15,6 +15,7 @@
 #include "sim/link/sl_to_vl_table.h"
 #include "sim/link/vl_arbiter.h"
 #include "sim/phy/link_training.h"
+#include "sim/phy/skip_schedule.h"
 #include "sim/link/port_owner.h"
 #include "sim/network/switch.h"
 #include "sim/transport/hca.h"
@@ -42,6 +43,9 @@ struct PhySettings {
   bool bit_exact = false;        // encode and decode every symbol on the selected links
   double bit_error_rate = 0.0;   // per line bit, on bit-exact links
   std::vector<std::pair<std::size_t, unsigned>> links;  // (node, port) of bit-exact cables; empty = all
+  // SKIP ordered sets every this many symbol-clock edges on every link, in both modes (0: none).
+  // On by default: the wire carries them, so the timing counts them (skip_schedule.h).
+  std::uint64_t skip_interval_edges = kDefaultSkipIntervalEdges;
 };
 
 struct FabricOptions {

@@ -54,6 +54,7 @@ void LinkPort::connect(LinkPort& peer, const LinkRate& rate, std::uint64_t prop_
   prop_cycles_ = prop_cycles;
   head_cycles_ = symbols_until_bytes(rate, kLrhBytes);
   fc_cycles_ = symbols_for_packet(rate, kLinkPacketBytes);
+  skip_edges_ = skip_edges(rate.info().line_code);
   link_id_ = link_id;
 }
 
@@ -63,6 +64,8 @@ void LinkPort::link_up(PortState state) {
   if (!peer_) return;
   state_ = state;
   busy_until_ = std::max(busy_until_, now_cycle());
+  up_edge_ = busy_until_;
+  skip_ = SkipScheduler(skip_.interval());  // the line restarts: the first SKIP is one interval on
   if (phy_) {
     flush_pending();  // the last packet before the link went down
     // Retraining resets the line (disparity, scrambler, lane alignment); each link-up draws its
@@ -72,7 +75,6 @@ void LinkPort::link_up(PortState state) {
     BitExactLinkConfig c = phy_->config();
     c.stream_id = (c.stream_id & ((std::uint64_t{1} << kPhyEpochShift) - 1)) + (link_epoch_ << kPhyEpochShift);
     phy_ = std::make_unique<BitExactLink>(c);
-    phy_base_ = busy_until_;
   }
   for (unsigned v = 0; v < buffers_.op_vls; ++v) {
     vls_[v].tx = CreditCounter();
@@ -95,10 +97,10 @@ void LinkPort::link_down() {
 
 void LinkPort::set_bit_exact(const BitExactLinkConfig& config) {
   IBFSIM_CHECK(peer_ != nullptr, "set_bit_exact before connect: " + name_);
+  IBFSIM_CHECK(config.skip_interval_edges == skip_.interval(), "bit-exact PHY and link disagree on SKIPs: " + name_);
   phy_ = std::make_unique<BitExactLink>(config);
   peer_->rx_can_corrupt_ = config.can_corrupt();
   phy_retired_ = {};
-  phy_base_ = busy_until_;
   schedule_refresh();
 }
 
@@ -135,13 +137,20 @@ void LinkPort::catch_up_due() {
     }
     // The link idled when this refresh was due: it went out then, unchanged, and is over (or
     // still on the wire, keeping the transmitter busy).
-    const std::uint64_t burst = buffers_.op_vls * fc_cycles_;
-    busy_until_ = start + burst;
-    stats_.tx_flow_control += buffers_.op_vls;
-    stats_.tx_busy += clock_.time_of(busy_until_) - clock_.time_of(start);
-    peer_->stats_.rx_flow_control += buffers_.op_vls;
-    set_next_refresh(start + kFlowControlRefreshEdges);
+    account_idle_refreshes(start);
   }
+}
+
+void LinkPort::account_idle_refreshes(std::uint64_t start) {
+  std::uint64_t c = start;
+  for (unsigned v = 0; v < buffers_.op_vls; ++v) {
+    const std::uint64_t s = place(c);  // a SKIP due first goes first, as when sent for real
+    busy_until_ = c = s + fc_cycles_;
+    stats_.tx_busy += clock_.time_of(c) - clock_.time_of(s);
+  }
+  stats_.tx_flow_control += buffers_.op_vls;
+  peer_->stats_.rx_flow_control += buffers_.op_vls;
+  set_next_refresh(start + kFlowControlRefreshEdges);
 }
 
 bool LinkPort::can_start_data() {
@@ -164,7 +173,7 @@ Time LinkPort::transmit(Packet* p) {
   IBFSIM_CHECK(may_send(vl, blocks), "transmit without credits or in the wrong port state: " + name_);
   VlState& st = vls_[vl];
   if (vl != kVl15) st.tx.consume(blocks);
-  const std::uint64_t c = now_cycle();
+  const std::uint64_t c = place(now_cycle());  // after a SKIP that is due
   const std::uint64_t s = symbols_for_packet(rate_, bytes);
   busy_until_ = c + s;
   const Time start = clock_.time_of(c);
@@ -175,7 +184,7 @@ Time LinkPort::transmit(Packet* p) {
     // The PHY encodes the frame once its end delimiter is known (flush_pending).
     flush_pending();
     p->write_frame(frame_);
-    pending_ = PendingFrame{true, false, p->link_seq, c - phy_base_, s};
+    pending_ = PendingFrame{true, false, p->link_seq, c - up_edge_, s};
   }
   p->link_epoch = static_cast<std::uint32_t>(link_epoch_);
   peer_->module_.schedule(clock_.time_of(c + prop_cycles_ + head_cycles_), peer_, kRxHead,
@@ -265,7 +274,7 @@ std::optional<DropReason> LinkPort::check_tail(std::uint64_t link_seq, Packet* h
 }
 
 void LinkPort::send_flow_control(std::uint8_t op, std::uint8_t vl) {
-  const std::uint64_t c = std::max(busy_until_, now_cycle());
+  const std::uint64_t c = place(std::max(busy_until_, now_cycle()));
   FlowControlPacket fc{op, vls_[vl].tx.fctbs(), vl, vls_[vl].rx.fccl()};
   const auto bytes = encode_flow_control(fc);
   busy_until_ = c + fc_cycles_;
@@ -275,7 +284,7 @@ void LinkPort::send_flow_control(std::uint8_t op, std::uint8_t vl) {
   if (phy_) {
     flush_pending();  // the data packet before it
     const std::uint64_t flipped = phy_->bits_flipped();
-    const std::uint64_t e = c - phy_base_;
+    const std::uint64_t e = c - up_edge_;
     const std::uint64_t phy_start = phy_->send(bytes.data(), bytes.size(), FrameKind::kLink, FrameEnd::kGood, e);
     auto frames = phy_->take_frames();
     const bool as_sent = frames.size() == 1 && frames[0].end_edge == e + fc_cycles_ + phy_->skew_latency_edges();
@@ -350,12 +359,10 @@ void LinkPort::finish(Time end) {
     while (next_refresh_ < c) {
       const std::uint64_t start = std::max(next_refresh_, busy_until_);
       if (start >= c) break;
-      const std::uint64_t burst = buffers_.op_vls * fc_cycles_;
-      busy_until_ = start + burst;
-      stats_.tx_flow_control += buffers_.op_vls;
-      peer_->stats_.rx_flow_control += buffers_.op_vls;
-      set_next_refresh(start + kFlowControlRefreshEdges);
+      account_idle_refreshes(start);
     }
+    if (c > busy_until_) place(c - 1);  // counts the SKIPs that started before the end
+    if (phy_) phy_->idle_until(c - up_edge_);  // the PHY sends those too, so both counts agree
   }
   for (unsigned v = 0; v < kMaxDataVls; ++v)
     if (stalled_ >> v & 1) vls_[v].stats.credit_stall += end - vls_[v].stall_since, vls_[v].stall_since = end;

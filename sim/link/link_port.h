@@ -14,6 +14,7 @@
 // when the port next does something, not simulated one by one; an idle link costs no events.
 // When link packets are captured, refreshes are sent as real events instead.
 #pragma once
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <deque>
@@ -33,6 +34,7 @@
 #include "sim/link/vl_arbiter.h"
 #include "sim/phy/bit_exact_link.h"
 #include "sim/phy/link_speed.h"
+#include "sim/phy/skip_schedule.h"
 
 namespace ibfsim {
 
@@ -61,6 +63,7 @@ struct LinkPortStats {
   // PortRcvErrors by cause: data packets found bad at their tail (check_tail).
   std::uint64_t rx_phy_errors = 0, rx_vcrc_errors = 0, rx_ebp = 0;
   std::uint64_t tx_ebp = 0;                  // data packets this port ended with EBP (stomp)
+  std::uint64_t tx_skips = 0;                // SKIP ordered sets sent (skip_schedule.h)
   std::uint64_t rx_errors() const { return rx_phy_errors + rx_vcrc_errors + rx_ebp; }
 };
 
@@ -122,6 +125,13 @@ class LinkPort : public ActionHandler {
   // Brings lazy accounting (periodic flow control, stall and occupancy time) up to `end`.
   void finish(Time end);
 
+  // SKIP ordered sets every `interval` edges (0: none), in both PHY modes: a SKIP that is due goes
+  // out before the next data or link packet and delays it (skip_schedule.h). Those due while the
+  // link idles are accounted when it next sends, or at finish: no events. Set before link_up; a
+  // bit-exact PHY must be configured with the same interval.
+  void set_skip_interval(std::uint64_t interval) { skip_ = SkipScheduler(interval); }
+  std::uint64_t skip_interval() const { return skip_.interval(); }
+
   void set_capture(CaptureSink* sink) { capture_ = sink; }
   // Bit-exact PHY for this port's transmit direction (design.md, "PHY fidelity"): every packet
   // is encoded, striped, corrupted at the bit error rate and decoded. The timing is unchanged:
@@ -168,7 +178,17 @@ class LinkPort : public ActionHandler {
     if (ScheduledModule::now() >= next_refresh_time_) catch_up_due();
   }
   void catch_up_due();
+  // The idle link sent its periodic refreshes, due at `start` (lazy accounting).
+  void account_idle_refreshes(std::uint64_t start);
   void schedule_refresh();
+  // The edge a packet that may start at `earliest` starts on, after the SKIPs due before it.
+  std::uint64_t place(std::uint64_t earliest) {
+    const std::uint64_t c = std::max(busy_until_, earliest);
+    if (!skip_.enabled() || c - up_edge_ < skip_.next_due()) return c;  // none due yet: the usual case
+    const SkipPlacement p = place_after_skips(skip_, busy_until_ - up_edge_, earliest - up_edge_, skip_edges_);
+    stats_.tx_skips += p.skips;
+    return up_edge_ + p.start;
+  }
   std::uint16_t all_vls_mask() const { return static_cast<std::uint16_t>((1u << buffers_.op_vls) - 1); }
 
   ScheduledModule& module_;
@@ -183,6 +203,8 @@ class LinkPort : public ActionHandler {
   std::uint64_t prop_cycles_ = 0;
   std::uint64_t head_cycles_ = 0;  // start delimiter + LRH
   std::uint64_t fc_cycles_ = 0;    // one 6-byte link packet
+  SkipScheduler skip_{0};
+  unsigned skip_edges_ = 0;        // one SKIP ordered set
   std::uint32_t link_id_ = 0;
 
   PortState state_ = PortState::kDown;
@@ -215,7 +237,7 @@ class LinkPort : public ActionHandler {
   std::uint16_t stalled_ = 0;
   CaptureSink* capture_ = nullptr;
   std::unique_ptr<BitExactLink> phy_;
-  std::uint64_t phy_base_ = 0;   // the link clock's edge that is the PHY's edge 0 (link up)
+  std::uint64_t up_edge_ = 0;   // the edge the link came up on: edge 0 of the PHY and of the SKIP schedule
   PhyTotals phy_retired_;        // counts of the PHYs of earlier link-ups
   // The data packet on the wire whose frame the bit-exact PHY has not encoded yet: its end
   // delimiter (EGP or EBP) is known only at its end. It is encoded before the PHY sends anything

@@ -332,7 +332,13 @@ void Switch::try_start(PortNum out) {
   // Others wait for this output: be told when it is free (its end is already an event).
   if (o.waiting) port.notify_when_free();
   o.arbiter.sent(vl, static_cast<std::uint32_t>(p->wire_bytes()));
-  if (vl != kVl15 && o.requesters[vl].empty()) port.set_credit_stalled(static_cast<std::uint8_t>(vl), false);
+  if (vl != kVl15) {
+    // The packet took credits: the others waiting for this VL may now lack them, from now on.
+    bool fits = o.requesters[vl].empty();
+    for (const Requester q : o.requesters[vl])
+      fits = fits || port.may_send(static_cast<std::uint8_t>(vl), inputs_[(q >> 4) - 1][q & 15].front().blocks);
+    port.set_credit_stalled(static_cast<std::uint8_t>(vl), !fits);
+  }
   ++stats_.forwarded;
 }
 

@@ -105,6 +105,8 @@ class LinkPipeline final : public BitExactLink::Impl {
         deframer_(w_),
         skip_(c.skip_interval_edges) {
     IBFSIM_CHECK(w_ >= 1 && w_ <= 12, "a link has 1 to 12 lanes");
+    IBFSIM_CHECK(c.skip_interval_edges == 0 || c.skip_interval_edges > skip_edges(c.rate.info().line_code),
+                 "a SKIP interval must be longer than a SKIP");
     IBFSIM_CHECK(c.lane_skew.empty() || c.lane_skew.size() == w_, "one skew per lane");
     for (unsigned i = 0; i < w_; ++i)
       injectors_.emplace_back(c.bit_error_rate, RngStream(c.seed, c.stream_id + i * kLaneStreamStride));

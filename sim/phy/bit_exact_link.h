@@ -22,8 +22,9 @@
 // edge at which LinkPort's timing mode delivers the tail (before propagation delay, which is the
 // cable's business and not modelled here).
 //
-// SKIP ordered sets are off by default: no clock drift is modelled, so they would only cost wire
-// time that the timing mode does not count. Turn them on (skip_interval_edges) to exercise them.
+// SKIP ordered sets go out every skip_interval_edges (skip_schedule.h; 0, this config's default,
+// turns them off). The link layer counts the same schedule in its timing, so a packet starts on
+// the same edge in both modes; a fabric turns them on for both (PhySettings).
 #pragma once
 #include <cstddef>
 #include <cstdint>

@@ -29,6 +29,7 @@
 #include "sim/phy/block_64b66b.h"
 #include "sim/phy/code_8b10b.h"
 #include "sim/phy/phy_frame.h"
+#include "sim/phy/skip_schedule.h"
 
 namespace ibfsim {
 
@@ -37,20 +38,13 @@ namespace ibfsim {
 template <class Unit>
 using LaneStreams = std::vector<std::vector<Unit>>;
 
-// Edges one SKIP ordered set takes.
-constexpr unsigned kSkipEdges8b10b = 4;
-constexpr unsigned kSkipEdges64b66b = 1;
-// A plausible SKIP interval in edges (IB sends SKIPs every few thousand symbols; the exact bound is
-// in Vol 2, not at hand: confirm there).
-constexpr std::uint64_t kDefaultSkipIntervalEdges = 4608;
-
 // ---- Transmit: 8b/10b ----
 // Appends one packet to every lane: ceil((size + 2) / lanes) edges.
 void stripe_packet(LaneStreams<Symbol8b10b>& lanes, const std::uint8_t* bytes, std::size_t size, FrameKind kind,
                    FrameEnd end);
 // Appends `edges` edges of idle symbols.
 void stripe_idle(LaneStreams<Symbol8b10b>& lanes, std::uint64_t edges);
-// Appends one SKIP ordered set (kSkipEdges8b10b edges).
+// Appends one SKIP ordered set (kSkipEdges8b10b edges; when: skip_schedule.h).
 void stripe_skip(LaneStreams<Symbol8b10b>& lanes);
 
 // ---- Transmit: 64b/66b (unscrambled blocks) ----
@@ -58,26 +52,6 @@ void stripe_packet(LaneStreams<Block66>& lanes, const std::uint8_t* bytes, std::
                    FrameEnd end);
 void stripe_idle(LaneStreams<Block66>& lanes, std::uint64_t edges);
 void stripe_skip(LaneStreams<Block66>& lanes);  // kSkipEdges64b66b edge, lane id in each block
-
-// Decides when the next SKIP ordered set goes out: one is due once `interval` edges have passed
-// since the start of the previous one (or of the link). The transmitter sends it at the first edge
-// it is due and no packet is on the wire; a packet waiting then starts after it.
-class SkipScheduler {
- public:
-  // interval 0: never.
-  explicit SkipScheduler(std::uint64_t interval = kDefaultSkipIntervalEdges) : interval_(interval) {}
-
-  bool enabled() const { return interval_ != 0; }
-  // Edge at which the next SKIP is due (meaningless when disabled).
-  std::uint64_t next_due() const { return last_ + interval_; }
-  bool due(std::uint64_t edge) const { return enabled() && edge >= next_due(); }
-  // A SKIP started at `edge`.
-  void sent(std::uint64_t edge) { last_ = edge; }
-
- private:
-  std::uint64_t interval_;
-  std::uint64_t last_ = 0;
-};
 
 // ---- Receive ----
 

@@ -131,6 +131,10 @@ void Hca::try_send(PortNum n) {
     port.set_credit_stalled(static_cast<std::uint8_t>(vl), false);
   }
   p->injected = port.transmit(p);
+  // The packet took credits: the next one may now lack them, and waits for them from now on.
+  if (!q.empty())
+    port.set_credit_stalled(static_cast<std::uint8_t>(vl),
+                            !port.may_send(static_cast<std::uint8_t>(vl), credits_for_bytes(q.front()->wire_bytes())));
   // More to send: be told when this packet is out (no extra event, its end is already scheduled).
   if (queued_vls_[n - 1]) port.notify_when_free();
   arbiters_[n - 1].sent(vl, static_cast<std::uint32_t>(p->wire_bytes()));

@@ -148,7 +148,14 @@ Scenario load_scenario(const std::string& path, const std::vector<std::pair<std:
   s.link = parse_link(m.optional_map("link"));
   {
     YamlMap phy = m.optional_map("phy");
-    phy.check_no_unknown_keys({"mode", "bit_error_rate", "links"});
+    phy.check_no_unknown_keys({"mode", "bit_error_rate", "links", "skip_interval_edges"});
+    if (auto v = phy.find("skip_interval_edges")) {
+      s.phy.skip_interval_edges = v->as<std::uint64_t>();
+      // Longer than a SKIP (4 edges on 8b/10b), and not so long that it never matters.
+      if (s.phy.skip_interval_edges != 0 && (s.phy.skip_interval_edges <= kSkipEdges8b10b ||
+                                             s.phy.skip_interval_edges > (std::uint64_t{1} << 32)))
+        v->fail("0 (no SKIPs) or a number of edges in 5..4294967296");
+    }
     if (auto v = phy.find("mode")) {
       const std::string mode = v->as<std::string>();
       if (mode == "bit_exact") s.phy.bit_exact = true;

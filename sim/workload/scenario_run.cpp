@@ -99,6 +99,7 @@ PortTables port_tables(Fabric& fabric) {
                            {"vl15_dropped", s.vl15_dropped},
                            {"rcv_errors", {{"phy_error", s.rx_phy_errors}, {"vcrc_error", s.rx_vcrc_errors}, {"ebp", s.rx_ebp}}},
                            {"tx_ebp", s.tx_ebp},
+                           {"tx_skips", s.tx_skips},
                            {"vl15_tx_packets", lp.vl_stats(kVl15).tx_packets},
                            {"vl15_rx_packets", lp.vl_stats(kVl15).rx_packets}};
       nlohmann::json vls = nlohmann::json::array();
@@ -326,6 +327,7 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
       lj["bits_flipped"] = a.bits_flipped + b.bits_flipped;
       lj["symbol_errors"] = a.rx.symbol_errors() + b.rx.symbol_errors();
       lj["bad_frames"] = a.rx.bad_frames + b.rx.bad_frames;
+      lj["skips"] = a.skips + b.skips;  // SKIP ordered sets the PHYs sent, both directions
     }
     links.push_back(lj);
   }

@@ -57,7 +57,7 @@ TEST_CASE("a missing scenario file and an unknown option exit with code 2", "[sc
   CHECK(v.output == "ibfsim " IBFSIM_VERSION_STRING "\n");
 }
 
-TEST_CASE("phases.start and link.training_delay accept only what they document", "[scenarios][input]") {
+TEST_CASE("phases.start, link.training_delay and phy.skip_interval_edges accept only what they document", "[scenarios][input]") {
   const std::string dir = scratch_dir("bad_start");
   const std::string topo = std::string(IBFSIM_SOURCE_DIR) + "/topologies/quickstart.yaml";
   std::string path = write_scenario(dir, "topology: " + topo + "\nphases:\n  start: soon\n");
@@ -69,4 +69,9 @@ TEST_CASE("phases.start and link.training_delay accept only what they document",
   CHECK(r.exit_code == 2);
   CHECK(r.output.find(path + ":2:") != std::string::npos);
   CHECK(r.output.find("'3'") != std::string::npos);
+  path = write_scenario(dir, "topology: " + topo + "\nphy:\n  skip_interval_edges: 3\n");
+  r = run_ibfsim("run " + path + " -o " + dir + "/out");
+  CHECK(r.exit_code == 2);
+  CHECK(r.output.find(path + ":3:24: expected 0 (no SKIPs) or a number of edges in 5..4294967296") !=
+        std::string::npos);
 }
