@@ -393,11 +393,12 @@ void Hca::consume_verbs(PortNum n, Packet* p, QueuePair& q, bool multicast) {
     schedule(done, this, kDeliver, n, p);
     return;
   }
-  deliver_verbs(n, p);
+  deliver_verbs(n, p, &pp);
 }
 
-void Hca::deliver_verbs(PortNum n, Packet* p) {
-  const ParsedPacket pp = parse_transport_packet(*p);
+void Hca::deliver_verbs(PortNum n, Packet* p, const ParsedPacket* parsed) {
+  // A delivery delayed by DMA parses again rather than keep a parsed copy per packet in flight.
+  const ParsedPacket pp = parsed ? *parsed : parse_transport_packet(*p);
   const bool multicast = is_multicast_lid(pp.h.lrh.dlid);
   const Qpn qpn = multicast ? mcast_qp_.at(pp.h.lrh.dlid) : pp.h.bth.dest_qp;
   if (QueuePair* q = qp(qpn)) q->receive(pp, *p);

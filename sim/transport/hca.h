@@ -152,7 +152,7 @@ class Hca : public ScheduledModule, public PortOwner, public ActionHandler, publ
   };
   void pull_from_qps(PortNum n);
   void consume_verbs(PortNum n, Packet* p, QueuePair& q, bool multicast);
-  void deliver_verbs(PortNum n, Packet* p);
+  void deliver_verbs(PortNum n, Packet* p, const ParsedPacket* parsed = nullptr);
   UdQp* find_qp(Qpn qpn) { return qpn >= kFirstQpn && qpn - kFirstQpn < qps_.size() ? &qps_[qpn - kFirstQpn] : nullptr; }
   void try_send(PortNum n);
   void consume(PortNum n, Packet* p);

@@ -4,9 +4,29 @@
 #include <functional>
 #include <vector>
 
+#include "sim/fabric/fabric.h"
 #include "sim/transport/hca.h"
 
 namespace ibfsim::test {
+
+// Two HCAs through one switch: the fabric of the transport tests.
+inline const char* kTwoHosts =
+    "nodes: [{name: sw1, type: switch}, {name: h1, type: hca}, {name: h2, type: hca}]\n"
+    "cables: [{from: h1/1, to: sw1/1}, {from: h2/1, to: sw1/2}]\n";
+
+// Transport tests are not about link training: links are up from time 0.
+inline FabricOptions no_training() {
+  FabricOptions o;
+  o.link.training_delay = false;
+  return o;
+}
+
+// The same, carrying real payload bytes (data checking).
+inline FabricOptions with_data() {
+  FabricOptions o = no_training();
+  o.carry_payload = true;
+  return o;
+}
 
 // Runs `fn` when its action fires: hca.schedule(t, &at, 0).
 struct At : ActionHandler {

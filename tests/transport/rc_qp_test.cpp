@@ -12,23 +12,6 @@ using namespace ibfsim::test;
 using namespace ibfsim::verbs;
 
 namespace {
-const char* kTwoHosts =
-    "nodes: [{name: sw1, type: switch}, {name: h1, type: hca}, {name: h2, type: hca}]\n"
-    "cables: [{from: h1/1, to: sw1/1}, {from: h2/1, to: sw1/2}]\n";
-
-// These tests are about the transport: links are up from time 0 (no training delay).
-FabricOptions no_training() {
-  FabricOptions o;
-  o.link.training_delay = false;
-  return o;
-}
-
-FabricOptions with_data() {
-  FabricOptions o = no_training();
-  o.carry_payload = true;
-  return o;
-}
-
 void fill(Hca& h, std::uint64_t addr, std::uint32_t len, std::uint8_t seed) {
   std::uint8_t* b = h.memory().bytes(addr, len);
   for (std::uint32_t i = 0; i < len; ++i) b[i] = static_cast<std::uint8_t>(seed + i * 7 + (i >> 8));

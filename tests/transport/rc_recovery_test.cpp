@@ -13,23 +13,6 @@ using namespace ibfsim::test;
 using namespace ibfsim::verbs;
 
 namespace {
-const char* kTwoHosts =
-    "nodes: [{name: sw1, type: switch}, {name: h1, type: hca}, {name: h2, type: hca}]\n"
-    "cables: [{from: h1/1, to: sw1/1}, {from: h2/1, to: sw1/2}]\n";
-
-// These tests are about the transport: links are up from time 0 (no training delay).
-FabricOptions no_training() {
-  FabricOptions o;
-  o.link.training_delay = false;
-  return o;
-}
-
-FabricOptions with_data() {
-  FabricOptions o = no_training();
-  o.carry_payload = true;
-  return o;
-}
-
 ibv_send_wr send_wr(const Endpoint& a, std::uint64_t offset, std::uint32_t len, std::uint64_t id) {
   ibv_send_wr wr;
   wr.wr_id = id;

@@ -11,23 +11,6 @@ using namespace ibfsim::test;
 using namespace ibfsim::verbs;
 
 namespace {
-const char* kTwoHosts =
-    "nodes: [{name: sw1, type: switch}, {name: h1, type: hca}, {name: h2, type: hca}]\n"
-    "cables: [{from: h1/1, to: sw1/1}, {from: h2/1, to: sw1/2}]\n";
-
-// These tests are about the transport: links are up from time 0 (no training delay).
-FabricOptions no_training() {
-  FabricOptions o;
-  o.link.training_delay = false;
-  return o;
-}
-
-FabricOptions with_data() {
-  FabricOptions o = no_training();
-  o.carry_payload = true;
-  return o;
-}
-
 // A UD QP in RTS with Q_Key `qkey`.
 Endpoint ud_endpoint(Hca& h, std::uint32_t qkey, std::uint16_t pkey_index = 0) {
   Endpoint e = make_endpoint(h, IBV_QPT_UD, 8192, IBV_ACCESS_LOCAL_WRITE);
