@@ -6,6 +6,7 @@
 #include <set>
 
 #include "sim/subnet_manager/dor.h"
+#include "sim/subnet_manager/ftree.h"
 #include "sim/subnet_manager/minhop.h"
 #include "sim/subnet_manager/updn.h"
 #include "tests/subnet_manager/golden_runs.h"
@@ -118,4 +119,28 @@ TEST_CASE("updn finds the same roots as OpenSM when none are named", "[subnet_ma
     ++checked;
   }
   CHECK(checked == 2);  // leaf_spine_4x2x4 and fat_tree_4ary2 (README)
+}
+
+TEST_CASE("ftree matches OpenSM on every LFT entry of every golden ftree run", "[subnet_manager][golden]") {
+  check_engine("ftree", [](const SubnetGraph& g, const GoldenRun& r) {
+    std::string order;
+    RoutingTables t = route_ftree(g, &order);
+    INFO(r.name() << ": ftree notes: " << (t.notes.empty() ? "none" : t.notes[0]));
+    CHECK(t.notes.empty());
+    // The order in which ftree routed the HCAs, as OpenSM wrote it.
+    CHECK(order == slurp(r.dir + "/opensm-ftree-ca-order.dump"));
+    return t;
+  });
+}
+
+TEST_CASE("ftree falls back to minhop where OpenSM's does: a host on a spine", "[subnet_manager][golden]") {
+  // irregular has h7 on spine2 (golden README: ftree is not run there for that reason).
+  GoldenRun r;
+  r.topology = "irregular";
+  r.sm_host = "h1";
+  const SubnetGraph g = golden_subnet(r);
+  const RoutingTables t = route_ftree(g);
+  REQUIRE(t.notes.size() == 1);
+  CHECK_THAT(t.notes[0], Catch::Contains("falling back to minhop"));
+  CHECK(t.lft == route_minhop(g).lft);
 }
