@@ -70,7 +70,7 @@ DeadlockReport check_deadlock(const SubnetGraph& g, const RoutingTables& t) {
     for (unsigned p = 0; p <= g.nodes[n].num_ports(); ++p) {
       const LidRange r = g.nodes[n].ports[p].lids;
       if (!r.assigned()) continue;
-      sources.push_back({n, static_cast<PortNum>(p)});
+      if (!g.nodes[n].is_switch()) sources.push_back({n, static_cast<PortNum>(p)});
       for (unsigned lid = r.first; lid <= r.last && lid <= t.lft_top; ++lid) lid_owner[lid] = {n, static_cast<PortNum>(p)};
     }
   }
@@ -87,13 +87,10 @@ DeadlockReport check_deadlock(const SubnetGraph& g, const RoutingTables& t) {
     for (SubnetPortRef src : sources) {
       if (src == lid_owner[lid]) continue;
       const unsigned vl = t.sl ? t.sl->sl_to_vl[path_sl(g, t, src, static_cast<Lid>(lid)) & 0xF] & 0xF : 0;
-      // The first channel: an HCA sends on its port; a switch by its LFT.
+      // The first channel: the HCA's own port.
       std::size_t node = src.node;
-      std::uint32_t cur = kNone;
-      if (!g.nodes[node].is_switch()) {
-        cur = channel_at(node, src.port);
-        if (cur == kNone) continue;
-      }
+      std::uint32_t cur = channel_at(node, src.port);
+      if (cur == kNone) continue;
       bool started = false;
       for (std::size_t hop = 0; hop <= max_hops; ++hop) {
         if (cur != kNone) {

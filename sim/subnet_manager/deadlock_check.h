@@ -2,8 +2,9 @@
 // direction of a link (leaving port A, arriving at port B); a packet holding channel c while it
 // waits for channel d makes d a dependency of c. With credit flow control per VL, a cycle of
 // dependencies within one VL can deadlock; no cycle in any VL means the routing is deadlock-free.
-// Paths: from every port with LIDs (HCA ports and switch port 0s) to every LID, following the LFTs;
-// a path runs on the VL its SL maps to (RoutingTables::sl; VL 0 without it).
+// Paths: from every HCA port with LIDs to every LID (HCA ports and switches), following the LFTs;
+// a path runs on the VL its SL maps to (RoutingTables::sl; VL 0 without it). Switches originate
+// only management traffic (SMPs, on VL15 with its own buffers), so they are no sources here.
 #pragma once
 #include <cstddef>
 #include <string>

@@ -114,7 +114,11 @@ RoutingTables route_dfsssp(const SubnetGraph& g) {
   }
 
   // ---- routing: Dijkstra per destination LID with balancing weights ----
-  std::vector<std::uint64_t> weight(ch.from.size(), 1);
+  // Like OpenSM's dfsssp, every channel starts at (number of HCA ports)^2, so that the balancing
+  // increments rarely outweigh a hop: paths stay shortest as long as the load allows.
+  std::uint64_t total_hcas = 0;
+  for (std::uint32_t k : hcas) total_hcas += k;
+  std::vector<std::uint64_t> weight(ch.from.size(), std::max<std::uint64_t>(1, total_hcas * total_hcas));
   std::vector<std::uint64_t> dist(n);
   std::vector<PortNum> via(n);
   using Item = std::pair<std::uint64_t, std::size_t>;
@@ -184,9 +188,11 @@ RoutingTables route_dfsssp(const SubnetGraph& g) {
     unsigned layer = 0;
   };
   std::vector<Path> paths;
+  // Only switches with HCAs are sources of data traffic (deadlock_check.h).
   for (std::size_t s = 0; s < n; ++s)
-    for (unsigned lid = 1; lid <= t.lft_top; ++lid)
-      if (dest_switch[lid] != kNoSubnetNode && dest_switch[lid] != s) paths.push_back({s, lid});
+    if (hcas[s] != 0)
+      for (unsigned lid = 1; lid <= t.lft_top; ++lid)
+        if (dest_switch[lid] != kNoSubnetNode && dest_switch[lid] != s) paths.push_back({s, lid});
 
   unsigned layers = 1;
   for (unsigned layer = 0; layer < layers; ++layer) {
