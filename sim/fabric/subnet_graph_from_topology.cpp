@@ -9,9 +9,7 @@
 
 namespace ibfsim {
 
-Guid topology_port_guid(const TopoNode& node, unsigned port) {
-  return node.type == NodeType::kSwitch ? node.guid : node.guid + port;
-}
+Guid topology_port_guid(const TopoNode& node, unsigned port) { return port_guid_of(node, port); }
 
 TopologySubnet subnet_graph_from_topology(const Topology& topo, std::size_t sm_node, unsigned sm_port) {
   const TopoNode& sm = topo.nodes.at(sm_node);

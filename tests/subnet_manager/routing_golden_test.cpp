@@ -3,6 +3,7 @@
 // entry of every minhop, updn and dor run. A failure names the run and counts the mismatches.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
 #include <set>
 
 #include "sim/subnet_manager/dor.h"
@@ -143,4 +144,29 @@ TEST_CASE("ftree falls back to minhop where OpenSM's does: a host on a spine", "
   REQUIRE(t.notes.size() == 1);
   CHECK_THAT(t.notes[0], Catch::Contains("falling back to minhop"));
   CHECK(t.lft == route_minhop(g).lft);
+}
+
+TEST_CASE("ibfsim's default GUIDs are the golden net files' GUIDs, port GUIDs all distinct", "[subnet_manager][golden]") {
+  // The golden topology.net files were written from topology.yaml and had their HCA GUIDs moved to
+  // 0x0002c90301000000 + index + 1 (golden README, 'The net files'); ibfsim's defaults now give
+  // exactly these, so an exported generator fabric runs unchanged under OpenSM.
+  namespace fs = std::filesystem;
+  std::size_t topologies = 0;
+  for (const auto& dir : fs::directory_iterator(golden_root())) {
+    if (!fs::exists(dir.path() / "topology.yaml")) continue;
+    const Topology yaml = load_topology_file((dir.path() / "topology.yaml").string());
+    const Topology net = load_topology_file((dir.path() / "topology.net").string());
+    INFO(dir.path().filename().string());
+    REQUIRE(yaml.nodes.size() == net.nodes.size());
+    std::set<Guid> port_guids;
+    for (std::size_t i = 0; i < yaml.nodes.size(); ++i) {
+      CHECK(yaml.nodes[i].name == net.nodes[i].name);
+      CHECK(yaml.nodes[i].guid == net.nodes[i].guid);
+      const TopoNode& n = yaml.nodes[i];
+      for (unsigned p = n.type == NodeType::kSwitch ? 0 : 1; p <= (n.type == NodeType::kSwitch ? 0 : n.num_ports); ++p)
+        CHECK(port_guids.insert(port_guid_of(n, p)).second);
+    }
+    ++topologies;
+  }
+  CHECK(topologies == 10);
 }
