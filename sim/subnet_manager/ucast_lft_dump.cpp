@@ -46,8 +46,10 @@ void write_ucast_lft_dump(std::ostream& out, const SubnetGraph& g, const Routing
       }
     }
     fmt::format_to(std::back_inserter(buf), "{} lids dumped\n", t.lft_top);
+    // One switch at a time: a large fabric's dump runs to gigabytes.
+    out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
+    buf.clear();
   }
-  out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
 }
 
 std::vector<DumpedLft> parse_ucast_lft_dump(std::istream& in, const std::string& file_name) {
