@@ -344,7 +344,7 @@ void Hca::pull_from_qps(PortNum n) {
         if (v == kVl15 || v >= ports_[n - 1]->op_vls()) {
           drop_unsent(p, DropReason::kSlToVlDrop);
         } else {
-          staged_ready_[n - 1][v] = dma_tx_.transfer(now(), p->payload_len);
+          staged_ready_[n - 1][v] = dma_tx_.transfer(now(), q->last_built_inline() ? 0 : p->payload_len);
           queues[v].push_back(p);
           queued_vls_[n - 1] |= static_cast<std::uint16_t>(1u << v);
         }
