@@ -638,7 +638,7 @@ std::string VerbsFlow::summary() const {
       s += fmt::format("    t_min {:.4f} us, t_typical {:.4f} us, t_avg {:.4f} us, t_max {:.4f} us ({} samples)\n",
                        l["min_ns"].get<double>() / 1e3, l["typical_ns"].get<double>() / 1e3,
                        l["mean_ns"].get<double>() / 1e3, l["max_ns"].get<double>() / 1e3, l["count"].get<std::size_t>());
-  } else {
+  } else if (r["elapsed_ns"].get<double>() > 0) {
     s += fmt::format("    BW average {:.2f} Gb/s ({:.2f} MB/s), {:.4f} Mpps over {}\n", r["bandwidth_gbps"].get<double>(),
                      r["bandwidth_mbytes_per_s"].get<double>(), r["message_rate_mpps"].get<double>(),
                      format_duration(static_cast<Time>(r["elapsed_ns"].get<double>() * 1e6 + 0.5)));

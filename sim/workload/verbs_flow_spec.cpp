@@ -123,7 +123,8 @@ VerbsFlowSpec parse_verbs_flow(const YamlMap& m, std::size_t index, bool data_ch
     f.message_size = std::min(f.message_size, mtu_bytes(f.qp.mtu));
   }
   f.iterations = lat ? 1000 : 5000;
-  const auto iters = m.find("iterations");
+  auto iters = m.find("iterations");
+  if (iters && iters->is_null()) iters.reset();  // `--set workload.0.iterations=null` removes it
   if (iters) f.iterations = iters->as_in_range<std::uint64_t>(lat ? 2 : 1, 100'000'000);
   if (auto v = m.find("duration")) {
     if (iters) v->fail("either iterations or duration, not both", "both");
