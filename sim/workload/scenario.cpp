@@ -15,13 +15,15 @@ namespace ibfsim {
 namespace {
 
 WorkloadSpec parse_workload(const YamlMap& m, std::size_t index) {
+  // The transport first: a misspelt verbs transport should be reported as that, not as the keys
+  // the UD generator does not know.
+  if (auto t = m.find("transport")) {
+    if (t->as<std::string>() != "ud_send") t->fail("a transport: ud_send (the UD traffic generator), rc, uc or ud");
+  }
   m.check_no_unknown_keys({"name", "transport", "sources", "destination", "message_size", "mtu", "load", "arrival", "sl"});
   WorkloadSpec w;
   w.name = m.optional<std::string>("name", "flow" + std::to_string(index));
   w.sl = m.optional_in_range<std::uint8_t>("sl", 0, 0, 15);
-  if (auto t = m.find("transport")) {
-    if (t->as<std::string>() != "ud_send") t->fail("a transport: ud_send (the UD traffic generator), rc, uc or ud");
-  }
   for (const YamlValue& v : m.optional_list("sources")) w.sources.push_back(v.as<std::string>());
   w.destination = m.optional<std::string>("destination", w.destination);
   if (auto v = m.find("mtu")) {
@@ -266,8 +268,9 @@ Scenario load_scenario(const std::string& path, const std::vector<std::pair<std:
       s.hca_model.apply(h, c);
       if (f.qp.pkey_index >= c.p_keys.size())
         verbs_maps[i].map("qp").get("pkey_index").fail(
-            "an index into the P_Key table of " + h + " (" + std::to_string(c.p_keys.size()) + " entries)",
-            std::to_string(f.qp.pkey_index));
+            "an index into the P_Key table of " + h + ", which has " + std::to_string(c.p_keys.size()) +
+                (c.p_keys.size() == 1 ? " entry" : " entries"),
+            "'" + std::to_string(f.qp.pkey_index) + "'");
     }
   }
   if (s.topology.hcas().size() < 2) m.fail("a topology with at least two HCAs", "fewer");
