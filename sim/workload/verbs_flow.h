@@ -118,7 +118,7 @@ class VerbsFlow : public ActionHandler {
   Time begin_;
   VerbsFlowOwner& owner_;
   // Data checks.
-  std::uint64_t checked_ = 0, mismatches_ = 0, out_of_order_ = 0, lost_ = 0;
+  std::uint64_t checked_ = 0, mismatches_ = 0, out_of_order_ = 0;
   std::vector<std::int64_t> target_last_[2];  // per side and slot: index of the last message kept there
   std::vector<std::int64_t> recv_last_[2];    // per side and receive slot
   std::uint64_t atomics_done_ = 0;
