@@ -11,6 +11,8 @@
 #include "sim/core/error.h"
 #include "sim/network/lrh.h"
 #include "sim/transport/opcode.h"
+#include "sim/workload/message_pattern.h"
+#include "sim/workload/perftest_latency.h"
 
 namespace ibfsim {
 
@@ -22,15 +24,12 @@ constexpr std::uint32_t kGuardBytes = 4096;  // unregistered memory after each r
 constexpr std::uint32_t kUdGrhRoom = 40;     // a UD receive buffer starts with room for a GRH
 constexpr std::uint64_t kAtomicInitial = 0x0100000000000000ull;
 
-std::uint64_t mix(std::uint64_t x) {
-  x ^= x >> 30;
-  x *= 0xBF58476D1CE4E5B9ull;
-  x ^= x >> 27;
-  x *= 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
-
 double ns(double fs) { return fs / 1e6; }
+
+ibv_mr registered(const std::optional<ibv_mr>& mr) {
+  IBFSIM_CHECK(mr.has_value(), "verbs flow: ibv_reg_mr refused a region");
+  return *mr;
+}
 
 // The counters of a QP that grow when a request reaches it and is not executed.
 std::uint64_t not_executed(const QpStats& s) {
@@ -70,30 +69,18 @@ std::string status_text(const std::map<int, std::uint64_t>& m) {
   return s.empty() ? "none" : s;
 }
 
-// Latency figures of sorted samples (fs), each divided by `factor`: min, max, mean, standard
-// deviation, the median as perftest's ib_*_lat computes it (t_typical: the middle sample, or the
-// mean of the two middle ones), and nearest-rank 99th and 99.9th percentiles.
-nlohmann::json latency_json(std::vector<Time> d, double factor) {
+nlohmann::json latency_json(const std::vector<Time>& samples, double rtt_factor) {
+  const PerftestLatency l = perftest_latency(samples, rtt_factor);
   nlohmann::json j;
-  j["count"] = d.size();
-  if (d.empty()) return j;
-  std::sort(d.begin(), d.end());
-  const std::size_t n = d.size();
-  const double typical = (n % 2 == 0) ? (static_cast<double>(d[n / 2]) + static_cast<double>(d[n / 2 - 1])) / 2.0
-                                      : static_cast<double>(d[n / 2]);
-  unsigned __int128 sum = 0;
-  for (Time t : d) sum += t;
-  const double mean = static_cast<double>(sum) / static_cast<double>(n);
-  double var = 0;
-  for (Time t : d) var += (static_cast<double>(t) - mean) * (static_cast<double>(t) - mean);
-  auto rank = [&](double p) { return d[std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil(p * n / 100.0))) - 1]; };
-  j["min_ns"] = ns(static_cast<double>(d.front()) / factor);
-  j["typical_ns"] = ns(typical / factor);
-  j["mean_ns"] = ns(mean / factor);
-  j["stdev_ns"] = ns(std::sqrt(var / static_cast<double>(n)) / factor);
-  j["p99_ns"] = ns(static_cast<double>(rank(99.0)) / factor);
-  j["p99_9_ns"] = ns(static_cast<double>(rank(99.9)) / factor);
-  j["max_ns"] = ns(static_cast<double>(d.back()) / factor);
+  j["count"] = l.count;
+  if (l.count == 0) return j;
+  j["min_ns"] = ns(l.min_fs);
+  j["typical_ns"] = ns(l.typical_fs);
+  j["mean_ns"] = ns(l.mean_fs);
+  j["stdev_ns"] = ns(l.stdev_fs);
+  j["p99_ns"] = ns(l.p99_fs);
+  j["p99_9_ns"] = ns(l.p99_9_fs);
+  j["max_ns"] = ns(l.max_fs);
   return j;
 }
 
@@ -121,23 +108,16 @@ std::uint32_t VerbsFlow::recv_slot_bytes() const {
   return spec_.message_size + (spec_.type == IBV_QPT_UD ? kUdGrhRoom : 0);
 }
 
-std::uint64_t VerbsFlow::key(int side) const { return mix((index_ + 1) * 0x9E3779B97F4A7C15ull + side); }
+std::uint64_t VerbsFlow::key(int side) const { return pattern_mix((index_ + 1) * 0x9E3779B97F4A7C15ull + side); }
 
 std::uint64_t VerbsFlow::atomic_initial() const { return data_check_ ? kAtomicInitial : 0; }
 
 void VerbsFlow::fill_message(std::uint8_t* dst, std::uint64_t k, std::uint64_t idx, std::uint32_t len) const {
-  // The first 8 bytes carry the message's index (little-endian), the rest a hash of it.
-  for (std::uint32_t j = 0; j < len; j += 8) {
-    const std::uint64_t w = j == 0 ? idx : mix(k ^ (idx * 0xD6E8FEB86659FD93ull) ^ j);
-    const std::uint32_t n = std::min<std::uint32_t>(8, len - j);
-    for (std::uint32_t b = 0; b < n; ++b) dst[j + b] = static_cast<std::uint8_t>(w >> (8 * b));
-  }
+  fill_pattern(dst, k, idx, len);
 }
 
 bool VerbsFlow::check_message(const std::uint8_t* got, std::uint64_t k, std::uint64_t idx, std::uint32_t len) const {
-  std::vector<std::uint8_t> want(len);
-  fill_message(want.data(), k, idx, len);
-  return len == 0 || std::memcmp(got, want.data(), len) == 0;
+  return pattern_matches(got, k, idx, len);
 }
 
 void VerbsFlow::check_arrival_order(std::uint64_t& expected, std::uint64_t idx) {
@@ -181,7 +161,7 @@ void VerbsFlow::setup() {
     if (sends) {
       const std::uint64_t len = std::max<std::uint64_t>(1, std::uint64_t{slots()} * unit);
       s.local = h.alloc_host_memory(len);
-      s.local_mr = *h.reg_mr(s.pd, s.local, len, IBV_ACCESS_LOCAL_WRITE);
+      s.local_mr = registered(h.reg_mr(s.pd, s.local, len, IBV_ACCESS_LOCAL_WRITE));
     }
     const bool is_target = remote_mem && (i == 1 || (two_way && verb_is_write(spec_.verb)));
     if (is_target) {
@@ -192,7 +172,7 @@ void VerbsFlow::setup() {
       if (spec_.verb == Verb::kRead) access |= IBV_ACCESS_REMOTE_READ;
       if (verb_is_atomic(spec_.verb)) access |= IBV_ACCESS_REMOTE_ATOMIC;
       if (i == 1 && spec_.remote.access) access = *spec_.remote.access;
-      s.target_mr = *h.reg_mr(s.pd, s.target, s.target_len, access);
+      s.target_mr = registered(h.reg_mr(s.pd, s.target, s.target_len, access));
       std::uint8_t* t = h.memory().bytes(s.target, s.target_len + kGuardBytes);
       if (data_check_) {
         fill_message(t, key(i) ^ 0xCA11AB1Eull, ~0ull, static_cast<std::uint32_t>(s.target_len + kGuardBytes));
@@ -207,7 +187,7 @@ void VerbsFlow::setup() {
     if (receives && verb_is_send(spec_.verb)) {
       s.recv_len = std::max<std::uint64_t>(1, std::uint64_t{rslots()} * recv_slot_bytes());
       s.recv = h.alloc_host_memory(s.recv_len + kGuardBytes);
-      s.recv_mr = *h.reg_mr(s.pd, s.recv, s.recv_len, IBV_ACCESS_LOCAL_WRITE);
+      s.recv_mr = registered(h.reg_mr(s.pd, s.recv, s.recv_len, IBV_ACCESS_LOCAL_WRITE));
       if (data_check_) {
         std::uint8_t* r = h.memory().bytes(s.recv, s.recv_len + kGuardBytes);
         fill_message(r, key(i) ^ 0xCA11AB1Eull, ~0ull, static_cast<std::uint32_t>(s.recv_len + kGuardBytes));
@@ -429,12 +409,7 @@ void VerbsFlow::on_recv_completion(int side, const ibv_wc& wc) {
       if (idx + 0x80000000ull < s.next_expected) idx += 0x100000000ull;
     } else if (verb_is_send(spec_.verb) && msg > 0) {
       // The message's first bytes carry its index (all of it from 8 bytes on).
-      const std::uint8_t* b = s.hca->memory().bytes(at, std::min<std::uint32_t>(msg, 8));
-      std::uint64_t low = 0;
-      const std::uint32_t n = std::min<std::uint32_t>(msg, 8);
-      for (std::uint32_t k = 0; k < n; ++k) low |= std::uint64_t{b[k]} << (8 * k);
-      const std::uint64_t mask = n == 8 ? ~0ull : ((1ull << (8 * n)) - 1);
-      idx = (s.next_expected & ~mask) | low;
+      idx = pattern_index(s.hca->memory().bytes(at, std::min<std::uint32_t>(msg, 8)), msg, s.next_expected);
     }
     ++checked_;
     bool ok = true;
