@@ -17,13 +17,15 @@ TEST_CASE("rnr.yaml: 16 SENDs to a late receiver, 3 RNR NAKs each, none lost, al
   const auto& f = r["flows"][0];
   // One SEND of 2048 bytes (one packet) at a time; h2 has one receive posted at a time, posted
   // 25 us after the previous receive completed (the first 25 us after the start).
-  // SEND k reaches h2 about 1.2 us after h2 received SEND k-1 (ACK back to h1, 250 ns to its
-  // completion, 250 ns doorbell, 142 ns DMA, 0.3 us of wire and switch each way; for SEND 0: 0.7 us
-  // after the start), while its receive is posted 25.25 us after (receive completion 250 ns, then
-  // 25 us). No receive: RNR NAK with h2's min_rnr_timer, code 1 = 10 us; h1 resends when that
-  // expires, about 10.6 us later each time (NAK trip 0.13 us, timer, DMA, wire). Arrivals at about
-  // 1.2, 11.8, 22.4 and 33.0 us: the first three are before 25.25 us (RNR), the fourth after
-  // (accepted), with 2.8 us of margin on each side. So exactly 3 RNR NAKs per SEND.
+  // SEND k (k >= 1) reaches h2 about 1.2 us after h2 received SEND k-1: the ACK back to h1
+  // (0.13 us), h1's completion (250 ns), doorbell (250 ns), payload DMA (2048 B at 14.4 GB/s,
+  // 142 ns), the wire and switch (114 edges, 0.29 us), h2's DMA (142 ns). Its receive is posted
+  // 25.25 us after that reception (completion 250 ns, then recv_post_delay 25 us). SEND 0 arrives
+  // 0.7 us after the start, its receive is posted 25 us after. No receive: RNR NAK carrying h2's
+  // min_rnr_timer, code 1 = 10 us; h1 resends when it expires. Each round takes about 10.7 us
+  // (NAK back 0.13 us, the timer, DMA and wire again 0.58 us), so SEND k arrives about 1.2, 11.9,
+  // 22.6 and 33.3 us after SEND k-1: three times before its receive (25.25 us), with 2.6 us to
+  // spare, and once after it, 8 us later. So exactly 3 RNR NAKs per SEND.
   CHECK(f["finished"] == true);
   CHECK(f["completions"] == nlohmann::json({{"IBV_WC_SUCCESS", 16}}));
   CHECK(f["receive_completions"] == nlohmann::json({{"IBV_WC_SUCCESS", 16}}));
