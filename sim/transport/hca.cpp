@@ -36,6 +36,7 @@ Hca::Hca(const sc_core::sc_module_name& name, HcaConfig config, PacketPool& pool
   send_queues_.resize(config_.num_ports);
   queued_vls_.assign(config_.num_ports, 0);
   qp_rings_.resize(config_.num_ports);
+  ring_vls_.assign(config_.num_ports, 0);
   staged_ready_.assign(config_.num_ports, {});
 }
 
@@ -99,7 +100,7 @@ void Hca::try_send(PortNum n) {
   auto& queues = send_queues_[n - 1];
   LinkPort& port = *ports_[n - 1];
   std::uint16_t ready = 0;
-  if (!qps_.empty()) pull_from_qps(n);
+  if (ring_vls_[n - 1]) pull_from_qps(n);
   if (queued_vls_[n - 1] == 0) return;
   Time dma_wait = kTimeNever;
   for (std::uint16_t m = queued_vls_[n - 1]; m; m &= static_cast<std::uint16_t>(m - 1)) {
@@ -317,6 +318,7 @@ void Hca::wake(QueuePair& q) {
   if (in_ring_[i] || !q.has_output()) return;
   in_ring_[i] = 1;
   qp_rings_[q.port() - 1][q.vl()].qps.push_back(&q);
+  ring_vls_[q.port() - 1] |= static_cast<std::uint16_t>(1u << q.vl());
   if (!in_pull_) try_send(q.port());
 }
 
@@ -324,7 +326,9 @@ void Hca::pull_from_qps(PortNum n) {
   in_pull_ = true;
   auto& rings = qp_rings_[n - 1];
   auto& queues = send_queues_[n - 1];
+  // Only the VLs whose ring holds QPs: the rings are deques, each a few cache lines to look at.
   for (unsigned v = 0; v <= kMaxDataVls; ++v) {
+    if (!(ring_vls_[n - 1] >> v & 1)) continue;
     auto& ring = rings[v].qps;
     // One packet staged per VL: QPs take turns, each builds its packet only when it can go next.
     while (!ring.empty() && queues[v].empty()) {
@@ -354,6 +358,7 @@ void Hca::pull_from_qps(PortNum n) {
         ring.push_back(q);
       }
     }
+    if (ring.empty()) ring_vls_[n - 1] &= static_cast<std::uint16_t>(~(1u << v));
   }
   in_pull_ = false;
 }

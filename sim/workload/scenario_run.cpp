@@ -10,6 +10,7 @@
 #include <systemc>
 
 #include "sim/core/big_endian.h"
+#include "sim/core/calendar_process.h"
 #include "sim/core/error.h"
 #include "sim/fabric/cable_training.h"
 #include "sim/fabric/fabric.h"
@@ -317,7 +318,7 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
   }
 
   const auto wall_start = std::chrono::steady_clock::now();
-  sc_core::sc_start(to_sc_time(end_limit));
+  CalendarProcess::run_for(end_limit);
   const double simulate_wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   ScheduledModule::rethrow_failure();
   const Time end = ScheduledModule::now();
