@@ -138,7 +138,7 @@ void Hca::try_send(PortNum n) {
                             !port.may_send(static_cast<std::uint8_t>(vl), credits_for_bytes(q.front()->wire_bytes())));
   // Verbs QPs: stage the next packet now, so that its payload DMA overlaps this packet's time on
   // the wire (a pipelined HCA), rather than starting only once the line is free again.
-  if (!qps_.empty()) pull_from_qps(n);
+  if (ring_vls_[n - 1]) pull_from_qps(n);
   // More to send: be told when this packet is out (no extra event, its end is already scheduled).
   if (queued_vls_[n - 1]) port.notify_when_free();
   arbiters_[n - 1].sent(vl, static_cast<std::uint32_t>(p->wire_bytes()));
