@@ -49,3 +49,23 @@ TEST_CASE("verbs flows: RC, UC and UD with SEND, WRITE (with and without immedia
   }
   CHECK(r["packets"]["dropped_total"] == 0);
 }
+
+TEST_CASE("verbs flows: with a duration, a bw flow posts while the time lasts and then drains", "[scenarios][verbs]") {
+  const std::string dir = scratch_dir("verbs_duration");
+  CommandResult run = run_ibfsim("run " + std::string(IBFSIM_SOURCE_DIR) + "/scenarios/perftest_write_bw.yaml -o " + dir +
+                                 " --set workload.0.iterations=null --set workload.0.duration=100us");
+  INFO(run.output);
+  REQUIRE(run.exit_code == 0);
+  const nlohmann::json r = nlohmann::json::parse(read_file(dir + "/results.json"));
+  const auto& f = r["flows"][0];
+  // 128 WRITEs of 64 KiB are posted at the start; each completion before 100 us posts one more.
+  // The link carries one message per 2066 edges (5.289 us, see perftest_test.cpp); WRITE k
+  // completes about 1.33 us + (k + 1) x 5.289 us after the start (first packet after the doorbell
+  // and DMA, 0.53 us; the last packet's DMA at h2, 0.28 us; ACK back, 0.13 us; switch, 0.13 us;
+  // completion 250 ns): WRITEs 0-17 complete before 100 us (the 18th at 96.5 us), the 19th at
+  // 101.8 us. So 128 + 18 = 146 are posted, and all complete.
+  CHECK(f["duration_ns"] == 100000.0);
+  CHECK(f["messages_posted"] == 146);
+  CHECK(f["completions"] == nlohmann::json({{"IBV_WC_SUCCESS", 146}}));
+  CHECK(f["finished"] == true);
+}
