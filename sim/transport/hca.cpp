@@ -136,6 +136,9 @@ void Hca::try_send(PortNum n) {
   if (!q.empty())
     port.set_credit_stalled(static_cast<std::uint8_t>(vl),
                             !port.may_send(static_cast<std::uint8_t>(vl), credits_for_bytes(q.front()->wire_bytes())));
+  // Verbs QPs: stage the next packet now, so that its payload DMA overlaps this packet's time on
+  // the wire (a pipelined HCA), rather than starting only once the line is free again.
+  if (ring_vls_[n - 1]) pull_from_qps(n);
   // More to send: be told when this packet is out (no extra event, its end is already scheduled).
   if (queued_vls_[n - 1]) port.notify_when_free();
   arbiters_[n - 1].sent(vl, static_cast<std::uint32_t>(p->wire_bytes()));
@@ -345,7 +348,7 @@ void Hca::pull_from_qps(PortNum n) {
         if (v == kVl15 || v >= ports_[n - 1]->op_vls()) {
           drop_unsent(p, DropReason::kSlToVlDrop);
         } else {
-          staged_ready_[n - 1][v] = dma_tx_.transfer(now(), p->payload_len);
+          staged_ready_[n - 1][v] = dma_tx_.transfer(now(), q->last_built_inline() ? 0 : p->payload_len);
           queues[v].push_back(p);
           queued_vls_[n - 1] |= static_cast<std::uint16_t>(1u << v);
         }

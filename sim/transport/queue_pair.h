@@ -89,6 +89,9 @@ class QueuePair {
   // else the requester's next request packet. Precondition: has_output().
   // Returns false if it produced nothing after all (the WQE failed its local checks).
   bool build_next(Packet& p);
+  // Whether the packet build_next made last carries an IBV_SEND_INLINE payload: it came with the
+  // doorbell, so the HCA reads nothing from host memory for it.
+  bool last_built_inline() const { return built_inline_; }
   // A packet for this QP arrived (headers parsed, CRCs, LIDs and P_Key checked by the HCA).
   void receive(const ParsedPacket& pp, const Packet& p);
   void on_timer(std::uint8_t kind, std::uint64_t generation);
@@ -186,6 +189,7 @@ class QueuePair {
   std::array<SavedAtomic, 16> saved_atomics_{};
   std::size_t saved_next_ = 0;
   std::vector<std::uint8_t> scratch_;
+  bool built_inline_ = false;
 };
 
 }  // namespace ibfsim
