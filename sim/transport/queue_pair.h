@@ -7,10 +7,12 @@
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <optional>
 #include <vector>
 
 #include "sim/core/ids.h"
 #include "sim/core/packet.h"
+#include "sim/core/packet_ledger.h"
 #include "sim/core/time.h"
 #include "sim/transport/host_memory.h"
 #include "sim/transport/memory_region.h"
@@ -90,7 +92,12 @@ class QueuePair {
   // Returns false if it produced nothing after all (the WQE failed its local checks).
   bool build_next(Packet& p);
   // A packet for this QP arrived (headers parsed, CRCs, LIDs and P_Key checked by the HCA).
-  void receive(const ParsedPacket& pp, const Packet& p);
+  // Returns why it was discarded unseen by the transport (a UD Q_Key violation), for the HCA to
+  // count as a drop; nullopt when the transport took it (even to drop it by its own rules).
+  std::optional<DropReason> receive(const ParsedPacket& pp, const Packet& p);
+  // A packet this QP built has just started on the wire (at p.injected): an RC request starts
+  // the local ACK timer if it is not running.
+  void on_transmitted(const Packet& p);
   void on_timer(std::uint8_t kind, std::uint64_t generation);
   // The doorbell of a posted WQE rang: wake if it is the next to send.
   void on_doorbell();
@@ -130,13 +137,15 @@ class QueuePair {
   bool complete_through(Psn psn);
   bool complete_front(verbs::ibv_wc_status status);
   void go_back(Psn psn);
+  // Runs the local ACK timer from `from` (default: now) if a request is outstanding, else stops it.
   void restart_ack_timer();
+  void restart_ack_timer(Time from);
   Psn una() const;
   void gather(const SendWqe& w, std::uint64_t offset, std::uint32_t len, std::vector<std::uint8_t>& out);
   void scatter(const std::vector<verbs::ibv_sge>& sges, std::uint64_t offset, const std::uint8_t* data,
                std::uint32_t len);
   // responder.cpp
-  void receive_ud(const ParsedPacket& pp, const Packet& p);
+  std::optional<DropReason> receive_ud(const ParsedPacket& pp, const Packet& p);
   void receive_rc_uc(const ParsedPacket& pp, const Packet& p);
   void receive_duplicate(const ParsedPacket& pp);
   void queue_response(const Response& r);

@@ -205,17 +205,29 @@ bool QueuePair::build_request(Packet& p) {
     }
     return true;
   }
-  if (!ack_timer_armed_) restart_ack_timer();
+  // The local ACK timer starts when the packet goes on the wire (on_transmitted), not now: the
+  // packet may yet wait for its payload's DMA, for credits or for the link.
   return true;
 }
 
-void QueuePair::restart_ack_timer() {
+void QueuePair::on_transmitted(const Packet& p) {
+  if (init_.qp_type != IBV_QPT_RC || ack_timer_armed_ || rnr_wait_) return;
+  if (attr_.qp_state != IBV_QPS_RTS && attr_.qp_state != IBV_QPS_SQD) return;
+  const std::size_t bth_at = kLrhBytes + ((p.header[1] & 3) == kLnhIbaGlobal ? kGrhBytes : 0);
+  const std::uint8_t o = opcode_operation(p.header[bth_at]);
+  if (o >= op::kRdmaReadRespFirst && o <= op::kAtomicAcknowledge) return;  // a response it owed
+  restart_ack_timer(p.injected);
+}
+
+void QueuePair::restart_ack_timer() { restart_ack_timer(env_.now()); }
+
+void QueuePair::restart_ack_timer(Time from) {
   ++ack_timer_gen_;
   ack_timer_armed_ = false;
   const Time t = local_ack_timeout(attr_.timeout);
   if (t == kTimeNever || sq_.empty() || !sq_.front().started) return;
   ack_timer_armed_ = true;
-  env_.arm_timer(*this, kAckTimer, env_.now() + t, ack_timer_gen_);
+  env_.arm_timer(*this, kAckTimer, from + t, ack_timer_gen_);
 }
 
 // Completes the oldest WQE with `status` (a CQE if signaled or failed); false if none.
@@ -405,7 +417,7 @@ void QueuePair::on_timer(std::uint8_t kind, std::uint64_t generation) {
   --retry_left_;
   go_back(una());
   resend_pending_ = false;
-  restart_ack_timer();
+  // The timer runs again from when the first packet sent again is on the wire (on_transmitted).
 }
 
 }  // namespace ibfsim
