@@ -172,19 +172,21 @@ void Hca::try_send(PortNum n) {
     port.set_credit_stalled(static_cast<std::uint8_t>(vl), false);
   }
   p->injected = port.transmit(p);
+  arbiters_[n - 1].sent(vl, static_cast<std::uint32_t>(p->wire_bytes()));
+  ledger_.injected();
+  ++stats_.sent_packets;
+  stats_.sent_payload_bytes += p->payload_len;
+  if (send_observer_) send_observer_->on_injected(*this, *p);
+  if (next.qp) next.qp->on_transmitted(*p);  // an RC request starts its ACK timer
+  // Stage the next verbs packet now, so that its payload's DMA overlaps this packet on the wire
+  // (waiting for the next event to do it left the link idle between packets).
+  if (q.empty() && !qps_.empty()) pull_from_qps(n);
   // The packet took credits: the next one may now lack them, and waits for them from now on.
   if (!q.empty())
     port.set_credit_stalled(static_cast<std::uint8_t>(vl),
                             !port.may_send(static_cast<std::uint8_t>(vl), credits_for_bytes(q.front().p->wire_bytes())));
   // More to send: be told when this packet is out (no extra event, its end is already scheduled).
   if (queued_vls_[n - 1]) port.notify_when_free();
-  arbiters_[n - 1].sent(vl, static_cast<std::uint32_t>(p->wire_bytes()));
-  ledger_.injected();
-  ++stats_.sent_packets;
-  stats_.sent_payload_bytes += p->payload_len;
-  if (send_observer_) send_observer_->on_injected(*this, *p);
-  // Last: the QP's reaction (arming its ACK timer) must not see the packet released.
-  if (next.qp) next.qp->on_transmitted(*p);
 }
 
 void Hca::on_tx_done(LinkPort&, Packet*) {}
@@ -436,7 +438,9 @@ void Hca::consume_verbs(PortNum n, Packet* p, QueuePair& q, bool multicast) {
   if (q.qpn() != 0 && !p_key_match(pp.h.bth.p_key, port_p_key(n, q.attr().pkey_index)))
     return drop(n, p, DropReason::kPkeyViolation);
   // The payload goes to host memory over the host interface; the buffer is freed when it is done.
-  const Time done = dma_rx_.transfer(now(), p->payload_len);
+  // A packet without payload still waits for the payloads ahead of it: the transport and the host
+  // see the packets in the order they arrived (an ACK never overtakes a READ response's data).
+  const Time done = p->payload_len ? dma_rx_.transfer(now(), p->payload_len) : dma_rx_.drained(now());
   if (done > now()) {
     schedule(done, this, kDeliver, n, p);
     return;

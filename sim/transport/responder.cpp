@@ -58,14 +58,10 @@ void QueuePair::nak(Psn psn, std::uint8_t syndrome, bool to_error) {
   r.kind = Response::kNak;
   r.psn = psn;
   r.syndrome = syndrome;
+  // To error first (which drops the responses not yet built): the NAK itself still goes out.
+  // (Queued first, it may be built and gone at once, inside queue_response.)
+  if (to_error) enter_error();
   queue_response(r);
-  if (to_error) {
-    // The NAK still goes out: keep it while the rest of the QP is torn down.
-    Response keep = responses_.back();
-    enter_error();
-    responses_.push_back(keep);
-    env_.wake(*this);
-  }
 }
 
 std::optional<DropReason> QueuePair::receive_ud(const ParsedPacket& pp, const Packet& p) {
