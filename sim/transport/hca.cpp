@@ -346,6 +346,10 @@ QpStats Hca::qp_stats() const {
     t.naks_error_sent += s.naks_error_sent;
     t.naks_error_received += s.naks_error_received;
     t.ack_timeouts += s.ack_timeouts;
+    t.retry_exceeded += s.retry_exceeded;
+    t.rnr_retry_exceeded += s.rnr_retry_exceeded;
+    t.implied_naks += s.implied_naks;
+    t.stale_responses += s.stale_responses;
     t.duplicates_received += s.duplicates_received;
     t.out_of_sequence_dropped += s.out_of_sequence_dropped;
     t.uc_messages_dropped += s.uc_messages_dropped;

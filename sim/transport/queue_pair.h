@@ -23,18 +23,23 @@ namespace ibfsim {
 
 class QueuePair;
 
-// Per-QP counters: what the transport did to deliver (or why it did not).
+// Per-QP counters: what the transport did to deliver (or why it did not). In brackets, the
+// counter of Linux rxe (rxe_hw_counters) or mlx5 that counts the same.
 struct QpStats {
-  std::uint64_t packets_sent = 0, packets_retransmitted = 0;
-  std::uint64_t acks_sent = 0, acks_received = 0;
-  std::uint64_t naks_seq_sent = 0, naks_seq_received = 0;
-  std::uint64_t rnr_naks_sent = 0, rnr_naks_received = 0;
-  std::uint64_t naks_error_sent = 0, naks_error_received = 0;
-  std::uint64_t ack_timeouts = 0;           // local ACK timer expiries
-  std::uint64_t duplicates_received = 0;    // requests behind ePSN (answered, never re-executed)
-  std::uint64_t out_of_sequence_dropped = 0;  // requests ahead of ePSN (RC) or after a PSN gap (UC)
-  std::uint64_t uc_messages_dropped = 0;
-  std::uint64_t qkey_violations = 0;        // UD Q_Key mismatch: silently dropped
+  std::uint64_t packets_sent = 0, packets_retransmitted = 0;  // [sent_pkts]: new and sent again
+  std::uint64_t acks_sent = 0, acks_received = 0;             // ACKs and atomic ACKs
+  std::uint64_t naks_seq_sent = 0, naks_seq_received = 0;     // [rcvd_seq_err]: received
+  std::uint64_t rnr_naks_sent = 0, rnr_naks_received = 0;     // [send_rnr_err], [rcvd_rnr_err]
+  std::uint64_t naks_error_sent = 0, naks_error_received = 0; // invalid request, access, operational
+  std::uint64_t ack_timeouts = 0;           // [local_ack_timeout_err] local ACK timer expiries
+  std::uint64_t retry_exceeded = 0;         // [retry_exceeded_err] IBV_WC_RETRY_EXC_ERR completions
+  std::uint64_t rnr_retry_exceeded = 0;     // [retry_rnr_exceeded_err] IBV_WC_RNR_RETRY_EXC_ERR
+  std::uint64_t implied_naks = 0;           // [implied_nak_seq_err] a READ/atomic response found missing
+  std::uint64_t stale_responses = 0;        // responses for nothing outstanding (late copies): ignored
+  std::uint64_t duplicates_received = 0;    // [duplicate_request] requests behind ePSN (answered, never re-executed)
+  std::uint64_t out_of_sequence_dropped = 0;  // [out_of_seq_request] ahead of ePSN (RC), after a PSN gap (UC)
+  std::uint64_t uc_messages_dropped = 0;    // UC messages lost to a gap or a bad packet
+  std::uint64_t qkey_violations = 0;        // UD Q_Key mismatch: silently dropped (Q_KeyViolations)
   std::uint64_t no_recv_wqe_dropped = 0;    // UD/UC: no receive posted
   std::uint64_t remote_access_errors = 0;   // requests rejected for R_Key, bounds or access rights
 };

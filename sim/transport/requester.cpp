@@ -267,6 +267,7 @@ bool QueuePair::complete_through(Psn psn) {
     if (is_rd_atomic(w.wr)) {
       // An ACK beyond a READ or atomic whose response did not arrive: the response was lost.
       // Ask again from what is missing (implicit NAK).
+      ++stats_.implied_naks;
       if (progress) retry_left_ = attr_.retry_cnt, restart_ack_timer();
       go_back(psn_add(w.first_psn, w.done_pkts));
       return true;
@@ -301,8 +302,11 @@ void QueuePair::go_back(Psn psn) {
 
 void QueuePair::on_response(const ParsedPacket& pp, const Packet& p) {
   const Psn psn = pp.h.bth.psn;
-  if (sq_.empty() || !sq_.front().started) return;  // nothing outstanding: stale
-  if (psn_diff(psn, una()) < 0 || psn_diff(psn, sent_end_) >= 0) return;  // outside the window
+  // Nothing outstanding, or outside the window: a late copy (of an ACK already made up for).
+  if (sq_.empty() || !sq_.front().started || psn_diff(psn, una()) < 0 || psn_diff(psn, sent_end_) >= 0) {
+    ++stats_.stale_responses;
+    return;
+  }
   const std::uint8_t o = opcode_operation(pp.h.bth.opcode);
   if (o == op::kAcknowledge || o == op::kAtomicAcknowledge ||
       ((pp.ext & kExtAeth) && aeth_kind(pp.h.aeth.syndrome) != AethKind::kAck)) {
@@ -335,6 +339,7 @@ void QueuePair::on_response(const ParsedPacket& pp, const Packet& p) {
         if (complete_through(psn_add(psn, -1))) return;
         if (attr_.rnr_retry != 7) {
           if (rnr_left_ == 0) {
+            ++stats_.rnr_retry_exceeded;
             if (!sq_.empty()) complete_front(IBV_WC_RNR_RETRY_EXC_ERR);
             return enter_error();
           }
@@ -363,7 +368,7 @@ void QueuePair::on_response(const ParsedPacket& pp, const Packet& p) {
         if (!sq_.empty()) complete_front(st);
         return enter_error();
       }
-      case AethKind::kReserved: return;
+      case AethKind::kReserved: ++stats_.stale_responses; return;
     }
     return;
   }
@@ -377,7 +382,10 @@ void QueuePair::on_response(const ParsedPacket& pp, const Packet& p) {
     if (k >= 0 && static_cast<std::uint32_t>(k) < w.npkts) break;
     ++i;
   }
-  if (i >= send_idx_ || i >= sq_.size() || !is_read(sq_[i].wr)) return;
+  if (i >= send_idx_ || i >= sq_.size() || !is_read(sq_[i].wr)) {
+    ++stats_.stale_responses;
+    return;
+  }
   if (i > 0) {
     if (complete_through(psn_add(sq_[i].first_psn, -1))) return;  // went back instead
     i = 0;
@@ -386,7 +394,7 @@ void QueuePair::on_response(const ParsedPacket& pp, const Packet& p) {
   const std::uint32_t k = static_cast<std::uint32_t>(psn_diff(psn, w.first_psn));
   if (k != w.done_pkts) {
     // Out of order: a response was lost. Re-read from the first missing one, once.
-    if (!resend_pending_) go_back(psn_add(w.first_psn, w.done_pkts));
+    if (!resend_pending_) ++stats_.implied_naks, go_back(psn_add(w.first_psn, w.done_pkts));
     return;
   }
   const std::uint64_t offset = std::uint64_t{k} * pmtu();
@@ -411,6 +419,7 @@ void QueuePair::on_timer(std::uint8_t kind, std::uint64_t generation) {
   if (sq_.empty() || !sq_.front().started) return;
   ++stats_.ack_timeouts;
   if (retry_left_ == 0) {
+    ++stats_.retry_exceeded;
     complete_front(IBV_WC_RETRY_EXC_ERR);
     return enter_error();
   }

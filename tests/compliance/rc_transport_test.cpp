@@ -306,6 +306,7 @@ TEST_CASE("R28 (ch9): the local ACK timer runs 4.096 us x 2^timeout from the req
   CHECK(done.entries[1].wc.wr_id == 2);
   CHECK(done.entries[1].wc.status == IBV_WC_WR_FLUSH_ERR);
   CHECK(a.qp->stats().packets_retransmitted == 4);  // both WQEs, twice
+  CHECK(a.qp->stats().retry_exceeded == 1);
   CHECK(c.poll_all().size() == 1);  // c's WRITE is unaffected
 }
 
@@ -440,6 +441,7 @@ TEST_CASE("R29 (ch9): with rnr_retry 3 the fourth RNR NAK completes the request 
   CHECK(a.qp->state() == IBV_QPS_ERR);
   CHECK(b.qp->state() == IBV_QPS_RTS);  // not ready is not an error at the responder
   CHECK(a.qp->stats().rnr_naks_received == 4);
+  CHECK(a.qp->stats().rnr_retry_exceeded == 1);
 }
 
 TEST_CASE("R29 (ch9): RNR timer codes 0-31 are the table of the spec, code 0 being 655.36 ms",
