@@ -28,11 +28,12 @@ constexpr unsigned kPhyEpochShift = 52;
 constexpr std::size_t kLinkPacketBytes = 6;
 // The VL is the link layer's own field: LRH byte 0, bits 7-4.
 std::uint8_t packet_vl(const Packet& p) { return p.header[0] >> 4; }
-// Frames the receiver closed before edge `start` are what is left of an earlier packet whose end a
-// bit error hid (the receiver ends such a frame only when the next one starts): that packet was
-// already judged a PHY error when it was sent. Removes them.
+// Frames that started before `start` (the receiver's edge of the packet just sent) are what is
+// left of an earlier packet whose end a bit error hid: the receiver closes such a frame only at
+// the next control symbol, which may be this packet's start. That packet was already judged (a
+// PHY error) when it was sent. Removes them.
 void drop_leftover_frames(std::vector<PhyRxFrame>& frames, std::uint64_t start) {
-  frames.erase(std::remove_if(frames.begin(), frames.end(), [&](const PhyRxFrame& f) { return f.end_edge < start; }),
+  frames.erase(std::remove_if(frames.begin(), frames.end(), [&](const PhyRxFrame& f) { return f.start_edge < start; }),
                frames.end());
 }
 }  // namespace
@@ -216,7 +217,7 @@ void LinkPort::flush_pending() {
   const std::uint64_t phy_start =
       phy_->send(frame_, FrameKind::kData, pending_.end_bad ? FrameEnd::kBad : FrameEnd::kGood, e);
   auto frames = phy_->take_frames();
-  drop_leftover_frames(frames, e);
+  drop_leftover_frames(frames, e + phy_->skew_latency_edges());
   const bool as_sent = frames.size() == 1 && frames[0].end_edge == e + pending_.edges + phy_->skew_latency_edges();
   // Without a bit error the PHY must frame the packet exactly as the timing model counts it;
   // with one since the last packet that arrived as sent (in this one, or in an earlier one that
@@ -297,7 +298,7 @@ void LinkPort::send_flow_control(std::uint8_t op, std::uint8_t vl) {
     const std::uint64_t e = c - up_edge_;
     const std::uint64_t phy_start = phy_->send(bytes.data(), bytes.size(), FrameKind::kLink, FrameEnd::kGood, e);
     auto frames = phy_->take_frames();
-    drop_leftover_frames(frames, e);
+    drop_leftover_frames(frames, e + phy_->skew_latency_edges());
     const bool as_sent = frames.size() == 1 && frames[0].end_edge == e + fc_cycles_ + phy_->skew_latency_edges();
     IBFSIM_CHECK(phy_start == e && (as_sent || phy_->bits_flipped() != flipped_when_in_step_),
                  "bit-exact PHY and timing model disagree on " + name_);
