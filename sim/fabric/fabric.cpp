@@ -57,6 +57,7 @@ Fabric::Fabric(const Topology& topo, const FabricOptions& options)
       c.port_lids.assign(routing_.port_lid[i].begin() + 1, routing_.port_lid[i].begin() + 1 + n.num_ports);
       c.node_index = static_cast<std::uint32_t>(i);
       c.carry_payload = options.carry_payload;
+      if (options.configure_hca) options.configure_hca(i, c);
       hcas_[i] = std::make_unique<Hca>(n.name.c_str(), c, pool_, ledger_);
     } else {
       SwitchConfig c;

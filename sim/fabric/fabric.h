@@ -1,6 +1,7 @@
 // Builds the SystemC modules of a fabric from a Topology: one Hca or Switch per node, both
 // directions of every cable wired, LIDs and LFTs from the static routing, optional pcap capture.
 #pragma once
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -57,6 +58,9 @@ struct FabricOptions {
   std::vector<MulticastGroup> multicast;  // group i has MLID 0xC000 + i
   PhySettings phy;
   std::uint64_t seed = 1;          // bit errors draw from streams of this seed
+  // Called for every HCA (node index, its configuration) before it is built: the scenario's HCA
+  // model settings (`hca_model:`). Unset: HcaConfig's defaults.
+  std::function<void(std::size_t, HcaConfig&)> configure_hca;
 };
 
 // A scheduled change of a cable's state (scenario `faults:`).

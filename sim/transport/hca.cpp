@@ -49,6 +49,7 @@ Hca::Hca(const sc_core::sc_module_name& name, HcaConfig config, PacketPool& pool
   send_queues_.resize(config_.num_ports);
   queued_vls_.assign(config_.num_ports, 0);
   qp_rings_.resize(config_.num_ports);
+  ring_vls_.assign(config_.num_ports, 0);
   staged_ready_.assign(config_.num_ports, {});
   discards_.assign(config_.num_ports, {});
 }
@@ -139,7 +140,7 @@ void Hca::try_send(PortNum n) {
   auto& queues = send_queues_[n - 1];
   LinkPort& port = *ports_[n - 1];
   std::uint16_t ready = 0;
-  if (!qps_.empty()) pull_from_qps(n);
+  if (ring_vls_[n - 1]) pull_from_qps(n);
   if (queued_vls_[n - 1] == 0) return;
   Time dma_wait = kTimeNever;
   for (std::uint16_t m = queued_vls_[n - 1]; m; m &= static_cast<std::uint16_t>(m - 1)) {
@@ -178,9 +179,9 @@ void Hca::try_send(PortNum n) {
   stats_.sent_payload_bytes += p->payload_len;
   if (send_observer_) send_observer_->on_injected(*this, *p);
   if (next.qp) next.qp->on_transmitted(*p);  // an RC request starts its ACK timer
-  // Stage the next verbs packet now, so that its payload's DMA overlaps this packet on the wire
-  // (waiting for the next event to do it left the link idle between packets).
-  if (q.empty() && !qps_.empty()) pull_from_qps(n);
+  // Verbs QPs: stage the next packet now, so that its payload DMA overlaps this packet's time on
+  // the wire (a pipelined HCA), rather than starting only once the line is free again.
+  if (ring_vls_[n - 1]) pull_from_qps(n);
   // The packet took credits: the next one may now lack them, and waits for them from now on.
   if (!q.empty())
     port.set_credit_stalled(static_cast<std::uint8_t>(vl),
@@ -365,6 +366,7 @@ void Hca::wake(QueuePair& q) {
   if (in_ring_[i] || !q.has_output()) return;
   in_ring_[i] = 1;
   qp_rings_[q.port() - 1][q.vl()].qps.push_back(&q);
+  ring_vls_[q.port() - 1] |= static_cast<std::uint16_t>(1u << q.vl());
   if (!in_pull_) try_send(q.port());
 }
 
@@ -372,7 +374,9 @@ void Hca::pull_from_qps(PortNum n) {
   in_pull_ = true;
   auto& rings = qp_rings_[n - 1];
   auto& queues = send_queues_[n - 1];
+  // Only the VLs whose ring holds QPs: the rings are deques, each a few cache lines to look at.
   for (unsigned v = 0; v <= kMaxDataVls; ++v) {
+    if (!(ring_vls_[n - 1] >> v & 1)) continue;
     auto& ring = rings[v].qps;
     // One packet staged per VL: QPs take turns, each builds its packet only when it can go next.
     while (!ring.empty() && queues[v].empty()) {
@@ -392,7 +396,7 @@ void Hca::pull_from_qps(PortNum n) {
         if (v == kVl15 || v >= ports_[n - 1]->op_vls()) {
           drop_unsent(p, DropReason::kSlToVlDrop);
         } else {
-          staged_ready_[n - 1][v] = dma_tx_.transfer(now(), p->payload_len);
+          staged_ready_[n - 1][v] = dma_tx_.transfer(now(), q->last_built_inline() ? 0 : p->payload_len);
           enqueue(n, static_cast<std::uint8_t>(v), p, q);
         }
       }
@@ -401,6 +405,7 @@ void Hca::pull_from_qps(PortNum n) {
         ring.push_back(q);
       }
     }
+    if (ring.empty()) ring_vls_[n - 1] &= static_cast<std::uint16_t>(~(1u << v));
   }
   in_pull_ = false;
 }

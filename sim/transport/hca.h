@@ -192,6 +192,7 @@ class Hca : public ScheduledModule, public PortOwner, public ActionHandler, publ
   verbs::PdHandle pds_ = 0;
   std::vector<std::unique_ptr<CompletionQueue>> cqs_;
   std::vector<std::array<QpRing, kMaxDataVls + 1>> qp_rings_;  // [port-1][vl]
+  std::vector<std::uint16_t> ring_vls_;  // per port: bit v set while qp_rings_[port][v] is not empty
   std::vector<std::uint8_t> in_ring_;                          // by QPN - kFirstQpn
   std::vector<std::array<Time, kMaxDataVls + 1>> staged_ready_;  // [port-1][vl]: DMA of the staged packet done
   std::deque<PendingCompletion> completions_;  // in time order: the latency is the same for all

@@ -116,10 +116,12 @@ int QueuePair::post_recv(const ibv_recv_wr& wr) {
 bool QueuePair::has_output() const { return !responses_.empty() || requester_ready(); }
 
 bool QueuePair::build_next(Packet& p) {
+  built_inline_ = false;
   if (!responses_.empty()) {
     build_response(p);
     return true;
   }
+  built_inline_ = (sq_[send_idx_].wr.send_flags & IBV_SEND_INLINE) != 0;
   return build_request(p);
 }
 

@@ -96,6 +96,9 @@ class QueuePair {
   // else the requester's next request packet. Precondition: has_output().
   // Returns false if it produced nothing after all (the WQE failed its local checks).
   bool build_next(Packet& p);
+  // Whether the packet build_next made last carries an IBV_SEND_INLINE payload: it came with the
+  // doorbell, so the HCA reads nothing from host memory for it.
+  bool last_built_inline() const { return built_inline_; }
   // A packet for this QP arrived (headers parsed, CRCs, LIDs and P_Key checked by the HCA).
   // Returns why it was discarded unseen by the transport (a UD Q_Key violation), for the HCA to
   // count as a drop; nullopt when the transport took it (even to drop it by its own rules).
@@ -200,6 +203,7 @@ class QueuePair {
   std::array<SavedAtomic, 16> saved_atomics_{};
   std::size_t saved_next_ = 0;
   std::vector<std::uint8_t> scratch_;
+  bool built_inline_ = false;
 };
 
 }  // namespace ibfsim

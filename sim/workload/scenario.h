@@ -10,6 +10,8 @@
 #include "sim/core/time.h"
 #include "sim/fabric/fabric.h"
 #include "sim/fabric/topology.h"
+#include "sim/workload/hca_model_spec.h"
+#include "sim/workload/verbs_flow_spec.h"
 
 namespace ibfsim {
 
@@ -34,6 +36,8 @@ struct Phases {
   Time warmup = 10 * kUs;   // traffic runs, nothing is measured
   Time measure = 100 * kUs; // packets created here are measured
   Time drain = 100 * kUs;   // no new traffic; the run ends when all is delivered or this expires
+  // With verbs flows: the longest the run may last after `start` (they run until they are done).
+  Time limit = kSec;
 };
 
 struct Outputs {
@@ -50,7 +54,11 @@ struct Scenario {
   std::string topology_file;  // resolved path
   Topology topology;
   std::uint64_t seed = 1;
-  std::vector<WorkloadSpec> flows;  // `workload:` is one flow (a map) or several (a list)
+  std::vector<WorkloadSpec> flows;  // `workload:` is one flow (a map) or several (a list): UD generator flows
+  std::vector<VerbsFlowSpec> verbs_flows;  // ... and verbs flows (transport rc, uc or ud)
+  // Every `workload:` entry in file order: (is a verbs flow, index in flows or verbs_flows).
+  std::vector<std::pair<bool, std::size_t>> workload_order;
+  HcaModelSpec hca_model;     // `hca_model:`
   LinkSettings link;
   PhySettings phy;
   std::vector<LinkFault> faults;

@@ -3,11 +3,14 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <map>
 #include <filesystem>
 #include <memory>
 #include <optional>
 #include <systemc>
 
+#include "sim/core/big_endian.h"
+#include "sim/core/calendar_process.h"
 #include "sim/core/error.h"
 #include "sim/fabric/cable_training.h"
 #include "sim/fabric/fabric.h"
@@ -16,6 +19,7 @@
 #include "sim/workload/packet_log.h"
 #include "sim/workload/traffic_stats.h"
 #include "sim/workload/ud_traffic_generator.h"
+#include "sim/workload/verbs_flow.h"
 #include "sim/fabric/waveform_tracer.h"
 
 namespace ibfsim {
@@ -24,25 +28,79 @@ namespace {
 
 constexpr std::uint32_t kWorkloadQKey = 0x11111111;
 
-// Forwards deliveries to the statistics (overall and per flow) and stops the run once the drain
-// phase has begun and every packet created has been delivered or dropped.
-class RunObserver : public DeliveryObserver {
+// The UD traffic generator's QP: the first QP created on every HCA (verbs flows' QPs come after).
+constexpr Qpn kGeneratorQpn = 0x100;
+
+// A packet of the UD traffic generator (to its QP or to a multicast group), not of a verbs flow.
+bool generator_packet(const Packet& p) {
+  const std::size_t bth = kLrhBytes + ((p.header[1] & 3) == kLnhIbaGlobal ? kGrhBytes : 0);
+  const Qpn dqp = load_be24(p.header.data() + bth + 5);
+  return dqp == kGeneratorQpn || dqp == kMulticastQpn;
+}
+
+// Forwards deliveries to the statistics (overall and per flow) and to the verbs flows that watch
+// them, and ends the run once it is over: the generators' traffic is over (the drain phase has
+// begun) and every packet created has been delivered or dropped, and every verbs flow is done. With
+// verbs flows the run ends `settle` later (the longest wire_to_completion), so that every
+// completion a delivered packet causes is posted and counted.
+class RunObserver : public DeliveryObserver, public VerbsFlowOwner, public ActionHandler {
  public:
-  RunObserver(TrafficStats& all, std::vector<TrafficStats>& flows, const PacketLedger& ledger, Time generation_end)
-      : all_(all), flows_(flows), ledger_(ledger), generation_end_(generation_end) {}
+  RunObserver(TrafficStats& all, std::vector<TrafficStats>& flows, const PacketLedger& ledger, Time generation_end,
+              bool generators, const std::vector<std::unique_ptr<VerbsFlow>>& verbs, Time settle,
+              ScheduledModule* clock)
+      : all_(all), flows_(flows), ledger_(ledger), generation_end_(generation_end), generators_(generators),
+        verbs_(verbs), settle_(settle), clock_(clock) {}
+  // Once the verbs flows exist: which of them watch which QPs' deliveries.
+  void watch_flows() {
+    for (const auto& f : verbs_)
+      for (const auto& w : f->watched_qps()) watched_[w] = f.get();
+  }
   void on_delivered(Hca& hca, const Packet& p, Time tail) override {
-    all_.on_delivered(hca, p, tail);
-    flows_.at(p.flow).on_delivered(hca, p, tail);
-    if (tail >= generation_end_ &&
-        ledger_.created_count() == ledger_.delivered_count() + ledger_.dropped_total() + ledger_.replicated_count())
-      sc_core::sc_stop();
+    if (verbs_.empty() || generator_packet(p)) {
+      all_.on_delivered(hca, p, tail);
+      flows_.at(p.flow).on_delivered(hca, p, tail);
+    } else if (!watched_.empty()) {
+      const std::size_t bth = kLrhBytes + ((p.header[1] & 3) == kLnhIbaGlobal ? kGrhBytes : 0);
+      auto it = watched_.find({&hca, load_be24(p.header.data() + bth + 5)});
+      if (it != watched_.end()) it->second->on_delivered(hca, p);
+    }
+    check_end(tail);
+  }
+  void flow_progress() override { check_end(ScheduledModule::now()); }
+  void on_action(std::uint32_t, std::uint64_t, void*) override {
+    pending_ = false;
+    if (can_end(ScheduledModule::now())) sc_core::sc_stop();
   }
 
  private:
+  bool can_end(Time t) const {
+    if (generators_ && t < generation_end_) return false;
+    if (ledger_.created_count() != ledger_.delivered_count() + ledger_.dropped_total() + ledger_.replicated_count())
+      return false;
+    for (const auto& f : verbs_)
+      if (!f->done()) return false;
+    return true;
+  }
+  void check_end(Time t) {
+    if (!can_end(t)) return;
+    if (verbs_.empty()) {
+      sc_core::sc_stop();
+    } else if (!pending_) {
+      pending_ = true;
+      clock_->schedule(t + settle_, this, 0);
+    }
+  }
+
   TrafficStats& all_;
   std::vector<TrafficStats>& flows_;
   const PacketLedger& ledger_;
   Time generation_end_;
+  bool generators_;
+  const std::vector<std::unique_ptr<VerbsFlow>>& verbs_;
+  Time settle_;
+  ScheduledModule* clock_;
+  bool pending_ = false;
+  std::map<std::pair<const Hca*, Qpn>, VerbsFlow*> watched_;
 };
 
 double ns(double fs) { return fs / 1e6; }
@@ -158,7 +216,8 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
   const Time start = sc.phases.start ? *sc.phases.start : all_links_up_at(sc.topology, sc.link.training_delay);
   const Time measure_begin = start + sc.phases.warmup;
   const Time measure_end = measure_begin + sc.phases.measure;
-  const Time end_limit = measure_end + sc.phases.drain;
+  // Verbs flows run until they are done, within phases.limit; generator traffic by the phases.
+  const Time end_limit = sc.verbs_flows.empty() ? measure_end + sc.phases.drain : start + sc.phases.limit;
 
   FabricOptions fo;
   fo.carry_payload = sc.outputs.data_check;
@@ -168,6 +227,7 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
   fo.phy = sc.phy;
   fo.seed = sc.seed;
   fo.horizon = end_limit;
+  fo.configure_hca = [&sc](std::size_t node, HcaConfig& c) { sc.hca_model.apply(sc.topology.nodes[node].name, c); };
   // Multicast groups: members receive; every source of a flow to the group sends into its tree.
   for (const auto& [name, members] : sc.multicast) {
     MulticastGroup g;
@@ -197,9 +257,27 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
     for (std::size_t m : fo.multicast[g].members)
       fabric.hca(m)->join_multicast(static_cast<Lid>(kMulticastLidBase + g), qpn[m]);
 
+  // Verbs flows: their QPs, memory and connections are set up now (time 0); each starts at
+  // phases.start + its own start.
+  std::vector<std::unique_ptr<VerbsFlow>> verbs_flows;
+  Time settle = 0;
+  std::vector<HcaConfig> models(topo.nodes.size());
+  for (std::size_t n : hca_nodes) {
+    sc.hca_model.apply(topo.nodes[n].name, models[n]);
+    settle = std::max(settle, models[n].wire_to_completion);
+  }
   TrafficStats all_stats(measure_begin, measure_end);
   std::vector<TrafficStats> flow_stats(sc.flows.size(), TrafficStats(measure_begin, measure_end));
-  RunObserver observer(all_stats, flow_stats, fabric.ledger(), measure_end);
+  RunObserver observer(all_stats, flow_stats, fabric.ledger(), measure_end, !sc.flows.empty(), verbs_flows, settle,
+                       fabric.hca(hca_nodes.front()));
+  for (std::size_t i = 0; i < sc.verbs_flows.size(); ++i) {
+    const VerbsFlowSpec& v = sc.verbs_flows[i];
+    const std::size_t a = *topo.find_node(v.from), b = *topo.find_node(v.to);
+    verbs_flows.push_back(std::make_unique<VerbsFlow>(v, i, *fabric.hca(a), *fabric.hca(b), models[a], models[b],
+                                                      sc.outputs.data_check, start + v.start, observer));
+    verbs_flows.back()->setup();
+  }
+  observer.watch_flows();
   PacketLog packet_log;
   for (std::size_t n : hca_nodes) {
     fabric.hca(n)->set_delivery_observer(&observer);
@@ -240,7 +318,7 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
   }
 
   const auto wall_start = std::chrono::steady_clock::now();
-  sc_core::sc_start(to_sc_time(end_limit));
+  CalendarProcess::run_for(end_limit);
   const double simulate_wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   ScheduledModule::rethrow_failure();
   const Time end = ScheduledModule::now();
@@ -278,12 +356,13 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
   j["network_latency"] = latency_json(all_stats.network_latency());
   std::uint64_t offered_total = 0;
   nlohmann::json flows = nlohmann::json::array();
+  nlohmann::json generator_flows = nlohmann::json::array();
   for (std::size_t f = 0; f < sc.flows.size(); ++f) {
     const WorkloadSpec& w = sc.flows[f];
     std::uint64_t offered = 0;
     for (const auto* g : flow_generators[f]) offered += g->measured_posted() * w.message_size;
     offered_total += offered;
-    flows.push_back({{"name", w.name},
+    generator_flows.push_back({{"name", w.name},
                      {"transport", "ud_send"},
                      {"sl", w.sl},
                      {"message_size_bytes", w.message_size},
@@ -295,7 +374,27 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
                      {"network_latency", latency_json(flow_stats[f].network_latency())},
                      {"throughput", throughput_json(offered, flow_stats[f], sc.phases.measure)}});
   }
+  // Every flow in the order of `workload:`.
+  for (const auto& [is_verbs, k] : sc.workload_order)
+    flows.push_back(is_verbs ? verbs_flows[k]->results() : generator_flows[k]);
   j["flows"] = flows;
+  if (!verbs_flows.empty()) {
+    // The HCA model each HCA ran with (scenario `hca_model:` over HcaConfig's defaults).
+    nlohmann::json hm = nlohmann::json::array();
+    for (std::size_t n : hca_nodes) {
+      const HcaConfig& c = models[n];
+      hm.push_back({{"hca", topo.nodes[n].name},
+                    {"doorbell_to_wire_ns", ns(static_cast<double>(c.doorbell_to_wire))},
+                    {"wire_to_completion_ns", ns(static_cast<double>(c.wire_to_completion))},
+                    {"pcie_gen", c.host.pcie_gen},
+                    {"pcie_width", c.host.pcie_width},
+                    {"pcie_max_payload", c.host.max_payload},
+                    {"pcie_unlimited", c.host.unlimited},
+                    {"host_interface_gbytes_per_s", c.host.unlimited ? 0.0 : host_interface_bytes_per_second(c.host) / 1e9},
+                    {"p_keys", c.p_keys}});
+    }
+    j["hca_model"] = hm;
+  }
   j["throughput"] = throughput_json(offered_total, all_stats, sc.phases.measure);
   j["simulation"] = {{"actions", fabric.actions_run()}, {"packet_hops", fabric.packet_hops()}};
   PortTables tables = port_tables(fabric);
@@ -358,17 +457,22 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
                              format_duration(static_cast<Time>(lat.mean_fs() + 0.5)),
                              format_duration(lat.percentile(99)), format_duration(lat.max()));
   }
-  r.summary += fmt::format("throughput: offered {:.2f} Gb/s, accepted {:.2f} Gb/s (payload)\n",
-                           j["throughput"]["offered_payload_gbps"].get<double>(),
-                           j["throughput"]["accepted_payload_gbps"].get<double>());
+  if (!sc.flows.empty())
+    r.summary += fmt::format("throughput: offered {:.2f} Gb/s, accepted {:.2f} Gb/s (payload)\n",
+                             j["throughput"]["offered_payload_gbps"].get<double>(),
+                             j["throughput"]["accepted_payload_gbps"].get<double>());
   if (sc.flows.size() > 1) {
     for (std::size_t f = 0; f < sc.flows.size(); ++f) {
       const auto& fl = flow_stats[f].latency();
       r.summary += fmt::format("  flow {} (SL {}): {} packets, mean latency {}, accepted {:.2f} Gb/s\n",
                                sc.flows[f].name, sc.flows[f].sl, fl.count(),
                                fl.count() ? format_duration(static_cast<Time>(fl.mean_fs() + 0.5)) : "-",
-                               flows[f]["throughput"]["accepted_payload_gbps"].get<double>());
+                               generator_flows[f]["throughput"]["accepted_payload_gbps"].get<double>());
     }
+  }
+  if (!verbs_flows.empty()) {
+    r.summary += "verbs flows:\n";
+    for (const auto& f : verbs_flows) r.summary += f->summary();
   }
   r.summary += fmt::format("results: {}\n", (dir / "results.json").string());
   return r;
