@@ -179,14 +179,17 @@ PortTables port_tables(Fabric& fabric) {
       }
       pj["vls"] = vls;
       nlohmann::json discards = nlohmann::json::object();
-      if (Switch* sw = fabric.switch_at(n)) {
-        for (int r = 0; r < static_cast<int>(DropReason::kCount); ++r) {
-          const std::uint64_t c = sw->port_discards(static_cast<PortNum>(p), static_cast<DropReason>(r));
-          if (c == 0) continue;
-          discards[drop_reason_name(static_cast<DropReason>(r))] = c;
-          fmt::format_to(std::back_inserter(t.discards_csv), "{},{},{},{}\n", topo.nodes[n].name, p,
-                         drop_reason_name(static_cast<DropReason>(r)), c);
-        }
+      Switch* sw = fabric.switch_at(n);
+      Hca* hca = fabric.hca(n);
+      for (int r = 0; r < static_cast<int>(DropReason::kCount); ++r) {
+        const auto reason = static_cast<DropReason>(r);
+        const std::uint64_t c = sw ? sw->port_discards(static_cast<PortNum>(p), reason)
+                                : hca ? hca->port_discards(static_cast<PortNum>(p), reason)
+                                      : 0;
+        if (c == 0) continue;
+        discards[drop_reason_name(reason)] = c;
+        fmt::format_to(std::back_inserter(t.discards_csv), "{},{},{},{}\n", topo.nodes[n].name, p,
+                       drop_reason_name(reason), c);
       }
       pj["discards"] = discards;
       t.json.push_back(pj);
