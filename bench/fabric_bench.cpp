@@ -93,11 +93,12 @@ int run_child(const Args& a) {
   // Rates use the time inside the simulation kernel; the whole run (building the fabric, routing,
   // writing results) is shown too.
   const double sim_wall = r.simulate_wall_seconds;
+  const double sim_cpu = r.simulate_cpu_seconds;
   fmt::print("{:>11} {:>9}  {:>5} hosts  load {:.2f}  {:>9.0f} packet-hops  {:>6.3f} s simulating ({:.3f} s in all)  "
-             "{:>5.2f} M hops/s  {:>4.1f} actions/hop  {:>7.1f} us simulated  {:>7.1f} us sim/s  {:>6.1f} MiB peak  "
+             "{:>5.2f} M hops/s ({:.2f} per CPU s)  {:>4.1f} actions/hop  {:>7.1f} us simulated  {:>7.1f} us sim/s  {:>6.1f} MiB peak  "
              "latency mean {:.0f} ns p99 {:.0f} ns\n",
              a.calendar, a.phy, sc.topology.hcas().size(), a.child_load, hops, sim_wall, wall, hops / sim_wall / 1e6,
-             actions / hops, sim_us, sim_us / sim_wall, ru.ru_maxrss / 1024.0,
+             hops / sim_cpu / 1e6, actions / hops, sim_us, sim_us / sim_wall, ru.ru_maxrss / 1024.0,
              r.results["latency"]["mean_ns"].get<double>(), r.results["latency"]["p99_ns"].get<double>());
   return 0;
 }

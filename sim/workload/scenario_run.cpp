@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <ctime>
 #include <map>
 #include <filesystem>
 #include <memory>
@@ -23,6 +24,14 @@
 #include "sim/fabric/waveform_tracer.h"
 
 namespace ibfsim {
+
+namespace {
+double thread_cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+}  // namespace
 
 namespace {
 
@@ -321,8 +330,10 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
   }
 
   const auto wall_start = std::chrono::steady_clock::now();
+  const double cpu_start = thread_cpu_seconds();
   CalendarProcess::run_for(end_limit);
   const double simulate_wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  const double simulate_cpu = thread_cpu_seconds() - cpu_start;
   ScheduledModule::rethrow_failure();
   const Time end = ScheduledModule::now();
   fabric.finish();
@@ -444,6 +455,7 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
   RunResult r;
   r.results = j;
   r.simulate_wall_seconds = simulate_wall;
+  r.simulate_cpu_seconds = simulate_cpu;
   const auto& lat = all_stats.latency();
   std::string speeds;
   if (!topo.cables.empty()) speeds = topo.cables.front().rate.name();
