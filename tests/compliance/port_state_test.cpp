@@ -17,7 +17,7 @@ void post(Fabric& f, Poster& p, std::size_t from, std::size_t to, int count, Tim
 }
 }  // namespace
 
-TEST_CASE("R20 (ch7): a port in Init accepts no data packet; they are discarded and counted",
+TEST_CASE("R20 (ch7): a port in Init accepts no data packet: they are discarded and counted",
           "[compliance][R20][ch7]") {
   Fabric& f = build_fabric(kTwoHosts);
   f.switch_at(0)->port(1).set_state(PortState::kInit);  // the switch port facing h1
@@ -32,7 +32,7 @@ TEST_CASE("R20 (ch7): a port in Init accepts no data packet; they are discarded 
   CHECK(f.switch_at(0)->port(1).state() == PortState::kInit);  // data does not activate a port in Init
 }
 
-TEST_CASE("R20 (ch7): a port in Armed sends no data packet; what waits for it is discarded",
+TEST_CASE("R20 (ch7): a port in Armed sends no data packet: what waits for it is discarded",
           "[compliance][R20][ch7]") {
   Fabric& f = build_fabric(kTwoHosts);
   f.switch_at(0)->port(2).set_state(PortState::kArmed);  // the switch port facing h2
