@@ -4,37 +4,18 @@
 
 #include <algorithm>
 #include <boost/graph/adjacency_list.hpp>
-#include <boost/graph/depth_first_search.hpp>
 #include <boost/graph/strong_components.hpp>
 #include <cstdint>
 #include <limits>
 
 #include "sim/core/error.h"
+#include "sim/subnet_manager/dependency_cycle.h"
 
 namespace ibfsim {
 
 namespace {
 
-using DepGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
-using Vertex = boost::graph_traits<DepGraph>::vertex_descriptor;
 constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
-
-// Stops at the first back edge, which closes a cycle through the DFS tree.
-struct CycleFinder : boost::default_dfs_visitor {
-  std::vector<Vertex>* parent;
-  std::vector<Vertex>* cycle;
-  struct Found {};
-  void tree_edge(boost::graph_traits<DepGraph>::edge_descriptor e, const DepGraph& g) const {
-    (*parent)[boost::target(e, g)] = boost::source(e, g);
-  }
-  void back_edge(boost::graph_traits<DepGraph>::edge_descriptor e, const DepGraph& g) const {
-    const Vertex from = boost::source(e, g), to = boost::target(e, g);
-    for (Vertex v = from; v != to; v = (*parent)[v]) cycle->push_back(v);
-    cycle->push_back(to);
-    std::reverse(cycle->begin(), cycle->end());
-    throw Found{};
-  }
-};
 
 }  // namespace
 
@@ -122,7 +103,7 @@ DeadlockReport check_deadlock(const SubnetGraph& g, const RoutingTables& t) {
     std::sort(d.begin(), d.end());
     d.erase(std::unique(d.begin(), d.end()), d.end());
     r.dependencies += d.size();
-    DepGraph graph(channels.size());
+    DependencyGraph graph(channels.size());
     for (const auto& [a, b] : d) boost::add_edge(a, b, graph);
 
     std::vector<int> component(channels.size());
@@ -135,16 +116,11 @@ DeadlockReport check_deadlock(const SubnetGraph& g, const RoutingTables& t) {
     for (std::size_t v = 0; v < channels.size(); ++v)
       if (size[static_cast<std::size_t>(component[v])] > 1 || self_loop[v]) ++r.channels_in_cycles;
 
-    std::vector<Vertex> parent(channels.size()), cycle;
-    CycleFinder finder;
-    finder.parent = &parent;
-    finder.cycle = &cycle;
-    try {
-      boost::depth_first_search(graph, boost::visitor(finder));
-    } catch (const CycleFinder::Found&) {
+    const std::vector<std::size_t> cycle = find_dependency_cycle(graph);
+    if (!cycle.empty()) {
       DependencyCycle c;
       c.vl = vl;
-      for (Vertex v : cycle) c.channels.push_back(channels[v]);
+      for (std::size_t v : cycle) c.channels.push_back(channels[v]);
       r.cycles.push_back(std::move(c));
     }
   }

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <boost/graph/adjacency_list.hpp>
-#include <boost/graph/depth_first_search.hpp>
 #include <cstdint>
 #include <limits>
 #include <map>
@@ -12,6 +11,7 @@
 
 #include "sim/core/error.h"
 #include "sim/subnet_manager/hop_matrix.h"
+#include "sim/subnet_manager/dependency_cycle.h"
 
 namespace ibfsim {
 
@@ -42,39 +42,12 @@ Channels switch_channels(const SubnetGraph& g, const SwitchIndex& sw) {
   return c;
 }
 
-using DepGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
-using Vertex = boost::graph_traits<DepGraph>::vertex_descriptor;
-
-struct CycleFinder : boost::default_dfs_visitor {
-  std::vector<Vertex>* parent;
-  std::vector<Vertex>* cycle;
-  struct Found {};
-  void tree_edge(boost::graph_traits<DepGraph>::edge_descriptor e, const DepGraph& g) const {
-    (*parent)[boost::target(e, g)] = boost::source(e, g);
-  }
-  void back_edge(boost::graph_traits<DepGraph>::edge_descriptor e, const DepGraph& g) const {
-    const Vertex from = boost::source(e, g), to = boost::target(e, g);
-    for (Vertex v = from; v != to; v = (*parent)[v]) cycle->push_back(v);
-    cycle->push_back(to);
-    std::reverse(cycle->begin(), cycle->end());
-    throw Found{};
-  }
-};
-
 // A cycle (channel list) in the dependencies, empty if none.
-std::vector<Vertex> find_cycle(std::size_t channels, const std::map<std::pair<std::uint32_t, std::uint32_t>, std::size_t>& deps) {
-  DepGraph graph(channels);
+std::vector<std::size_t> find_cycle(std::size_t channels, const std::map<std::pair<std::uint32_t, std::uint32_t>, std::size_t>& deps) {
+  DependencyGraph graph(channels);
   for (const auto& [d, n] : deps)
     if (n > 0) boost::add_edge(d.first, d.second, graph);
-  std::vector<Vertex> parent(channels), cycle;
-  CycleFinder f;
-  f.parent = &parent;
-  f.cycle = &cycle;
-  try {
-    boost::depth_first_search(graph, boost::visitor(f));
-  } catch (const CycleFinder::Found&) {
-  }
-  return cycle;
+  return find_dependency_cycle(graph);
 }
 
 }  // namespace
