@@ -95,6 +95,9 @@ class QueuePair {
   // A packet for this QP arrived (headers parsed, CRCs, LIDs and P_Key checked by the HCA).
   void receive(const ParsedPacket& pp, const Packet& p);
   void on_timer(std::uint8_t kind, std::uint64_t generation);
+  // Congestion control (becn_responder.h): the packet just received carried FECN. Puts a BECN on
+  // the response this QP owes, if any (RC only), and says whether it did; if not, the HCA sends a CNP.
+  bool carry_becn();
   // The doorbell of a posted WQE rang: wake if it is the next to send.
   void on_doorbell();
 
@@ -122,6 +125,7 @@ class QueuePair {
     std::uint32_t len = 0;
     std::uint32_t npkts = 0, sent = 0;
     std::uint64_t orig = 0;  // atomic: the original remote value
+    bool becn = false;       // its next packet carries BECN (congestion control)
   };
 
   // requester.cpp
