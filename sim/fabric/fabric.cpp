@@ -69,6 +69,8 @@ Fabric::Fabric(const Topology& topo, const FabricOptions& options)
       c.hoq_life_code = options.link.hoq_life_code;
       c.life_time_code = options.link.switch_lifetime_code;
       c.horizon = options.horizon;
+      c.seed = options.seed;
+      c.node_index = static_cast<std::uint32_t>(i);
       const auto& map = options.link.switch_sl_to_vl ? options.link.switch_sl_to_vl : options.link.sl_to_vl;
       if (map) c.sl_to_vl.assign(n.num_ports + 1, std::vector<SlToVlTable>(n.num_ports + 1, *map));
       c.vl_arbitration = options.link.vl_arbitration;

@@ -39,42 +39,48 @@ std::uint32_t CongestionDetector::starvation_level_blocks(std::uint8_t cs_thresh
 }
 
 CongestionDetector::CongestionDetector(const SwitchCongestionConfig& config, unsigned num_ports,
-                                       std::uint32_t vl_buffer_blocks)
-    : params_(num_ports + 1), queue_level_(num_ports + 1, ~0u), vls_((num_ports + 1) * kVls), stats_(num_ports + 1) {
+                                       std::uint32_t vl_buffer_blocks, RngStream rng)
+    : params_(num_ports + 1), queue_level_(num_ports + 1, ~0u), vls_((num_ports + 1) * kVls), stats_(num_ports + 1),
+      rng_(rng) {
   for (unsigned p = 1; p <= num_ports; ++p) {
     params_[p] = config.port(static_cast<PortNum>(p));
     queue_level_[p] = queue_level_blocks(params_[p].threshold, vl_buffer_blocks);
   }
 }
 
-bool CongestionDetector::depart(PortNum out, std::uint8_t vl, std::uint32_t blocks, std::uint32_t credits_left,
-                                std::uint32_t peer_buffer_blocks) {
-  VlState& s = at(out, vl);
-  const PortCongestionParams& p = params_[out];
-  PortStats& st = stats_[out];
-  const bool victim = s.starved;
-  s.starved = false;
-  // The packet itself is still in its input buffer: the queue behind it is the rest.
-  const std::uint32_t behind = s.queued >= blocks ? s.queued - blocks : 0;
-  const bool queue_congested = behind >= queue_level_[out];
-  const bool starved = p.credit && p.cs_threshold != 0 &&
-                       credits_left < starvation_level_blocks(p.cs_threshold, peer_buffer_blocks);
-  if (queue_congested) ++(victim ? st.congested_victim : st.congested_root);
-  if (starved) ++st.credit_starved;
-  const bool eligible = (queue_congested && (!victim || p.victim)) || starved;
-  if (!eligible) return false;
+// Whether an eligible packet is marked: one in Marking_Rate + 1 on average.
+bool CongestionDetector::pick(const PortCongestionParams& p, PortStats& st, std::uint32_t blocks) {
   if (blocks < p.packet_size) {
     ++st.too_small;
     return false;
   }
   ++st.eligible;
-  if (s.countdown != 0) {
-    --s.countdown;
-    return false;
+  return p.marking_rate == 0 || rng_.below(std::uint64_t{p.marking_rate} + 1) == 0;
+}
+
+bool CongestionDetector::arrive(PortNum out, std::uint8_t vl, std::uint32_t blocks) {
+  VlState& s = at(out, vl);
+  const PortCongestionParams& p = params_[out];
+  PortStats& st = stats_[out];
+  const bool congested = s.queued >= queue_level_[out];
+  s.queued += blocks;
+  if (!congested) return false;
+  ++(s.starved ? st.congested_victim : st.congested_root);
+  if (s.starved && !p.victim) return false;
+  return pick(p, st, blocks);
+}
+
+bool CongestionDetector::depart(PortNum out, std::uint8_t vl, std::uint32_t blocks, bool marked,
+                                std::uint32_t credits_left, std::uint32_t peer_buffer_blocks) {
+  const PortCongestionParams& p = params_[out];
+  PortStats& st = stats_[out];
+  if (!marked && p.credit && p.cs_threshold != 0 &&
+      credits_left < starvation_level_blocks(p.cs_threshold, peer_buffer_blocks)) {
+    ++st.credit_starved;
+    marked = pick(p, st, blocks);
   }
-  s.countdown = p.marking_rate;
-  ++st.fecn_marked;
-  return true;
+  if (marked) ++st.fecn_marked;
+  return marked;
 }
 
 }  // namespace ibfsim

@@ -102,8 +102,8 @@ void Switch::on_packet_head(LinkPort& port, Packet* p, Time head, Time tail) {
   Entry e{p, head, tail, out, out_vl, credits_for_bytes(p->wire_bytes()), false, false, next_serial_++};
   e.check = check;
   e.in_seq = p->link_seq;
+  if (cc_) e.fecn = cc_->arrive(out, out_vl, e.blocks);
   q.push_back(e);
-  if (cc_) cc_->enqueued(out, out_vl, e.blocks);
   if (check) schedule(tail, this, kTailCheck, (in << 4) | vl_in, serial_ptr(e.serial));
   if (q.size() == 1) consider_head(in, vl_in);
 }
@@ -334,7 +334,8 @@ void Switch::try_start(PortNum out) {
   if (cc_ && vl != kVl15) {
     const auto v = static_cast<std::uint8_t>(vl);
     const std::uint32_t left = port.tx_credits(v).available();
-    if (cc_->depart(out, v, e.blocks, left >= e.blocks ? left - e.blocks : 0, port.peer()->rx_buffer(v).capacity()))
+    if (cc_->depart(out, v, e.blocks, e.fecn && !e.mcast, left >= e.blocks ? left - e.blocks : 0,
+                    port.peer()->rx_buffer(v).capacity()))
       rewrite |= mark_fecn(*p, false);
   }
   if (rewrite) write_vcrc(*p);
@@ -392,12 +393,17 @@ void Switch::set_congestion_control(const SwitchCongestionConfig& config) {
     cc_.reset();
     return;
   }
-  cc_ = std::make_unique<CongestionDetector>(config, num_ports(), config_.buffers.data_vl_blocks);
-  // Packets already queued count from now on.
-  for (const auto& port : inputs_)
-    for (const auto& q : port)
+  constexpr std::uint64_t kCcMarkingStream = std::uint64_t{0xCC} << 48;
+  cc_ = std::make_unique<CongestionDetector>(config, num_ports(), config_.buffers.data_vl_blocks,
+                                             RngStream(config_.seed, kCcMarkingStream + config_.node_index));
+  // Packets already queued count from now on (they met no congestion: they came before it was on).
+  for (auto& port : inputs_)
+    for (auto& q : port)
       for (std::size_t i = 0; i < q.size(); ++i)
-        if (!q.at(i).mcast) cc_->enqueued(q.at(i).out, q.at(i).out_vl, q.at(i).blocks);
+        if (!q.at(i).mcast) {
+          q.at(i).fecn = false;
+          cc_->enqueued(q.at(i).out, q.at(i).out_vl, q.at(i).blocks);
+        }
 }
 
 void Switch::on_output_free(LinkPort& port) { try_start(port.number()); }

@@ -53,6 +53,9 @@ struct SwitchConfig {
   unsigned hoq_life_code = 20;       // PortInfo.HOQLife, all ports
   unsigned life_time_code = 20;      // SwitchInfo.LifeTimeValue
   Time horizon = kTimeNever;  // end of the run: no lifetime timer is set past it
+  // Random stream of FECN marking at Marking_Rate: RngStream(seed, kCcMarkingStream + node_index).
+  std::uint64_t seed = 1;
+  std::uint32_t node_index = 0;
   // SL->VL per (input, output); empty = SL s -> VL s mod op_vls everywhere.
   std::vector<std::vector<SlToVlTable>> sl_to_vl;  // [in][out], ports 1-based (index 0 unused)
   VlArbConfig vl_arbitration;  // every output; empty tables = default_vl_arbitration(op_vls)
@@ -105,6 +108,7 @@ class Switch : public ScheduledModule, public PortOwner, public ActionHandler {
     std::uint32_t blocks;
     bool requesting = false;  // registered with its output
     bool granted = false;     // on the wire
+    bool fecn = false;        // met congestion on arrival: leaves with FECN (congestion_detector.h)
     std::uint64_t serial = 0;
     // Multicast: the MFT entry (copies go to each port but the input), copies not yet started
     // and copies on the wire. The entry leaves the input when both are 0.

@@ -531,8 +531,7 @@ bool Hca::cc_transmit_cnp(PortNum n) {
   const std::uint8_t vl = p->header[0] >> 4;
   if (!port.may_send(vl, credits_for_bytes(p->wire_bytes()))) return false;  // on_credits retries
   q.pop_front();
-  p->injected = port.transmit(p);
-  arbiters_[n - 1].sent(vl, static_cast<std::uint32_t>(p->wire_bytes()));
+  p->injected = port.transmit(p);  // outside VL arbitration, like management traffic
   ledger_.injected();
   if (send_observer_) send_observer_->on_injected(*this, *p);
   if (queued_vls_[n - 1] || !q.empty()) port.notify_when_free();

@@ -1,6 +1,8 @@
 // The switch's congestion detection and FECN marking (congestion_detector.h, fecn_marker.h).
 #include <catch2/catch.hpp>
 
+#include <cstdlib>
+
 #include "sim/link/vcrc.h"
 #include "sim/network/congestion_detector.h"
 #include "sim/network/fecn_marker.h"
@@ -28,50 +30,75 @@ TEST_CASE("Threshold T sets the queue level at ceil((16 - T) x B / 16) blocks", 
   CHECK(CongestionDetector::starvation_level_blocks(4, 128) == 32);
 }
 
-TEST_CASE("a root port marks a departing packet when at least the level waits behind it", "[network][cc]") {
-  CongestionDetector d(config(8, 1, 0), 4, 128);  // level 64 blocks
-  d.enqueued(2, 0, 33);
-  d.enqueued(2, 0, 33);
-  d.enqueued(2, 0, 33);
+TEST_CASE("a packet meets congestion when the queue ahead of it for its port and VL reaches the level",
+          "[network][cc]") {
+  CongestionDetector d(config(8, 1, 0), 4, 128, RngStream(1, 1));  // level 64 blocks
+  CHECK_FALSE(d.arrive(2, 0, 33));  // 0 ahead
+  CHECK_FALSE(d.arrive(2, 0, 33));  // 33 ahead
+  CHECK(d.arrive(2, 0, 33));        // 66 ahead
+  CHECK_FALSE(d.arrive(1, 0, 33));  // other ports and VLs are apart
+  CHECK_FALSE(d.arrive(2, 1, 33));
   CHECK(d.queued_blocks(2, 0) == 99);
-  CHECK(d.depart(2, 0, 33, 100, 128));  // 66 behind it
   d.dequeued(2, 0, 33);
-  CHECK_FALSE(d.depart(2, 0, 33, 100, 128));  // 33 behind
-  CHECK(d.stats(2).congested_root == 1);
+  CHECK(d.arrive(2, 0, 33));  // 66 ahead again
+  d.dequeued(2, 0, 33);
+  d.dequeued(2, 0, 33);
+  CHECK_FALSE(d.arrive(2, 0, 33));  // 33 ahead
+  CHECK(d.stats(2).congested_root == 2);
+  // The mark is applied as the packet leaves; the count is of packets that left marked.
+  CHECK(d.depart(2, 0, 33, true, 100, 128));
+  CHECK_FALSE(d.depart(2, 0, 33, false, 100, 128));
   CHECK(d.stats(2).fecn_marked == 1);
-  CHECK(d.queued_blocks(1, 0) == 0);  // other ports and VLs are apart
 }
 
 TEST_CASE("packets smaller than Packet_Size credits are never marked", "[network][cc]") {
-  CongestionDetector d(config(15, 4, 0), 2, 128);  // level 8
+  CongestionDetector d(config(15, 4, 0), 2, 128, RngStream(1, 1));  // level 8
   d.enqueued(1, 3, 100);
-  CHECK_FALSE(d.depart(1, 3, 3, 100, 128));  // 3 credits < 4
-  CHECK(d.depart(1, 3, 4, 100, 128));
+  CHECK_FALSE(d.arrive(1, 3, 3));  // 3 credits < 4
+  CHECK(d.arrive(1, 3, 4));
   CHECK(d.stats(1).too_small == 1);
-  CHECK(d.stats(1).fecn_marked == 1);
+  CHECK(d.stats(1).eligible == 1);
 }
 
-TEST_CASE("Marking_Rate N marks one eligible packet, then passes over N", "[network][cc]") {
-  CongestionDetector d(config(15, 0, 2), 2, 128);
+TEST_CASE("Marking_Rate R marks an eligible packet with probability 1 / (R + 1), R 0 every one", "[network][cc]") {
+  CongestionDetector d(config(15, 0, 3), 2, 128, RngStream(7, 9));
   d.enqueued(1, 0, 1000);
-  std::string marks;
-  for (int i = 0; i < 8; ++i) marks += d.depart(1, 0, 10, 100, 128) ? 'M' : '.';
-  CHECK(marks == "M..M..M.");
-  CHECK(d.stats(1).eligible == 8);
+  const int n = 40000;
+  int marked = 0, gaps_of_zero = 0, last = -1;
+  for (int i = 0; i < n; ++i) {
+    if (d.arrive(1, 0, 10)) {
+      ++marked;
+      if (last == i - 1) ++gaps_of_zero;
+      last = i;
+    }
+  }
+  // Binomial(40000, 1/4): mean 10000, standard deviation sqrt(40000 x 1/4 x 3/4) = 86.6; 5 sigma.
+  CHECK(std::abs(marked - 10000) < 433);
+  CHECK(d.stats(1).eligible == static_cast<std::uint64_t>(n));
+  // Not a fixed pattern: back-to-back marks happen (1 in 4 of the marks, about 2500).
+  CHECK(gaps_of_zero > 2000);
+  CongestionDetector e(config(15, 0, 0), 2, 128, RngStream(7, 9));
+  e.enqueued(1, 0, 1000);
+  for (int i = 0; i < 100; ++i) CHECK(e.arrive(1, 0, 10));
 }
 
-TEST_CASE("a victim port (its packet waited for credits) marks only with its Victim_Mask bit", "[network][cc]") {
+TEST_CASE("a port out of credits since its queue was last empty is a victim: it marks only with its Victim_Mask bit",
+          "[network][cc]") {
   SwitchCongestionConfig c = config(15, 0, 0);
   c.victim_mask.set(2);
-  CongestionDetector d(c, 2, 128);
-  d.enqueued(1, 0, 100);
-  d.enqueued(2, 0, 100);
+  CongestionDetector d(c, 2, 128, RngStream(1, 1));
+  d.enqueued(1, 0, 40);
+  d.enqueued(2, 0, 40);
   d.credit_wait(1, 0);
   d.credit_wait(2, 0);
-  CHECK_FALSE(d.depart(1, 0, 10, 100, 128));  // victim, not in the mask
-  CHECK(d.depart(2, 0, 10, 100, 128));        // victim, in the mask
-  CHECK(d.depart(1, 0, 10, 100, 128));        // no credit wait since: root again
-  CHECK(d.stats(1).congested_victim == 1);
+  CHECK_FALSE(d.arrive(1, 0, 10));  // victim, not in the mask
+  CHECK(d.arrive(2, 0, 10));        // victim, in the mask
+  d.depart(1, 0, 10, false, 100, 128);
+  CHECK_FALSE(d.arrive(1, 0, 10));  // still the queue that built without credits
+  d.dequeued(1, 0, 60);             // the queue empties
+  d.enqueued(1, 0, 40);
+  CHECK(d.arrive(1, 0, 10));        // a new queue, with credits: root
+  CHECK(d.stats(1).congested_victim == 2);
   CHECK(d.stats(1).congested_root == 1);
 }
 
@@ -79,11 +106,12 @@ TEST_CASE("credit starvation marks on Credit_Mask ports with few credits left, q
   SwitchCongestionConfig c = config(0, 0, 0);
   c.cs_threshold = 4;  // level: 4 x 128 / 16 = 32 credits
   c.credit_mask.set(1);
-  CongestionDetector d(c, 2, 128);
-  CHECK(d.depart(1, 0, 10, 31, 128));
-  CHECK_FALSE(d.depart(1, 0, 10, 32, 128));
-  CHECK_FALSE(d.depart(2, 0, 10, 0, 128));  // not in Credit_Mask
+  CongestionDetector d(c, 2, 128, RngStream(1, 1));
+  CHECK(d.depart(1, 0, 10, false, 31, 128));
+  CHECK_FALSE(d.depart(1, 0, 10, false, 32, 128));
+  CHECK_FALSE(d.depart(2, 0, 10, false, 0, 128));  // not in Credit_Mask
   CHECK(d.stats(1).credit_starved == 1);
+  CHECK(d.stats(1).fecn_marked == 1);
   CHECK_FALSE(c.marks(0));
   CHECK(c.marks(2));
 }
@@ -99,9 +127,11 @@ TEST_CASE("SwitchPortCongestionSetting overrides replace the switch-wide values 
   CHECK(c.port(2).threshold == 15);
   CHECK(c.port(2).packet_size == 9);
   CHECK(c.port(2).marking_rate == 4);
-  CongestionDetector d(c, 2, 128);
-  d.enqueued(2, 0, 20);
-  CHECK(d.depart(2, 0, 10, 100, 128));  // level 8 on port 2, 10 behind
+  CongestionDetector d(c, 2, 128, RngStream(1, 1));
+  d.enqueued(2, 0, 10);
+  d.enqueued(1, 0, 10);
+  CHECK(d.arrive(2, 0, 10));        // level 8 on port 2
+  CHECK_FALSE(d.arrive(1, 0, 10));  // level 64 on port 1
 }
 
 TEST_CASE("FECN marking sets BTH byte 4 bit 7, keeps the ICRC valid and rewrites the VCRC", "[network][cc]") {
