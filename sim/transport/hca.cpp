@@ -8,10 +8,23 @@
 #include "sim/transport/cnp.h"
 #include "sim/transport/icrc.h"
 #include "sim/transport/p_key.h"
+#include "sim/transport/q_key.h"
 #include "sim/core/big_endian.h"
 #include "sim/transport/ud_send_packet.h"
 
 namespace ibfsim {
+
+namespace {
+// Moves the boundary between payload and pad of a received packet to `payload_len` (the bytes
+// are unchanged: what was pad is zeros).
+void split_payload(Packet& p, std::uint32_t payload_len, bool carried) {
+  const std::uint32_t body = p.payload_len + p.pad_len;
+  IBFSIM_CHECK(payload_len <= body && body - payload_len <= 3, "payload split outside the packet body");
+  if (carried) p.payload.resize(payload_len, 0);
+  p.payload_len = payload_len;
+  p.pad_len = static_cast<std::uint8_t>(body - payload_len);
+}
+}  // namespace
 
 std::uint8_t payload_pattern_byte(std::uint64_t packet_id, std::uint32_t offset) {
   std::uint64_t x = packet_id * 0x9E3779B97F4A7C15ull + offset;
@@ -39,6 +52,7 @@ Hca::Hca(const sc_core::sc_module_name& name, HcaConfig config, PacketPool& pool
   qp_rings_.resize(config_.num_ports);
   ring_vls_.assign(config_.num_ports, 0);
   staged_ready_.assign(config_.num_ports, {});
+  discards_.assign(config_.num_ports, {});
 }
 
 Qpn Hca::create_ud_qp(std::uint32_t q_key) {
@@ -88,10 +102,36 @@ std::uint64_t Hca::post_ud_send(Qpn src_qp, Lid dlid, Qpn dest_qp, std::uint32_t
     drop_unsent(p, DropReason::kSlToVlDrop);
     return p->id;
   }
-  send_queues_[0][vl].push_back(p);
-  queued_vls_[0] |= static_cast<std::uint16_t>(1u << vl);
+  enqueue(1, vl, p, nullptr);
   try_send(1);
   return p->id;
+}
+
+std::uint64_t Hca::send_raw(const Packet& raw, PortNum n) {
+  IBFSIM_CHECK(n >= 1 && n <= ports_.size(), "send_raw on a port the HCA does not have");
+  Packet* p = pool_.acquire();
+  *p = raw;
+  p->id = make_packet_id(config_.node_index, next_packet_seq_++);
+  p->created = now();
+  p->src_node = config_.node_index;
+  p->link_seq = 0;
+  p->end_pending = false;
+  p->may_be_corrupted = false;
+  p->received_frame.clear();
+  ledger_.created();
+  const std::uint8_t vl = p->header[0] >> 4;
+  if (vl != kVl15 && vl >= ports_[n - 1]->op_vls()) {
+    drop_unsent(p, DropReason::kSlToVlDrop);
+    return p->id;
+  }
+  enqueue(n, vl, p, nullptr);
+  try_send(n);
+  return p->id;
+}
+
+void Hca::enqueue(PortNum n, std::uint8_t vl, Packet* p, QueuePair* qp) {
+  send_queues_[n - 1][vl].push_back({p, qp});
+  queued_vls_[n - 1] |= static_cast<std::uint16_t>(1u << vl);
 }
 
 void Hca::drop_unsent(Packet* p, DropReason reason) {
@@ -117,13 +157,13 @@ void Hca::try_send(PortNum n) {
     }
     if (cc_) {
       // Congestion control holds the flow's next packet until its inter-packet delay is over.
-      const Time ready_at = cc_->throttle.ready_at(cc_key(n, *queues[v].front()));
+      const Time ready_at = cc_->throttle.ready_at(cc_key(n, *queues[v].front().p));
       if (ready_at > now()) {
         cc_wait = std::min(cc_wait, ready_at);
         continue;
       }
     }
-    const bool fits = port.may_send(static_cast<std::uint8_t>(v), credits_for_bytes(queues[v].front()->wire_bytes()));
+    const bool fits = port.may_send(static_cast<std::uint8_t>(v), credits_for_bytes(queues[v].front().p->wire_bytes()));
     if (fits) ready |= static_cast<std::uint16_t>(1u << v);
     port.set_credit_stalled(static_cast<std::uint8_t>(v), !fits && port.state() == PortState::kActive);
   }
@@ -140,7 +180,8 @@ void Hca::try_send(PortNum n) {
   const int vl = arbiters_[n - 1].choose(ready, false);
   if (vl < 0) return;  // no credits (on_credits retries) or the port is not Active yet
   auto& q = queues[vl];
-  Packet* p = q.front();
+  const Queued next = q.front();
+  Packet* p = next.p;
   q.pop_front();
   if (q.empty()) {
     queued_vls_[n - 1] &= static_cast<std::uint16_t>(~(1u << vl));
@@ -150,20 +191,21 @@ void Hca::try_send(PortNum n) {
   if (cc_ && p->src_qp != 0)
     cc_->throttle.sent(cc_key(n, *p), lrh_sl(p->header.data()), port.clock().cycle_at_or_after(p->injected),
                        port.symbols_for(p->wire_bytes()), port.clock());
-  // The packet took credits: the next one may now lack them, and waits for them from now on.
-  if (!q.empty())
-    port.set_credit_stalled(static_cast<std::uint8_t>(vl),
-                            !port.may_send(static_cast<std::uint8_t>(vl), credits_for_bytes(q.front()->wire_bytes())));
-  // Verbs QPs: stage the next packet now, so that its payload DMA overlaps this packet's time on
-  // the wire (a pipelined HCA), rather than starting only once the line is free again.
-  if (ring_vls_[n - 1]) pull_from_qps(n);
-  // More to send: be told when this packet is out (no extra event, its end is already scheduled).
-  if (queued_vls_[n - 1]) port.notify_when_free();
   arbiters_[n - 1].sent(vl, static_cast<std::uint32_t>(p->wire_bytes()));
   ledger_.injected();
   ++stats_.sent_packets;
   stats_.sent_payload_bytes += p->payload_len;
   if (send_observer_) send_observer_->on_injected(*this, *p);
+  if (next.qp) next.qp->on_transmitted(*p);  // an RC request starts its ACK timer
+  // Verbs QPs: stage the next packet now, so that its payload DMA overlaps this packet's time on
+  // the wire (a pipelined HCA), rather than starting only once the line is free again.
+  if (ring_vls_[n - 1]) pull_from_qps(n);
+  // The packet took credits: the next one may now lack them, and waits for them from now on.
+  if (!q.empty())
+    port.set_credit_stalled(static_cast<std::uint8_t>(vl),
+                            !port.may_send(static_cast<std::uint8_t>(vl), credits_for_bytes(q.front().p->wire_bytes())));
+  // More to send: be told when this packet is out (no extra event, its end is already scheduled).
+  if (queued_vls_[n - 1]) port.notify_when_free();
 }
 
 void Hca::on_tx_done(LinkPort&, Packet*) {}
@@ -214,12 +256,14 @@ void Hca::on_action(std::uint32_t kind, std::uint64_t arg, void* ptr) {
 
 void Hca::drop(PortNum n, Packet* p, DropReason reason) {
   ledger_.dropped(reason);
+  ++discards_[n - 1][static_cast<int>(reason)];
   ports_[n - 1]->free_rx(p->header[0] >> 4, credits_for_bytes(p->wire_bytes()));
   pool_.release(p);
 }
 
-void Hca::on_link_discard(LinkPort&, Packet* p, DropReason reason) {
+void Hca::on_link_discard(LinkPort& port, Packet* p, DropReason reason) {
   ledger_.dropped(reason);
+  ++discards_[port.number() - 1][static_cast<int>(reason)];
   pool_.release(p);
 }
 
@@ -251,7 +295,7 @@ void Hca::consume(PortNum n, Packet* p) {
   if (multicast && ud->bth.dest_qp != 0xFFFFFF) return drop(n, p, DropReason::kMalformed);
   const UdQp* qp = find_qp(multicast ? mcast_qp_.at(lrh.dlid) : ud->bth.dest_qp);
   if (qp == nullptr) return drop(n, p, DropReason::kNoQp);
-  if (qp->q_key != ud->deth.q_key) return drop(n, p, DropReason::kQkeyMismatch);
+  if (!ud_q_key_accepted(ud->bth.dest_qp, qp->q_key, ud->deth.q_key)) return drop(n, p, DropReason::kQkeyMismatch);
   if (cc_ && ud->bth.fecn) {
     // The generator's UD QP owes no response: the BECN goes back in a CNP to DETH.SrcQP.
     const Qpn local = multicast ? mcast_qp_.at(lrh.dlid) : ud->bth.dest_qp;
@@ -340,6 +384,10 @@ QpStats Hca::qp_stats() const {
     t.naks_error_sent += s.naks_error_sent;
     t.naks_error_received += s.naks_error_received;
     t.ack_timeouts += s.ack_timeouts;
+    t.retry_exceeded += s.retry_exceeded;
+    t.rnr_retry_exceeded += s.rnr_retry_exceeded;
+    t.implied_naks += s.implied_naks;
+    t.stale_responses += s.stale_responses;
     t.duplicates_received += s.duplicates_received;
     t.out_of_sequence_dropped += s.out_of_sequence_dropped;
     t.uc_messages_dropped += s.uc_messages_dropped;
@@ -388,8 +436,7 @@ void Hca::pull_from_qps(PortNum n) {
           drop_unsent(p, DropReason::kSlToVlDrop);
         } else {
           staged_ready_[n - 1][v] = dma_tx_.transfer(now(), q->last_built_inline() ? 0 : p->payload_len);
-          queues[v].push_back(p);
-          queued_vls_[n - 1] |= static_cast<std::uint16_t>(1u << v);
+          enqueue(n, static_cast<std::uint8_t>(v), p, q);
         }
       }
       if (q->has_output() && !in_ring_[q->qpn() - kFirstQpn]) {
@@ -427,7 +474,11 @@ Grh Hca::port_grh_source(PortNum port) const {
 
 void Hca::consume_verbs(PortNum n, Packet* p, QueuePair& q, bool multicast) {
   const ParsedPacket pp = parse_transport_packet(*p);
-  if (!pp.ok() || pp.h.bth.tver != 0) return drop(n, p, DropReason::kMalformed);  // R22
+  // R22 (TVer), R23 (a PadCnt the packet has no room for), R25 (GRH fields), lengths.
+  if (!pp.ok() || pp.h.bth.tver != 0) return drop(n, p, DropReason::kMalformed);
+  // Which bytes are payload and which pad is what PktLen and PadCnt say (R23), whatever the
+  // sender meant: the receiver knows only the bytes.
+  if (pp.payload_len != p->payload_len) split_payload(*p, pp.payload_len, config_.carry_payload);
   // R14: multicast only for UD, to DestQP 0xFFFFFF.
   if (multicast && (opcode_service(pp.h.bth.opcode) != kOpcodeUdBase || pp.h.bth.dest_qp != 0xFFFFFF))
     return drop(n, p, DropReason::kMalformed);
@@ -435,7 +486,9 @@ void Hca::consume_verbs(PortNum n, Packet* p, QueuePair& q, bool multicast) {
   if (q.qpn() != 0 && !p_key_match(pp.h.bth.p_key, port_p_key(n, q.attr().pkey_index)))
     return drop(n, p, DropReason::kPkeyViolation);
   // The payload goes to host memory over the host interface; the buffer is freed when it is done.
-  const Time done = dma_rx_.transfer(now(), p->payload_len);
+  // A packet without payload still waits for the payloads ahead of it: the transport and the host
+  // see the packets in the order they arrived (an ACK never overtakes a READ response's data).
+  const Time done = p->payload_len ? dma_rx_.transfer(now(), p->payload_len) : dma_rx_.drained(now());
   if (done > now()) {
     schedule(done, this, kDeliver, n, p);
     return;
@@ -449,7 +502,10 @@ void Hca::deliver_verbs(PortNum n, Packet* p, const ParsedPacket* parsed) {
   const bool multicast = is_multicast_lid(pp.h.lrh.dlid);
   const Qpn qpn = multicast ? mcast_qp_.at(pp.h.lrh.dlid) : pp.h.bth.dest_qp;
   QueuePair* q = qp(qpn);
-  if (q) q->receive(pp, *p);
+  if (q) {
+    // A silent discard by the QP (a Q_Key violation) is counted like the HCA's own discards.
+    if (const auto dropped = q->receive(pp, *p)) return drop(n, p, *dropped);
+  }
   if (cc_ && q && (pp.h.bth.becn || pp.h.bth.fecn)) {
     // A BECN throttles this QP; a FECN is answered on the response it owes, or with a CNP.
     if (pp.h.bth.becn) {

@@ -88,6 +88,10 @@ class Hca : public ScheduledModule, public PortOwner, public ActionHandler, publ
   // marks it for latency statistics, `flow` names its workload flow. Returns the packet's id.
   std::uint64_t post_ud_send(Qpn src_qp, Lid dlid, Qpn dest_qp, std::uint32_t q_key, std::uint32_t bytes,
                              bool measured, std::uint8_t sl = 0, std::uint16_t flow = 0);
+  // Sends a copy of `p`, a packet built elsewhere, on `port` exactly as its bytes are (CRCs are not
+  // rewritten) on the VL its LRH names, in turn with the HCA's other packets: a way to put crafted
+  // or malformed packets on the wire (compliance tests play a peer with it). Returns the packet id.
+  std::uint64_t send_raw(const Packet& p, PortNum port = 1);
 
   // --- verbs (see verbs.h): handles are small integers; calls return 0 or an errno value ---
   std::uint64_t alloc_host_memory(std::uint64_t len, std::uint64_t align = 4096) { return memory_.alloc(len, align); }
@@ -105,6 +109,9 @@ class Hca : public ScheduledModule, public PortOwner, public ActionHandler, publ
   int post_recv(QueuePair& qp, const verbs::ibv_recv_wr& wr);
   // Sum of every verbs QP's counters.
   QpStats qp_stats() const;
+  // Packets received on port `n` and discarded for `r` (PortRcvErrors causes, P_KeyViolations as
+  // kPkeyViolation, Q_KeyViolations as kQkeyMismatch, ...), like Switch::port_discards.
+  std::uint64_t port_discards(PortNum n, DropReason r) const { return discards_.at(n - 1)[static_cast<int>(r)]; }
 
   // TransportEnv
   Time now() const override { return ScheduledModule::now(); }
@@ -161,6 +168,11 @@ class Hca : public ScheduledModule, public PortOwner, public ActionHandler, publ
   struct QpRing {
     std::deque<QueuePair*> qps;
   };
+  // A packet waiting for its port, and the verbs QP that built it (told when it goes on the wire).
+  struct Queued {
+    Packet* p = nullptr;
+    QueuePair* qp = nullptr;
+  };
   void pull_from_qps(PortNum n);
   void consume_verbs(PortNum n, Packet* p, QueuePair& q, bool multicast);
   void deliver_verbs(PortNum n, Packet* p, const ParsedPacket* parsed = nullptr);
@@ -184,12 +196,13 @@ class Hca : public ScheduledModule, public PortOwner, public ActionHandler, publ
   void cc_pick_front(PortNum n, std::deque<QueuePair*>& ring);
   void cc_wake(PortNum n, Time at);
   void consume_cnp(PortNum n, Packet* p);
+  void enqueue(PortNum n, std::uint8_t vl, Packet* p, QueuePair* qp);
 
   HcaConfig config_;
   PacketPool& pool_;
   PacketLedger& ledger_;
   std::vector<std::unique_ptr<LinkPort>> ports_;
-  std::vector<std::array<RingQueue<Packet*>, kMaxDataVls + 1>> send_queues_;  // [port-1][vl]
+  std::vector<std::array<RingQueue<Queued>, kMaxDataVls + 1>> send_queues_;  // [port-1][vl]
   std::vector<VlArbiter> arbiters_;                                          // per port
   std::vector<std::uint16_t> queued_vls_;  // per port: bit v set while send_queues_[port][v] is not empty
   std::vector<UdQp> qps_;        // QPN kFirstQpn + i; looked up on every packet sent and received
@@ -198,6 +211,7 @@ class Hca : public ScheduledModule, public PortOwner, public ActionHandler, publ
   DeliveryObserver* observer_ = nullptr;
   SendObserver* send_observer_ = nullptr;
   HcaStats stats_;
+  std::vector<std::array<std::uint64_t, static_cast<int>(DropReason::kCount)>> discards_;  // [port-1][reason]
 
   HostMemory memory_;
   MrTable mrs_;

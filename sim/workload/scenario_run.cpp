@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <ctime>
 #include <map>
 #include <filesystem>
 #include <memory>
@@ -26,6 +27,14 @@
 #include "sim/fabric/waveform_tracer.h"
 
 namespace ibfsim {
+
+namespace {
+double thread_cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+}  // namespace
 
 namespace {
 
@@ -185,14 +194,17 @@ PortTables port_tables(Fabric& fabric) {
       }
       pj["vls"] = vls;
       nlohmann::json discards = nlohmann::json::object();
-      if (Switch* sw = fabric.switch_at(n)) {
-        for (int r = 0; r < static_cast<int>(DropReason::kCount); ++r) {
-          const std::uint64_t c = sw->port_discards(static_cast<PortNum>(p), static_cast<DropReason>(r));
-          if (c == 0) continue;
-          discards[drop_reason_name(static_cast<DropReason>(r))] = c;
-          fmt::format_to(std::back_inserter(t.discards_csv), "{},{},{},{}\n", topo.nodes[n].name, p,
-                         drop_reason_name(static_cast<DropReason>(r)), c);
-        }
+      Switch* sw = fabric.switch_at(n);
+      Hca* hca = fabric.hca(n);
+      for (int r = 0; r < static_cast<int>(DropReason::kCount); ++r) {
+        const auto reason = static_cast<DropReason>(r);
+        const std::uint64_t c = sw ? sw->port_discards(static_cast<PortNum>(p), reason)
+                                : hca ? hca->port_discards(static_cast<PortNum>(p), reason)
+                                      : 0;
+        if (c == 0) continue;
+        discards[drop_reason_name(reason)] = c;
+        fmt::format_to(std::back_inserter(t.discards_csv), "{},{},{},{}\n", topo.nodes[n].name, p,
+                       drop_reason_name(reason), c);
       }
       pj["discards"] = discards;
       t.json.push_back(pj);
@@ -468,8 +480,10 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
     sampler = time_series_sampler(sc, fabric, flow_stats, flow_generators, verbs_flows, start, end_limit, panels);
 
   const auto wall_start = std::chrono::steady_clock::now();
+  const double cpu_start = thread_cpu_seconds();
   CalendarProcess::run_for(end_limit);
   const double simulate_wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  const double simulate_cpu = thread_cpu_seconds() - cpu_start;
   ScheduledModule::rethrow_failure();
   const Time end = ScheduledModule::now();
   fabric.finish();
@@ -600,6 +614,7 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
   RunResult r;
   r.results = j;
   r.simulate_wall_seconds = simulate_wall;
+  r.simulate_cpu_seconds = simulate_cpu;
   const auto& lat = all_stats.latency();
   std::string speeds;
   if (!topo.cables.empty()) speeds = topo.cables.front().rate.name();

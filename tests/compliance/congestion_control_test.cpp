@@ -191,11 +191,11 @@ TEST_CASE("R42 (A10): an RC request with an ACK due carries the BECN on that ACK
 
 TEST_CASE("R42 (A10): the source's CCTI rises by CCTI_Increase per BECN up to CCTI_Limit and decays 1 per CCTI_Timer",
           "[compliance][R42][A10]") {
-  // 10 marked UD packets from h2: 10 CNPs, CCTI_Increase 5, CCT limit 31: the index reaches 31 and
-  // stops there. With CCTI_Timer 1 (1.024 us) it then falls by 1 per 1.024 us back to 0: 31
-  // expiries, the last at most 31 x 1.024 us after the last BECN, and then no timer runs.
+  // 10 marked 2 KiB UD packets from h2: 10 CNPs, CCTI_Increase 5, CCT limit 31: the index reaches
+  // 31 and stops there. With CCTI_Timer 10 (10.24 us) it then falls by 1 per 10.24 us back to 0:
+  // 31 expiries, and then no timer runs.
   FabricOptions o = mark_everything_to_h3(1, 5);
-  o.congestion_control.ca.ccti_timer = 1;
+  o.congestion_control.ca.ccti_timer = 10;
   o.congestion_control.cct = linear_cct(31, 3, 1);
   Fabric& f = build_fabric(kThreeHosts, o);
   Hca& h2 = *f.hca(2);
@@ -203,18 +203,18 @@ TEST_CASE("R42 (A10): the source's CCTI rises by CCTI_Increase per BECN up to CC
   const Qpn q3 = h3.create_ud_qp(0x42);
   const Qpn q2 = h2.create_ud_qp(0x42);
   At send([&] {
-    for (int i = 0; i < 10; ++i) h2.post_ud_send(q2, h3.lid(), q3, 0x42, 256, true);
+    for (int i = 0; i < 10; ++i) h2.post_ud_send(q2, h3.lid(), q3, 0x42, 2048, true);
   });
   h3.schedule(1 * kUs, &send, 0);
-  run_for(f, 200 * kUs);
+  run_for(f, 400 * kUs);
   const CcThrottle::State* s = h2.cc_throttle()->state(q2);
   REQUIRE(s != nullptr);
   CHECK(s->becns == 10);
   CHECK(s->max_ccti == 31);
   CHECK(s->ccti == 0);
-  // The 10 packets (290 bytes, 10 edges each) leave within 100 edges and every CNP is back well
-  // before the first expiry (1.024 us after the first BECN): 5, 10, .., 30, 31, 31, 31, 31, then
-  // 31 decrements to 0.
+  // The 10 packets (66 edges each) leave within 1.7 us and every CNP is back before the first
+  // expiry (10.24 us after the first BECN): 5, 10, .., 30, 31, 31, 31, 31, then 31 decrements to
+  // 0, the last 31 x 10.24 us = 317 us after the first BECN.
   CHECK(s->timer_decrements == 31);
   CHECK(s->timer_at == kTimeNever);
 }

@@ -119,14 +119,14 @@ TEST_CASE("credit starvation marks on Credit_Mask ports with few credits left, q
 TEST_CASE("SwitchPortCongestionSetting overrides replace the switch-wide values of their port", "[network][cc]") {
   SwitchCongestionConfig c = config(8, 1, 0);
   c.marking_override.resize(3);
-  c.marking_override[2] = {true, 15, 9, 4};
+  c.marking_override[2] = {true, 15, 9, 0};
   c.cs_override.resize(3);
   c.cs_override[1] = 6;
   CHECK(c.port(1).threshold == 8);
   CHECK(c.port(1).cs_threshold == 6);
   CHECK(c.port(2).threshold == 15);
   CHECK(c.port(2).packet_size == 9);
-  CHECK(c.port(2).marking_rate == 4);
+  CHECK(c.port(2).marking_rate == 0);
   CongestionDetector d(c, 2, 128, RngStream(1, 1));
   d.enqueued(2, 0, 10);
   d.enqueued(1, 0, 10);

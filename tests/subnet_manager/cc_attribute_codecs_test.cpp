@@ -105,15 +105,15 @@ TEST_CASE("SwitchCongestionSetting: masks, packed Threshold and CS_Threshold, ra
 }
 
 TEST_CASE("Victim_Mask of ports 1..36 is OpenSM's example 0x...001ffffffffe", "[subnet_manager][codec][cc]") {
-  // OpenSM prints the mask as 0x followed by the 32 bytes in order; its sample configuration for a
-  // 36-port switch is 0x000000000000000000000000000000000000000000000000001ffffffffe.
+  // OpenSM reads and prints the mask as one 256-bit hex number, bytes in order; a sample
+  // configuration for a 36-port switch is 0x...001ffffffffe (leading zeros, 64 digits in all).
   std::bitset<256> m;
   for (unsigned p = 1; p <= 36; ++p) m.set(p);
   std::uint8_t bytes[32];
   encode_port_mask(m, bytes);
   std::string hex;
   for (std::uint8_t b : bytes) hex += fmt::format("{:02x}", b);
-  CHECK(hex == "000000000000000000000000000000000000000000000000001ffffffffe");
+  CHECK(hex == std::string(54, '0') + "1ffffffffe");
   CHECK(decode_port_mask(bytes) == m);
 }
 

@@ -150,7 +150,7 @@ TEST_CASE("the SM's plan: Victim_Mask on the ports facing CAs, per-port blocks, 
   s.packet_size = 2;
   s.marking_rate = 3;
   s.port_overrides.push_back({7, 33, std::uint8_t{15}, std::nullopt, std::nullopt, std::nullopt});
-  s.port_overrides.push_back({7, 2, std::nullopt, std::nullopt, std::nullopt, std::uint8_t{5}});
+  s.port_overrides.push_back({7, 2, std::nullopt, std::nullopt, std::uint8_t{5}, std::nullopt});  // CS_Threshold
   s.port_overrides.push_back({8, 1, std::uint8_t{1}, std::nullopt, std::nullopt, std::nullopt});  // another switch
   std::vector<bool> hca_port(37, false);
   hca_port[1] = hca_port[3] = true;
