@@ -12,7 +12,7 @@ void TimeSeriesSampler::start() {
     names_.push_back(c.name);
     if (c.rate) c.last_bytes = c.bytes();
   }
-  if (first_ <= last_) clock_.schedule(first_, this, 0);
+  if (first_ < end_) clock_.schedule(first_, this, 0);
 }
 
 void TimeSeriesSampler::on_action(std::uint32_t, std::uint64_t, void*) {
@@ -33,7 +33,7 @@ void TimeSeriesSampler::on_action(std::uint32_t, std::uint64_t, void*) {
   times_.push_back(now);
   ++k_;
   const Time next = first_ + k_ * interval_;  // from the index: no accumulated rounding
-  if (next <= last_) clock_.schedule(next, this, 0);
+  if (next < end_) clock_.schedule(next, this, 0);
 }
 
 std::string TimeSeriesSampler::csv() const {

@@ -14,9 +14,9 @@ namespace ibfsim {
 
 class TimeSeriesSampler : public ActionHandler {
  public:
-  // Samples at first + k x interval (k = 0, 1, ...) while the time is <= last.
-  TimeSeriesSampler(ScheduledModule& clock, Time first, Time interval, Time last)
-      : clock_(clock), first_(first), interval_(interval), last_(last) {}
+  // Samples at first + k x interval (k = 0, 1, ...) while the time is before `end`.
+  TimeSeriesSampler(ScheduledModule& clock, Time first, Time interval, Time end)
+      : clock_(clock), first_(first), interval_(interval), end_(end) {}
 
   void add_value(std::string name, std::function<double()> value) { columns_.push_back({std::move(name), std::move(value), {}, false}); }
   // Gb/s of payload over the interval before each sample (10^9 bits per second).
@@ -42,7 +42,7 @@ class TimeSeriesSampler : public ActionHandler {
     std::uint64_t last_bytes = 0;
   };
   ScheduledModule& clock_;
-  Time first_, interval_, last_;
+  Time first_, interval_, end_;
   std::uint64_t k_ = 0;
   std::vector<Column> columns_;
   std::vector<std::string> names_;
