@@ -307,7 +307,8 @@ std::unique_ptr<TimeSeriesSampler> time_series_sampler(const Scenario& sc, Fabri
                                                      sc.outputs.time_series.interval, end);
   PlotPanel rate{"payload throughput per flow", "Gb/s", {}}, ccti{"congestion control index (CCTI)", "CCTI", {}},
       queue{"output queue depth", "64-byte blocks", {}};
-  auto column = [&](PlotPanel& p) { p.columns.push_back(sampler->columns() + 1); };
+  // CSV column of the figure added next: time is column 1.
+  auto column = [&](PlotPanel& p) { p.columns.push_back(sampler->columns() + 2); };
   for (const auto& [is_verbs, k] : sc.workload_order) {
     column(rate);
     if (is_verbs) {
