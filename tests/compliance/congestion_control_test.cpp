@@ -294,3 +294,48 @@ TEST_CASE("A10: the fabric programs every node through CC MADs: CongestionInfo, 
   const CcMad info = decode_cc_mad(ca_cc_agent(encode_cc_mad(make_cc_mad(IB_MAD_METHOD_GET, IB_MAD_ATTR_CONG_INFO, 0, {})), ca));
   CHECK(decode_congestion_info(info.data.data()).control_table_cap == kCaControlTableCap);
 }
+
+namespace {
+// h1 and h2 on sw1, whose port 3 goes to sw2; h3 (hot) and h4 on sw2. h1, h2 and h4 all flood h3:
+// sw2's port to h3 is the root of the congestion; sw1's port 3 backs up behind it, out of credits
+// (sw2's input from sw1 holds packets that wait for h3): a victim.
+const char* kTwoSwitches =
+    "defaults: {link: {speed: EDR, width: 4x, length: 2m}}\n"
+    "nodes: [{name: sw1, type: switch, ports: 4}, {name: sw2, type: switch, ports: 4}, {name: h1, type: hca},"
+    " {name: h2, type: hca}, {name: h3, type: hca}, {name: h4, type: hca}]\n"
+    "cables: [{from: h1/1, to: sw1/1}, {from: h2/1, to: sw1/2}, {from: sw1/3, to: sw2/3},"
+    " {from: h3/1, to: sw2/1}, {from: h4/1, to: sw2/2}]\n";
+
+CongestionDetector::PortStats flood_h3(CongestionControlSettings::Ports victim_mask) {
+  FabricOptions o = cc_options(15, 1, 0);  // CCTI_Increase 0: the sources never slow down
+  o.congestion_control.victim = victim_mask;
+  Fabric& f = build_fabric(kTwoSwitches, o);
+  Hca& h3 = *f.hca(4);
+  const Qpn q3 = h3.create_ud_qp(0x42);
+  static Poster post[3];
+  int k = 0;
+  for (std::size_t n : {2u, 3u, 5u}) {
+    aim(post[k], *f.hca(n), h3, 2048, 60);
+    post[k].dst = q3;
+    f.hca(n)->schedule(1 * kUs, &post[k], 0);
+    ++k;
+  }
+  run_for(f, 60 * kUs);
+  return f.switch_at(0)->congestion_detector()->stats(3);
+}
+}  // namespace
+
+TEST_CASE("R42 (A10): a port congested for want of credits (a victim) marks nothing unless Victim_Mask names it",
+          "[compliance][R42][A10]") {
+  const CongestionDetector::PortStats s = flood_h3(CongestionControlSettings::Ports::kNone);
+  INFO("sw1 port 3: root " << s.congested_root << ", victim " << s.congested_victim << ", marked " << s.fecn_marked);
+  CHECK(s.congested_victim > 50);             // most of its queue built while out of credits
+  CHECK(s.fecn_marked == s.congested_root);   // Marking_Rate 0: every root arrival, no victim one
+}
+
+TEST_CASE("R42 (A10): a victim port named in Victim_Mask marks as a root does", "[compliance][R42][A10]") {
+  const CongestionDetector::PortStats s = flood_h3(CongestionControlSettings::Ports::kAll);
+  INFO("sw1 port 3: root " << s.congested_root << ", victim " << s.congested_victim << ", marked " << s.fecn_marked);
+  CHECK(s.congested_victim > 50);
+  CHECK(s.fecn_marked == s.congested_root + s.congested_victim);
+}
