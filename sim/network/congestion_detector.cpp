@@ -58,6 +58,14 @@ bool CongestionDetector::pick(const PortCongestionParams& p, PortStats& st, std:
   return p.marking_rate == 0 || rng_.below(std::uint64_t{p.marking_rate} + 1) == 0;
 }
 
+void CongestionDetector::dequeued(PortNum out, std::uint8_t vl, std::uint32_t blocks) {
+  VlState& s = at(out, vl);
+  s.queued -= blocks;
+  if (s.queued == 0) s.starved = false;  // the queue that built while out of credits is gone
+}
+
+void CongestionDetector::credit_wait(PortNum out, std::uint8_t vl) { at(out, vl).starved = true; }
+
 bool CongestionDetector::arrive(PortNum out, std::uint8_t vl, std::uint32_t blocks) {
   VlState& s = at(out, vl);
   const PortCongestionParams& p = params_[out];

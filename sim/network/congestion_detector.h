@@ -88,17 +88,14 @@ class CongestionDetector {
 
   // A packet of `blocks` credits joins the queue of (out, vl): returns whether it is to leave
   // with FECN (queue congestion).
+  // (Out of line, like every call the switch makes here: its hot path keeps only a null test.)
   bool arrive(PortNum out, std::uint8_t vl, std::uint32_t blocks);
   // A packet counted in the queue without a marking decision (queued before detection began).
   void enqueued(PortNum out, std::uint8_t vl, std::uint32_t blocks) { at(out, vl).queued += blocks; }
   // A packet that arrived leaves the queue (its last symbol left, or it was discarded).
-  void dequeued(PortNum out, std::uint8_t vl, std::uint32_t blocks) {
-    VlState& s = at(out, vl);
-    s.queued -= blocks;
-    if (s.queued == 0) s.starved = false;  // the queue that built while out of credits is gone
-  }
+  void dequeued(PortNum out, std::uint8_t vl, std::uint32_t blocks);
   // A packet waits for (out, vl) and the VL has no credits for it.
-  void credit_wait(PortNum out, std::uint8_t vl) { at(out, vl).starved = true; }
+  void credit_wait(PortNum out, std::uint8_t vl);
   // A packet of `blocks` credits starts on (out, vl), `marked` by its arrival; the transmitter has
   // `credits_left` after it and the peer buffers `peer_buffer_blocks` for the VL. Returns whether
   // it leaves with FECN (marked, or credit starvation).

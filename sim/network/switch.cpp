@@ -251,7 +251,9 @@ void Switch::discard_head(PortNum in, std::uint8_t vl, DropReason reason) {
   if (!q.empty()) consider_head(in, vl);
 }
 
-void Switch::try_start(PortNum out) {
+template <bool kCc>
+void Switch::try_start_impl(PortNum out) {
+  CongestionDetector* const cc = kCc ? cc_.get() : nullptr;
   Output& o = outputs_[out - 1];
   LinkPort& port = *ports_[out - 1];
   const unsigned op_vls = port.op_vls();
@@ -301,7 +303,8 @@ void Switch::try_start(PortNum out) {
     if (v == kVl15) continue;
     if (best >= 0) ready |= static_cast<std::uint16_t>(1u << v);
     port.set_credit_stalled(static_cast<std::uint8_t>(v), best < 0);
-    if (cc_ && best < 0) cc_->credit_wait(out, static_cast<std::uint8_t>(v));
+    if constexpr (kCc)
+      if (best < 0) cc->credit_wait(out, static_cast<std::uint8_t>(v));
   }
   const bool vl15_ready = (o.waiting >> kVl15) & 1;
   const int vl = o.arbiter.choose(ready, vl15_ready);
@@ -331,13 +334,8 @@ void Switch::try_start(PortNum out) {
     set_lrh_vl(p->header.data(), static_cast<std::uint8_t>(vl));
     rewrite = true;
   }
-  if (cc_ && vl != kVl15) {
-    const auto v = static_cast<std::uint8_t>(vl);
-    const std::uint32_t left = port.tx_credits(v).available();
-    if (cc_->depart(out, v, e.blocks, e.fecn && !e.mcast, left >= e.blocks ? left - e.blocks : 0,
-                    port.peer()->rx_buffer(v).capacity()))
-      rewrite |= mark_fecn(*p, false);
-  }
+  if constexpr (kCc)
+    if (vl != kVl15 && cc_depart(out, static_cast<std::uint8_t>(vl), e, port)) rewrite |= mark_fecn(*p, false);
   if (rewrite) write_vcrc(*p);
   // Before its tail check this switch may still stomp it: the next receiver must check it too.
   p->end_pending = e.check && !e.tail_checked;
@@ -352,10 +350,14 @@ void Switch::try_start(PortNum out) {
     for (const Requester q : o.requesters[vl])
       fits = fits || port.may_send(static_cast<std::uint8_t>(vl), inputs_[(q >> 4) - 1][q & 15].front().blocks);
     port.set_credit_stalled(static_cast<std::uint8_t>(vl), !fits);
-    if (cc_ && !fits) cc_->credit_wait(out, static_cast<std::uint8_t>(vl));
+    if constexpr (kCc)
+      if (!fits) cc->credit_wait(out, static_cast<std::uint8_t>(vl));
   }
   ++stats_.forwarded;
 }
+
+template void Switch::try_start_impl<true>(PortNum);
+template void Switch::try_start_impl<false>(PortNum);
 
 void Switch::on_tx_done(LinkPort& port, Packet* p) {
   Output& o = outputs_[port.number() - 1];
@@ -376,6 +378,12 @@ void Switch::on_tx_done(LinkPort& port, Packet* p) {
   q.pop_front();
   ports_[in - 1]->free_rx(vl, blocks);
   if (!q.empty()) consider_head(in, vl);
+}
+
+bool Switch::cc_depart(PortNum out, std::uint8_t vl, const Entry& e, const LinkPort& port) {
+  const std::uint32_t left = port.tx_credits(vl).available();
+  return cc_->depart(out, vl, e.blocks, e.fecn && !e.mcast, left >= e.blocks ? left - e.blocks : 0,
+                     port.peer()->rx_buffer(vl).capacity());
 }
 
 std::uint32_t Switch::output_queue_blocks(PortNum out) const {

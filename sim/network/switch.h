@@ -140,7 +140,10 @@ class Switch : public ScheduledModule, public PortOwner, public ActionHandler {
   void request_copy(PortNum in, std::uint8_t vl, PortNum out);
   void drop_copy(PortNum in, std::uint8_t vl, PortNum out, DropReason reason);
   void retire_multicast(PortNum in, std::uint8_t vl);
-  void try_start(PortNum out);
+  void try_start(PortNum out) { cc_ ? try_start_impl<true>(out) : try_start_impl<false>(out); }
+  // kCc: congestion control is on. Without it the code has no trace of it (a bench figure).
+  template <bool kCc>
+  void try_start_impl(PortNum out);
   void discard_at_tail(PortNum in, Packet* p, Time tail, DropReason reason, bool check);
   void tail_check(PortNum in, std::uint8_t vl, std::uint64_t serial);
   // Takes requester r off every VL of output `out`.
@@ -150,6 +153,8 @@ class Switch : public ScheduledModule, public PortOwner, public ActionHandler {
   void discard_head(PortNum in, std::uint8_t vl, DropReason reason);  // a queued head packet
   void count_discard(PortNum port, DropReason reason);
   const SlToVlTable& sl_to_vl(PortNum in, PortNum out) const;
+  // Whether the packet of `e` leaves (out, vl) with FECN (out of line: the hot path keeps a null test).
+  bool cc_depart(PortNum out, std::uint8_t vl, const Entry& e, const LinkPort& port);
 
   SwitchConfig config_;
   PacketPool& pool_;

@@ -140,14 +140,16 @@ void Hca::drop_unsent(Packet* p, DropReason reason) {
   pool_.release(p);
 }
 
-void Hca::try_send(PortNum n) {
+template <bool kCc>
+void Hca::try_send_impl(PortNum n) {
   auto& queues = send_queues_[n - 1];
   LinkPort& port = *ports_[n - 1];
   std::uint16_t ready = 0;
   if (ring_vls_[n - 1]) pull_from_qps(n);
-  if (queued_vls_[n - 1] == 0 && !(cc_ && !cc_->cnps[n - 1].empty())) return;
+  Congestion* const cc = kCc ? cc_.get() : nullptr;
+  if (queued_vls_[n - 1] == 0 && !(kCc && !cc->cnps[n - 1].empty())) return;
   Time dma_wait = kTimeNever;
-  Time cc_wait = kTimeNever;
+  [[maybe_unused]] Time cc_wait = kTimeNever;
   for (std::uint16_t m = queued_vls_[n - 1]; m; m &= static_cast<std::uint16_t>(m - 1)) {
     const unsigned v = static_cast<unsigned>(__builtin_ctz(m));
     if (staged_ready_[n - 1][v] > now()) {
@@ -155,9 +157,9 @@ void Hca::try_send(PortNum n) {
       dma_wait = std::min(dma_wait, staged_ready_[n - 1][v]);
       continue;
     }
-    if (cc_) {
+    if constexpr (kCc) {
       // Congestion control holds the flow's next packet until its inter-packet delay is over.
-      const Time ready_at = cc_->throttle.ready_at(cc_key(n, *queues[v].front().p));
+      const Time ready_at = cc_ready_at(n, *queues[v].front().p);
       if (ready_at > now()) {
         cc_wait = std::min(cc_wait, ready_at);
         continue;
@@ -171,12 +173,14 @@ void Hca::try_send(PortNum n) {
     send_ready_pending_ = true;
     schedule(dma_wait, this, kSendReady, n);
   }
-  if (cc_wait != kTimeNever) cc_wake(n, cc_wait);
+  if constexpr (kCc)
+    if (cc_wait != kTimeNever) cc_wake(n, cc_wait);
   if (!port.can_start_data()) {
     port.notify_when_free();
     return;
   }
-  if (cc_ && cc_transmit_cnp(n)) return;
+  if constexpr (kCc)
+    if (cc_transmit_cnp(n)) return;
   const int vl = arbiters_[n - 1].choose(ready, false);
   if (vl < 0) return;  // no credits (on_credits retries) or the port is not Active yet
   auto& q = queues[vl];
@@ -188,9 +192,8 @@ void Hca::try_send(PortNum n) {
     port.set_credit_stalled(static_cast<std::uint8_t>(vl), false);
   }
   p->injected = port.transmit(p);
-  if (cc_ && p->src_qp != 0)
-    cc_->throttle.sent(cc_key(n, *p), lrh_sl(p->header.data()), port.clock().cycle_at_or_after(p->injected),
-                       port.symbols_for(p->wire_bytes()), port.clock());
+  if constexpr (kCc)
+    if (p->src_qp != 0) cc_sent(n, *p);
   arbiters_[n - 1].sent(vl, static_cast<std::uint32_t>(p->wire_bytes()));
   ledger_.injected();
   ++stats_.sent_packets;
@@ -207,6 +210,9 @@ void Hca::try_send(PortNum n) {
   // More to send: be told when this packet is out (no extra event, its end is already scheduled).
   if (queued_vls_[n - 1]) port.notify_when_free();
 }
+
+template void Hca::try_send_impl<true>(PortNum);
+template void Hca::try_send_impl<false>(PortNum);
 
 void Hca::on_tx_done(LinkPort&, Packet*) {}
 
@@ -550,6 +556,14 @@ const std::map<Qpn, CcQpCounters>& Hca::cc_counters() const {
 
 CcThrottle::Key Hca::cc_key(PortNum n, const Packet& p) const {
   return cc_->throttle.key(p.src_qp, n, lrh_sl(p.header.data()));
+}
+
+Time Hca::cc_ready_at(PortNum n, const Packet& p) const { return cc_->throttle.ready_at(cc_key(n, p)); }
+
+void Hca::cc_sent(PortNum n, const Packet& p) {
+  const LinkPort& port = *ports_[n - 1];
+  cc_->throttle.sent(cc_key(n, p), lrh_sl(p.header.data()), port.clock().cycle_at_or_after(p.injected),
+                     port.symbols_for(p.wire_bytes()), port.clock());
 }
 
 void Hca::cc_on_becn(PortNum n, Qpn qpn, std::uint8_t sl) {

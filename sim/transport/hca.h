@@ -177,7 +177,10 @@ class Hca : public ScheduledModule, public PortOwner, public ActionHandler, publ
   void consume_verbs(PortNum n, Packet* p, QueuePair& q, bool multicast);
   void deliver_verbs(PortNum n, Packet* p, const ParsedPacket* parsed = nullptr);
   UdQp* find_qp(Qpn qpn) { return qpn >= kFirstQpn && qpn - kFirstQpn < qps_.size() ? &qps_[qpn - kFirstQpn] : nullptr; }
-  void try_send(PortNum n);
+  void try_send(PortNum n) { cc_ ? try_send_impl<true>(n) : try_send_impl<false>(n); }
+  // kCc: congestion control is on. Without it the code has no trace of it (a bench figure).
+  template <bool kCc>
+  void try_send_impl(PortNum n);
   void consume(PortNum n, Packet* p);
   void drop(PortNum n, Packet* p, DropReason reason);
   void drop_unsent(Packet* p, DropReason reason);
@@ -190,6 +193,8 @@ class Hca : public ScheduledModule, public PortOwner, public ActionHandler, publ
     std::vector<std::deque<Packet*>> cnps;    // per port: CNPs to send, ahead of data
   };
   CcThrottle::Key cc_key(PortNum n, const Packet& p) const;
+  Time cc_ready_at(PortNum n, const Packet& p) const;  // out of line: the send path keeps a null test
+  void cc_sent(PortNum n, const Packet& p);
   void cc_on_becn(PortNum n, Qpn qpn, std::uint8_t sl);
   void cc_send_cnp(PortNum n, const CnpFields& f);
   bool cc_transmit_cnp(PortNum n);
