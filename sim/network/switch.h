@@ -108,8 +108,8 @@ class Switch : public ScheduledModule, public PortOwner, public ActionHandler {
     std::uint32_t blocks;
     bool requesting = false;  // registered with its output
     bool granted = false;     // on the wire
-    bool fecn = false;        // met congestion on arrival: leaves with FECN (congestion_detector.h)
     std::uint64_t serial = 0;
+    bool fecn = false;        // met congestion on arrival: leaves with FECN (congestion_detector.h)
     // Multicast: the MFT entry (copies go to each port but the input), copies not yet started
     // and copies on the wire. The entry leaves the input when both are 0.
     const std::vector<PortNum>* mcast = nullptr;
