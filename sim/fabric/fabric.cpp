@@ -76,6 +76,33 @@ Fabric::Fabric(const Topology& topo, const FabricOptions& options)
       switches_[i] = std::make_unique<Switch>(n.name.c_str(), c, pool_, ledger_);
     }
   }
+  // Every node's SMA (management port 0 of a switch, QP0 of an HCA).
+  hca_smas_.resize(topo_.nodes.size());
+  switch_smas_.resize(topo_.nodes.size());
+  for (std::size_t i = 0; i < topo_.nodes.size(); ++i) {
+    const TopoNode& n = topo_.nodes[i];
+    SmaTiming timing = options.sma_timing;
+    for (const auto& [node, t] : options.sma_timing_by_node)
+      if (node == i) timing = t;
+    std::vector<std::uint8_t> speeds(n.num_ports + 1), speeds_ext(n.num_ports + 1), widths(n.num_ports + 1);
+    for (unsigned p = 1; p <= n.num_ports; ++p) {
+      speeds[p] = portinfo_link_speed_enabled(n.enabled_speeds(p));
+      speeds_ext[p] = portinfo_link_speed_ext_enabled(n.enabled_speeds(p));
+      widths[p] = n.enabled_widths(p);
+    }
+    if (n.type == NodeType::kHca) {
+      hca_smas_[i] = std::make_unique<HcaSma>(*hcas_[i], HcaSmaConfig{n.guid, n.name, timing, speeds, speeds_ext, widths});
+    } else {
+      SwitchSmaConfig c;
+      c.node_guid = n.guid;
+      c.description = n.name;
+      c.timing = timing;
+      c.speeds = speeds;
+      c.speeds_ext = speeds_ext;
+      c.widths = widths;
+      switch_smas_[i] = std::make_unique<SwitchSma>(*switches_[i], std::move(c));
+    }
+  }
   PcapCapture* pcap = nullptr;
   if (!options.pcap_path.empty()) {
     auto cap = std::make_unique<PcapCapture>(options.pcap_path, options.pcap_link_packets);

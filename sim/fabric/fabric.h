@@ -18,6 +18,8 @@
 #include "sim/phy/skip_schedule.h"
 #include "sim/link/port_owner.h"
 #include "sim/network/switch.h"
+#include "sim/subnet_manager/hca_sma.h"
+#include "sim/subnet_manager/switch_sma.h"
 #include "sim/transport/hca.h"
 
 namespace ibfsim {
@@ -57,6 +59,9 @@ struct FabricOptions {
   std::vector<MulticastGroup> multicast;  // group i has MLID 0xC000 + i
   PhySettings phy;
   std::uint64_t seed = 1;          // bit errors draw from streams of this seed
+  // How long every node's SMA takes per SMP (sma_shell.h), and per-node exceptions by node index.
+  SmaTiming sma_timing;
+  std::vector<std::pair<std::size_t, SmaTiming>> sma_timing_by_node;
 };
 
 // A scheduled change of a cable's state (scenario `faults:`).
@@ -78,6 +83,9 @@ class Fabric {
   // nullptr when the node is not of that type.
   Hca* hca(std::size_t node) { return hcas_.at(node).get(); }
   Switch* switch_at(std::size_t node) { return switches_.at(node).get(); }
+  // Every node runs an SMA; nullptr when the node is not of that type.
+  HcaSma* hca_sma(std::size_t node) { return hca_smas_.at(node).get(); }
+  SwitchSma* switch_sma(std::size_t node) { return switch_smas_.at(node).get(); }
   std::vector<std::size_t> hca_nodes() const { return topo_.hcas(); }
   // The link port at (node, port).
   LinkPort& port(std::size_t node, unsigned port);
@@ -112,6 +120,8 @@ class Fabric {
   PacketLedger ledger_;
   std::vector<std::unique_ptr<Hca>> hcas_;
   std::vector<std::unique_ptr<Switch>> switches_;
+  std::vector<std::unique_ptr<HcaSma>> hca_smas_;
+  std::vector<std::unique_ptr<SwitchSma>> switch_smas_;
   std::unique_ptr<CaptureSink> capture_;
   std::unique_ptr<LinkBringUp> bring_up_;
   std::vector<TrainingResult> training_;

@@ -41,9 +41,26 @@ const char* port_state_name(PortState s) {
 }
 
 LinkPort::LinkPort(ScheduledModule& module, PortOwner& owner, PortNum number, PortBuffers buffers, std::string name)
-    : module_(module), owner_(owner), number_(number), name_(std::move(name)), buffers_(buffers) {
+    : module_(module), owner_(owner), number_(number), name_(std::move(name)), buffers_(buffers),
+      vl_cap_(buffers.op_vls) {
   IBFSIM_CHECK(buffers_.op_vls >= 1 && buffers_.op_vls <= kMaxDataVls, "operational VLs must be 1..15");
   for (unsigned v = 0; v < buffers_.op_vls; ++v) vls_[v].rx = ReceiveBuffer(buffers_.data_vl_blocks);
+}
+
+void LinkPort::set_op_vls(unsigned op_vls) {
+  IBFSIM_CHECK(op_vls >= 1 && op_vls <= vl_cap_, "operational VLs above VLCap: " + name_);
+  if (op_vls == buffers_.op_vls) return;
+  IBFSIM_CHECK(state_ == PortState::kDown || state_ == PortState::kInit,
+               "OperationalVLs changed on a port that passes data: " + name_);
+  for (unsigned v = 0; v < kMaxDataVls; ++v) set_credit_stalled(static_cast<std::uint8_t>(v), false);
+  buffers_.op_vls = op_vls;
+  fc_pending_ = 0;
+  for (unsigned v = 0; v < kMaxDataVls; ++v) {
+    vls_[v].tx = CreditCounter();
+    vls_[v].rx = ReceiveBuffer(v < op_vls ? buffers_.data_vl_blocks : 0);
+  }
+  if (!peer_ || state_ == PortState::kDown) return;
+  for (unsigned v = 0; v < op_vls; ++v) send_flow_control(1, static_cast<std::uint8_t>(v));
 }
 
 void LinkPort::connect(LinkPort& peer, const LinkRate& rate, std::uint64_t prop_cycles, std::uint32_t link_id) {
@@ -84,6 +101,7 @@ void LinkPort::link_up(PortState state) {
   for (unsigned v = 0; v < buffers_.op_vls; ++v) send_flow_control(1, static_cast<std::uint8_t>(v));
   set_next_refresh(busy_until_ - buffers_.op_vls * fc_cycles_ + kFlowControlRefreshEdges);
   schedule_refresh();
+  owner_.on_port_state_change(*this);
 }
 
 void LinkPort::link_down() {
@@ -93,6 +111,7 @@ void LinkPort::link_down() {
   set_next_refresh(~std::uint64_t{0});
   for (unsigned v = 0; v < kMaxDataVls; ++v) set_credit_stalled(static_cast<std::uint8_t>(v), false);
   owner_.on_credits(*this);  // lets the owner discard what waits for this port
+  owner_.on_port_state_change(*this);
 }
 
 void LinkPort::set_bit_exact(const BitExactLinkConfig& config) {

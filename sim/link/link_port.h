@@ -84,6 +84,12 @@ class LinkPort : public ActionHandler {
   void link_down();
   PortState state() const { return state_; }
   void set_state(PortState s) { state_ = s; }
+  // Changes the operational data VLs (PortInfo.OperationalVLs), 1..vl_cap(). Only in Down or Init,
+  // when no data flows: the data VLs' credits and buffers start afresh and, on a live link, every
+  // operational VL announces its buffer again (Op 1), as at link initialisation.
+  void set_op_vls(unsigned op_vls);
+  // The data VLs the port's buffers were built for (PortInfo.VLCap).
+  unsigned vl_cap() const { return vl_cap_; }
   // Switch external ports go from Armed to Active on the first data packet received (R21).
   void set_activate_on_data(bool on) { activate_on_data_ = on; }
 
@@ -196,6 +202,7 @@ class LinkPort : public ActionHandler {
   PortNum number_;
   std::string name_;
   PortBuffers buffers_;
+  unsigned vl_cap_;
 
   LinkPort* peer_ = nullptr;
   LinkRate rate_;
