@@ -56,12 +56,15 @@ trap cleanup EXIT
 trap 'echo "make_opensm_golden: interrupted" >&2; exit 1' INT TERM
 
 # ---- topologies --------------------------------------------------------------------------------
-# fix_net RAW NET: ibfsim's default GUIDs are 0x0002c90300000000 + node index + 1, and ibsim (like
-# ConnectX) gives HCA port p the GUID node GUID + p. So the last HCA's port 1 GUID equals the first
-# switch's GUID (= its port 0 GUID): a duplicate port GUID that OpenSM reports (ERR 0D15) and
-# resolves by dropping one of the ports. We therefore move every HCA's GUID up by 0x01000000
-# (HCA i of a generator gets node GUID 0x0002c90301000000 + i, port 1 GUID that + 1); switch GUIDs
-# stay ibfsim's. We also turn every "lid N" of the comments into "lid 0": ibsim 0.10 reads them
+# fix_net RAW NET: ibfsim's default GUIDs used to be 0x0002c90300000000 + node index + 1 for every
+# node, and ibsim (like ConnectX) gives HCA port p the GUID node GUID + p. So the last HCA's port 1
+# GUID equalled the first switch's GUID (= its port 0 GUID): a duplicate port GUID that OpenSM
+# reports (ERR 0D15) and resolves by dropping one of the ports. Such HCA GUIDs (below
+# 0x0002c90301000000) are moved up by 0x01000000 (HCA i of a generator gets node GUID
+# 0x0002c90301000000 + i, port 1 GUID that + 1); switch GUIDs stay ibfsim's. ibfsim now gives HCAs
+# exactly these GUIDs itself (sim/fabric/topology.h, default_guid), so its output passes unchanged
+# and the stored net files come out byte for byte the same (the header line is kept as it was for
+# that reason). We also turn every "lid N" of the comments into "lid 0": ibsim 0.10 reads them
 # and would start the ports with those LIDs (ibfsim's pre-SM LIDs), which OpenSM then keeps. With
 # LID 0 every port starts unconfigured, as after a power-up, and the LIDs are OpenSM's own choice.
 # (Dropping "lid N" altogether makes ibsim warn that it cannot parse the comment's link rate.)
@@ -73,7 +76,8 @@ out = ["# Adjusted by scripts/make_opensm_golden.sh (fix_net): HCA GUIDs + 0x010
 for line in open(raw):
     m = re.match(r"caguid=(0x[0-9a-fA-F]+)\s*$", line)
     if m:
-        line = "caguid=0x%016x\n" % (int(m.group(1), 16) + 0x01000000)
+        guid = int(m.group(1), 16)
+        line = "caguid=0x%016x\n" % (guid + 0x01000000 if guid < 0x0002c90301000000 else guid)
     line = re.sub(r" lid \d+", " lid 0", line)
     out.append(line)
 open(net, "w").writelines(out)

@@ -8,6 +8,7 @@
 #include <iostream>
 #include <systemc>
 
+#include "sim/cli/routes_command.h"
 #include "sim/cli/topo_command.h"
 #include "sim/core/error.h"
 #include "sim/fabric/yaml_input.h"
@@ -57,6 +58,9 @@ int sc_main(int argc, char* argv[]) {
   ibfsim::TopoOptions topo_options;
   CLI::App* topo = ibfsim::add_topo_subcommand(app, topo_options);
 
+  ibfsim::RoutesOptions routes_options;
+  CLI::App* routes = ibfsim::add_routes_subcommand(app, routes_options);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -66,6 +70,7 @@ int sc_main(int argc, char* argv[]) {
   try {
     if (*run) return run_command(scenario, out_dir, seed, sets);
     if (*topo) return ibfsim::run_topo_command(topo_options, std::cout);
+    if (*routes) return ibfsim::run_routes_command(routes_options, std::cout, std::cerr);
   } catch (const ibfsim::InputError& e) {
     std::cerr << "error: " << e.what() << "\n";
     return 2;

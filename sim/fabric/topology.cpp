@@ -209,6 +209,23 @@ void validate_topology(const Topology& topo) {
               fmt::format("{:#018x} again (already the GUID of {}{})", n.guid, first.name, at_line(first.mark)));
     }
   }
+  // Port GUIDs (port_guid_of) must be unique too: a subnet manager tells ports apart by them
+  // (OpenSM drops a port whose GUID it has seen, ERR 0D15).
+  std::unordered_map<Guid, PortRef> by_port_guid;
+  for (std::size_t i = 0; i < topo.nodes.size(); ++i) {
+    const TopoNode& n = topo.nodes[i];
+    const unsigned first_port = n.type == NodeType::kSwitch ? 0 : 1;
+    const unsigned last_port = n.type == NodeType::kSwitch ? 0 : n.num_ports;
+    for (unsigned p = first_port; p <= last_port; ++p) {
+      const Guid g = port_guid_of(n, p);
+      auto [it, fresh] = by_port_guid.emplace(g, PortRef{i, p});
+      if (fresh) continue;
+      const TopoNode& first = topo.nodes[it->second.node];
+      fail_at(n.mark, "unique port GUIDs (an HCA port p has node GUID + p, a switch its node GUID)",
+              fmt::format("{:#018x} for {} port {} again (already port {} of {}{})", g, n.name, p, it->second.port,
+                          first.name, at_line(first.mark)));
+    }
+  }
 
   // [node][port] -> cable using it, to find ports used twice.
   std::vector<std::vector<std::optional<std::size_t>>> used(topo.nodes.size());

@@ -140,11 +140,25 @@ struct TopologyDefaults {
 // The default switch port count when neither the node nor the defaults give one.
 constexpr unsigned kDefaultSwitchPorts = 36;
 
-// The node GUID given to the node at `index` when the topology names none: the Mellanox OUI
-// 00:02:c9 prefix 0x0002c90300000000 plus index + 1 (HCAs and switches alike, so GUIDs are unique
-// and stable under edits that append nodes).
+// The node GUID given to the node at `index` when the topology names none, under the Mellanox
+// OUI 00:02:c9: a switch gets 0x0002c90300000000 + index + 1, an HCA 0x0002c90301000000 + index + 1
+// + `hca_extra_ports`, the number of ports beyond the first of the HCAs declared before it. An HCA
+// port p has the port GUID node GUID + p (as ConnectX, ibsim and ibnetdiscover have it) and a switch
+// one port GUID, its node GUID; the separate HCA range keeps HCA port GUIDs off the switch GUIDs
+// (with one range, the last HCA's port 1 had the next switch's GUID), and the extra-port offset
+// keeps a multi-port HCA's port GUIDs off the next HCA's. GUIDs stay stable under edits that append
+// nodes, and single-port fabrics get exactly the GUIDs of the golden OpenSM data
+// (tests/subnet_manager/golden), so `ibfsim topo --ibsim` output runs unchanged under OpenSM.
 constexpr Guid kDefaultGuidBase = 0x0002c90300000000ull;
-inline Guid default_guid(std::size_t index) { return kDefaultGuidBase + index + 1; }
+constexpr Guid kDefaultHcaGuidBase = 0x0002c90301000000ull;
+inline Guid default_guid(NodeType type, std::size_t index, std::size_t hca_extra_ports = 0) {
+  return type == NodeType::kSwitch ? kDefaultGuidBase + index + 1 : kDefaultHcaGuidBase + index + 1 + hca_extra_ports;
+}
+// The port GUID of port `port` of `node` (NodeInfo.PortGUID): node GUID + port for an HCA, the
+// node GUID for every port of a switch.
+inline Guid port_guid_of(const TopoNode& node, unsigned port) {
+  return node.type == NodeType::kSwitch ? node.guid : node.guid + port;
+}
 
 struct Topology {
   std::string source_file;
@@ -167,8 +181,8 @@ struct Topology {
 };
 
 // Checks what the parser cannot check one value at a time: node names unique and well formed,
-// GUIDs unique and nonzero, port counts 1..kMaxPorts, data VLs 1/2/4/8/15, at least
-// kMinVl15Credits VL15 credits, per-port speed/width sets sized num_ports + 1 and not empty, cable
+// node GUIDs unique and nonzero, port GUIDs (port_guid_of) unique, port counts 1..kMaxPorts, data
+// VLs 1/2/4/8/15, at least kMinVl15Credits VL15 credits, per-port speed/width sets sized num_ports + 1 and not empty, cable
 // ends naming existing nodes and ports 1..num_ports (port 0 is a switch's management port and is
 // never cabled), no port on two cables, no cable from a node to itself, every switch cabled at least
 // once, and every cable's speed and width enabled at both of its ports. Unconnected HCA ports are

@@ -83,7 +83,8 @@ class Builder {
     n.name = std::move(name);
     n.type = type;
     n.num_ports = ports;
-    n.guid = default_guid(topo_.nodes.size());
+    n.guid = default_guid(type, topo_.nodes.size(), hca_extra_ports_);
+    if (!sw) hca_extra_ports_ += ports - 1;
     n.switch_latency = sw ? d_.switch_latency : 0;
     n.rx_buffer_credits = sw ? d_.switch_buffer_credits : d_.hca_buffer_credits;
     n.op_vls = sw ? d_.switch_vls : d_.hca_vls;
@@ -97,6 +98,7 @@ class Builder {
   const TopologyDefaults& d_;
   Topology topo_;
   std::size_t hosts_ = 0;
+  std::size_t hca_extra_ports_ = 0;  // ports beyond the first of the HCAs added so far (default_guid)
 };
 
 std::string xgft_level_name(std::size_t level, std::size_t index) {

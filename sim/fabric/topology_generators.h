@@ -7,7 +7,8 @@
 // * HCAs have defaults.hca_ports ports; the generator cables port 1 (the fat tree: ports 1..w1).
 //   Every other setting of a node (latency, buffer credits, data VLs, VL15 credits, enabled speeds
 //   and widths on every port) and every cable (rate, length) comes from defaults; per-port speed and
-//   width sets are filled in (num_ports + 1 entries). GUIDs are default_guid(index); marks are empty.
+//   width sets are filled in (num_ports + 1 entries). GUIDs are default_guid(type, index, ports
+//   beyond the first of the HCAs before); marks are empty.
 // * Switches have defaults.switch_ports ports if set (it must be large enough), otherwise the most
 //   any switch of that fabric needs, the same for all (leaf_spine alone sizes each role on its own).
 // * Invalid parameters throw std::invalid_argument whose message completes "expected ...", e.g.
@@ -26,7 +27,7 @@ namespace ibfsim {
 // in order; spine port l goes to leaf l. Every leaf is cabled to every spine exactly once.
 // Switches have defaults.switch_ports ports if set, otherwise exactly what they need
 // (leaves hosts_per_leaf + spines, spines leaves). Links, latencies, credits and propagation come
-// from defaults; GUIDs are default_guid(index); marks are left empty.
+// from defaults; GUIDs are default_guid as for generated fabrics; marks are left empty.
 // Throws std::invalid_argument ("expected ..., got ...") for zero counts or when a switch would
 // need more ports than it has (or than kMaxPorts).
 Topology generate_leaf_spine(unsigned leaves, unsigned spines, unsigned hosts_per_leaf,

@@ -230,7 +230,7 @@ TopologyDefaults read_defaults(const YamlMap& top) {
   return d;
 }
 
-TopoNode read_node(const YamlValue& v, std::size_t index, const TopologyDefaults& d) {
+TopoNode read_node(const YamlValue& v, std::size_t index, std::size_t hca_extra_ports, const TopologyDefaults& d) {
   const YamlMap m = v.as_map();
   TopoNode n;
   const YamlValue type = m.get("type");
@@ -247,7 +247,6 @@ TopoNode read_node(const YamlValue& v, std::size_t index, const TopologyDefaults
     type.fail("a node type (switch or hca)");
   }
   n.name = m.require<std::string>("name");
-  n.guid = m.optional_in_range<Guid>("guid", default_guid(index), 1, std::numeric_limits<Guid>::max());
   if (n.type == NodeType::kSwitch) {
     n.num_ports = m.optional_in_range<unsigned>("ports", d.switch_ports.value_or(kDefaultSwitchPorts), 1, kMaxPorts);
     n.switch_latency = m.duration("latency", d.switch_latency);
@@ -258,6 +257,8 @@ TopoNode read_node(const YamlValue& v, std::size_t index, const TopologyDefaults
     n.rx_buffer_credits =
         m.optional_in_range<std::uint32_t>("buffer_credits", d.hca_buffer_credits, 1, kMaxBufferCredits);
   }
+  n.guid = m.optional_in_range<Guid>("guid", default_guid(n.type, index, hca_extra_ports), 1,
+                                     std::numeric_limits<Guid>::max());
   const bool sw = n.type == NodeType::kSwitch;
   const PortSettings settings =
       read_port_settings(m, sw ? PortSettings{d.switch_vls, d.switch_vl15_buffer_credits, d.switch_speeds, d.switch_widths}
@@ -430,8 +431,10 @@ Topology parse_topology(const YAML::Node& root, const std::string& file_name) {
     const std::vector<YamlValue> nodes = top.list("nodes");
     std::unordered_map<std::string, std::size_t> by_name;
     topo.nodes.reserve(nodes.size());
+    std::size_t hca_extra_ports = 0;  // ports beyond the first of the HCAs so far (default_guid)
     for (const YamlValue& v : nodes) {
-      topo.nodes.push_back(read_node(v, topo.nodes.size(), d));
+      topo.nodes.push_back(read_node(v, topo.nodes.size(), hca_extra_ports, d));
+      if (topo.nodes.back().type == NodeType::kHca) hca_extra_ports += topo.nodes.back().num_ports - 1;
       by_name.emplace(topo.nodes.back().name, topo.nodes.size() - 1);  // duplicates: validate_topology
     }
     const std::vector<YamlValue> cables = top.optional_list("cables");

@@ -27,8 +27,8 @@ cables:
                                "  edge [fontname=\"Helvetica\", fontsize=8];\n"
                                "  \"sw1\" [shape=box, style=filled, fillcolor=\"#c6dbef\", label=\"sw1\\n8 ports\", "
                                "tooltip=\"GUID 0x0002c90300000001\"];\n"
-                               "  \"h1\" [shape=ellipse, tooltip=\"GUID 0x0002c90300000002\"];\n"
-                               "  \"h\\\"2\" [shape=ellipse, tooltip=\"GUID 0x0002c90300000003\"];\n"
+                               "  \"h1\" [shape=ellipse, tooltip=\"GUID 0x0002c90301000002\"];\n"
+                               "  \"h\\\"2\" [shape=ellipse, tooltip=\"GUID 0x0002c90301000003\"];\n"
                                "  \"h1\" -- \"sw1\" [taillabel=\"1\", headlabel=\"1\"];\n"
                                "  \"h\\\"2\" -- \"sw1\" [taillabel=\"1\", headlabel=\"2\", label=\"4x HDR, 0.3m\"];\n"
                                "}\n";

@@ -25,7 +25,7 @@ struct Builder {
     n.name = (type == NodeType::kSwitch ? "s" : "h") + std::to_string(t.nodes.size());
     n.type = type;
     n.num_ports = ports;
-    n.guid = default_guid(t.nodes.size());
+    n.guid = default_guid(type, t.nodes.size());
     n.rx_buffer_credits = 1;
     t.nodes.push_back(n);
     next_port.push_back(1);

@@ -3,6 +3,8 @@
 // routes reach every host in the fabric's diameter.
 #include <catch2/catch.hpp>
 
+#include <set>
+
 #include <chrono>
 #include <cstdint>
 #include <iostream>
@@ -139,7 +141,18 @@ void check_fabric(const Topology& t, const Expect& e) {
     CHECK(t.nodes[s].port_speeds.size() == e.switch_ports + 1);
     CHECK(t.nodes[s].port_widths.size() == e.switch_ports + 1);
   }
-  for (std::size_t i = 0; i < t.nodes.size(); ++i) CHECK(t.nodes[i].guid == default_guid(i));
+  // Default GUIDs: switches 0x0002c903_00000000 + index + 1, HCAs 0x0002c903_01000000 + index + 1 +
+  // the ports beyond the first of earlier HCAs; so no port GUID (HCA: node GUID + port) repeats.
+  std::size_t extra = 0;
+  std::set<Guid> port_guids;
+  for (std::size_t i = 0; i < t.nodes.size(); ++i) {
+    const TopoNode& n = t.nodes[i];
+    const Guid base = n.type == NodeType::kSwitch ? 0x0002c90300000000ull : 0x0002c90301000000ull + extra;
+    CHECK(n.guid == base + i + 1);
+    if (n.type == NodeType::kHca) extra += n.num_ports - 1;
+    for (unsigned p = n.type == NodeType::kSwitch ? 0 : 1; p <= (n.type == NodeType::kSwitch ? 0 : n.num_ports); ++p)
+      CHECK(port_guids.insert(port_guid_of(n, p)).second);
+  }
   for (const TopoCable& c : t.cables) {
     CHECK(c.port_a >= 1);
     CHECK(c.port_a <= t.nodes[c.node_a].num_ports);

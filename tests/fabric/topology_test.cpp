@@ -106,7 +106,9 @@ TEST_CASE("generate_leaf_spine builds the documented wiring", "[fabric][topology
   CHECK(t.nodes[15].num_ports == 3);
   CHECK(t.nodes[15].switch_latency == 100 * kNs);
   CHECK(t.nodes[4].rx_buffer_credits == 256);
-  CHECK(t.nodes[16].guid == default_guid(16));
+  CHECK(t.nodes[16].guid == default_guid(NodeType::kSwitch, 16));
+  CHECK(t.nodes[16].guid == 0x0002c90300000011ull);  // spine2, node 17: switch range
+  CHECK(t.nodes[4].guid == 0x0002c90301000005ull);   // h5, node 5: HCA range
   for (std::size_t leaf = 0; leaf < 3; ++leaf) {
     for (unsigned h = 0; h < 4; ++h) {
       const PortRef host = t.cables.at(*t.cable_at(12 + leaf, h + 1)).far_end(12 + leaf);

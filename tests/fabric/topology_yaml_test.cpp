@@ -43,7 +43,8 @@ TEST_CASE("quickstart.yaml: 8 HCAs on one 36-port switch, 4x EDR, 2 m", "[fabric
     CHECK(h.type == NodeType::kHca);
     CHECK(h.num_ports == 1);
     CHECK(h.rx_buffer_credits == 256);
-    CHECK(h.guid == default_guid(i));
+    CHECK(h.guid == default_guid(NodeType::kHca, i));
+    CHECK(h.guid == 0x0002c90301000000ull + i + 1);
     const TopoCable& c = t.cables.at(*t.cable_at(i, 1));
     CHECK(c.far_end(i).node == 0);
     CHECK(c.far_end(i).port == i);
@@ -121,7 +122,7 @@ cables:
   CHECK(t.nodes[1].num_ports == 40);
   CHECK(t.nodes[1].switch_latency == 90 * kNs);
   CHECK(t.nodes[1].rx_buffer_credits == 64);
-  CHECK(t.nodes[1].guid == default_guid(1));
+  CHECK(t.nodes[1].guid == default_guid(NodeType::kSwitch, 1));
   CHECK(t.nodes[2].num_ports == 1);
   CHECK(t.nodes[2].rx_buffer_credits == 16);
   CHECK(t.nodes[3].num_ports == 2);
