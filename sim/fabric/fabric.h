@@ -19,6 +19,7 @@
 #include "sim/link/port_owner.h"
 #include "sim/network/switch.h"
 #include "sim/subnet_manager/hca_sma.h"
+#include "sim/subnet_manager/subnet_manager.h"
 #include "sim/subnet_manager/switch_sma.h"
 #include "sim/transport/hca.h"
 
@@ -50,6 +51,19 @@ struct PhySettings {
   std::uint64_t skip_interval_edges = kDefaultSkipIntervalEdges;
 };
 
+// The in-band subnet manager (scenario `subnet_manager:`): it runs on `port` of HCA `host` and
+// configures the fabric with SMPs. The modules then start as after power-up (no LIDs, empty LFTs,
+// ports Init once trained, default SL->VL and VL arbitration, 4096-byte MTU, infinite HOQLife and
+// LifeTimeValue), and the SM programs the `link` settings of FabricOptions: link.mtu as the largest
+// NeighborMTU, link.hoq_life, link.switch_lifetime, and, when given, the SL->VL and VL arbitration
+// tables (OpenSM's QoS). `config.sweep`'s MTU, HOQLife, LifeTimeValue and QoS fields are filled in
+// from there. Multicast forwarding tables stay the static trees (static_multicast.h).
+struct SubnetManagerSettings {
+  std::size_t host = 0;
+  PortNum port = 1;
+  SubnetManagerConfig config;
+};
+
 struct FabricOptions {
   bool carry_payload = false;      // real payload bytes (data checking) instead of elided ones
   std::string pcap_path;           // empty: no capture
@@ -62,6 +76,9 @@ struct FabricOptions {
   // How long every node's SMA takes per SMP (sma_shell.h), and per-node exceptions by node index.
   SmaTiming sma_timing;
   std::vector<std::pair<std::size_t, SmaTiming>> sma_timing_by_node;
+  // Unset: the static LIDs and routes (static_routing.h) and ports straight to Active, as before a
+  // subnet manager existed (fabric tests about other things use it).
+  std::optional<SubnetManagerSettings> subnet_manager;
 };
 
 // A scheduled change of a cable's state (scenario `faults:`).
@@ -79,7 +96,10 @@ class Fabric {
   ~Fabric();
 
   const Topology& topology() const { return topo_; }
+  // The static LIDs and routes; empty when a subnet manager runs.
   const StaticRouting& routing() const { return routing_; }
+  // The subnet manager, when one runs.
+  SubnetManager* subnet_manager() { return sm_.get(); }
   // nullptr when the node is not of that type.
   Hca* hca(std::size_t node) { return hcas_.at(node).get(); }
   Switch* switch_at(std::size_t node) { return switches_.at(node).get(); }
@@ -122,6 +142,7 @@ class Fabric {
   std::vector<std::unique_ptr<Switch>> switches_;
   std::vector<std::unique_ptr<HcaSma>> hca_smas_;
   std::vector<std::unique_ptr<SwitchSma>> switch_smas_;
+  std::unique_ptr<SubnetManager> sm_;
   std::unique_ptr<CaptureSink> capture_;
   std::unique_ptr<LinkBringUp> bring_up_;
   std::vector<TrainingResult> training_;

@@ -35,6 +35,9 @@ class HcaSma : public SmaShell {
   // one to `dlid` out of `port`.
   void send_from_sm(const Smp& smp, PortNum port, Lid dlid = kLidPermissive);
   Hca& hca() { return hca_; }
+  void on_port_state_change(PortNum port) override {
+    if (sm_) sm_->on_port_state_change(port);
+  }
 
  protected:
   void send_packet(PortNum port, Packet* p) override { hca_.send_management(port, p); }

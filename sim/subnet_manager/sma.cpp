@@ -280,7 +280,9 @@ SmaResult sma_process(SmaState& s, const Smp& r, PortNum arrival) {
   auto answer = [&](std::uint16_t status) {
     result.respond = true;
     result.response = r;
-    result.response.method = static_cast<std::uint8_t>(r.method | IB_MAD_METHOD_RESP_MASK);
+    // Get and Set are answered by GetResp; another method by itself with the response bit.
+    const bool get_or_set = r.method == IB_MAD_METHOD_GET || r.method == IB_MAD_METHOD_SET;
+    result.response.method = get_or_set ? IB_MAD_METHOD_GET_RESP : static_cast<std::uint8_t>(r.method | IB_MAD_METHOD_RESP_MASK);
     result.response.status = r.directed() ? (status & IB_SMP_STATUS_MASK) : status;
     if (r.directed()) result.response.direction = true;
     return result;

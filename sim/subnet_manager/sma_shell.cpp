@@ -97,26 +97,39 @@ void SmaShell::on_management_packet(Packet* p, PortNum port) {
   if (ud && ud->bth.dest_qp == 0 && p->payload_len == kMadBytes && p->payload.size() == kMadBytes &&
       qp0_accepts(p->payload.data(), kMadBytes))
     smp = decode_smp(p->payload.data());
+  pool_.release(p);
   if (!smp) {
     ledger_.dropped(DropReason::kMalformed, true);
-    pool_.release(p);
-    discard();
+    return discard();
+  }
+  Job job{*smp, DrDecision{}, ud->lrh, port, ud->lrh.dlid != kLidPermissive};
+  bool to_sm = false;
+  if (job.smp.directed()) {
+    job.decision = dr_route(job.smp, node_, job.by_lid ? kDrLocal : port);
+    if (job.decision.action == DrAction::kDrop) {
+      ledger_.dropped(DropReason::kMalformed, true);
+      return discard();
+    }
+    // An answer back at the node that sent the request is the SM's.
+    to_sm = job.decision.action == DrAction::kProcess && job.smp.direction;
+  } else {
+    to_sm = job.smp.method != IB_MAD_METHOD_GET && job.smp.method != IB_MAD_METHOD_SET;  // answers, traps
+  }
+  if (!to_sm && timing_.queue_depth != 0 && busy_ && queue_.size() > timing_.queue_depth) {
+    // QP0's receive queue is full (its front is the SMP in service): the SMP is lost.
+    ++stats_.overflowed;
+    ledger_.dropped(DropReason::kVl15Overflow, true);
     return;
   }
   ledger_.management_delivered();
-  pool_.release(p);
-  Job job{*smp, DrDecision{}, ud->lrh, port, ud->lrh.dlid != kLidPermissive};
   if (job.smp.directed()) {
-    job.decision = dr_route(job.smp, node_, job.by_lid ? kDrLocal : port);
-    if (job.decision.action == DrAction::kDrop) return discard();
-    if (job.decision.action == DrAction::kProcess && job.smp.direction) {
-      // An answer back at the node that sent the request: the SM's.
+    if (to_sm) {
       if (!deliver_to_sm(job.smp, port, job.lrh.slid)) discard();
       return;
     }
   } else if (job.smp.method == IB_MAD_METHOD_TRAP_REPRESS) {
     return on_trap_repress(job.smp);
-  } else if (is_response_method(job.smp.method) || job.smp.method == IB_MAD_METHOD_TRAP) {
+  } else if (to_sm) {
     if (!deliver_to_sm(job.smp, port, job.lrh.slid)) discard();
     return;
   }

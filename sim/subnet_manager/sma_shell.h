@@ -32,12 +32,16 @@ namespace ibfsim {
 struct SmaTiming {
   Time process = 1 * kUs;        // an SMP addressed to this node
   Time dr_forward = 500 * kNs;   // a directed-route SMP a switch passes on
+  // SMPs that may wait for the management processor (QP0's receive queue); one arriving when it
+  // is full is dropped and counted (`sma_overflow`). 0: no limit.
+  unsigned queue_depth = 0;
 };
 
 struct SmaStats {
   std::uint64_t processed = 0;   // requests answered (or discarded for their M_Key)
   std::uint64_t forwarded = 0;   // directed-route SMPs passed on (switches)
   std::uint64_t discarded = 0;   // malformed, refused by the walk, or with nowhere to go
+  std::uint64_t overflowed = 0;  // dropped because the queue was full
   std::uint64_t sets_applied = 0;
   std::uint64_t traps_sent = 0;
 };
@@ -48,6 +52,8 @@ class SmpReceiver {
   virtual ~SmpReceiver() = default;
   // `slid` is the LRH SLID (the trap's sender, or 0xFFFF for a directed-route answer).
   virtual void on_smp(const Smp& smp, PortNum port, Lid slid) = 0;
+  // The physical link of the node's `port` came up or went down.
+  virtual void on_port_state_change(PortNum /*port*/) {}
 };
 
 class SmaShell : public ManagementAgent, public ActionHandler {
