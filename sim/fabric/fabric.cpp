@@ -218,6 +218,11 @@ void Fabric::schedule_faults(const std::vector<LinkFault>& faults) {
   }
 }
 
+void Fabric::set_horizon(Time horizon) {
+  for (auto& sw : switches_)
+    if (sw) sw->set_horizon(horizon);
+}
+
 const std::vector<Time>& Fabric::link_up_times(std::size_t k) const { return bring_up_->up_times(k); }
 const std::vector<Time>& Fabric::link_down_times(std::size_t k) const { return bring_up_->down_times(k); }
 

@@ -118,7 +118,9 @@ class Fabric {
   std::size_t queued_at_sources() const;
   // Throws SimError if the packet ledger does not balance.
   void check_invariants() const;
-  // Schedules link down/up events; must run before sc_start.
+  // The end of the run, once known (switch lifetime timers beyond it are not set).
+  void set_horizon(Time horizon);
+  // Schedules link down/up events (at times not before now).
   void schedule_faults(const std::vector<LinkFault>& faults);
   // Brings lazy per-port accounting up to now, then flushes and closes the capture file (if any).
   void finish();

@@ -79,7 +79,7 @@ std::uint64_t LinkPort::symbols_for(std::uint64_t bytes) const { return symbols_
 
 void LinkPort::link_up(PortState state) {
   if (!peer_) return;
-  state_ = state;
+  set_state(state);
   busy_until_ = std::max(busy_until_, now_cycle());
   up_edge_ = busy_until_;
   skip_ = SkipScheduler(skip_.interval());  // the line restarts: the first SKIP is one interval on
@@ -224,13 +224,17 @@ void LinkPort::flush_pending() {
   pending_.valid = false;
   const std::uint64_t e = pending_.edge;
   const std::uint64_t flipped = phy_->bits_flipped();
+  const bool was_aligned = phy_->rx_aligned();
   const std::uint64_t phy_start =
       phy_->send(frame_, FrameKind::kData, pending_.end_bad ? FrameEnd::kBad : FrameEnd::kGood, e);
+  const bool aligned_throughout = was_aligned && phy_->rx_aligned();
   auto frames = phy_->take_frames();
   const bool as_sent = frames.size() == 1 && frames[0].end_edge == e + pending_.edges + phy_->skew_latency_edges();
   // Without a bit error the PHY must frame the packet exactly as the timing model counts it;
   // with one, the receiver may lose, cut or merge frames: the packet is then a PHY error.
-  IBFSIM_CHECK(phy_start == e && (as_sent || phy_->bits_flipped() != flipped),
+  // A receiver whose lanes fell out of step (an earlier error looked like an alignment marker)
+  // loses what arrives until it realigns, errors or not.
+  IBFSIM_CHECK(phy_start == e && (as_sent || phy_->bits_flipped() != flipped || !aligned_throughout),
                "bit-exact PHY and timing model disagree on " + name_);
   RxVerdict v;
   v.seq = pending_.seq;
@@ -303,11 +307,13 @@ void LinkPort::send_flow_control(std::uint8_t op, std::uint8_t vl) {
   if (phy_) {
     flush_pending();  // the data packet before it
     const std::uint64_t flipped = phy_->bits_flipped();
+    const bool was_aligned = phy_->rx_aligned();
     const std::uint64_t e = c - up_edge_;
     const std::uint64_t phy_start = phy_->send(bytes.data(), bytes.size(), FrameKind::kLink, FrameEnd::kGood, e);
+    const bool aligned_throughout = was_aligned && phy_->rx_aligned();
     auto frames = phy_->take_frames();
     const bool as_sent = frames.size() == 1 && frames[0].end_edge == e + fc_cycles_ + phy_->skew_latency_edges();
-    IBFSIM_CHECK(phy_start == e && (as_sent || phy_->bits_flipped() != flipped),
+    IBFSIM_CHECK(phy_start == e && (as_sent || phy_->bits_flipped() != flipped || !aligned_throughout),
                  "bit-exact PHY and timing model disagree on " + name_);
     // A symbol error loses the link packet (bit 63); wrong bytes arrive and fail their LPCRC.
     if (!as_sent || !frames[0].ok() || frames[0].bytes.size() != 6) wire |= std::uint64_t{1} << 63;
@@ -427,7 +433,7 @@ void LinkPort::on_action(std::uint32_t kind, std::uint64_t arg, void* ptr) {
           request_flow_control(vl);
           return owner_.on_link_discard(*this, p, DropReason::kPortState);
         }
-        if (state_ == PortState::kArmed && activate_on_data_) state_ = PortState::kActive;  // R21
+        if (state_ == PortState::kArmed && activate_on_data_) set_state(PortState::kActive);  // R21
       }
       ++stats_.rx_packets;
       stats_.rx_bytes += bytes;

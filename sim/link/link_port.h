@@ -83,7 +83,13 @@ class LinkPort : public ActionHandler {
   // The physical link went down: the port is Down; what is on the wire is lost at the far end.
   void link_down();
   PortState state() const { return state_; }
-  void set_state(PortState s) { state_ = s; }
+  void set_state(PortState s) {
+    if (s == PortState::kActive && state_ != PortState::kActive) active_times_.push_back(module_.now());
+    state_ = s;
+  }
+  // Every time the port entered Active (at link up without a subnet manager, by a Set from the
+  // SM, or on data in Armed).
+  const std::vector<Time>& active_times() const { return active_times_; }
   // Changes the operational data VLs (PortInfo.OperationalVLs), 1..vl_cap(). Only in Down or Init,
   // when no data flows: the data VLs' credits and buffers start afresh and, on a live link, every
   // operational VL announces its buffer again (Op 1), as at link initialisation.
@@ -215,6 +221,7 @@ class LinkPort : public ActionHandler {
   std::uint32_t link_id_ = 0;
 
   PortState state_ = PortState::kDown;
+  std::vector<Time> active_times_;
   bool activate_on_data_ = false;
   std::uint64_t busy_until_ = 0;  // first edge at which the transmitter is free
   bool end_event_pending_ = false;

@@ -28,8 +28,9 @@ struct WorkloadSpec {
 };
 
 struct Phases {
-  // When traffic starts; the other phases and the faults count from here. Unset: once every link
-  // that trains is up (links train from time 0, link_training.h), as a job starts on a ready fabric.
+  // When traffic starts; the other phases and the faults count from here. Unset: once the fabric is
+  // up, as a job starts on a ready fabric: when the subnet manager has finished its first sweep,
+  // or (subnet_manager: static) once every link that trains is up (links train from time 0).
   std::optional<Time> start;
   Time warmup = 10 * kUs;   // traffic runs, nothing is measured
   Time measure = 100 * kUs; // packets created here are measured
@@ -45,6 +46,16 @@ struct Outputs {
   std::vector<std::string> vcd_ports;  // "node/port"; empty = every switch port
 };
 
+// The scenario's `subnet_manager:` (docs/scenario.md). `static` replaces the SM by the static LIDs
+// and routes of the walking skeleton (static_routing.h).
+struct SubnetManagerSpec {
+  bool in_band = true;
+  std::string host;                  // empty: the first HCA with a cabled port
+  SubnetManagerConfig config;        // sweep.lmc / routing, max_wire_smps, timeouts, sweep_interval
+  SmaTiming sma;                     // every node's SMA
+  std::vector<std::pair<std::string, SmaTiming>> sma_by_node;
+};
+
 struct Scenario {
   std::string file;           // the scenario file, for messages
   std::string topology_file;  // resolved path
@@ -53,6 +64,7 @@ struct Scenario {
   std::vector<WorkloadSpec> flows;  // `workload:` is one flow (a map) or several (a list)
   LinkSettings link;
   PhySettings phy;
+  SubnetManagerSpec subnet_manager;
   std::vector<LinkFault> faults;
   std::vector<std::string> warnings;  // about the topology (disconnected parts, links negotiating down)
   // Multicast groups (`multicast:`), by name; a flow whose destination names a group sends to it.
