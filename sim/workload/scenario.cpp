@@ -1,5 +1,7 @@
 #include "sim/workload/scenario.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <filesystem>
@@ -190,6 +192,24 @@ std::vector<LinkFault> parse_faults(const std::vector<YamlValue>& list, const To
 }
 
 }  // namespace
+
+SubnetManagerSettings subnet_manager_settings(const Scenario& sc) {
+  const auto cables = sc.topology.port_cables();
+  SubnetManagerSettings st;
+  st.config = sc.subnet_manager.config;
+  for (std::size_t n : sc.topology.hcas()) {
+    if (!sc.subnet_manager.host.empty() && sc.topology.nodes[n].name != sc.subnet_manager.host) continue;
+    for (unsigned p = 1; p <= sc.topology.nodes[n].num_ports; ++p)
+      if (cables[n][p]) {
+        st.host = n;
+        st.port = static_cast<PortNum>(p);
+        return st;
+      }
+    if (!sc.subnet_manager.host.empty()) break;
+  }
+  throw InputError(fmt::format("{}: expected an HCA with a cabled port to run the subnet manager on, got {}", sc.file,
+                               sc.subnet_manager.host.empty() ? "none" : "'" + sc.subnet_manager.host + "' without one"));
+}
 
 Scenario load_scenario(const std::string& path, const std::vector<std::pair<std::string, std::string>>& overrides) {
   YAML::Node root = load_yaml_file(path);

@@ -73,6 +73,11 @@ struct Scenario {
   Outputs outputs;
 };
 
+// Where the scenario's subnet manager runs: the named HCA, or the first HCA (declaration order)
+// with a cabled port; on that HCA's first cabled port. Its config is the scenario's. Throws
+// InputError if there is no such port. Requires subnet_manager.in_band.
+SubnetManagerSettings subnet_manager_settings(const Scenario& sc);
+
 // Reads a scenario file, applies overrides ("a.b=value", in order) and loads its topology
 // (a path relative to the scenario file). Throws InputError naming file:line:col.
 Scenario load_scenario(const std::string& path, const std::vector<std::pair<std::string, std::string>>& overrides);

@@ -181,24 +181,7 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
   fo.horizon = kTimeNever;
   std::string sm_host;
   if (in_band) {
-    // The SM runs on the named HCA, or the first one with a cabled port, on its first cabled port.
-    const auto cables = sc.topology.port_cables();
-    SubnetManagerSettings st;
-    st.config = sc.subnet_manager.config;
-    bool found = false;
-    for (std::size_t n : sc.topology.hcas()) {
-      if (!sc.subnet_manager.host.empty() && sc.topology.nodes[n].name != sc.subnet_manager.host) continue;
-      for (unsigned p = 1; p <= sc.topology.nodes[n].num_ports && !found; ++p)
-        if (cables[n][p]) {
-          st.host = n;
-          st.port = static_cast<PortNum>(p);
-          found = true;
-        }
-      if (found || !sc.subnet_manager.host.empty()) break;
-    }
-    if (!found)
-      throw InputError(fmt::format("{}: expected an HCA with a cabled port to run the subnet manager on, got {}", sc.file,
-                                   sc.subnet_manager.host.empty() ? "none" : "'" + sc.subnet_manager.host + "' without one"));
+    const SubnetManagerSettings st = subnet_manager_settings(sc);
     sm_host = sc.topology.nodes[st.host].name;
     fo.subnet_manager = st;
     fo.sma_timing = sc.subnet_manager.sma;
