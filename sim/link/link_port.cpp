@@ -49,18 +49,25 @@ LinkPort::LinkPort(ScheduledModule& module, PortOwner& owner, PortNum number, Po
 
 void LinkPort::set_op_vls(unsigned op_vls) {
   IBFSIM_CHECK(op_vls >= 1 && op_vls <= vl_cap_, "operational VLs above VLCap: " + name_);
-  if (op_vls == buffers_.op_vls) return;
+  const unsigned old = buffers_.op_vls;
+  if (op_vls == old) return;
   IBFSIM_CHECK(state_ == PortState::kDown || state_ == PortState::kInit,
                "OperationalVLs changed on a port that passes data: " + name_);
-  for (unsigned v = 0; v < kMaxDataVls; ++v) set_credit_stalled(static_cast<std::uint8_t>(v), false);
+  // The VLs that stay keep their credit state, which the peer shares. Those that go lose their
+  // buffers and credits; those that come start afresh and are initialised like at link-up: each
+  // side announces its buffer (Op 1).
   buffers_.op_vls = op_vls;
-  fc_pending_ = 0;
-  for (unsigned v = 0; v < kMaxDataVls; ++v) {
+  fc_pending_ &= all_vls_mask();
+  for (unsigned v = std::min(old, op_vls); v < std::max(old, op_vls); ++v) {
+    set_credit_stalled(static_cast<std::uint8_t>(v), false);
     vls_[v].tx = CreditCounter();
     vls_[v].rx = ReceiveBuffer(v < op_vls ? buffers_.data_vl_blocks : 0);
   }
   if (!peer_ || state_ == PortState::kDown) return;
-  for (unsigned v = 0; v < op_vls; ++v) send_flow_control(1, static_cast<std::uint8_t>(v));
+  for (unsigned v = old; v < op_vls; ++v) {
+    send_flow_control(1, static_cast<std::uint8_t>(v));
+    peer_->request_flow_control(static_cast<std::uint8_t>(v));
+  }
 }
 
 void LinkPort::connect(LinkPort& peer, const LinkRate& rate, std::uint64_t prop_cycles, std::uint32_t link_id) {

@@ -91,8 +91,8 @@ class LinkPort : public ActionHandler {
   // SM, or on data in Armed).
   const std::vector<Time>& active_times() const { return active_times_; }
   // Changes the operational data VLs (PortInfo.OperationalVLs), 1..vl_cap(). Only in Down or Init,
-  // when no data flows: the data VLs' credits and buffers start afresh and, on a live link, every
-  // operational VL announces its buffer again (Op 1), as at link initialisation.
+  // when no data flows: VLs that stay operational keep their credit state, VLs that stop lose
+  // their buffers, and VLs that start are initialised as at link-up (Op 1 both ways).
   void set_op_vls(unsigned op_vls);
   // The data VLs the port's buffers were built for (PortInfo.VLCap).
   unsigned vl_cap() const { return vl_cap_; }

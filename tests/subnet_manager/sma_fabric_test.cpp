@@ -194,3 +194,61 @@ TEST_CASE("a switch whose port goes down sends trap 128 to its SM until the SM r
   CHECK(f.switch_sma(0)->trap_outstanding());
 }
 
+
+TEST_CASE("Sets of PortInfo, SLtoVL and VLArbitration reprogram the switch and HCA ports they name") {
+  Fabric& f = build_fabric(kOneSwitch, no_training());
+  Switch& sw = *f.switch_at(0);
+  Hca& h2 = *f.hca(2);
+  TestSm sm;
+  f.hca_sma(1)->attach_sm(&sm, 1, SmInfo{});
+  std::vector<SmpSender> sets(5);
+  for (auto& s : sets) s.sma = f.hca_sma(1);
+  // sw1 port 2: NeighborMTU 1024, HOQLife 10, VLHighLimit 7 (PortState no change).
+  PortInfo pi = decode_port_info(encode_port_info(f.switch_sma(0)->state().ports[2].info).data());
+  pi.neighbor_mtu = IB_MTU_LEN_1024;
+  pi.hoq_life = 10;
+  pi.vl_high_limit = 7;
+  pi.port_state = IB_LINK_NO_CHANGE;
+  pi.port_physical_state = 0;
+  sets[0].smp = make_dr_request(IB_MAD_METHOD_SET, IB_MAD_ATTR_PORT_INFO, 2, 1, {1});
+  sets[0].smp.data = encode_port_info(pi);
+  // sw1, input 1 to output 2: SL 3 -> VL 6.
+  SlToVlMappingTable t;
+  for (unsigned sl = 0; sl < 16; ++sl) t.vl_of_sl[sl] = static_cast<std::uint8_t>(sl % 8);
+  t.vl_of_sl[3] = 6;
+  sets[1].smp = make_dr_request(IB_MAD_METHOD_SET, IB_MAD_ATTR_SLVL_TABLE,
+                                encode_sl_to_vl_attribute_modifier({1, 2, false, false}), 2, {1});
+  sets[1].smp.data = encode_sl_to_vl_mapping_table(t);
+  // sw1 output 2, low-priority entries 0-31: VL 1 weight 5, VL 0 weight 9.
+  VlArbitrationTableBlock b;
+  b.entries[0] = {1, 5};
+  b.entries[1] = {0, 9};
+  sets[2].smp = make_dr_request(IB_MAD_METHOD_SET, IB_MAD_ATTR_VL_ARBITRATION, (1u << 16) | 2, 3, {1});
+  sets[2].smp.data = encode_vl_arbitration_table(b);
+  // h2's port: SL 3 -> VL 2, and the same VL arbitration block.
+  t.vl_of_sl[3] = 2;
+  sets[3].smp = make_dr_request(IB_MAD_METHOD_SET, IB_MAD_ATTR_SLVL_TABLE, 0, 4, {1, 2});
+  sets[3].smp.data = encode_sl_to_vl_mapping_table(t);
+  sets[4].smp = make_dr_request(IB_MAD_METHOD_SET, IB_MAD_ATTR_VL_ARBITRATION, 1u << 16, 5, {1, 2});
+  sets[4].smp.data = encode_vl_arbitration_table(b);
+  for (std::size_t i = 0; i < sets.size(); ++i) f.hca(1)->schedule((1 + i) * kUs, &sets[i], 0);
+  run_for(f, 20 * kUs);
+  REQUIRE(sm.got.size() == 5);
+  for (const auto& g : sm.got) CHECK(g.smp.status == 0);
+  CHECK(sw.neighbor_mtu(2) == 1024);
+  CHECK(sw.neighbor_mtu(3) == 4096);
+  CHECK(sw.hoq_life(2) == lifetime_from_code(10));
+  CHECK(sw.sl_to_vl_table(1, 2).vl(3) == 6);
+  CHECK(sw.sl_to_vl_table(2, 1).vl(3) == 3);  // other pairs keep SL s -> VL s mod 8
+  const VlArbConfig& arb = sw.vl_arbitration(2);
+  REQUIRE(arb.low.size() == 2);  // trailing weight-0 entries are no entries
+  CHECK(arb.low[0].vl == 1);
+  CHECK(arb.low[0].weight == 5);
+  CHECK(arb.low[1].weight == 9);
+  CHECK(arb.high.empty());
+  CHECK(arb.high_limit == 7);
+  CHECK(h2.sl_to_vl_table(1).vl(3) == 2);
+  CHECK(h2.sl_to_vl(1, 3) == 2);
+  REQUIRE(h2.vl_arbitration(1).low.size() == 2);
+  CHECK(h2.vl_arbitration(1).low[1].vl == 0);
+}

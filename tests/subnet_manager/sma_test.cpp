@@ -288,7 +288,7 @@ TEST_CASE("VLArbitration blocks keep only the entries within the port's capacity
   CHECK(got.entries[8].weight == 0);
 }
 
-TEST_CASE("R41 (ch14): the SMA ignores a SubnSet with a wrong M_Key and counts the violation", "[compliance][R41][ch14]") {
+TEST_CASE("the SMA ignores a SubnSet with a wrong M_Key, counts the violation, and hides the key from a level-1 Get") {
   SmaState s = small_switch();
   PortInfo set;
   set.lid = 9;

@@ -141,3 +141,52 @@ TEST_CASE("an SMP never answered is given up after its retries and the sweep goe
   CHECK(f.hca(1)->lid() == 0);
   CHECK(r.done - r.started >= 30 * kUs);
 }
+
+TEST_CASE("a periodic sweep rediscovers the fabric and, with nothing changed, programs nothing") {
+  SubnetManagerConfig c;
+  c.sweep_interval = 50 * kUs;
+  Fabric& f = build_fabric(kOneSwitch, with_sm(c));
+  f.subnet_manager()->set_on_sweep_done([](const SweepRecord& r) {
+    if (r.trigger == "periodic") sc_core::sc_pause();
+  });
+  sc_core::sc_start(to_sc_time(10 * kMs));
+  ScheduledModule::rethrow_failure();
+  const auto& sweeps = f.subnet_manager()->sweeps();
+  REQUIRE(sweeps.size() == 2);
+  CHECK(sweeps[1].trigger == "periodic");
+  CHECK(sweeps[1].started == sweeps[0].done + 50 * kUs);
+  // The 17 discovery SMPs of the first sweep (see above), and no Set: LIDs, LFTs and states are
+  // as the first sweep left them, and sw1's PortStateChange was cleared by its SwitchInfo Set.
+  CHECK(sweeps[1].requests == 17);
+  CHECK(sweeps[1].lft_blocks == 0);
+  CHECK(f.hca(3)->lid() == 4);
+}
+
+TEST_CASE("the SM sets OperationalVLs to the smaller VLCap of each link's two ends") {
+  // sw1 has buffers for 4 data VLs, the HCAs for 8: every link runs VL0-3 after bring-up.
+  Fabric& f = build_fabric(
+      "defaults: {link: {speed: EDR, width: 4x, length: 2m}}\n"
+      "nodes: [{name: sw1, type: switch, ports: 4, vls: 4}, {name: h1, type: hca}, {name: h2, type: hca}]\n"
+      "cables: [{from: h1/1, to: sw1/1}, {from: h2/1, to: sw1/2}]\n",
+      with_sm());
+  REQUIRE(f.hca(1)->port(1).op_vls() == 8);
+  run_until_configured(f);
+  REQUIRE(f.subnet_manager()->configured());
+  for (std::size_t h : {1u, 2u}) {
+    CHECK(f.hca(h)->port(1).op_vls() == 4);
+    CHECK(f.hca(h)->port(1).vl_cap() == 8);
+    CHECK(f.hca(h)->port(1).state() == PortState::kActive);
+  }
+  CHECK(f.switch_at(0)->port(1).op_vls() == 4);
+  // Traffic on VL 3 flows; the HCA's buffers of VLs 4-7 are gone.
+  CHECK(f.hca(2)->port(1).rx_buffer(4).capacity() == 0);
+  Poster post;
+  aim(post, *f.hca(1), *f.hca(2), 256, 2);
+  Recorder rec;
+  f.hca(2)->set_delivery_observer(&rec);
+  f.hca(1)->schedule(ScheduledModule::now() + 1 * kUs, &post, 0);
+  sc_core::sc_start(to_sc_time(10 * kUs));
+  ScheduledModule::rethrow_failure();
+  f.check_invariants();
+  CHECK(rec.delivered.size() == 2);
+}
