@@ -5,6 +5,7 @@
 #include "sim/link/vcrc.h"
 #include "sim/network/lrh.h"
 #include "sim/transport/bth.h"
+#include "sim/transport/cnp.h"
 #include "sim/transport/icrc.h"
 #include "sim/transport/p_key.h"
 #include "sim/transport/q_key.h"
@@ -63,6 +64,8 @@ std::size_t Hca::queued_packets() const {
   std::size_t n = 0;
   for (const auto& port : send_queues_)
     for (const auto& q : port) n += q.size();
+  if (cc_)
+    for (const auto& q : cc_->cnps) n += q.size();
   return n;
 }
 
@@ -76,6 +79,7 @@ std::uint64_t Hca::post_ud_send(Qpn src_qp, Lid dlid, Qpn dest_qp, std::uint32_t
   p->src_node = config_.node_index;
   p->measured = measured;
   p->flow = flow;
+  p->src_qp = src_qp;
   const std::uint8_t vl = config_.sl_to_vl.vl(sl);
   UdSendFields f;
   f.sl = sl;
@@ -141,14 +145,23 @@ void Hca::try_send(PortNum n) {
   LinkPort& port = *ports_[n - 1];
   std::uint16_t ready = 0;
   if (ring_vls_[n - 1]) pull_from_qps(n);
-  if (queued_vls_[n - 1] == 0) return;
+  if (queued_vls_[n - 1] == 0 && !(cc_ && !cc_->cnps[n - 1].empty())) return;
   Time dma_wait = kTimeNever;
+  Time cc_wait = kTimeNever;
   for (std::uint16_t m = queued_vls_[n - 1]; m; m &= static_cast<std::uint16_t>(m - 1)) {
     const unsigned v = static_cast<unsigned>(__builtin_ctz(m));
     if (staged_ready_[n - 1][v] > now()) {
       // Its payload is still coming over the host interface.
       dma_wait = std::min(dma_wait, staged_ready_[n - 1][v]);
       continue;
+    }
+    if (cc_) {
+      // Congestion control holds the flow's next packet until its inter-packet delay is over.
+      const Time ready_at = cc_->throttle.ready_at(cc_key(n, *queues[v].front().p));
+      if (ready_at > now()) {
+        cc_wait = std::min(cc_wait, ready_at);
+        continue;
+      }
     }
     const bool fits = port.may_send(static_cast<std::uint8_t>(v), credits_for_bytes(queues[v].front().p->wire_bytes()));
     if (fits) ready |= static_cast<std::uint16_t>(1u << v);
@@ -158,10 +171,12 @@ void Hca::try_send(PortNum n) {
     send_ready_pending_ = true;
     schedule(dma_wait, this, kSendReady, n);
   }
+  if (cc_wait != kTimeNever) cc_wake(n, cc_wait);
   if (!port.can_start_data()) {
     port.notify_when_free();
     return;
   }
+  if (cc_ && cc_transmit_cnp(n)) return;
   const int vl = arbiters_[n - 1].choose(ready, false);
   if (vl < 0) return;  // no credits (on_credits retries) or the port is not Active yet
   auto& q = queues[vl];
@@ -173,6 +188,9 @@ void Hca::try_send(PortNum n) {
     port.set_credit_stalled(static_cast<std::uint8_t>(vl), false);
   }
   p->injected = port.transmit(p);
+  if (cc_ && p->src_qp != 0)
+    cc_->throttle.sent(cc_key(n, *p), lrh_sl(p->header.data()), port.clock().cycle_at_or_after(p->injected),
+                       port.symbols_for(p->wire_bytes()), port.clock());
   arbiters_[n - 1].sent(vl, static_cast<std::uint32_t>(p->wire_bytes()));
   ledger_.injected();
   ++stats_.sent_packets;
@@ -223,6 +241,15 @@ void Hca::on_action(std::uint32_t kind, std::uint64_t arg, void* ptr) {
       send_ready_pending_ = false;
       for (unsigned i = 1; i <= ports_.size(); ++i) try_send(static_cast<PortNum>(i));
       return;
+    case kCcTimer:
+      if (cc_)
+        if (auto next = cc_->throttle.on_timer(static_cast<CcThrottle::Key>(arg), now()))
+          schedule(*next, this, kCcTimer, arg);
+      return;
+    case kCcWake:
+      if (cc_ && cc_->wake_at[arg - 1] <= now()) cc_->wake_at[arg - 1] = kTimeNever;
+      try_send(static_cast<PortNum>(arg));
+      return;
     default: IBFSIM_CHECK(false, "unknown HCA action");
   }
 }
@@ -252,6 +279,7 @@ void Hca::consume(PortNum n, Packet* p) {
   const bool multicast = is_multicast_lid(lrh.dlid);
   if (multicast ? !mcast_qp_.count(lrh.dlid) : lrh.dlid != lid(n)) return drop(n, p, DropReason::kWrongDlid);
   if (!icrc_ok(*p)) return drop(n, p, DropReason::kIcrcError);
+  if (cc_ && is_cnp(*p)) return consume_cnp(n, p);
   if (!qps_.empty()) {
     // A verbs QP takes the packet through the full transport parser.
     const std::size_t bth_at = kLrhBytes + (lrh.lnh == kLnhIbaGlobal ? kGrhBytes : 0);
@@ -268,6 +296,15 @@ void Hca::consume(PortNum n, Packet* p) {
   const UdQp* qp = find_qp(multicast ? mcast_qp_.at(lrh.dlid) : ud->bth.dest_qp);
   if (qp == nullptr) return drop(n, p, DropReason::kNoQp);
   if (!ud_q_key_accepted(ud->bth.dest_qp, qp->q_key, ud->deth.q_key)) return drop(n, p, DropReason::kQkeyMismatch);
+  if (cc_ && ud->bth.fecn) {
+    // The generator's UD QP owes no response: the BECN goes back in a CNP to DETH.SrcQP.
+    const Qpn local = multicast ? mcast_qp_.at(lrh.dlid) : ud->bth.dest_qp;
+    CcQpCounters& c = cc_->counters[local];
+    ++c.fecn_received;
+    ++c.cnp_sent;
+    cc_send_cnp(n, cnp_for(lrh, std::nullopt, ud->bth, ud->deth.src_qp, lid(n), config_.sl_to_vl.vl(lrh.sl),
+                           port_grh_source(n).sgid));
+  }
   if (!p->payload.empty()) {
     for (std::uint32_t i = 0; i < p->payload_len; ++i) {
       if (p->payload[i] != payload_pattern_byte(p->id, i)) {
@@ -380,6 +417,7 @@ void Hca::pull_from_qps(PortNum n) {
     auto& ring = rings[v].qps;
     // One packet staged per VL: QPs take turns, each builds its packet only when it can go next.
     while (!ring.empty() && queues[v].empty()) {
+      if (cc_) cc_pick_front(n, ring);
       QueuePair* q = ring.front();
       ring.pop_front();
       in_ring_[q->qpn() - kFirstQpn] = 0;
@@ -392,6 +430,7 @@ void Hca::pull_from_qps(PortNum n) {
         p->created = now();
         p->src_node = config_.node_index;
         p->measured = true;
+        p->src_qp = q->qpn();
         ledger_.created();
         if (v == kVl15 || v >= ports_[n - 1]->op_vls()) {
           drop_unsent(p, DropReason::kSlToVlDrop);
@@ -462,9 +501,32 @@ void Hca::deliver_verbs(PortNum n, Packet* p, const ParsedPacket* parsed) {
   const ParsedPacket pp = parsed ? *parsed : parse_transport_packet(*p);
   const bool multicast = is_multicast_lid(pp.h.lrh.dlid);
   const Qpn qpn = multicast ? mcast_qp_.at(pp.h.lrh.dlid) : pp.h.bth.dest_qp;
-  if (QueuePair* q = qp(qpn)) {
+  QueuePair* q = qp(qpn);
+  if (q) {
     // A silent discard by the QP (a Q_Key violation) is counted like the HCA's own discards.
     if (const auto dropped = q->receive(pp, *p)) return drop(n, p, *dropped);
+  }
+  if (cc_ && q && (pp.h.bth.becn || pp.h.bth.fecn)) {
+    // A BECN throttles this QP; a FECN is answered on the response it owes, or with a CNP.
+    if (pp.h.bth.becn) {
+      ++cc_->counters[qpn].becn_received;
+      cc_on_becn(n, qpn, pp.h.lrh.sl);
+    }
+    if (pp.h.bth.fecn) {
+      CcQpCounters& c = cc_->counters[qpn];
+      ++c.fecn_received;
+      const std::uint8_t o = opcode_operation(pp.h.bth.opcode);
+      const bool response = opcode_service(pp.h.bth.opcode) == kOpcodeRcBase && o >= op::kRdmaReadRespFirst &&
+                            o <= op::kAtomicAcknowledge;
+      if (becn_carrier(!response && q->carry_becn()) == BecnCarrier::kResponse) {
+        ++c.becn_on_response;
+      } else {
+        ++c.cnp_sent;
+        const Qpn source = (pp.ext & kExtDeth) ? pp.h.deth.src_qp : q->attr().dest_qp_num;
+        cc_send_cnp(n, cnp_for(pp.h.lrh, pp.h.grh, pp.h.bth, source, lid(n), config_.sl_to_vl.vl(pp.h.lrh.sl),
+                               port_grh_source(n).sgid));
+      }
+    }
   }
   ++stats_.received_packets;
   stats_.received_payload_bytes += p->payload_len;
@@ -472,6 +534,97 @@ void Hca::deliver_verbs(PortNum n, Packet* p, const ParsedPacket* parsed) {
   if (observer_) observer_->on_delivered(*this, *p, now());
   ports_[n - 1]->free_rx(p->header[0] >> 4, credits_for_bytes(p->wire_bytes()));
   pool_.release(p);
+}
+
+// --- congestion control (IBA Annex A10) ---
+
+void Hca::set_congestion_control(const CaCongestionConfig& config) {
+  if (cc_) cc_->throttle.set_config(config);
+  else cc_ = std::make_unique<Congestion>(config, num_ports());
+}
+
+const std::map<Qpn, CcQpCounters>& Hca::cc_counters() const {
+  static const std::map<Qpn, CcQpCounters> none;
+  return cc_ ? cc_->counters : none;
+}
+
+CcThrottle::Key Hca::cc_key(PortNum n, const Packet& p) const {
+  return cc_->throttle.key(p.src_qp, n, lrh_sl(p.header.data()));
+}
+
+void Hca::cc_on_becn(PortNum n, Qpn qpn, std::uint8_t sl) {
+  const CcThrottle::Key key = cc_->throttle.key(qpn, n, sl);
+  if (auto at = cc_->throttle.on_becn(key, sl, now())) schedule(*at, this, kCcTimer, key);
+}
+
+void Hca::cc_wake(PortNum n, Time at) {
+  if (at >= cc_->wake_at[n - 1]) return;  // an earlier wake is pending
+  cc_->wake_at[n - 1] = at;
+  schedule(at, this, kCcWake, n);
+}
+
+void Hca::cc_send_cnp(PortNum n, const CnpFields& f) {
+  Packet* p = pool_.acquire();
+  p->id = make_packet_id(config_.node_index, next_packet_seq_++);
+  p->created = now();
+  p->src_node = config_.node_index;
+  p->measured = false;
+  p->flow = 0;
+  p->src_qp = 0;  // a CNP is never throttled
+  build_cnp(*p, f);
+  ledger_.created();
+  if (f.vl == kVl15 || f.vl >= ports_[n - 1]->op_vls()) return drop_unsent(p, DropReason::kSlToVlDrop);
+  cc_->cnps[n - 1].push_back(p);
+  try_send(n);
+}
+
+// CNPs go ahead of data (they are what lets the congestion clear), each when its VL has credits.
+bool Hca::cc_transmit_cnp(PortNum n) {
+  auto& q = cc_->cnps[n - 1];
+  if (q.empty()) return false;
+  LinkPort& port = *ports_[n - 1];
+  Packet* p = q.front();
+  const std::uint8_t vl = p->header[0] >> 4;
+  if (!port.may_send(vl, credits_for_bytes(p->wire_bytes()))) return false;  // on_credits retries
+  q.pop_front();
+  p->injected = port.transmit(p);  // outside VL arbitration, like management traffic
+  ledger_.injected();
+  if (send_observer_) send_observer_->on_injected(*this, *p);
+  if (queued_vls_[n - 1] || !q.empty()) port.notify_when_free();
+  return true;
+}
+
+void Hca::consume_cnp(PortNum n, Packet* p) {
+  const Lrh lrh = decode_lrh(p->header.data());
+  const Bth bth = decode_bth(p->header.data() + bth_offset(*p));
+  if (find_qp(bth.dest_qp)) {
+    ++cc_->counters[bth.dest_qp].cnp_received;
+    cc_on_becn(n, bth.dest_qp, lrh.sl);
+  }
+  ledger_.delivered();
+  if (observer_) observer_->on_delivered(*this, *p, now());
+  ports_[n - 1]->free_rx(p->header[0] >> 4, credits_for_bytes(p->wire_bytes()));
+  pool_.release(p);
+}
+
+// Puts first in `ring` a QP whose next packet may go now, keeping the others' order; if every QP
+// waits for its inter-packet delay, the one that may go soonest (its packet is staged and held).
+void Hca::cc_pick_front(PortNum n, std::deque<QueuePair*>& ring) {
+  auto ready_at = [&](const QueuePair* q) { return cc_->throttle.ready_at(cc_->throttle.key(q->qpn(), n, q->attr().ah_attr.sl)); };
+  std::size_t best = 0;
+  Time best_at = kTimeNever;
+  for (std::size_t i = 0; i < ring.size(); ++i) {
+    const Time t = ready_at(ring[i]);
+    if (t <= now()) {
+      best = i;
+      break;
+    }
+    if (t < best_at) best_at = t, best = i;
+  }
+  if (best == 0) return;
+  QueuePair* q = ring[best];
+  ring.erase(ring.begin() + static_cast<std::ptrdiff_t>(best));
+  ring.push_front(q);
 }
 
 }  // namespace ibfsim

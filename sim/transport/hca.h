@@ -19,6 +19,8 @@
 #include "sim/link/link_port.h"
 #include "sim/link/sl_to_vl_table.h"
 #include "sim/link/vl_arbiter.h"
+#include "sim/transport/becn_responder.h"
+#include "sim/transport/cc_throttle.h"
 #include "sim/transport/completion_queue.h"
 #include "sim/transport/host_interface.h"
 #include "sim/transport/host_memory.h"
@@ -125,6 +127,15 @@ class Hca : public ScheduledModule, public PortOwner, public ActionHandler, publ
   std::uint8_t sl_to_vl(PortNum, std::uint8_t sl) const override { return config_.sl_to_vl.vl(sl); }
   Grh port_grh_source(PortNum port) const override;
 
+  // Congestion control (IBA Annex A10): from now on the HCA answers FECN-marked packets with
+  // BECNs (becn_responder.h, cnp.h) and throttles its QPs' injection on the BECNs it gets
+  // (cc_throttle.h) as `config` says: what CACongestionSetting and CongestionControlTable Sets
+  // program. Off until called: every hook is then one null test.
+  void set_congestion_control(const CaCongestionConfig& config);
+  const CcThrottle* cc_throttle() const { return cc_ ? &cc_->throttle : nullptr; }
+  // Per-QP FECN/BECN/CNP counters (empty while congestion control is off), by local QPN.
+  const std::map<Qpn, CcQpCounters>& cc_counters() const;
+
   void set_delivery_observer(DeliveryObserver* obs) { observer_ = obs; }
   void set_send_observer(SendObserver* obs) { send_observer_ = obs; }
   std::size_t queued_packets() const;
@@ -141,7 +152,7 @@ class Hca : public ScheduledModule, public PortOwner, public ActionHandler, publ
   static std::uint64_t make_packet_id(std::uint32_t node, std::uint64_t seq) { return (std::uint64_t{node} << 40) | seq; }
 
  private:
-  enum Kind : std::uint32_t { kConsume = 1, kDoorbell, kTimer, kCompletion, kSendReady, kDeliver };
+  enum Kind : std::uint32_t { kConsume = 1, kDoorbell, kTimer, kCompletion, kSendReady, kDeliver, kCcTimer, kCcWake };
   static constexpr Qpn kFirstQpn = 0x100;
   struct UdQp {
     std::uint32_t q_key;
@@ -170,6 +181,21 @@ class Hca : public ScheduledModule, public PortOwner, public ActionHandler, publ
   void consume(PortNum n, Packet* p);
   void drop(PortNum n, Packet* p, DropReason reason);
   void drop_unsent(Packet* p, DropReason reason);
+  // Congestion control (hca.cpp, "congestion control").
+  struct Congestion {
+    explicit Congestion(const CaCongestionConfig& c, unsigned ports) : throttle(c), wake_at(ports, kTimeNever), cnps(ports) {}
+    CcThrottle throttle;
+    std::map<Qpn, CcQpCounters> counters;
+    std::vector<Time> wake_at;                // per port: the pending kCcWake
+    std::vector<std::deque<Packet*>> cnps;    // per port: CNPs to send, ahead of data
+  };
+  CcThrottle::Key cc_key(PortNum n, const Packet& p) const;
+  void cc_on_becn(PortNum n, Qpn qpn, std::uint8_t sl);
+  void cc_send_cnp(PortNum n, const CnpFields& f);
+  bool cc_transmit_cnp(PortNum n);
+  void cc_pick_front(PortNum n, std::deque<QueuePair*>& ring);
+  void cc_wake(PortNum n, Time at);
+  void consume_cnp(PortNum n, Packet* p);
   void enqueue(PortNum n, std::uint8_t vl, Packet* p, QueuePair* qp);
 
   HcaConfig config_;
@@ -199,6 +225,7 @@ class Hca : public ScheduledModule, public PortOwner, public ActionHandler, publ
   DmaPipe dma_tx_, dma_rx_;
   bool send_ready_pending_ = false;
   bool in_pull_ = false;
+  std::unique_ptr<Congestion> cc_;  // null while congestion control is off
 };
 
 // The byte pattern of a carried payload: a function of the packet id and offset, so a receiver

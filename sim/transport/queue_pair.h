@@ -107,6 +107,9 @@ class QueuePair {
   // the local ACK timer if it is not running.
   void on_transmitted(const Packet& p);
   void on_timer(std::uint8_t kind, std::uint64_t generation);
+  // Congestion control (becn_responder.h): the packet just received carried FECN. Puts a BECN on
+  // the response this QP owes, if any (RC only), and says whether it did; if not, the HCA sends a CNP.
+  bool carry_becn();
   // The doorbell of a posted WQE rang: wake if it is the next to send.
   void on_doorbell();
 
@@ -134,6 +137,7 @@ class QueuePair {
     std::uint32_t len = 0;
     std::uint32_t npkts = 0, sent = 0;
     std::uint64_t orig = 0;  // atomic: the original remote value
+    bool becn = false;       // its next packet carries BECN (congestion control)
   };
 
   // requester.cpp

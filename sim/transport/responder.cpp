@@ -45,7 +45,9 @@ std::size_t QueuePair::rd_atomic_pending() const {
 void QueuePair::queue_response(const Response& r) {
   // ACKs are cumulative: a newer one replaces an ACK that has not gone out yet (coalescing).
   if (r.kind == Response::kAck && !responses_.empty() && responses_.back().kind == Response::kAck) {
+    const bool becn = responses_.back().becn;
     responses_.back() = r;
+    responses_.back().becn |= becn;
     return;
   }
   const bool was_idle = !has_output();
@@ -326,6 +328,12 @@ void QueuePair::receive_rc_uc(const ParsedPacket& pp, const Packet& p) {
   }
 }
 
+bool QueuePair::carry_becn() {
+  if (init_.qp_type != IBV_QPT_RC || responses_.empty()) return false;
+  responses_.back().becn = true;
+  return true;
+}
+
 void QueuePair::build_response(Packet& p) {
   Response& r = responses_.front();
   TransportHeaders h;
@@ -360,6 +368,8 @@ void QueuePair::build_response(Packet& p) {
     }
   }
   fill_headers(h, static_cast<std::uint8_t>(kOpcodeRcBase + o), psn);
+  h.bth.becn = r.becn;
+  r.becn = false;
   ++stats_.packets_sent;
   build_transport_packet(p, h, payload, data);
   if (done) responses_.pop_front();

@@ -17,7 +17,10 @@
 #include "sim/fabric/fabric.h"
 #include "sim/report/atomic_file.h"
 #include "sim/report/results_json.h"
+#include "sim/report/time_series_plot.h"
+#include "sim/transport/cnp.h"
 #include "sim/workload/packet_log.h"
+#include "sim/workload/time_series_sampler.h"
 #include "sim/workload/traffic_stats.h"
 #include "sim/workload/ud_traffic_generator.h"
 #include "sim/workload/verbs_flow.h"
@@ -65,6 +68,8 @@ class RunObserver : public DeliveryObserver, public VerbsFlowOwner, public Actio
       for (const auto& w : f->watched_qps()) watched_[w] = f.get();
   }
   void on_delivered(Hca& hca, const Packet& p, Time tail) override {
+    // A CNP is congestion control's own packet, part of no flow.
+    if (cnps_possible && is_cnp(p)) return check_end(tail);
     if (verbs_.empty() || generator_packet(p)) {
       all_.on_delivered(hca, p, tail);
       flows_.at(p.flow).on_delivered(hca, p, tail);
@@ -76,6 +81,7 @@ class RunObserver : public DeliveryObserver, public VerbsFlowOwner, public Actio
     check_end(tail);
   }
   void flow_progress() override { check_end(ScheduledModule::now()); }
+  bool cnps_possible = false;  // congestion control is on
   void on_action(std::uint32_t, std::uint64_t, void*) override {
     pending_ = false;
     if (can_end(ScheduledModule::now())) sc_core::sc_stop();
@@ -207,6 +213,143 @@ PortTables port_tables(Fabric& fabric) {
   return t;
 }
 
+// results.json "congestion_control": the settings, every FECN a switch port marked, and each QP's
+// FECN/BECN/CNP counts and congestion control index.
+nlohmann::json congestion_control_json(const Scenario& sc, Fabric& fabric) {
+  const CongestionControlSettings& s = sc.congestion_control;
+  const Topology& topo = fabric.topology();
+  nlohmann::json cct = nlohmann::json::array();
+  for (std::size_t i = 0; i <= s.cct.ccti_limit && i < s.cct.entries.size(); ++i)
+    cct.push_back(fmt::format("{}:{}", s.cct.entries[i].shift, s.cct.entries[i].multiplier));
+  nlohmann::json j = {{"settings",
+                       {{"threshold", s.threshold},
+                        {"packet_size_credits", s.packet_size},
+                        {"marking_rate", s.marking_rate},
+                        {"cs_threshold", s.cs_threshold},
+                        {"port_control", s.per_sl ? "sl" : "qp"},
+                        {"ccti_timer_us", s.ca.ccti_timer * 1.024},
+                        {"ccti_increase", s.ca.ccti_increase},
+                        {"ccti_min", s.ca.ccti_min},
+                        {"trigger_threshold", s.ca.trigger_threshold},
+                        {"ccti_limit", s.cct.ccti_limit},
+                        {"cct", cct}}},
+                      {"mads_applied", fabric.cc_mads_applied()}};
+  std::uint64_t marked = 0;
+  nlohmann::json ports = nlohmann::json::array();
+  for (std::size_t n = 0; n < topo.nodes.size(); ++n) {
+    const Switch* sw = fabric.switch_at(n);
+    if (!sw || !sw->congestion_detector()) continue;
+    for (unsigned p = 1; p <= sw->num_ports(); ++p) {
+      const CongestionDetector::PortStats& st = sw->congestion_detector()->stats(static_cast<PortNum>(p));
+      marked += st.fecn_marked;
+      if (st.congested_root + st.congested_victim + st.credit_starved == 0) continue;
+      ports.push_back({{"node", topo.nodes[n].name},
+                       {"port", p},
+                       {"fecn_marked", st.fecn_marked},
+                       {"congested_root", st.congested_root},
+                       {"congested_victim", st.congested_victim},
+                       {"credit_starved", st.credit_starved},
+                       {"eligible", st.eligible},
+                       {"too_small", st.too_small}});
+    }
+  }
+  std::uint64_t fecn = 0, on_response = 0, cnp_sent = 0, becn = 0, cnp_received = 0;
+  nlohmann::json qps = nlohmann::json::array(), throttles = nlohmann::json::array();
+  auto throttle_json = [](nlohmann::json& o, const CcThrottle::State& t) {
+    o["ccti"] = t.ccti;
+    o["max_ccti"] = t.max_ccti;
+    o["becns_taken"] = t.becns;
+    o["timer_decrements"] = t.timer_decrements;
+    o["trigger_events"] = t.trigger_events;
+    o["delayed_packets"] = t.delayed_packets;
+  };
+  for (std::size_t n : topo.hcas()) {
+    const Hca& h = *fabric.hca(n);
+    for (const auto& [qpn, c] : h.cc_counters()) {
+      fecn += c.fecn_received, on_response += c.becn_on_response, cnp_sent += c.cnp_sent;
+      becn += c.becn_received, cnp_received += c.cnp_received;
+      nlohmann::json q = {{"hca", topo.nodes[n].name},
+                          {"qpn", qpn},
+                          {"fecn_received", c.fecn_received},
+                          {"becn_on_response", c.becn_on_response},
+                          {"cnp_sent", c.cnp_sent},
+                          {"becn_received", c.becn_received},
+                          {"cnp_received", c.cnp_received}};
+      if (!s.per_sl)
+        if (const CcThrottle::State* t = h.cc_throttle()->state(qpn)) throttle_json(q, *t);
+      qps.push_back(q);
+    }
+    if (s.per_sl)
+      for (const auto& [key, t] : h.cc_throttle()->states()) {
+        nlohmann::json o = {{"hca", topo.nodes[n].name}, {"port", (key >> 4) & 0xFF}, {"sl", key & 15}};
+        throttle_json(o, t);
+        throttles.push_back(o);
+      }
+  }
+  j["totals"] = {{"fecn_marked", marked},       {"fecn_received", fecn}, {"becn_on_response", on_response},
+                 {"cnp_sent", cnp_sent},        {"cnp_received", cnp_received}, {"becn_received", becn}};
+  j["switch_ports"] = ports;
+  j["qps"] = qps;
+  if (s.per_sl) j["sl_throttles"] = throttles;
+  return j;
+}
+
+// The time series of outputs.time_series: payload Gb/s of every flow, the CCTI of each flow's
+// sending QP (or port and SL) when congestion control is on, the output queue of the listed
+// switch ports; and the plot panels over them.
+std::unique_ptr<TimeSeriesSampler> time_series_sampler(const Scenario& sc, Fabric& fabric,
+                                                       const std::vector<TrafficStats>& flow_stats,
+                                                       const std::vector<std::vector<UdTrafficGenerator*>>& gens,
+                                                       const std::vector<std::unique_ptr<VerbsFlow>>& verbs,
+                                                       Time start, Time end, std::vector<PlotPanel>& panels) {
+  const Topology& topo = fabric.topology();
+  auto sampler = std::make_unique<TimeSeriesSampler>(*fabric.hca(topo.hcas().front()), start,
+                                                     sc.outputs.time_series.interval, end);
+  PlotPanel rate{"payload throughput per flow", "Gb/s", {}}, ccti{"congestion control index (CCTI)", "CCTI", {}},
+      queue{"output queue depth", "64-byte blocks", {}};
+  auto column = [&](PlotPanel& p) { p.columns.push_back(sampler->columns() + 1); };
+  for (const auto& [is_verbs, k] : sc.workload_order) {
+    column(rate);
+    if (is_verbs) {
+      const VerbsFlow* f = verbs[k].get();
+      sampler->add_rate(verbs[k]->spec().name + " Gb/s", [f] { return f->bytes_completed(); });
+    } else {
+      const TrafficStats* st = &flow_stats[k];
+      sampler->add_rate(sc.flows[k].name + " Gb/s", [st] { return st->total_payload_bytes(); });
+    }
+  }
+  if (sc.congestion_control.enabled) {
+    // One column per distinct (HCA, throttle key) that sends a flow.
+    std::vector<std::pair<const Hca*, CcThrottle::Key>> seen;
+    auto add_ccti = [&](const Hca& h, Qpn qpn, std::uint8_t sl) {
+      const CcThrottle::Key key = h.cc_throttle()->key(qpn, 1, sl);
+      if (std::find(seen.begin(), seen.end(), std::make_pair(&h, key)) != seen.end()) return;
+      seen.emplace_back(&h, key);
+      column(ccti);
+      const std::string who = sc.congestion_control.per_sl ? fmt::format("sl{}", sl) : fmt::format("qp0x{:x}", qpn);
+      const Hca* hp = &h;
+      sampler->add_value("CCTI " + std::string(h.name()) + "/" + who, [hp, key] { return hp->cc_throttle()->ccti(key); });
+    };
+    for (const auto& [is_verbs, k] : sc.workload_order) {
+      if (is_verbs) {
+        add_ccti(verbs[k]->requester_hca(), verbs[k]->requester_qp()->qpn(), verbs[k]->spec().sl);
+      } else {
+        for (const UdTrafficGenerator* g : gens[k]) add_ccti(g->hca(), g->src_qp(), sc.flows[k].sl);
+      }
+    }
+  }
+  for (const auto& [node, port] : sc.outputs.time_series.ports) {
+    column(queue);
+    const Switch* sw = fabric.switch_at(node);
+    const auto p = static_cast<PortNum>(port);
+    sampler->add_value("queue " + topo.nodes[node].name + "/" + std::to_string(port) + " blocks",
+                       [sw, p] { return sw->output_queue_blocks(p); });
+  }
+  panels = {rate, ccti, queue};
+  sampler->start();
+  return sampler;
+}
+
 nlohmann::json throughput_json(std::uint64_t offered_bytes, const TrafficStats& st, Time window) {
   const double window_s = static_cast<double>(window) / static_cast<double>(kSec);
   return {{"offered_payload_gbps", static_cast<double>(offered_bytes) * 8 / window_s / 1e9},
@@ -240,6 +383,7 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
   fo.seed = sc.seed;
   fo.horizon = end_limit;
   fo.configure_hca = [&sc](std::size_t node, HcaConfig& c) { sc.hca_model.apply(sc.topology.nodes[node].name, c); };
+  fo.congestion_control = sc.congestion_control;
   // Multicast groups: members receive; every source of a flow to the group sends into its tree.
   for (const auto& [name, members] : sc.multicast) {
     MulticastGroup g;
@@ -290,6 +434,7 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
     verbs_flows.back()->setup();
   }
   observer.watch_flows();
+  observer.cnps_possible = sc.congestion_control.enabled;
   PacketLog packet_log;
   for (std::size_t n : hca_nodes) {
     fabric.hca(n)->set_delivery_observer(&observer);
@@ -328,6 +473,11 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
       generators.push_back(std::move(g));
     }
   }
+
+  std::unique_ptr<TimeSeriesSampler> sampler;
+  std::vector<PlotPanel> panels;
+  if (sc.outputs.time_series.interval > 0)
+    sampler = time_series_sampler(sc, fabric, flow_stats, flow_generators, verbs_flows, start, end_limit, panels);
 
   const auto wall_start = std::chrono::steady_clock::now();
   const double cpu_start = thread_cpu_seconds();
@@ -445,12 +595,21 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
     links.push_back(lj);
   }
   j["links"] = links;
+  if (sc.congestion_control.enabled) j["congestion_control"] = congestion_control_json(sc, fabric);
 
   write_json_atomically((dir / "results.json").string(), j);
   write_file_atomically((dir / "ports.csv").string(), tables.ports_csv);
   write_file_atomically((dir / "port_vls.csv").string(), tables.vls_csv);
   write_file_atomically((dir / "discards.csv").string(), tables.discards_csv);
   if (sc.outputs.packet_log) write_file_atomically((dir / "packets.csv").string(), packet_log.csv());
+  std::string plot_note;
+  if (sampler) {
+    const std::string csv = (dir / "time_series.csv").string();
+    write_file_atomically(csv, sampler->csv());
+    plot_note = render_time_series(std::filesystem::absolute(csv).string(), panels, sc.file,
+                                   std::filesystem::absolute(dir / "time_series").string(),
+                                   sc.outputs.time_series.png, sc.outputs.time_series.svg);
+  }
 
   RunResult r;
   r.results = j;
@@ -488,6 +647,17 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
   if (!verbs_flows.empty()) {
     r.summary += "verbs flows:\n";
     for (const auto& f : verbs_flows) r.summary += f->summary();
+  }
+  if (sc.congestion_control.enabled) {
+    const auto& t = j["congestion_control"]["totals"];
+    r.summary += fmt::format("congestion control: {} FECN marked, {} BECNs on responses, {} CNPs sent, {} BECNs taken\n",
+                             t["fecn_marked"].get<std::uint64_t>(), t["becn_on_response"].get<std::uint64_t>(),
+                             t["cnp_sent"].get<std::uint64_t>(),
+                             t["becn_received"].get<std::uint64_t>() + t["cnp_received"].get<std::uint64_t>());
+  }
+  if (sampler) {
+    r.summary += fmt::format("time series: {} samples in {}\n", sampler->rows(), (dir / "time_series.csv").string());
+    if (!plot_note.empty()) r.summary += "time series plot not made: " + plot_note + "\n";
   }
   r.summary += fmt::format("results: {}\n", (dir / "results.json").string());
   return r;
