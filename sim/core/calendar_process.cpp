@@ -1,5 +1,6 @@
 #include "sim/core/calendar_process.h"
 
+#include <algorithm>
 #include <exception>
 
 #include "sim/core/error.h"
@@ -17,6 +18,8 @@ CalendarMode calendar_mode() { return g_mode; }
 
 Time CalendarProcess::current_time_ = 0;
 bool CalendarProcess::in_action_ = false;
+Time CalendarProcess::horizon_ = 0;
+bool CalendarProcess::pause_requested_ = false;
 
 CalendarProcess::CalendarProcess(const sc_core::sc_module_name& name) : sc_core::sc_module(name) {
   SC_METHOD(wake);
@@ -55,18 +58,51 @@ void CalendarProcess::schedule(Time at, ActionHandler* handler, std::uint32_t ki
   }
 }
 
+void CalendarProcess::pause() {
+  pause_requested_ = true;
+  sc_core::sc_pause();
+}
+
+void CalendarProcess::run_for(Time duration) {
+  pause_requested_ = false;
+  horizon_ = sc_core::sc_time_stamp().value() + duration;
+  sc_core::sc_start(sc_core::sc_time::from_value(duration));
+  horizon_ = 0;
+}
+
+Time CalendarProcess::kernel_or_action_time() {
+  // A wake that ran later instants itself leaves the kernel behind it when an action stopped the
+  // run (sc_stop): the last action's instant is then the current time.
+  return std::max<Time>(sc_core::sc_time_stamp().value(), current_time_);
+}
+
+// Whether this wake may go on to `next` itself instead of returning to the kernel: only when no
+// other SystemC activity could come first and the run (run_for) lasts beyond it. Each instant
+// skipped saves a round trip through the kernel's timed queue and scheduler.
+bool CalendarProcess::may_run_ahead(Time kernel_time, Time next) const {
+  if (next >= horizon_ || after_wake_ || pause_requested_) return false;  // sc_start's end; waveforms sample per instant
+  if (sc_core::sc_get_simulator_status() != sc_core::SC_SIM_OK) return false;  // sc_stop
+  if (sc_core::sc_pending_activity_at_current_time()) return false;
+  return next - kernel_time < sc_core::sc_time_to_pending_activity().value();
+}
+
 void CalendarProcess::wake() {
-  const Time t = sc_core::sc_time_stamp().value();
-  current_time_ = t;
+  const Time kernel_time = sc_core::sc_time_stamp().value();
+  Time t = kernel_time;
   armed_for_ = kTimeNever;
   waking_ = true;
   in_action_ = true;
   try {
-    // Everything due now runs in this one wake, including actions it schedules for now.
-    while (!calendar_.empty() && calendar_.top().at <= t) {
-      Action a = calendar_.pop();
-      ++g_actions;
-      a.handler->on_action(a.kind, a.arg, a.ptr);
+    for (;;) {
+      current_time_ = t;
+      // Everything due now runs in this one wake, including actions it schedules for now.
+      while (!calendar_.empty() && calendar_.top().at <= t) {
+        Action a = calendar_.pop();
+        ++g_actions;
+        a.handler->on_action(a.kind, a.arg, a.ptr);
+      }
+      if (calendar_.empty() || !may_run_ahead(kernel_time, calendar_.top().at)) break;
+      t = calendar_.top().at;
     }
   } catch (...) {
     waking_ = false;
@@ -80,7 +116,7 @@ void CalendarProcess::wake() {
   if (after_wake_) after_wake_();
   if (!calendar_.empty()) {
     armed_for_ = calendar_.top().at;
-    event_.notify(sc_core::sc_time::from_value(armed_for_ - t));
+    event_.notify(sc_core::sc_time::from_value(armed_for_ - kernel_time));
   }
 }
 

@@ -34,6 +34,17 @@ class CalendarProcess : public sc_core::sc_module {
 
   // The current simulated time, as of the running wake (cheaper than asking the kernel).
   static Time now() { return current_time_; }
+  // Outside actions: the kernel's time, or the last action's if a wake ran ahead of the kernel.
+  static Time kernel_or_action_time();
+  // sc_start(duration) for simulations driven by calendars. Within it a wake that finds no other
+  // SystemC activity due first runs the following instants itself, without a kernel round trip
+  // per instant (results are the same; only the kernel's own clock lags inside the wake, which is
+  // why modules read ScheduledModule::now(), never sc_time_stamp()). A bare sc_start works too,
+  // one instant per wake.
+  static void run_for(Time duration);
+  // Ends the running sc_start / run_for after the current instant (sc_pause), so that it can be
+  // resumed with another run_for; a wake does not run ahead past the instant that asked.
+  static void pause();
   // Whether some calendar is running actions right now.
   static bool in_action() { return in_action_; }
   // The calendar shared by all modules in fabric-wide mode (created on first use).
@@ -46,8 +57,11 @@ class CalendarProcess : public sc_core::sc_module {
 
  private:
   void wake();
+  bool may_run_ahead(Time kernel_time, Time next) const;
 
   static Time current_time_;
+  static Time horizon_;  // end of the running run_for (exclusive, as sc_start's); 0 outside it
+  static bool pause_requested_;
   static bool in_action_;
   EventCalendar calendar_;
   sc_core::sc_event event_;

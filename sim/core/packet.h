@@ -17,18 +17,31 @@ struct ByteRun {
   std::size_t len = 0;
 };
 
-struct Packet {
+struct alignas(64) Packet {
   // LRH (8) + GRH (40) + BTH (12) + the longest extended-header chain (RDETH+DETH+AtomicETH = 40).
   static constexpr std::size_t kMaxHeaderBytes = 104;
 
-  std::array<std::uint8_t, kMaxHeaderBytes> header{};
+  // The fields every hop reads come first, so that with the LRH they share the first cache line:
+  // a packet crossing a switch is then one cache miss, not four.
   std::uint16_t header_len = 0;   // LRH through the last extended header
-  std::uint32_t payload_len = 0;  // bytes delivered to the consumer
   std::uint8_t pad_len = 0;       // 0-3 zero bytes after the payload (BTH.PadCnt)
   bool has_icrc = true;           // false for raw packets
-  std::vector<std::uint8_t> payload;  // carried payload; empty = elided (zeros)
-  std::array<std::uint8_t, 4> icrc{};  // as on the wire (least significant byte first)
+  std::uint32_t payload_len = 0;  // bytes delivered to the consumer
+  // Set by the transmitter of the hop the packet is crossing (sim/link/link_port.h): its number
+  // among the data packets that port sent, and whether, when it started, the transmitter could
+  // still end it with EBP (a cut-through switch that had not yet checked the packet's tail).
+  std::uint64_t link_seq = 0;
+  std::uint32_t link_epoch = 0;  // epoch of the link it is crossing (a link that went down loses it)
+  bool end_pending = false;
+  // Set when its bytes differ from what the VCRC was written for (received_frame holds them).
+  // Destination HCAs verify VCRC and ICRC of every packet; on the way, the link layer judges a
+  // packet at its tail only where an error source exists (LinkPort::check_tail), since a link
+  // with none cannot corrupt a packet and checking at every hop would only cost time.
+  bool may_be_corrupted = false;
   std::array<std::uint8_t, 2> vcrc{};  // as on the wire
+  std::array<std::uint8_t, kMaxHeaderBytes> header{};
+  std::array<std::uint8_t, 4> icrc{};  // as on the wire (least significant byte first)
+  std::vector<std::uint8_t> payload;  // carried payload; empty = elided (zeros)
 
   // Simulation bookkeeping, never on the wire.
   std::uint64_t id = 0;        // unique per run, in injection order
@@ -36,21 +49,13 @@ struct Packet {
   Time injected = 0;           // when its first symbol left the source HCA
   std::uint32_t src_node = 0;  // fabric node index of the source
   bool measured = false;       // created inside the measurement window
-  std::uint32_t link_epoch = 0;  // epoch of the link it is crossing (a link that went down loses it)
   std::uint16_t flow = 0;        // workload flow index, for per-flow statistics
-  // Set when its bytes differ from what the VCRC was written for (received_frame holds them).
-  // Destination HCAs verify VCRC and ICRC of every packet; on the way, the link layer judges a
-  // packet at its tail only where an error source exists (LinkPort::check_tail), since a link
-  // with none cannot corrupt a packet and checking at every hop would only cost time.
-  bool may_be_corrupted = false;
   // The bytes a receiver decoded when a bit-exact PHY changed them and the VCRC still matched
   // (CRC checks then run over these; the link layer attaches them, see LinkPort::check_tail).
   std::vector<std::uint8_t> received_frame;
-  // Set by the transmitter of the hop the packet is crossing (sim/link/link_port.h): its number
-  // among the data packets that port sent, and whether, when it started, the transmitter could
-  // still end it with EBP (a cut-through switch that had not yet checked the packet's tail).
-  std::uint64_t link_seq = 0;
-  bool end_pending = false;
+  // The local QP that built it (0: none, e.g. a CNP): its sender's congestion control throttles
+  // per QP. Set by whoever fills the packet; in the struct's tail padding, so it costs no space.
+  std::uint32_t src_qp = 0;
 
   bool payload_carried() const { return !payload.empty() || payload_len == 0; }
   // Payload followed by pad, as one run (zeros when the payload is elided).

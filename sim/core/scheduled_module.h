@@ -22,7 +22,7 @@ class ScheduledModule : public sc_core::sc_module {
   }
 
   // Inside an action this is the instant it runs; outside (elaboration, after the run) the kernel's.
-  static Time now() { return CalendarProcess::in_action() ? CalendarProcess::now() : sc_core::sc_time_stamp().value(); }
+  static Time now() { return CalendarProcess::in_action() ? CalendarProcess::now() : CalendarProcess::kernel_or_action_time(); }
   static void rethrow_failure() { CalendarProcess::rethrow_failure(); }
 
  private:

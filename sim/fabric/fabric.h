@@ -1,6 +1,7 @@
 // Builds the SystemC modules of a fabric from a Topology: one Hca or Switch per node, both
 // directions of every cable wired, LIDs and LFTs from the static routing, optional pcap capture.
 #pragma once
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -18,6 +19,7 @@
 #include "sim/phy/skip_schedule.h"
 #include "sim/link/port_owner.h"
 #include "sim/network/switch.h"
+#include "sim/subnet_manager/cc_configuration.h"
 #include "sim/subnet_manager/hca_sma.h"
 #include "sim/subnet_manager/subnet_manager.h"
 #include "sim/subnet_manager/switch_sma.h"
@@ -79,6 +81,11 @@ struct FabricOptions {
   // Unset: the static LIDs and routes (static_routing.h) and ports straight to Active, as before a
   // subnet manager existed (fabric tests about other things use it).
   std::optional<SubnetManagerSettings> subnet_manager;
+  // Called for every HCA (node index, its configuration) before it is built: the scenario's HCA
+  // model settings (`hca_model:`). Unset: HcaConfig's defaults.
+  std::function<void(std::size_t, HcaConfig&)> configure_hca;
+  // Congestion control (IBA Annex A10, scenario `congestion_control:`); off unless enabled.
+  CongestionControlSettings congestion_control;
 };
 
 // A scheduled change of a cable's state (scenario `faults:`).
@@ -124,6 +131,13 @@ class Fabric {
   void schedule_faults(const std::vector<LinkFault>& faults);
   // Brings lazy per-port accounting up to now, then flushes and closes the capture file (if any).
   void finish();
+  // Congestion control: every node's Congestion Control Agent takes the CC MADs a subnet manager
+  // sends (cc_configuration.h: SwitchCongestionSetting, SwitchPortCongestionSetting,
+  // CACongestionSetting, CongestionControlTable) and the node runs with the result. The
+  // constructor calls it when options.congestion_control.enabled, at time 0: the stand-in for the
+  // SM's congestion control step, which will send the same MADs in-band. Returns the MADs applied.
+  std::size_t configure_congestion_control(const CongestionControlSettings& s);
+  std::size_t cc_mads_applied() const { return cc_mads_applied_; }
   // Total actions run by all modules (a measure of simulation work).
   std::uint64_t actions_run() const;
   // Data packets sent over all links (one per packet per hop).
@@ -148,6 +162,7 @@ class Fabric {
   std::unique_ptr<CaptureSink> capture_;
   std::unique_ptr<LinkBringUp> bring_up_;
   std::vector<TrainingResult> training_;
+  std::size_t cc_mads_applied_ = 0;
 };
 
 }  // namespace ibfsim

@@ -82,7 +82,6 @@ struct BitExactLink::Impl {
   virtual void idle_until(std::uint64_t edge) = 0;
   virtual std::vector<PhyRxFrame> take_frames() = 0;
   virtual PhyRxCounters rx_counters() const = 0;
-  virtual bool rx_aligned() const = 0;
   virtual std::uint64_t bits_flipped() const = 0;
 
   BitExactLinkConfig config;
@@ -160,7 +159,6 @@ class LinkPipeline final : public BitExactLink::Impl {
 
   std::vector<PhyRxFrame> take_frames() override { return std::exchange(frames_, {}); }
 
-  bool rx_aligned() const override { return deskew_.aligned(); }
   PhyRxCounters rx_counters() const override {
     PhyRxCounters c = deframer_.counters();
     Codec::add_decoder_counts(rx_, c);
@@ -246,7 +244,6 @@ std::uint64_t BitExactLink::send(const std::uint8_t* bytes, std::size_t size, Fr
 void BitExactLink::idle_until(std::uint64_t edge) { impl_->idle_until(edge); }
 std::vector<PhyRxFrame> BitExactLink::take_frames() { return impl_->take_frames(); }
 PhyRxCounters BitExactLink::rx_counters() const { return impl_->rx_counters(); }
-bool BitExactLink::rx_aligned() const { return impl_->rx_aligned(); }
 std::uint64_t BitExactLink::skew_latency_edges() const { return impl_->max_skew; }
 std::uint64_t BitExactLink::bits_flipped() const { return impl_->bits_flipped(); }
 std::uint64_t BitExactLink::skips_sent() const { return impl_->skips; }

@@ -86,9 +86,6 @@ class BitExactLink {
   // complete as soon as send() returns: the deskew delay is in its edges, not in when it appears.
   std::vector<PhyRxFrame> take_frames();
   PhyRxCounters rx_counters() const;
-  // Whether the receiver's lanes are aligned: after a bit error that looked like an alignment
-  // marker it realigns on the next SKIP ordered set, and what arrives meanwhile is lost.
-  bool rx_aligned() const;
   // Receiver edges = transmitter edges + this (the largest lane skew).
   std::uint64_t skew_latency_edges() const;
   std::uint64_t bits_flipped() const;

@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "sim/core/error.h"
+#include "sim/core/calendar_process.h"
 #include "sim/fabric/fabric.h"
 
 namespace ibfsim {
@@ -25,8 +26,8 @@ BringUpResult bring_up_scenario(const Scenario& sc) {
   // Lives until the process ends, as SystemC modules must.
   Fabric& fabric = *new Fabric(sc.topology, fo);
   SubnetManager& sm = *fabric.subnet_manager();
-  sm.set_on_sweep_done([](const SweepRecord&) { sc_core::sc_pause(); });
-  sc_core::sc_start();
+  sm.set_on_sweep_done([](const SweepRecord&) { CalendarProcess::pause(); });
+  CalendarProcess::run_for(1000 * kSec);  // the sweep ends long before
   ScheduledModule::rethrow_failure();
   if (!sm.configured()) throw SimError("the subnet manager did not finish its first sweep: the simulation ran out of events");
 

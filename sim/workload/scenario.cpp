@@ -18,13 +18,15 @@ namespace ibfsim {
 namespace {
 
 WorkloadSpec parse_workload(const YamlMap& m, std::size_t index) {
+  // The transport first: a misspelt verbs transport should be reported as that, not as the keys
+  // the UD generator does not know.
+  if (auto t = m.find("transport")) {
+    if (t->as<std::string>() != "ud_send") t->fail("a transport: ud_send (the UD traffic generator), rc, uc or ud");
+  }
   m.check_no_unknown_keys({"name", "transport", "sources", "destination", "message_size", "mtu", "load", "arrival", "sl"});
   WorkloadSpec w;
   w.name = m.optional<std::string>("name", "flow" + std::to_string(index));
   w.sl = m.optional_in_range<std::uint8_t>("sl", 0, 0, 15);
-  if (auto t = m.find("transport")) {
-    if (t->as<std::string>() != "ud_send") t->fail("transport ud_send (the only one so far)");
-  }
   for (const YamlValue& v : m.optional_list("sources")) w.sources.push_back(v.as<std::string>());
   w.destination = m.optional<std::string>("destination", w.destination);
   if (auto v = m.find("mtu")) {
@@ -216,7 +218,8 @@ Scenario load_scenario(const std::string& path, const std::vector<std::pair<std:
   for (const auto& [key, value] : overrides) apply_override(root, key, value);
   YamlMap m(root, path);
   m.check_no_unknown_keys(
-      {"topology", "seed", "workload", "phases", "outputs", "link", "faults", "multicast", "phy", "subnet_manager"});
+      {"topology", "seed", "workload", "phases", "outputs", "link", "faults", "multicast", "phy", "hca_model",
+       "congestion_control", "subnet_manager"});
   Scenario s;
   s.file = path;
   YamlValue topo = m.get("topology");
@@ -226,14 +229,29 @@ Scenario load_scenario(const std::string& path, const std::vector<std::pair<std:
   if (!std::filesystem::exists(s.topology_file)) topo.fail("the path of a topology file", "'" + s.topology_file + "' (no such file)");
   s.topology = load_topology_file(s.topology_file);  // YAML, ibnetdiscover or ibsim
   s.seed = m.optional<std::uint64_t>("seed", s.seed);
-  std::vector<YamlMap> flow_maps;
+  std::vector<YamlMap> all_flow_maps;
   if (auto w = m.find("workload"); w && w->is_list()) {
-    for (const YamlValue& v : w->as_list()) flow_maps.push_back(v.as_map());
-    if (flow_maps.empty()) w->fail("at least one flow");
+    for (const YamlValue& v : w->as_list()) all_flow_maps.push_back(v.as_map());
+    if (all_flow_maps.empty()) w->fail("at least one flow");
   } else {
-    flow_maps.push_back(m.optional_map("workload"));
+    all_flow_maps.push_back(m.optional_map("workload"));
   }
-  for (std::size_t i = 0; i < flow_maps.size(); ++i) s.flows.push_back(parse_workload(flow_maps[i], i));
+  // transport rc, uc or ud: a verbs flow; ud_send (the default): the UD traffic generator.
+  const bool data_check = m.optional_map("outputs").optional<bool>("data_check", false);
+  std::vector<YamlMap> flow_maps, verbs_maps;
+  for (std::size_t i = 0; i < all_flow_maps.size(); ++i) {
+    const YamlMap& fm = all_flow_maps[i];
+    const auto t = fm.find("transport");
+    if (t && is_verbs_transport(t->as<std::string>())) {
+      s.workload_order.emplace_back(true, s.verbs_flows.size());
+      s.verbs_flows.push_back(parse_verbs_flow(fm, i, data_check));
+      verbs_maps.push_back(fm);
+    } else {
+      s.workload_order.emplace_back(false, s.flows.size());
+      s.flows.push_back(parse_workload(fm, i));
+      flow_maps.push_back(fm);
+    }
+  }
   s.link = parse_link(m.optional_map("link"));
   {
     YamlMap phy = m.optional_map("phy");
@@ -267,9 +285,10 @@ Scenario load_scenario(const std::string& path, const std::vector<std::pair<std:
   }
   s.faults = parse_faults(m.optional_list("faults"), s.topology);
   s.subnet_manager = parse_subnet_manager(m, s.topology);
+  if (auto v = m.find("congestion_control")) s.congestion_control = parse_congestion_control(v->as_map(), s.topology);
 
   YamlMap ph = m.optional_map("phases");
-  ph.check_no_unknown_keys({"start", "warmup", "measure", "drain"});
+  ph.check_no_unknown_keys({"start", "warmup", "measure", "drain", "limit"});
   if (auto v = ph.find("start")) {
     if (!(v->is_scalar() && v->node().Scalar() == "links_up")) {
       try {
@@ -283,9 +302,12 @@ Scenario load_scenario(const std::string& path, const std::vector<std::pair<std:
   s.phases.measure = ph.duration("measure", s.phases.measure);
   s.phases.drain = ph.duration("drain", s.phases.drain);
   if (s.phases.measure == 0) ph.get("measure").fail("a measurement phase longer than 0");
+  s.phases.limit = ph.duration("limit", s.phases.limit);
+  if (s.phases.limit == 0) ph.get("limit").fail("a time limit longer than 0");
 
   YamlMap out = m.optional_map("outputs");
-  out.check_no_unknown_keys({"pcap", "pcap_link_packets", "packet_log", "data_check", "vcd", "vcd_ports"});
+  out.check_no_unknown_keys({"pcap", "pcap_link_packets", "packet_log", "data_check", "vcd", "vcd_ports", "time_series"});
+  if (auto v = out.find("time_series")) s.outputs.time_series = parse_time_series(*v, s.topology);
   s.outputs.vcd = out.optional<bool>("vcd", false);
   for (const YamlValue& v : out.optional_list("vcd_ports")) {
     const std::string ref = v.as<std::string>();
@@ -327,14 +349,31 @@ Scenario load_scenario(const std::string& path, const std::vector<std::pair<std:
     const bool group = std::any_of(s.multicast.begin(), s.multicast.end(), [&](const auto& g) { return g.first == d; });
     if (d != "random" && !group) check_hca(d, flow_maps[i].get("destination"));
   }
+  s.hca_model = parse_hca_model(m.optional_map("hca_model"), s.topology);
+  for (std::size_t i = 0; i < verbs_maps.size(); ++i) {
+    const VerbsFlowSpec& f = s.verbs_flows[i];
+    check_hca(f.from, verbs_maps[i].get("from"));
+    check_hca(f.to, verbs_maps[i].get("to"));
+    // The QP's P_Key index must name an entry of both HCAs' P_Key tables (ibv_modify_qp: EINVAL).
+    for (const std::string& h : {f.from, f.to}) {
+      HcaConfig c;
+      s.hca_model.apply(h, c);
+      if (f.qp.pkey_index >= c.p_keys.size())
+        verbs_maps[i].map("qp").get("pkey_index").fail(
+            "an index into the P_Key table of " + h + ", which has " + std::to_string(c.p_keys.size()) +
+                (c.p_keys.size() == 1 ? " entry" : " entries"),
+            "'" + std::to_string(f.qp.pkey_index) + "'");
+    }
+  }
   if (s.topology.hcas().size() < 2) m.fail("a topology with at least two HCAs", "fewer");
   s.warnings = topology_warnings(s.topology);
-  // Random destinations need every host reachable from every other.
+  // Random destinations need every host reachable from every other, and verbs flows their two hosts.
   for (const WorkloadSpec& w : s.flows)
     if (w.destination == "random") {
       require_connected(s.topology);
       break;
     }
+  if (!s.verbs_flows.empty()) require_connected(s.topology);
   return s;
 }
 

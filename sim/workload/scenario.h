@@ -10,6 +10,9 @@
 #include "sim/core/time.h"
 #include "sim/fabric/fabric.h"
 #include "sim/fabric/topology.h"
+#include "sim/workload/congestion_control_spec.h"
+#include "sim/workload/hca_model_spec.h"
+#include "sim/workload/verbs_flow_spec.h"
 
 namespace ibfsim {
 
@@ -35,6 +38,8 @@ struct Phases {
   Time warmup = 10 * kUs;   // traffic runs, nothing is measured
   Time measure = 100 * kUs; // packets created here are measured
   Time drain = 100 * kUs;   // no new traffic; the run ends when all is delivered or this expires
+  // With verbs flows: the longest the run may last after `start` (they run until they are done).
+  Time limit = kSec;
 };
 
 struct Outputs {
@@ -44,6 +49,7 @@ struct Outputs {
   bool data_check = false;         // carry real payload bytes and check them at the receiver
   bool vcd = false;                // waves.vcd: credits and queue depth per VL of the listed ports
   std::vector<std::string> vcd_ports;  // "node/port"; empty = every switch port
+  TimeSeriesSpec time_series;          // time_series.csv and its plots (interval 0: none)
 };
 
 // The scenario's `subnet_manager:` (docs/scenario.md). `static` replaces the SM by the static LIDs
@@ -61,10 +67,15 @@ struct Scenario {
   std::string topology_file;  // resolved path
   Topology topology;
   std::uint64_t seed = 1;
-  std::vector<WorkloadSpec> flows;  // `workload:` is one flow (a map) or several (a list)
+  std::vector<WorkloadSpec> flows;  // `workload:` is one flow (a map) or several (a list): UD generator flows
+  std::vector<VerbsFlowSpec> verbs_flows;  // ... and verbs flows (transport rc, uc or ud)
+  // Every `workload:` entry in file order: (is a verbs flow, index in flows or verbs_flows).
+  std::vector<std::pair<bool, std::size_t>> workload_order;
+  HcaModelSpec hca_model;     // `hca_model:`
   LinkSettings link;
   PhySettings phy;
   SubnetManagerSpec subnet_manager;
+  CongestionControlSettings congestion_control;  // `congestion_control:` (off when absent)
   std::vector<LinkFault> faults;
   std::vector<std::string> warnings;  // about the topology (disconnected parts, links negotiating down)
   // Multicast groups (`multicast:`), by name; a flow whose destination names a group sends to it.

@@ -3,29 +3,56 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <ctime>
+#include <map>
 #include <filesystem>
 #include <memory>
 #include <optional>
 #include <systemc>
 
+#include "sim/core/big_endian.h"
+#include "sim/core/calendar_process.h"
 #include "sim/core/error.h"
 #include "sim/fabric/cable_training.h"
 #include "sim/fabric/fabric.h"
 #include "sim/report/atomic_file.h"
 #include "sim/report/results_json.h"
+#include "sim/report/time_series_plot.h"
+#include "sim/transport/cnp.h"
 #include "sim/workload/packet_log.h"
+#include "sim/workload/time_series_sampler.h"
 #include "sim/workload/traffic_stats.h"
 #include "sim/workload/ud_traffic_generator.h"
+#include "sim/workload/verbs_flow.h"
 #include "sim/fabric/waveform_tracer.h"
 
 namespace ibfsim {
 
 namespace {
+double thread_cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+}  // namespace
+
+namespace {
 
 constexpr std::uint32_t kWorkloadQKey = 0x11111111;
+// The subnet manager's first sweep must end within this much simulated time (it always does: every
+// SMP is answered or given up after its retries).
+constexpr Time kBringUpLimit = 1000 * kSec;
 
-// Forwards deliveries to the statistics (overall and per flow) and stops the run once the drain
-// phase has begun and every packet created has been delivered or dropped.
+// The UD traffic generator's QP: the first QP created on every HCA (verbs flows' QPs come after).
+constexpr Qpn kGeneratorQpn = 0x100;
+
+// A packet of the UD traffic generator (to its QP or to a multicast group), not of a verbs flow.
+bool generator_packet(const Packet& p) {
+  const std::size_t bth = kLrhBytes + ((p.header[1] & 3) == kLnhIbaGlobal ? kGrhBytes : 0);
+  const Qpn dqp = load_be24(p.header.data() + bth + 5);
+  return dqp == kGeneratorQpn || dqp == kMulticastQpn;
+}
+
 // Around each fault, per destination host: its last delivery before the fault and its first after,
 // so that the gap shows which destinations the fault cut off and for how long.
 struct FaultWatch {
@@ -34,29 +61,77 @@ struct FaultWatch {
   std::vector<Time> first_after;
 };
 
-class RunObserver : public DeliveryObserver {
+// Forwards deliveries to the statistics (overall and per flow) and to the verbs flows that watch
+// them, and ends the run once it is over: the generators' traffic is over (the drain phase has
+// begun) and every packet created has been delivered or dropped, and every verbs flow is done. With
+// verbs flows the run ends `settle` later (the longest wire_to_completion), so that every
+// completion a delivered packet causes is posted and counted.
+class RunObserver : public DeliveryObserver, public VerbsFlowOwner, public ActionHandler {
  public:
   RunObserver(TrafficStats& all, std::vector<TrafficStats>& flows, const PacketLedger& ledger, Time generation_end,
-              std::vector<FaultWatch>& faults)
-      : all_(all), flows_(flows), ledger_(ledger), generation_end_(generation_end), faults_(faults) {}
+              bool generators, const std::vector<std::unique_ptr<VerbsFlow>>& verbs, Time settle,
+              ScheduledModule* clock, std::vector<FaultWatch>& faults)
+      : all_(all), flows_(flows), ledger_(ledger), generation_end_(generation_end), generators_(generators),
+        verbs_(verbs), settle_(settle), clock_(clock), faults_(faults) {}
+  // Once the verbs flows exist: which of them watch which QPs' deliveries.
+  void watch_flows() {
+    for (const auto& f : verbs_)
+      for (const auto& w : f->watched_qps()) watched_[w] = f.get();
+  }
   void on_delivered(Hca& hca, const Packet& p, Time tail) override {
-    all_.on_delivered(hca, p, tail);
-    flows_.at(p.flow).on_delivered(hca, p, tail);
+    // A CNP is congestion control's own packet, part of no flow.
+    if (cnps_possible && is_cnp(p)) return check_end(tail);
     for (FaultWatch& f : faults_) {
       const std::size_t n = hca.node_index();
       if (tail < f.at) f.last_before[n] = tail;
       else if (f.first_after[n] == kTimeNever) f.first_after[n] = tail;
     }
-    if (tail >= generation_end_ &&
-        ledger_.created_count() == ledger_.delivered_count() + ledger_.dropped_total() + ledger_.replicated_count())
-      sc_core::sc_stop();
+    if (verbs_.empty() || generator_packet(p)) {
+      all_.on_delivered(hca, p, tail);
+      flows_.at(p.flow).on_delivered(hca, p, tail);
+    } else if (!watched_.empty()) {
+      const std::size_t bth = kLrhBytes + ((p.header[1] & 3) == kLnhIbaGlobal ? kGrhBytes : 0);
+      auto it = watched_.find({&hca, load_be24(p.header.data() + bth + 5)});
+      if (it != watched_.end()) it->second->on_delivered(hca, p);
+    }
+    check_end(tail);
+  }
+  void flow_progress() override { check_end(ScheduledModule::now()); }
+  bool cnps_possible = false;  // congestion control is on
+  void on_action(std::uint32_t, std::uint64_t, void*) override {
+    pending_ = false;
+    if (can_end(ScheduledModule::now())) sc_core::sc_stop();
   }
 
  private:
+  bool can_end(Time t) const {
+    if (generators_ && t < generation_end_) return false;
+    if (ledger_.created_count() != ledger_.delivered_count() + ledger_.dropped_total() + ledger_.replicated_count())
+      return false;
+    for (const auto& f : verbs_)
+      if (!f->done()) return false;
+    return true;
+  }
+  void check_end(Time t) {
+    if (!can_end(t)) return;
+    if (verbs_.empty()) {
+      sc_core::sc_stop();
+    } else if (!pending_) {
+      pending_ = true;
+      clock_->schedule(t + settle_, this, 0);
+    }
+  }
+
   TrafficStats& all_;
   std::vector<TrafficStats>& flows_;
   const PacketLedger& ledger_;
   Time generation_end_;
+  bool generators_;
+  const std::vector<std::unique_ptr<VerbsFlow>>& verbs_;
+  Time settle_;
+  ScheduledModule* clock_;
+  bool pending_ = false;
+  std::map<std::pair<const Hca*, Qpn>, VerbsFlow*> watched_;
   std::vector<FaultWatch>& faults_;
 };
 
@@ -136,20 +211,160 @@ PortTables port_tables(Fabric& fabric) {
       }
       pj["vls"] = vls;
       nlohmann::json discards = nlohmann::json::object();
-      if (Switch* sw = fabric.switch_at(n)) {
-        for (int r = 0; r < static_cast<int>(DropReason::kCount); ++r) {
-          const std::uint64_t c = sw->port_discards(static_cast<PortNum>(p), static_cast<DropReason>(r));
-          if (c == 0) continue;
-          discards[drop_reason_name(static_cast<DropReason>(r))] = c;
-          fmt::format_to(std::back_inserter(t.discards_csv), "{},{},{},{}\n", topo.nodes[n].name, p,
-                         drop_reason_name(static_cast<DropReason>(r)), c);
-        }
+      Switch* sw = fabric.switch_at(n);
+      Hca* hca = fabric.hca(n);
+      for (int r = 0; r < static_cast<int>(DropReason::kCount); ++r) {
+        const auto reason = static_cast<DropReason>(r);
+        const std::uint64_t c = sw ? sw->port_discards(static_cast<PortNum>(p), reason)
+                                : hca ? hca->port_discards(static_cast<PortNum>(p), reason)
+                                      : 0;
+        if (c == 0) continue;
+        discards[drop_reason_name(reason)] = c;
+        fmt::format_to(std::back_inserter(t.discards_csv), "{},{},{},{}\n", topo.nodes[n].name, p,
+                       drop_reason_name(reason), c);
       }
       pj["discards"] = discards;
       t.json.push_back(pj);
     }
   }
   return t;
+}
+
+// results.json "congestion_control": the settings, every FECN a switch port marked, and each QP's
+// FECN/BECN/CNP counts and congestion control index.
+nlohmann::json congestion_control_json(const Scenario& sc, Fabric& fabric) {
+  const CongestionControlSettings& s = sc.congestion_control;
+  const Topology& topo = fabric.topology();
+  nlohmann::json cct = nlohmann::json::array();
+  for (std::size_t i = 0; i <= s.cct.ccti_limit && i < s.cct.entries.size(); ++i)
+    cct.push_back(fmt::format("{}:{}", s.cct.entries[i].shift, s.cct.entries[i].multiplier));
+  nlohmann::json j = {{"settings",
+                       {{"threshold", s.threshold},
+                        {"packet_size_credits", s.packet_size},
+                        {"marking_rate", s.marking_rate},
+                        {"cs_threshold", s.cs_threshold},
+                        {"port_control", s.per_sl ? "sl" : "qp"},
+                        {"ccti_timer_us", s.ca.ccti_timer * 1.024},
+                        {"ccti_increase", s.ca.ccti_increase},
+                        {"ccti_min", s.ca.ccti_min},
+                        {"trigger_threshold", s.ca.trigger_threshold},
+                        {"ccti_limit", s.cct.ccti_limit},
+                        {"cct", cct}}},
+                      {"mads_applied", fabric.cc_mads_applied()}};
+  std::uint64_t marked = 0;
+  nlohmann::json ports = nlohmann::json::array();
+  for (std::size_t n = 0; n < topo.nodes.size(); ++n) {
+    const Switch* sw = fabric.switch_at(n);
+    if (!sw || !sw->congestion_detector()) continue;
+    for (unsigned p = 1; p <= sw->num_ports(); ++p) {
+      const CongestionDetector::PortStats& st = sw->congestion_detector()->stats(static_cast<PortNum>(p));
+      marked += st.fecn_marked;
+      if (st.congested_root + st.congested_victim + st.credit_starved == 0) continue;
+      ports.push_back({{"node", topo.nodes[n].name},
+                       {"port", p},
+                       {"fecn_marked", st.fecn_marked},
+                       {"congested_root", st.congested_root},
+                       {"congested_victim", st.congested_victim},
+                       {"credit_starved", st.credit_starved},
+                       {"eligible", st.eligible},
+                       {"too_small", st.too_small}});
+    }
+  }
+  std::uint64_t fecn = 0, on_response = 0, cnp_sent = 0, becn = 0, cnp_received = 0;
+  nlohmann::json qps = nlohmann::json::array(), throttles = nlohmann::json::array();
+  auto throttle_json = [](nlohmann::json& o, const CcThrottle::State& t) {
+    o["ccti"] = t.ccti;
+    o["max_ccti"] = t.max_ccti;
+    o["becns_taken"] = t.becns;
+    o["timer_decrements"] = t.timer_decrements;
+    o["trigger_events"] = t.trigger_events;
+    o["delayed_packets"] = t.delayed_packets;
+  };
+  for (std::size_t n : topo.hcas()) {
+    const Hca& h = *fabric.hca(n);
+    for (const auto& [qpn, c] : h.cc_counters()) {
+      fecn += c.fecn_received, on_response += c.becn_on_response, cnp_sent += c.cnp_sent;
+      becn += c.becn_received, cnp_received += c.cnp_received;
+      nlohmann::json q = {{"hca", topo.nodes[n].name},
+                          {"qpn", qpn},
+                          {"fecn_received", c.fecn_received},
+                          {"becn_on_response", c.becn_on_response},
+                          {"cnp_sent", c.cnp_sent},
+                          {"becn_received", c.becn_received},
+                          {"cnp_received", c.cnp_received}};
+      if (!s.per_sl)
+        if (const CcThrottle::State* t = h.cc_throttle()->state(qpn)) throttle_json(q, *t);
+      qps.push_back(q);
+    }
+    if (s.per_sl)
+      for (const auto& [key, t] : h.cc_throttle()->states()) {
+        nlohmann::json o = {{"hca", topo.nodes[n].name}, {"port", (key >> 4) & 0xFF}, {"sl", key & 15}};
+        throttle_json(o, t);
+        throttles.push_back(o);
+      }
+  }
+  j["totals"] = {{"fecn_marked", marked},       {"fecn_received", fecn}, {"becn_on_response", on_response},
+                 {"cnp_sent", cnp_sent},        {"cnp_received", cnp_received}, {"becn_received", becn}};
+  j["switch_ports"] = ports;
+  j["qps"] = qps;
+  if (s.per_sl) j["sl_throttles"] = throttles;
+  return j;
+}
+
+// The time series of outputs.time_series: payload Gb/s of every flow, the CCTI of each flow's
+// sending QP (or port and SL) when congestion control is on, the output queue of the listed
+// switch ports; and the plot panels over them.
+std::unique_ptr<TimeSeriesSampler> time_series_sampler(const Scenario& sc, Fabric& fabric,
+                                                       const std::vector<TrafficStats>& flow_stats,
+                                                       const std::vector<std::vector<UdTrafficGenerator*>>& gens,
+                                                       const std::vector<std::unique_ptr<VerbsFlow>>& verbs,
+                                                       Time start, Time end, std::vector<PlotPanel>& panels) {
+  const Topology& topo = fabric.topology();
+  auto sampler = std::make_unique<TimeSeriesSampler>(*fabric.hca(topo.hcas().front()), start,
+                                                     sc.outputs.time_series.interval, end);
+  PlotPanel rate{"payload throughput per flow", "Gb/s", {}}, ccti{"congestion control index (CCTI)", "CCTI", {}},
+      queue{"output queue depth", "64-byte blocks", {}};
+  auto column = [&](PlotPanel& p) { p.columns.push_back(sampler->columns() + 1); };
+  for (const auto& [is_verbs, k] : sc.workload_order) {
+    column(rate);
+    if (is_verbs) {
+      const VerbsFlow* f = verbs[k].get();
+      sampler->add_rate(verbs[k]->spec().name + " Gb/s", [f] { return f->bytes_completed(); });
+    } else {
+      const TrafficStats* st = &flow_stats[k];
+      sampler->add_rate(sc.flows[k].name + " Gb/s", [st] { return st->total_payload_bytes(); });
+    }
+  }
+  if (sc.congestion_control.enabled) {
+    // One column per distinct (HCA, throttle key) that sends a flow.
+    std::vector<std::pair<const Hca*, CcThrottle::Key>> seen;
+    auto add_ccti = [&](const Hca& h, Qpn qpn, std::uint8_t sl) {
+      const CcThrottle::Key key = h.cc_throttle()->key(qpn, 1, sl);
+      if (std::find(seen.begin(), seen.end(), std::make_pair(&h, key)) != seen.end()) return;
+      seen.emplace_back(&h, key);
+      column(ccti);
+      const std::string who = sc.congestion_control.per_sl ? fmt::format("sl{}", sl) : fmt::format("qp0x{:x}", qpn);
+      const Hca* hp = &h;
+      sampler->add_value("CCTI " + std::string(h.name()) + "/" + who, [hp, key] { return hp->cc_throttle()->ccti(key); });
+    };
+    for (const auto& [is_verbs, k] : sc.workload_order) {
+      if (is_verbs) {
+        add_ccti(verbs[k]->requester_hca(), verbs[k]->requester_qp()->qpn(), verbs[k]->spec().sl);
+      } else {
+        for (const UdTrafficGenerator* g : gens[k]) add_ccti(g->hca(), g->src_qp(), sc.flows[k].sl);
+      }
+    }
+  }
+  for (const auto& [node, port] : sc.outputs.time_series.ports) {
+    column(queue);
+    const Switch* sw = fabric.switch_at(node);
+    const auto p = static_cast<PortNum>(port);
+    sampler->add_value("queue " + topo.nodes[node].name + "/" + std::to_string(port) + " blocks",
+                       [sw, p] { return sw->output_queue_blocks(p); });
+  }
+  panels = {rate, ccti, queue};
+  sampler->start();
+  return sampler;
 }
 
 nlohmann::json throughput_json(std::uint64_t offered_bytes, const TrafficStats& st, Time window) {
@@ -187,6 +402,8 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
     fo.sma_timing = sc.subnet_manager.sma;
     for (const auto& [name, t] : sc.subnet_manager.sma_by_node) fo.sma_timing_by_node.emplace_back(*sc.topology.find_node(name), t);
   }
+  fo.configure_hca = [&sc](std::size_t node, HcaConfig& c) { sc.hca_model.apply(sc.topology.nodes[node].name, c); };
+  fo.congestion_control = sc.congestion_control;
   // Multicast groups: members receive; every source of a flow to the group sends into its tree.
   for (const auto& [name, members] : sc.multicast) {
     MulticastGroup g;
@@ -201,18 +418,23 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
     fo.multicast.push_back(g);
   }
   Fabric fabric(sc.topology, fo);
+  const Topology& topo = fabric.topology();
+  // Waveforms trace from time 0, bring-up included.
+  std::unique_ptr<WaveformTracer> waves;
+  if (sc.outputs.vcd) waves = std::make_unique<WaveformTracer>(fabric, (dir / "waves").string(), sc.outputs.vcd_ports);
 
   // Bring-up: with the subnet manager, run until its first sweep has configured the fabric (LIDs,
   // routes, ports Active); without it, the links are up when the last one has trained.
   Time fabric_up = 0;
   const auto wall_start = std::chrono::steady_clock::now();
+  const double bring_up_cpu_start = thread_cpu_seconds();
   if (in_band) {
     // Only the first sweep pauses the run; the callback outlives this block.
     fabric.subnet_manager()->set_on_sweep_done([first = true](const SweepRecord&) mutable {
-      if (first) sc_core::sc_pause();
+      if (first) CalendarProcess::pause();
       first = false;
     });
-    sc_core::sc_start();
+    CalendarProcess::run_for(kBringUpLimit);
     ScheduledModule::rethrow_failure();
     if (!fabric.subnet_manager()->configured())
       throw SimError("the subnet manager did not finish its first sweep: the simulation ran out of events");
@@ -229,14 +451,13 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
         sc.file, format_duration(start), format_duration(fabric_up)));
   const Time measure_begin = start + sc.phases.warmup;
   const Time measure_end = measure_begin + sc.phases.measure;
-  const Time end_limit = measure_end + sc.phases.drain;
+  // Verbs flows run until they are done, within phases.limit; generator traffic by the phases.
+  const Time end_limit = sc.verbs_flows.empty() ? measure_end + sc.phases.drain : start + sc.phases.limit;
   fabric.set_horizon(end_limit);
+  const double bring_up_cpu = thread_cpu_seconds() - bring_up_cpu_start;
   std::vector<LinkFault> faults = sc.faults;
   for (LinkFault& f : faults) f.at += start;
   fabric.schedule_faults(faults);
-  const Topology& topo = fabric.topology();
-  std::unique_ptr<WaveformTracer> waves;
-  if (sc.outputs.vcd) waves = std::make_unique<WaveformTracer>(fabric, (dir / "waves").string(), sc.outputs.vcd_ports);
 
   // Every HCA gets one UD QP (QPN 0x100) with the workload's Q_Key.
   std::vector<std::size_t> hca_nodes = topo.hcas();
@@ -246,13 +467,32 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
     for (std::size_t m : fo.multicast[g].members)
       fabric.hca(m)->join_multicast(static_cast<Lid>(kMulticastLidBase + g), qpn[m]);
 
+  // Verbs flows: their QPs, memory and connections are set up now (time 0); each starts at
+  // phases.start + its own start.
+  std::vector<std::unique_ptr<VerbsFlow>> verbs_flows;
+  Time settle = 0;
+  std::vector<HcaConfig> models(topo.nodes.size());
+  for (std::size_t n : hca_nodes) {
+    sc.hca_model.apply(topo.nodes[n].name, models[n]);
+    settle = std::max(settle, models[n].wire_to_completion);
+  }
   TrafficStats all_stats(measure_begin, measure_end);
   std::vector<TrafficStats> flow_stats(sc.flows.size(), TrafficStats(measure_begin, measure_end));
   std::vector<FaultWatch> watches;
   for (const LinkFault& f : faults)
     watches.push_back(FaultWatch{f.at, std::vector<Time>(topo.nodes.size(), kTimeNever),
                                  std::vector<Time>(topo.nodes.size(), kTimeNever)});
-  RunObserver observer(all_stats, flow_stats, fabric.ledger(), measure_end, watches);
+  RunObserver observer(all_stats, flow_stats, fabric.ledger(), measure_end, !sc.flows.empty(), verbs_flows, settle,
+                       fabric.hca(hca_nodes.front()), watches);
+  for (std::size_t i = 0; i < sc.verbs_flows.size(); ++i) {
+    const VerbsFlowSpec& v = sc.verbs_flows[i];
+    const std::size_t a = *topo.find_node(v.from), b = *topo.find_node(v.to);
+    verbs_flows.push_back(std::make_unique<VerbsFlow>(v, i, *fabric.hca(a), *fabric.hca(b), models[a], models[b],
+                                                      sc.outputs.data_check, start + v.start, observer));
+    verbs_flows.back()->setup();
+  }
+  observer.watch_flows();
+  observer.cnps_possible = sc.congestion_control.enabled;
   PacketLog packet_log;
   for (std::size_t n : hca_nodes) {
     fabric.hca(n)->set_delivery_observer(&observer);
@@ -292,8 +532,16 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
     }
   }
 
-  sc_core::sc_start(to_sc_time(end_limit - ScheduledModule::now()));
+  std::unique_ptr<TimeSeriesSampler> sampler;
+  std::vector<PlotPanel> panels;
+  if (sc.outputs.time_series.interval > 0)
+    sampler = time_series_sampler(sc, fabric, flow_stats, flow_generators, verbs_flows, start, end_limit, panels);
+
+  const double cpu_start = thread_cpu_seconds() - bring_up_cpu;
+  // run_for counts from the kernel's clock, which may lag the last action after a pause.
+  CalendarProcess::run_for(end_limit - sc_core::sc_time_stamp().value());
   const double simulate_wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  const double simulate_cpu = thread_cpu_seconds() - cpu_start;
   ScheduledModule::rethrow_failure();
   const Time end = ScheduledModule::now();
   fabric.finish();
@@ -368,12 +616,13 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
   j["network_latency"] = latency_json(all_stats.network_latency());
   std::uint64_t offered_total = 0;
   nlohmann::json flows = nlohmann::json::array();
+  nlohmann::json generator_flows = nlohmann::json::array();
   for (std::size_t f = 0; f < sc.flows.size(); ++f) {
     const WorkloadSpec& w = sc.flows[f];
     std::uint64_t offered = 0;
     for (const auto* g : flow_generators[f]) offered += g->measured_posted() * w.message_size;
     offered_total += offered;
-    flows.push_back({{"name", w.name},
+    generator_flows.push_back({{"name", w.name},
                      {"transport", "ud_send"},
                      {"sl", w.sl},
                      {"message_size_bytes", w.message_size},
@@ -385,7 +634,27 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
                      {"network_latency", latency_json(flow_stats[f].network_latency())},
                      {"throughput", throughput_json(offered, flow_stats[f], sc.phases.measure)}});
   }
+  // Every flow in the order of `workload:`.
+  for (const auto& [is_verbs, k] : sc.workload_order)
+    flows.push_back(is_verbs ? verbs_flows[k]->results() : generator_flows[k]);
   j["flows"] = flows;
+  if (!verbs_flows.empty()) {
+    // The HCA model each HCA ran with (scenario `hca_model:` over HcaConfig's defaults).
+    nlohmann::json hm = nlohmann::json::array();
+    for (std::size_t n : hca_nodes) {
+      const HcaConfig& c = models[n];
+      hm.push_back({{"hca", topo.nodes[n].name},
+                    {"doorbell_to_wire_ns", ns(static_cast<double>(c.doorbell_to_wire))},
+                    {"wire_to_completion_ns", ns(static_cast<double>(c.wire_to_completion))},
+                    {"pcie_gen", c.host.pcie_gen},
+                    {"pcie_width", c.host.pcie_width},
+                    {"pcie_max_payload", c.host.max_payload},
+                    {"pcie_unlimited", c.host.unlimited},
+                    {"host_interface_gbytes_per_s", c.host.unlimited ? 0.0 : host_interface_bytes_per_second(c.host) / 1e9},
+                    {"p_keys", c.p_keys}});
+    }
+    j["hca_model"] = hm;
+  }
   j["throughput"] = throughput_json(offered_total, all_stats, sc.phases.measure);
   j["simulation"] = {{"actions", fabric.actions_run()}, {"packet_hops", fabric.packet_hops()}};
   PortTables tables = port_tables(fabric);
@@ -461,16 +730,26 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
     fault_list.push_back(fj);
   }
   j["faults"] = fault_list;
+  if (sc.congestion_control.enabled) j["congestion_control"] = congestion_control_json(sc, fabric);
 
   write_json_atomically((dir / "results.json").string(), j);
   write_file_atomically((dir / "ports.csv").string(), tables.ports_csv);
   write_file_atomically((dir / "port_vls.csv").string(), tables.vls_csv);
   write_file_atomically((dir / "discards.csv").string(), tables.discards_csv);
   if (sc.outputs.packet_log) write_file_atomically((dir / "packets.csv").string(), packet_log.csv());
+  std::string plot_note;
+  if (sampler) {
+    const std::string csv = (dir / "time_series.csv").string();
+    write_file_atomically(csv, sampler->csv());
+    plot_note = render_time_series(std::filesystem::absolute(csv).string(), panels, sc.file,
+                                   std::filesystem::absolute(dir / "time_series").string(),
+                                   sc.outputs.time_series.png, sc.outputs.time_series.svg);
+  }
 
   RunResult r;
   r.results = j;
   r.simulate_wall_seconds = simulate_wall;
+  r.simulate_cpu_seconds = simulate_cpu;
   const auto& lat = all_stats.latency();
   std::string speeds;
   if (!topo.cables.empty()) speeds = topo.cables.front().rate.name();
@@ -492,17 +771,33 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
                              format_duration(static_cast<Time>(lat.mean_fs() + 0.5)),
                              format_duration(lat.percentile(99)), format_duration(lat.max()));
   }
-  r.summary += fmt::format("throughput: offered {:.2f} Gb/s, accepted {:.2f} Gb/s (payload)\n",
-                           j["throughput"]["offered_payload_gbps"].get<double>(),
-                           j["throughput"]["accepted_payload_gbps"].get<double>());
+  if (!sc.flows.empty())
+    r.summary += fmt::format("throughput: offered {:.2f} Gb/s, accepted {:.2f} Gb/s (payload)\n",
+                             j["throughput"]["offered_payload_gbps"].get<double>(),
+                             j["throughput"]["accepted_payload_gbps"].get<double>());
   if (sc.flows.size() > 1) {
     for (std::size_t f = 0; f < sc.flows.size(); ++f) {
       const auto& fl = flow_stats[f].latency();
       r.summary += fmt::format("  flow {} (SL {}): {} packets, mean latency {}, accepted {:.2f} Gb/s\n",
                                sc.flows[f].name, sc.flows[f].sl, fl.count(),
                                fl.count() ? format_duration(static_cast<Time>(fl.mean_fs() + 0.5)) : "-",
-                               flows[f]["throughput"]["accepted_payload_gbps"].get<double>());
+                               generator_flows[f]["throughput"]["accepted_payload_gbps"].get<double>());
     }
+  }
+  if (!verbs_flows.empty()) {
+    r.summary += "verbs flows:\n";
+    for (const auto& f : verbs_flows) r.summary += f->summary();
+  }
+  if (sc.congestion_control.enabled) {
+    const auto& t = j["congestion_control"]["totals"];
+    r.summary += fmt::format("congestion control: {} FECN marked, {} BECNs on responses, {} CNPs sent, {} BECNs taken\n",
+                             t["fecn_marked"].get<std::uint64_t>(), t["becn_on_response"].get<std::uint64_t>(),
+                             t["cnp_sent"].get<std::uint64_t>(),
+                             t["becn_received"].get<std::uint64_t>() + t["cnp_received"].get<std::uint64_t>());
+  }
+  if (sampler) {
+    r.summary += fmt::format("time series: {} samples in {}\n", sampler->rows(), (dir / "time_series.csv").string());
+    if (!plot_note.empty()) r.summary += "time series plot not made: " + plot_note + "\n";
   }
   r.summary += fmt::format("results: {}\n", (dir / "results.json").string());
   return r;

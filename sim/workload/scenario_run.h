@@ -13,6 +13,7 @@ struct RunResult {
   nlohmann::json results;  // what results.json holds
   std::string summary;     // a few lines for humans
   double simulate_wall_seconds = 0;  // wall time inside sc_start only (never in results.json)
+  double simulate_cpu_seconds = 0;   // CPU time of this thread inside sc_start (bench on a busy machine)
 };
 
 // Throws InputError for bad input and SimError when an invariant breaks.

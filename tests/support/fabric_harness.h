@@ -4,6 +4,7 @@
 #include <systemc>
 #include <vector>
 
+#include "sim/core/calendar_process.h"
 #include "sim/fabric/fabric.h"
 #include "sim/fabric/topology_yaml.h"
 
@@ -57,7 +58,7 @@ inline Time shift_past(Time t, Time grain) { return (t + grain - 1) / grain * gr
 
 // Runs the simulation for `duration`, then checks the fabric's own invariants.
 inline void run_for(Fabric& f, Time duration) {
-  sc_core::sc_start(to_sc_time(duration));
+  CalendarProcess::run_for(duration);
   ScheduledModule::rethrow_failure();
   f.check_invariants();
 }

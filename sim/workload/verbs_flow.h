@@ -1,0 +1,135 @@
+// Runs one verbs flow (verbs_flow_spec.h) the way perftest runs its tests, through the HCAs'
+// verbs API: a PD, CQs, memory regions and a QP on each HCA, connected RESET -> INIT -> RTR -> RTS
+// at time 0 (perftest exchanges QP numbers out of band), then:
+//  * bw: tx_depth messages outstanding, a new one posted as each completes; bandwidth is bytes
+//    completed / (last completion - first post), as ib_*_bw reports it;
+//  * lat: SEND and WRITE as ping-pong (the target answers each message with one of its own, a
+//    WRITE being seen when its data is visible: wire_to_completion after its last packet's DMA),
+//    samples (post[i+1] - post[i]) / 2; READ and atomics one at a time, samples post[i+1] - post[i];
+//    t_typical is the median as ib_*_lat computes it.
+// With data checking, every message carries a pattern of its index and is checked where it
+// lands: content, order, and at the end the whole target memory (regions, receive buffers and a
+// guard page past them) against what the completed messages should have left there.
+// The application takes no time: it posts the instant a completion or arrival lets it.
+#pragma once
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "sim/core/event_calendar.h"
+#include "sim/transport/hca.h"
+#include "sim/workload/verbs_flow_spec.h"
+
+namespace ibfsim {
+
+// Told when a flow may have finished, so the run can decide whether to end.
+class VerbsFlowOwner {
+ public:
+  virtual ~VerbsFlowOwner() = default;
+  virtual void flow_progress() = 0;
+};
+
+class VerbsFlow : public ActionHandler {
+ public:
+  // `from_model`/`to_model`: the two HCAs' configurations (for wire_to_completion). `begin`: when
+  // the flow starts (phases.start + the flow's start).
+  VerbsFlow(const VerbsFlowSpec& spec, std::size_t index, Hca& from, Hca& to, const HcaConfig& from_model,
+            const HcaConfig& to_model, bool data_check, Time begin, VerbsFlowOwner& owner);
+  VerbsFlow(const VerbsFlow&) = delete;
+  VerbsFlow& operator=(const VerbsFlow&) = delete;
+
+  // Creates and connects everything and schedules the flow's start; call during elaboration.
+  void setup();
+  // Every message posted has completed and none will be posted any more (on both sides).
+  bool done() const;
+  const VerbsFlowSpec& spec() const { return spec_; }
+  // The QPs whose delivered packets this flow watches (WRITE ping-pong): (HCA, QPN) pairs.
+  std::vector<std::pair<const Hca*, Qpn>> watched_qps() const;
+  // A packet `hca` delivered to one of the watched QPs (after the QP processed it).
+  void on_delivered(Hca& hca, const Packet& p);
+
+  nlohmann::json results() const;
+  std::string summary() const;
+  // Payload of the requester's messages completed so far, its HCA and QP (time series, congestion control).
+  std::uint64_t bytes_completed() const { return bytes_completed_; }
+  const Hca& requester_hca() const { return *sides_[0].hca; }
+  const QueuePair* requester_qp() const { return sides_[0].qp; }
+
+  void on_action(std::uint32_t kind, std::uint64_t arg, void* ptr) override;
+
+ private:
+  enum Kind : std::uint32_t { kStart = 1, kPostRecvs, kArrive };
+  struct Side;
+  struct Listener : CompletionListener {
+    VerbsFlow* flow = nullptr;
+    int side = 0;
+    bool recv = false;
+    void on_completion(verbs::CqHandle cq, const verbs::ibv_wc& wc) override;
+  };
+  struct Side {
+    Hca* hca = nullptr;
+    Time wire_to_completion = 0;
+    verbs::PdHandle pd = 0;
+    verbs::CqHandle send_cq = 0, recv_cq = 0;
+    QueuePair* qp = nullptr;
+    Listener send_listener, recv_listener;
+    // Memory: `local` is where its own messages come from (SEND/WRITE) or land (READ, atomics);
+    // `target` is what the peer reaches remotely (WRITE, READ, atomics); `recv` holds receive buffers.
+    std::uint64_t local = 0, target = 0, recv = 0;
+    std::uint64_t target_len = 0, recv_len = 0;  // registered; a guard page follows each
+    verbs::ibv_mr local_mr, target_mr, recv_mr;
+    std::vector<std::uint8_t> target_initial, recv_initial;  // with data checking
+    // Sends.
+    std::uint64_t sent = 0, completed = 0;  // messages posted, send completions
+    std::vector<Time> posted_at;            // per message
+    bool stopped = false;                   // an error completion: post no more
+    std::map<int, std::uint64_t> send_status, recv_status;
+    // Receives and arrivals.
+    std::uint64_t recvs_posted = 0, recvs_wanted = 0;
+    std::uint64_t arrived = 0;        // messages from the peer seen (ping-pong, receive completions)
+    std::uint64_t next_expected = 0;  // data check: the index the next arrival should carry
+    std::uint64_t not_executed_seen = 0;  // watched QP: its non-execution counters at the last packet
+  };
+
+  bool ping_pong() const;
+  bool lat() const { return spec_.test == VerbsTest::kLat; }
+  std::uint32_t slots() const;    // message buffers per side
+  std::uint32_t rslots() const;   // receive buffers at the target
+  std::uint32_t recv_slot_bytes() const;
+  std::uint64_t key(int side) const;  // pattern key of messages `side` sends
+  void connect(Side& s, Side& peer);
+  void post_sends(int side);
+  bool may_post(int side) const;
+  void post_one(int side);
+  void post_recvs(int side, std::uint64_t n);
+  void on_send_completion(int side, const verbs::ibv_wc& wc);
+  void on_recv_completion(int side, const verbs::ibv_wc& wc);
+  void arrive(int side);  // a message from the peer is visible at `side` (ping-pong)
+  // Data checks.
+  void fill_message(std::uint8_t* dst, std::uint64_t key, std::uint64_t index, std::uint32_t len) const;
+  bool check_message(const std::uint8_t* got, std::uint64_t key, std::uint64_t index, std::uint32_t len) const;
+  void check_arrival_order(std::uint64_t& expected, std::uint64_t index);
+  std::uint64_t atomic_initial() const;
+  void check_memory_at_end(nlohmann::json& dc) const;
+
+  VerbsFlowSpec spec_;
+  std::size_t index_;
+  Side sides_[2];
+  bool data_check_;
+  Time begin_;
+  VerbsFlowOwner& owner_;
+  // Data checks.
+  std::uint64_t checked_ = 0, mismatches_ = 0, out_of_order_ = 0;
+  std::vector<std::int64_t> target_last_[2];  // per side and slot: index of the last message kept there
+  std::vector<std::int64_t> recv_last_[2];    // per side and receive slot
+  std::uint64_t atomics_done_ = 0;
+  // Latency.
+  std::vector<Time> completion_latency_;  // bw: post to completion, per message
+  Time first_post_ = kTimeNever, last_completion_ = 0;
+  std::uint64_t bytes_completed_ = 0;
+};
+
+}  // namespace ibfsim

@@ -1,0 +1,92 @@
+// Bad verbs-flow and hca_model settings stop the run before simulation with exit code 2 and a
+// message naming file:line:col and what was expected.
+#include <catch2/catch.hpp>
+
+#include <fstream>
+
+#include "tests/support/run_command.h"
+
+using namespace ibfsim::test;
+
+namespace {
+// Writes a scenario on the two-host topology with `body` after the topology line, runs it and
+// returns what ibfsim printed; the exit code must be 2.
+std::string rejected(const std::string& name, const std::string& body, std::string* path_out = nullptr) {
+  const std::string dir = scratch_dir("verbs_bad_" + name);
+  const std::string path = dir + "/bad.yaml";
+  std::ofstream(path) << "topology: " << IBFSIM_SOURCE_DIR << "/topologies/two_hosts.yaml\n" << body;
+  CommandResult r = run_ibfsim("run " + path + " -o " + dir + "/out");
+  INFO(r.output);
+  CHECK(r.exit_code == 2);
+  if (path_out) *path_out = path;
+  return r.output;
+}
+const std::string kFlow = "workload:\n  - {transport: rc, from: h1, to: h2, ";
+}  // namespace
+
+TEST_CASE("verbs flow: unknown verb, a verb the transport lacks, and an unknown key are located errors", "[scenarios][input]") {
+  std::string path;
+  std::string out = rejected("verb", kFlow + "verb: writ}\n", &path);
+  CHECK(out.find(path + ":3:45: expected send, send_imm, write, write_imm, read, cmp_swap or fetch_add, got 'writ'") !=
+        std::string::npos);
+  out = rejected("ud_write", "workload:\n  - {transport: ud, from: h1, to: h2, verb: write}\n", &path);
+  CHECK(out.find(path + ":3:45: expected send or send_imm on a UD flow") != std::string::npos);
+  out = rejected("uc_read", "workload:\n  - {transport: uc, from: h1, to: h2, verb: read}\n", &path);
+  CHECK(out.find(path + ":3:45: expected send, send_imm, write or write_imm on a UC flow") != std::string::npos);
+  out = rejected("key", kFlow + "verb: write, load: 0.5}\n", &path);
+  CHECK(out.find(path + ":3:52: expected one of the keys") != std::string::npos);
+  CHECK(out.find("'load'") != std::string::npos);
+  out = rejected("transport", "workload:\n  - {transport: rdma, from: h1, to: h2}\n", &path);
+  CHECK(out.find(path + ":3:17: expected a transport: ud_send (the UD traffic generator), rc, uc or ud") != std::string::npos);
+}
+
+TEST_CASE("verbs flow: hosts, sizes, depths and iterations out of what they document are errors", "[scenarios][input]") {
+  std::string path;
+  std::string out = rejected("same_host", "workload:\n  - {transport: rc, from: h1, to: h1, verb: write}\n", &path);
+  CHECK(out.find(path + ":3:35: expected an HCA other than 'from', got 'h1'") != std::string::npos);
+  out = rejected("no_host", "workload:\n  - {transport: rc, from: sw1, to: h2, verb: write}\n", &path);
+  CHECK(out.find(path + ":3:27: expected the name of an HCA") != std::string::npos);
+  out = rejected("ud_size", "workload:\n  - {transport: ud, from: h1, to: h2, verb: send, message_size: 5000}\n", &path);
+  CHECK(out.find(path + ":3:65: expected an integer in 0..4096, got '5000'") != std::string::npos);
+  out = rejected("atomic_size", kFlow + "verb: fetch_add, message_size: 16}\n", &path);
+  CHECK(out.find(path + ":3:70: expected 8 (an atomic operates on 8 bytes)") != std::string::npos);
+  out = rejected("lat_depth", kFlow + "verb: write, test: lat, tx_depth: 4}\n", &path);
+  CHECK(out.find(path + ":3:73: expected 1 for a latency test") != std::string::npos);
+  out = rejected("both", kFlow + "verb: write, iterations: 10, duration: 1ms}\n", &path);
+  CHECK(out.find(path + ":3:78: expected either iterations or duration, not both") != std::string::npos);
+  out = rejected("checked", kFlow + "verb: write, tx_depth: 8192}\noutputs: {data_check: true}\n", &path);
+  CHECK(out.find("expected tx_depth x message_size of at most 256 MiB with outputs.data_check") != std::string::npos);
+  CHECK(out.find(path + ":3:5:") != std::string::npos);
+  out = rejected("recv_delay", kFlow + "verb: write, recv_post_delay: 1us}\n", &path);
+  CHECK(out.find(path + ":3:69: expected no recv_post_delay") != std::string::npos);
+}
+
+TEST_CASE("verbs flow: remote and qp settings are checked", "[scenarios][input]") {
+  std::string path;
+  std::string out = rejected("access", kFlow + "verb: write, remote: {access: [remote_write]}}\n", &path);
+  CHECK(out.find(path + ":3:69: expected local_write with remote_write or remote_atomic") != std::string::npos);
+  out = rejected("rkey_send", kFlow + "verb: send, remote: {rkey: wrong}}\n", &path);
+  CHECK(out.find(path + ":3:66: expected no rkey: a SEND names no remote memory") != std::string::npos);
+  out = rejected("mtu", kFlow + "verb: write, qp: {mtu: 1500}}\n", &path);
+  CHECK(out.find(path + ":3:62: expected an IB MTU: 256, 512, 1024, 2048 or 4096, got '1500'") != std::string::npos);
+  out = rejected("rnr_retry", kFlow + "verb: write, qp: {rnr_retry: 8}}\n", &path);
+  CHECK(out.find(path + ":3:68: expected an integer in 0..7, got '8'") != std::string::npos);
+  out = rejected("pkey_index", kFlow + "verb: write, qp: {pkey_index: 1}}\n", &path);
+  CHECK(out.find(path + ":3:69: expected an index into the P_Key table of h1, which has 1 entry, got '1'") != std::string::npos);
+}
+
+TEST_CASE("hca_model: ranges, PCIe widths and per-HCA names are checked", "[scenarios][input]") {
+  std::string path;
+  std::string out = rejected("pcie_gen", "hca_model: {pcie_gen: 6}\n", &path);
+  CHECK(out.find(path + ":2:23: expected an integer in 1..5, got '6'") != std::string::npos);
+  out = rejected("pcie_width", "hca_model: {pcie_width: 12}\n", &path);
+  CHECK(out.find(path + ":2:25: expected a PCIe link width: 1, 2, 4, 8 or 16, got '12'") != std::string::npos);
+  out = rejected("mps", "hca_model: {pcie_max_payload: 300}\n", &path);
+  CHECK(out.find(path + ":2:31: expected a PCIe Max_Payload_Size") != std::string::npos);
+  out = rejected("per_hca", "hca_model:\n  per_hca:\n    sw1: {doorbell_to_wire: 1us}\n", &path);
+  CHECK(out.find(path + ":4:5: expected the name of an HCA of the topology, got 'sw1'") != std::string::npos);
+  out = rejected("dtw", "hca_model: {doorbell_to_wire: 250}\n", &path);
+  CHECK(out.find(path + ":2:31:") != std::string::npos);
+  out = rejected("limit", "phases: {limit: 0us}\n", &path);
+  CHECK(out.find(path + ":2:17: expected a time limit longer than 0") != std::string::npos);
+}
