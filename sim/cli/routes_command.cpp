@@ -8,13 +8,47 @@
 #include "sim/subnet_manager/lid_assignment.h"
 #include "sim/subnet_manager/routes_report.h"
 #include "sim/subnet_manager/routing_engine.h"
+#include "sim/fabric/yaml_input.h"
+#include "sim/workload/bring_up.h"
+#include "sim/workload/scenario.h"
 
 namespace ibfsim {
+
+namespace {
+
+// In-band: the scenario's bring-up, the routing options as overrides of its subnet_manager keys.
+int run_routes_scenario(const RoutesOptions& opts, std::ostream& out, std::ostream& err) {
+  std::vector<std::pair<std::string, std::string>> overrides;
+  for (const std::string& s : opts.sets) overrides.push_back(split_override(s));
+  if (!opts.routing.empty()) overrides.emplace_back("subnet_manager.routing", opts.routing);
+  if (opts.lmc) overrides.emplace_back("subnet_manager.lmc", std::to_string(*opts.lmc));
+  if (!opts.sm_host.empty()) overrides.emplace_back("subnet_manager.host", opts.sm_host);
+  if (!opts.lft_file.empty()) overrides.emplace_back("subnet_manager.lft_file", opts.lft_file);
+  if (!opts.roots.empty()) {
+    std::string list = "[";
+    for (std::size_t i = 0; i < opts.roots.size(); ++i) list += (i ? ", " : "") + opts.roots[i];
+    overrides.emplace_back("subnet_manager.roots", list + "]");
+  }
+  const Scenario sc = load_scenario(opts.scenario, overrides);
+  for (const std::string& w : sc.warnings) err << "warning: " << w << "\n";
+  const BringUpResult r = bring_up_scenario(sc);
+  for (const std::string& note : r.notes) err << "note: " << note << "\n";
+  err << fmt::format("note: in-band bring-up took {} of simulated time and {} SMPs\n", format_duration(r.done), r.smps);
+  RoutesReportOptions report;
+  report.lfts = !opts.no_lfts;
+  report.guid2lid = opts.guid2lid;
+  report.deadlock_check = opts.deadlock_check;
+  write_routes_report(out, r.graph, r.tables, report);
+  return 0;
+}
+
+}  // namespace
 
 CLI::App* add_routes_subcommand(CLI::App& app, RoutesOptions& opts) {
   CLI::App* cmd = app.add_subcommand(
       "routes", "Subnet manager bring-up only: LIDs and LFTs in OpenSM's formats, and a deadlock check");
-  cmd->add_option("SCENARIO", opts.scenario, "Scenario whose fabric to bring up in-band (not available yet)");
+  cmd->add_option("SCENARIO", opts.scenario, "Scenario whose fabric to bring up in-band (the SM's SMPs on the simulated fabric)");
+  cmd->add_option("--set", opts.sets, "With a SCENARIO: override a scenario key (repeatable)");
   cmd->add_option("--topology", opts.topology,
                   "Topology file (YAML, ibnetdiscover or ibsim net file): compute LIDs and routes offline");
   cmd->add_option("--routing", opts.routing, "Routing engine: " + routing_engine_names() + " (default minhop)");
@@ -32,22 +66,22 @@ CLI::App* add_routes_subcommand(CLI::App& app, RoutesOptions& opts) {
 int run_routes_command(const RoutesOptions& opts, std::ostream& out, std::ostream& err) {
   if (!opts.scenario.empty() && !opts.topology.empty())
     throw InputError("ibfsim routes: expected either a SCENARIO or --topology FILE, got both");
-  if (!opts.scenario.empty()) {
-    throw InputError(fmt::format("ibfsim routes {}: in-band bring-up of a scenario is not available yet; use "
-                                 "--topology FILE for the offline computation", opts.scenario));
-  }
+  if (!opts.scenario.empty()) return run_routes_scenario(opts, out, err);
   if (opts.topology.empty()) throw InputError("ibfsim routes: expected a SCENARIO or --topology FILE, got neither");
-  const auto engine = parse_routing_engine(opts.routing);
+  if (!opts.sets.empty()) throw InputError("--set: only used with a SCENARIO, got --topology");
+  const std::string routing = opts.routing.empty() ? "minhop" : opts.routing;
+  const auto engine = parse_routing_engine(routing);
   if (!engine) {
-    throw InputError(fmt::format("--routing: expected one of {}, got '{}'", routing_engine_names(), opts.routing));
+    throw InputError(fmt::format("--routing: expected one of {}, got '{}'", routing_engine_names(), routing));
   }
-  if (opts.lmc > kMaxLmc) throw InputError(fmt::format("--lmc: expected 0..{}, got {}", kMaxLmc, opts.lmc));
+  const unsigned lmc = opts.lmc.value_or(0);
+  if (lmc > kMaxLmc) throw InputError(fmt::format("--lmc: expected 0..{}, got {}", kMaxLmc, lmc));
   if (*engine == RoutingEngine::kFile && opts.lft_file.empty())
     throw InputError("--routing file: expected --lft-file DUMP naming the LFT dump to load");
   if (*engine != RoutingEngine::kFile && !opts.lft_file.empty())
-    throw InputError(fmt::format("--lft-file: only used with --routing file, got --routing {}", opts.routing));
+    throw InputError(fmt::format("--lft-file: only used with --routing file, got --routing {}", routing));
   if (*engine != RoutingEngine::kUpdn && !opts.roots.empty())
-    throw InputError(fmt::format("--root: only used with --routing updn, got --routing {}", opts.routing));
+    throw InputError(fmt::format("--root: only used with --routing updn, got --routing {}", routing));
 
   const Topology topo = load_topology_file(opts.topology);
   const auto cables = topo.port_cables();
@@ -74,7 +108,7 @@ int run_routes_command(const RoutesOptions& opts, std::ostream& out, std::ostrea
     if (sm_port == 0) sm_port = 1;  // subnet_graph_from_topology names what is wrong
   }
   SubnetGraph g = subnet_graph_from_topology(topo, sm_node, sm_port).graph;
-  assign_lids(g, opts.lmc);
+  assign_lids(g, lmc);
 
   RoutingOptions ro;
   ro.engine = *engine;

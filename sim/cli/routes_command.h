@@ -2,11 +2,16 @@
 //   ibfsim routes --topology FILE --routing ENGINE [--lmc N] [--sm-host NAME] [--root NAME...]
 //                 [--lft-file DUMP] [--guid2lid] [--deadlock-check] [--no-lfts]
 // computes LIDs and routes offline from a topology file in any format ibfsim reads, as an SM on
-// the given host would after discovering the fabric. `ibfsim routes SCENARIO` is to run the
-// in-band bring-up of a scenario (not available yet: an InputError says so).
+// the given host would after discovering the fabric.
+//   ibfsim routes SCENARIO [--set key=value ...] [--routing ENGINE] [--lmc N] [--sm-host NAME]
+//                 [--root NAME...] [--lft-file DUMP] [--guid2lid] [--deadlock-check] [--no-lfts]
+// runs the scenario's in-band bring-up only (the SM discovers the simulated fabric with SMPs and
+// programs it) and prints the same report, with the LFTs read back from the switches. There the
+// routing options override the scenario's subnet_manager settings.
 #pragma once
 #include <CLI/CLI.hpp>
 
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -16,8 +21,9 @@ namespace ibfsim {
 struct RoutesOptions {
   std::string scenario;
   std::string topology;
-  std::string routing = "minhop";
-  unsigned lmc = 0;
+  std::string routing;             // empty: minhop, or the scenario's
+  std::optional<unsigned> lmc;     // unset: 0, or the scenario's
+  std::vector<std::string> sets;   // scenario overrides, key=value
   std::string sm_host;             // default: the first HCA (declaration order) with a cabled port
   std::vector<std::string> roots;  // updn root switches, by name
   std::string lft_file;            // routing "file": the dump to load

@@ -19,6 +19,7 @@ CalendarMode calendar_mode() { return g_mode; }
 Time CalendarProcess::current_time_ = 0;
 bool CalendarProcess::in_action_ = false;
 Time CalendarProcess::horizon_ = 0;
+bool CalendarProcess::pause_requested_ = false;
 
 CalendarProcess::CalendarProcess(const sc_core::sc_module_name& name) : sc_core::sc_module(name) {
   SC_METHOD(wake);
@@ -57,7 +58,13 @@ void CalendarProcess::schedule(Time at, ActionHandler* handler, std::uint32_t ki
   }
 }
 
+void CalendarProcess::pause() {
+  pause_requested_ = true;
+  sc_core::sc_pause();
+}
+
 void CalendarProcess::run_for(Time duration) {
+  pause_requested_ = false;
   horizon_ = sc_core::sc_time_stamp().value() + duration;
   sc_core::sc_start(sc_core::sc_time::from_value(duration));
   horizon_ = 0;
@@ -73,7 +80,7 @@ Time CalendarProcess::kernel_or_action_time() {
 // other SystemC activity could come first and the run (run_for) lasts beyond it. Each instant
 // skipped saves a round trip through the kernel's timed queue and scheduler.
 bool CalendarProcess::may_run_ahead(Time kernel_time, Time next) const {
-  if (next >= horizon_ || after_wake_) return false;  // sc_start's end; waveforms sample per instant
+  if (next >= horizon_ || after_wake_ || pause_requested_) return false;  // sc_start's end; waveforms sample per instant
   if (sc_core::sc_get_simulator_status() != sc_core::SC_SIM_OK) return false;  // sc_stop
   if (sc_core::sc_pending_activity_at_current_time()) return false;
   return next - kernel_time < sc_core::sc_time_to_pending_activity().value();

@@ -42,6 +42,9 @@ class CalendarProcess : public sc_core::sc_module {
   // why modules read ScheduledModule::now(), never sc_time_stamp()). A bare sc_start works too,
   // one instant per wake.
   static void run_for(Time duration);
+  // Ends the running sc_start / run_for after the current instant (sc_pause), so that it can be
+  // resumed with another run_for; a wake does not run ahead past the instant that asked.
+  static void pause();
   // Whether some calendar is running actions right now.
   static bool in_action() { return in_action_; }
   // The calendar shared by all modules in fabric-wide mode (created on first use).
@@ -58,6 +61,7 @@ class CalendarProcess : public sc_core::sc_module {
 
   static Time current_time_;
   static Time horizon_;  // end of the running run_for (exclusive, as sc_start's); 0 outside it
+  static bool pause_requested_;
   static bool in_action_;
   EventCalendar calendar_;
   sc_core::sc_event event_;

@@ -69,6 +69,10 @@ struct alignas(64) Packet {
   void write_frame(std::vector<std::uint8_t>& out) const;
 };
 
+// Whether a packet is a management packet (an SMP): VL15 carries nothing else (R1), and the VL is
+// LRH byte 0 bits 7-4.
+inline bool is_management_packet(const Packet& p) { return (p.header[0] >> 4) == 15; }
+
 // Recycles Packet objects so the hot path never allocates; counts live packets so that a run can
 // check that every injected packet was delivered or dropped.
 class PacketPool {

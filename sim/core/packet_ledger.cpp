@@ -26,6 +26,7 @@ const char* drop_reason_name(DropReason r) {
     case DropReason::kPhyError: return "phy_error";
     case DropReason::kPkeyViolation: return "pkey_violation";
     case DropReason::kEbp: return "ebp";
+    case DropReason::kInvalidLid: return "invalid_lid";
     case DropReason::kCount: break;
   }
   return "?";
@@ -37,7 +38,18 @@ std::uint64_t PacketLedger::dropped_total() const {
   return t;
 }
 
-void PacketLedger::check_balanced(std::uint64_t alive, std::uint64_t queued_at_sources) const {
+std::uint64_t PacketLedger::management_dropped_total() const {
+  std::uint64_t t = 0;
+  for (auto d : mgmt_dropped_) t += d;
+  return t;
+}
+
+void PacketLedger::check_balanced(std::uint64_t all_alive, std::uint64_t queued_at_sources) const {
+  const std::uint64_t mgmt_done = mgmt_delivered_ + management_dropped_total();
+  IBFSIM_CHECK(mgmt_created_ >= mgmt_done && all_alive >= mgmt_created_ - mgmt_done,
+               fmt::format("management packets: created {} < delivered + dropped {}, or more alive than {} live packets",
+                           mgmt_created_, mgmt_done, all_alive));
+  const std::uint64_t alive = all_alive - (mgmt_created_ - mgmt_done);
   const std::uint64_t done = delivered_ + dropped_total() + replicated_;
   IBFSIM_CHECK(created_ == done + alive,
                fmt::format("created {} != delivered {} + dropped {} + replicated {} + alive {}", created_, delivered_,

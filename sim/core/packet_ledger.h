@@ -1,6 +1,9 @@
 // Fabric-wide accounting of every packet: created (posted by a source), injected (first symbol on
 // the wire), delivered, or dropped with a reason. At the end of a run the ledger must balance
 // against the packets still alive (see check_balanced), so no packet is ever silently lost.
+// Management packets (SMPs, the only packets on VL15, R1) are counted apart, so that the traffic
+// figures are the workload's alone: an SMP is created when an SMA or SM sends it and delivered
+// when one consumes it.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -27,6 +30,7 @@ enum class DropReason : std::uint8_t {
   kPhyError,         // the receiver's PHY saw a symbol or framing error (SymbolErrorCounter, PortRcvErrors)
   kPkeyViolation,    // BTH P_Key does not match the destination QP's partition (R37, P_KeyViolations)
   kEbp,              // ended with EBP: a switch cut it through and then found it bad (PortRcvErrors)
+  kInvalidLid,       // DLID 0, or an SLID that is not unicast (0xFFFF only in directed-route SMPs) (R13)
   kCount
 };
 
@@ -38,6 +42,13 @@ class PacketLedger {
   void injected() { ++injected_; }
   void delivered() { ++delivered_; }
   void dropped(DropReason r) { ++dropped_[static_cast<int>(r)]; }
+  // A drop of either kind: `management` says which (see is_management_packet).
+  void dropped(DropReason r, bool management) {
+    if (management) ++mgmt_dropped_[static_cast<int>(r)];
+    else ++dropped_[static_cast<int>(r)];
+  }
+  void management_created() { ++mgmt_created_; }
+  void management_delivered() { ++mgmt_delivered_; }
   // A switch made a copy of a multicast packet (the copy is created and injected there) ...
   void replica_created() { ++created_; ++injected_; }
   // ... and retired the original once every copy had left.
@@ -49,14 +60,24 @@ class PacketLedger {
   std::uint64_t dropped_count(DropReason r) const { return dropped_[static_cast<int>(r)]; }
   std::uint64_t dropped_total() const;
   std::uint64_t replicated_count() const { return replicated_; }
+  std::uint64_t management_created_count() const { return mgmt_created_; }
+  std::uint64_t management_delivered_count() const { return mgmt_delivered_; }
+  std::uint64_t management_dropped_count(DropReason r) const { return mgmt_dropped_[static_cast<int>(r)]; }
+  std::uint64_t management_dropped_total() const;
+  // Management packets created and neither delivered nor dropped yet.
+  std::uint64_t management_alive() const { return mgmt_created_ - mgmt_delivered_ - management_dropped_total(); }
 
   // Throws SimError unless created = delivered + dropped + replicated + alive and injected -
-  // delivered - dropped - replicated = alive - queued (packets posted but not yet on the wire).
+  // delivered - dropped - replicated = alive - queued (packets posted but not yet on the wire),
+  // for the workload's packets: `alive` counts every live packet, management ones included, and
+  // `queued_at_sources` only the workload's.
   void check_balanced(std::uint64_t alive, std::uint64_t queued_at_sources) const;
 
  private:
   std::uint64_t created_ = 0, injected_ = 0, delivered_ = 0, replicated_ = 0;
   std::array<std::uint64_t, static_cast<int>(DropReason::kCount)> dropped_{};
+  std::uint64_t mgmt_created_ = 0, mgmt_delivered_ = 0;
+  std::array<std::uint64_t, static_cast<int>(DropReason::kCount)> mgmt_dropped_{};
 };
 
 }  // namespace ibfsim

@@ -42,7 +42,10 @@ class PcapCapture : public CaptureSink {
 }  // namespace
 
 Fabric::Fabric(const Topology& topo, const FabricOptions& options)
-    : topo_(topo), routing_(compute_static_routing(topo)) {
+    : topo_(topo), routing_(options.subnet_manager ? StaticRouting{} : compute_static_routing(topo)) {
+  const bool sm = options.subnet_manager.has_value();
+  // With a subnet manager the modules start as after power-up and the SM programs the settings.
+  const LinkSettings link = sm ? LinkSettings{} : options.link;
   init_time_resolution();
   hcas_.resize(topo_.nodes.size());
   switches_.resize(topo_.nodes.size());
@@ -53,9 +56,10 @@ Fabric::Fabric(const Topology& topo, const FabricOptions& options)
       HcaConfig c;
       c.num_ports = n.num_ports;
       c.buffers = PortBuffers{n.op_vls, n.rx_buffer_credits, n.vl15_buffer_credits};
-      c.sl_to_vl = options.link.sl_to_vl ? *options.link.sl_to_vl : SlToVlTable::identity_modulo(n.op_vls);
-      c.vl_arbitration = options.link.vl_arbitration;
-      c.port_lids.assign(routing_.port_lid[i].begin() + 1, routing_.port_lid[i].begin() + 1 + n.num_ports);
+      c.sl_to_vl = link.sl_to_vl ? *link.sl_to_vl : SlToVlTable::identity_modulo(n.op_vls);
+      c.vl_arbitration = link.vl_arbitration;
+      if (sm) c.port_lids.assign(n.num_ports, 0);
+      else c.port_lids.assign(routing_.port_lid[i].begin() + 1, routing_.port_lid[i].begin() + 1 + n.num_ports);
       c.node_index = static_cast<std::uint32_t>(i);
       c.carry_payload = options.carry_payload;
       if (options.configure_hca) options.configure_hca(i, c);
@@ -65,19 +69,48 @@ Fabric::Fabric(const Topology& topo, const FabricOptions& options)
       c.num_ports = n.num_ports;
       c.latency = n.switch_latency;
       c.buffers = PortBuffers{n.op_vls, n.rx_buffer_credits, n.vl15_buffer_credits};
-      c.mtu = options.link.mtu;
-      c.hoq_life_code = options.link.hoq_life_code;
-      c.life_time_code = options.link.switch_lifetime_code;
+      c.mtu = link.mtu;
+      c.hoq_life_code = link.hoq_life_code;
+      c.life_time_code = link.switch_lifetime_code;
       c.horizon = options.horizon;
       c.seed = options.seed;
       c.node_index = static_cast<std::uint32_t>(i);
-      const auto& map = options.link.switch_sl_to_vl ? options.link.switch_sl_to_vl : options.link.sl_to_vl;
+      const auto& map = link.switch_sl_to_vl ? link.switch_sl_to_vl : link.sl_to_vl;
       if (map) c.sl_to_vl.assign(n.num_ports + 1, std::vector<SlToVlTable>(n.num_ports + 1, *map));
-      c.vl_arbitration = options.link.vl_arbitration;
-      c.lid = routing_.port_lid[i][0];
-      c.lft = Lft(routing_.lft[i]);
+      c.vl_arbitration = link.vl_arbitration;
+      if (!sm) {
+        c.lid = routing_.port_lid[i][0];
+        c.lft = Lft(routing_.lft[i]);
+      }
       c.mft = std::move(mfts[i]);
       switches_[i] = std::make_unique<Switch>(n.name.c_str(), c, pool_, ledger_);
+    }
+  }
+  // Every node's SMA (management port 0 of a switch, QP0 of an HCA).
+  hca_smas_.resize(topo_.nodes.size());
+  switch_smas_.resize(topo_.nodes.size());
+  for (std::size_t i = 0; i < topo_.nodes.size(); ++i) {
+    const TopoNode& n = topo_.nodes[i];
+    SmaTiming timing = options.sma_timing;
+    for (const auto& [node, t] : options.sma_timing_by_node)
+      if (node == i) timing = t;
+    std::vector<std::uint8_t> speeds(n.num_ports + 1), speeds_ext(n.num_ports + 1), widths(n.num_ports + 1);
+    for (unsigned p = 1; p <= n.num_ports; ++p) {
+      speeds[p] = portinfo_link_speed_enabled(n.enabled_speeds(p));
+      speeds_ext[p] = portinfo_link_speed_ext_enabled(n.enabled_speeds(p));
+      widths[p] = n.enabled_widths(p);
+    }
+    if (n.type == NodeType::kHca) {
+      hca_smas_[i] = std::make_unique<HcaSma>(*hcas_[i], HcaSmaConfig{n.guid, n.name, timing, speeds, speeds_ext, widths});
+    } else {
+      SwitchSmaConfig c;
+      c.node_guid = n.guid;
+      c.description = n.name;
+      c.timing = timing;
+      c.speeds = speeds;
+      c.speeds_ext = speeds_ext;
+      c.widths = widths;
+      switch_smas_[i] = std::make_unique<SwitchSma>(*switches_[i], std::move(c));
     }
   }
   PcapCapture* pcap = nullptr;
@@ -125,7 +158,8 @@ Fabric::Fabric(const Topology& topo, const FabricOptions& options)
       pcap->name_link(id_ba, b.name() + "->" + a.name());
     }
   }
-  // No subnet manager yet: links that trained come up straight to Active, when training is over.
+  // Links that trained come up when training is over: in Init for the subnet manager to configure,
+  // or straight to Active with the static assignment.
   ScheduledModule* scheduler = nullptr;
   for (auto& h : hcas_)
     if (h && !scheduler) scheduler = h.get();
@@ -133,12 +167,28 @@ Fabric::Fabric(const Topology& topo, const FabricOptions& options)
     if (sw && !scheduler) scheduler = sw.get();
   IBFSIM_CHECK(scheduler != nullptr || topo_.cables.empty(), "a fabric with cables has nodes");
   if (scheduler) {
-    bring_up_ = std::make_unique<LinkBringUp>(*scheduler, options.link.training_delay, PortState::kActive);
+    bring_up_ = std::make_unique<LinkBringUp>(*scheduler, options.link.training_delay,
+                                              sm ? PortState::kInit : PortState::kActive);
     for (std::size_t k = 0; k < topo_.cables.size(); ++k) {
       const TopoCable& c = topo_.cables[k];
       bring_up_->add_cable(port(c.node_a, c.port_a), port(c.node_b, c.port_b), training_[k]);
     }
     bring_up_->start();
+  }
+  if (sm) {
+    const SubnetManagerSettings& st = *options.subnet_manager;
+    IBFSIM_CHECK(st.host < hcas_.size() && hcas_[st.host] && st.port >= 1 && st.port <= topo_.nodes[st.host].num_ports,
+                 "the subnet manager runs on an HCA port");
+    SubnetManagerConfig c = st.config;
+    c.sweep.max_mtu_code = mtu_code_of_bytes(options.link.mtu);
+    c.sweep.hoq_life = static_cast<std::uint8_t>(options.link.hoq_life_code);
+    c.sweep.life_time = static_cast<std::uint8_t>(options.link.switch_lifetime_code);
+    c.sweep.sl_to_vl = options.link.sl_to_vl;
+    c.sweep.switch_sl_to_vl = options.link.switch_sl_to_vl;
+    if (!options.link.vl_arbitration.high.empty() || !options.link.vl_arbitration.low.empty())
+      c.sweep.vl_arbitration = options.link.vl_arbitration;
+    sm_ = std::make_unique<SubnetManager>(*hca_smas_[st.host], st.port, c);
+    sm_->start();
   }
   if (options.congestion_control.enabled) configure_congestion_control(options.congestion_control);
 }
@@ -206,6 +256,11 @@ void Fabric::schedule_faults(const std::vector<LinkFault>& faults) {
     IBFSIM_CHECK(k && bring_up_, "a fault names a port with no cable");
     bring_up_->schedule_fault(f.at, *k, f.up);
   }
+}
+
+void Fabric::set_horizon(Time horizon) {
+  for (auto& sw : switches_)
+    if (sw) sw->set_horizon(horizon);
 }
 
 const std::vector<Time>& Fabric::link_up_times(std::size_t k) const { return bring_up_->up_times(k); }

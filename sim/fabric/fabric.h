@@ -20,6 +20,9 @@
 #include "sim/link/port_owner.h"
 #include "sim/network/switch.h"
 #include "sim/subnet_manager/cc_configuration.h"
+#include "sim/subnet_manager/hca_sma.h"
+#include "sim/subnet_manager/subnet_manager.h"
+#include "sim/subnet_manager/switch_sma.h"
 #include "sim/transport/hca.h"
 
 namespace ibfsim {
@@ -50,6 +53,19 @@ struct PhySettings {
   std::uint64_t skip_interval_edges = kDefaultSkipIntervalEdges;
 };
 
+// The in-band subnet manager (scenario `subnet_manager:`): it runs on `port` of HCA `host` and
+// configures the fabric with SMPs. The modules then start as after power-up (no LIDs, empty LFTs,
+// ports Init once trained, default SL->VL and VL arbitration, 4096-byte MTU, infinite HOQLife and
+// LifeTimeValue), and the SM programs the `link` settings of FabricOptions: link.mtu as the largest
+// NeighborMTU, link.hoq_life, link.switch_lifetime, and, when given, the SL->VL and VL arbitration
+// tables (OpenSM's QoS). `config.sweep`'s MTU, HOQLife, LifeTimeValue and QoS fields are filled in
+// from there. Multicast forwarding tables stay the static trees (static_multicast.h).
+struct SubnetManagerSettings {
+  std::size_t host = 0;
+  PortNum port = 1;
+  SubnetManagerConfig config;
+};
+
 struct FabricOptions {
   bool carry_payload = false;      // real payload bytes (data checking) instead of elided ones
   std::string pcap_path;           // empty: no capture
@@ -59,6 +75,12 @@ struct FabricOptions {
   std::vector<MulticastGroup> multicast;  // group i has MLID 0xC000 + i
   PhySettings phy;
   std::uint64_t seed = 1;          // bit errors draw from streams of this seed
+  // How long every node's SMA takes per SMP (sma_shell.h), and per-node exceptions by node index.
+  SmaTiming sma_timing;
+  std::vector<std::pair<std::size_t, SmaTiming>> sma_timing_by_node;
+  // Unset: the static LIDs and routes (static_routing.h) and ports straight to Active, as before a
+  // subnet manager existed (fabric tests about other things use it).
+  std::optional<SubnetManagerSettings> subnet_manager;
   // Called for every HCA (node index, its configuration) before it is built: the scenario's HCA
   // model settings (`hca_model:`). Unset: HcaConfig's defaults.
   std::function<void(std::size_t, HcaConfig&)> configure_hca;
@@ -81,10 +103,16 @@ class Fabric {
   ~Fabric();
 
   const Topology& topology() const { return topo_; }
+  // The static LIDs and routes; empty when a subnet manager runs.
   const StaticRouting& routing() const { return routing_; }
+  // The subnet manager, when one runs.
+  SubnetManager* subnet_manager() { return sm_.get(); }
   // nullptr when the node is not of that type.
   Hca* hca(std::size_t node) { return hcas_.at(node).get(); }
   Switch* switch_at(std::size_t node) { return switches_.at(node).get(); }
+  // Every node runs an SMA; nullptr when the node is not of that type.
+  HcaSma* hca_sma(std::size_t node) { return hca_smas_.at(node).get(); }
+  SwitchSma* switch_sma(std::size_t node) { return switch_smas_.at(node).get(); }
   std::vector<std::size_t> hca_nodes() const { return topo_.hcas(); }
   // The link port at (node, port).
   LinkPort& port(std::size_t node, unsigned port);
@@ -97,7 +125,9 @@ class Fabric {
   std::size_t queued_at_sources() const;
   // Throws SimError if the packet ledger does not balance.
   void check_invariants() const;
-  // Schedules link down/up events; must run before sc_start.
+  // The end of the run, once known (switch lifetime timers beyond it are not set).
+  void set_horizon(Time horizon);
+  // Schedules link down/up events (at times not before now).
   void schedule_faults(const std::vector<LinkFault>& faults);
   // Brings lazy per-port accounting up to now, then flushes and closes the capture file (if any).
   void finish();
@@ -126,6 +156,9 @@ class Fabric {
   PacketLedger ledger_;
   std::vector<std::unique_ptr<Hca>> hcas_;
   std::vector<std::unique_ptr<Switch>> switches_;
+  std::vector<std::unique_ptr<HcaSma>> hca_smas_;
+  std::vector<std::unique_ptr<SwitchSma>> switch_smas_;
+  std::unique_ptr<SubnetManager> sm_;
   std::unique_ptr<CaptureSink> capture_;
   std::unique_ptr<LinkBringUp> bring_up_;
   std::vector<TrainingResult> training_;

@@ -9,10 +9,9 @@
 
 #include "sim/fabric/topology.h"
 #include "sim/network/mft.h"
+#include "sim/subnet_manager/multicast_forwarding_table.h"  // kMulticastLidBase
 
 namespace ibfsim {
-
-constexpr Lid kMulticastLidBase = 0xC000;
 constexpr Qpn kMulticastQpn = 0xFFFFFF;
 
 struct MulticastGroup {

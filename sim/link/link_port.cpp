@@ -49,9 +49,33 @@ const char* port_state_name(PortState s) {
 }
 
 LinkPort::LinkPort(ScheduledModule& module, PortOwner& owner, PortNum number, PortBuffers buffers, std::string name)
-    : module_(module), owner_(owner), number_(number), name_(std::move(name)), buffers_(buffers) {
+    : module_(module), owner_(owner), number_(number), name_(std::move(name)), buffers_(buffers),
+      vl_cap_(buffers.op_vls) {
   IBFSIM_CHECK(buffers_.op_vls >= 1 && buffers_.op_vls <= kMaxDataVls, "operational VLs must be 1..15");
   for (unsigned v = 0; v < buffers_.op_vls; ++v) vls_[v].rx = ReceiveBuffer(buffers_.data_vl_blocks);
+}
+
+void LinkPort::set_op_vls(unsigned op_vls) {
+  IBFSIM_CHECK(op_vls >= 1 && op_vls <= vl_cap_, "operational VLs above VLCap: " + name_);
+  const unsigned old = buffers_.op_vls;
+  if (op_vls == old) return;
+  IBFSIM_CHECK(state_ == PortState::kDown || state_ == PortState::kInit,
+               "OperationalVLs changed on a port that passes data: " + name_);
+  // The VLs that stay keep their credit state, which the peer shares. Those that go lose their
+  // buffers and credits; those that come start afresh and are initialised like at link-up: each
+  // side announces its buffer (Op 1).
+  buffers_.op_vls = op_vls;
+  fc_pending_ &= all_vls_mask();
+  for (unsigned v = std::min(old, op_vls); v < std::max(old, op_vls); ++v) {
+    set_credit_stalled(static_cast<std::uint8_t>(v), false);
+    vls_[v].tx = CreditCounter();
+    vls_[v].rx = ReceiveBuffer(v < op_vls ? buffers_.data_vl_blocks : 0);
+  }
+  if (!peer_ || state_ == PortState::kDown) return;
+  for (unsigned v = old; v < op_vls; ++v) {
+    send_flow_control(1, static_cast<std::uint8_t>(v));
+    peer_->request_flow_control(static_cast<std::uint8_t>(v));
+  }
 }
 
 void LinkPort::connect(LinkPort& peer, const LinkRate& rate, std::uint64_t prop_cycles, std::uint32_t link_id) {
@@ -70,7 +94,7 @@ std::uint64_t LinkPort::symbols_for(std::uint64_t bytes) const { return symbols_
 
 void LinkPort::link_up(PortState state) {
   if (!peer_) return;
-  state_ = state;
+  set_state(state);
   busy_until_ = std::max(busy_until_, now_cycle());
   up_edge_ = busy_until_;
   skip_ = SkipScheduler(skip_.interval());  // the line restarts: the first SKIP is one interval on
@@ -93,6 +117,7 @@ void LinkPort::link_up(PortState state) {
   for (unsigned v = 0; v < buffers_.op_vls; ++v) send_flow_control(1, static_cast<std::uint8_t>(v));
   set_next_refresh(busy_until_ - buffers_.op_vls * fc_cycles_ + kFlowControlRefreshEdges);
   schedule_refresh();
+  owner_.on_port_state_change(*this);
 }
 
 void LinkPort::link_down() {
@@ -102,6 +127,7 @@ void LinkPort::link_down() {
   set_next_refresh(~std::uint64_t{0});
   for (unsigned v = 0; v < kMaxDataVls; ++v) set_credit_stalled(static_cast<std::uint8_t>(v), false);
   owner_.on_credits(*this);  // lets the owner discard what waits for this port
+  owner_.on_port_state_change(*this);
 }
 
 void LinkPort::set_bit_exact(const BitExactLinkConfig& config) {
@@ -421,7 +447,7 @@ void LinkPort::on_action(std::uint32_t kind, std::uint64_t arg, void* ptr) {
           request_flow_control(vl);
           return owner_.on_link_discard(*this, p, DropReason::kPortState);
         }
-        if (state_ == PortState::kArmed && activate_on_data_) state_ = PortState::kActive;  // R21
+        if (state_ == PortState::kArmed && activate_on_data_) set_state(PortState::kActive);  // R21
       }
       ++stats_.rx_packets;
       stats_.rx_bytes += bytes;

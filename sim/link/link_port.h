@@ -83,7 +83,19 @@ class LinkPort : public ActionHandler {
   // The physical link went down: the port is Down; what is on the wire is lost at the far end.
   void link_down();
   PortState state() const { return state_; }
-  void set_state(PortState s) { state_ = s; }
+  void set_state(PortState s) {
+    if (s == PortState::kActive && state_ != PortState::kActive) active_times_.push_back(module_.now());
+    state_ = s;
+  }
+  // Every time the port entered Active (at link up without a subnet manager, by a Set from the
+  // SM, or on data in Armed).
+  const std::vector<Time>& active_times() const { return active_times_; }
+  // Changes the operational data VLs (PortInfo.OperationalVLs), 1..vl_cap(). Only in Down or Init,
+  // when no data flows: VLs that stay operational keep their credit state, VLs that stop lose
+  // their buffers, and VLs that start are initialised as at link-up (Op 1 both ways).
+  void set_op_vls(unsigned op_vls);
+  // The data VLs the port's buffers were built for (PortInfo.VLCap).
+  unsigned vl_cap() const { return vl_cap_; }
   // Switch external ports go from Armed to Active on the first data packet received (R21).
   void set_activate_on_data(bool on) { activate_on_data_ = on; }
 
@@ -196,6 +208,7 @@ class LinkPort : public ActionHandler {
   PortNum number_;
   std::string name_;
   PortBuffers buffers_;
+  unsigned vl_cap_;
 
   LinkPort* peer_ = nullptr;
   LinkRate rate_;
@@ -208,6 +221,7 @@ class LinkPort : public ActionHandler {
   std::uint32_t link_id_ = 0;
 
   PortState state_ = PortState::kDown;
+  std::vector<Time> active_times_;
   bool activate_on_data_ = false;
   std::uint64_t busy_until_ = 0;  // first edge at which the transmitter is free
   bool end_event_pending_ = false;

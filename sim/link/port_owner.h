@@ -26,6 +26,9 @@ class PortOwner {
   // The link layer discarded a packet that never reached the owner (no VL15 space, a VL the port
   // does not operate, the port's state): the owner counts it and recycles the packet.
   virtual void on_link_discard(LinkPort& port, Packet* p, DropReason reason) = 0;
+  // The physical link came up (the port is now in its first logical state, Init or Active) or
+  // went down. A switch's SMA raises trap 128 for it; most owners need nothing.
+  virtual void on_port_state_change(LinkPort& /*port*/) {}
 };
 
 // Receives a copy of every packet a port starts transmitting (pcap captures).

@@ -18,6 +18,7 @@ class Mft {
   }
   void set(Lid mlid, std::vector<PortNum> ports) { entries_[mlid] = std::move(ports); }
   bool empty() const { return entries_.empty(); }
+  const std::unordered_map<Lid, std::vector<PortNum>>& entries() const { return entries_; }
 
  private:
   std::unordered_map<Lid, std::vector<PortNum>> entries_;

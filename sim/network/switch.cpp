@@ -21,7 +21,9 @@ std::uint64_t ptr_serial(void* p) { return reinterpret_cast<std::uintptr_t>(p); 
 
 Switch::Switch(const sc_core::sc_module_name& name, SwitchConfig config, PacketPool& pool, PacketLedger& ledger)
     : ScheduledModule(name), config_(std::move(config)), pool_(pool), ledger_(ledger),
-      hoq_life_(lifetime_from_code(config_.hoq_life_code)), life_time_(lifetime_from_code(config_.life_time_code)),
+      life_time_(lifetime_from_code(config_.life_time_code)),
+      hoq_life_(config_.num_ports, lifetime_from_code(config_.hoq_life_code)),
+      out_mtu_(config_.num_ports, config_.mtu),
       default_sl_to_vl_(SlToVlTable::identity_modulo(config_.buffers.op_vls)) {
   if (config_.vl_arbitration.high.empty() && config_.vl_arbitration.low.empty())
     config_.vl_arbitration = default_vl_arbitration(config_.buffers.op_vls);
@@ -34,6 +36,7 @@ Switch::Switch(const sc_core::sc_module_name& name, SwitchConfig config, PacketP
   outputs_.resize(config_.num_ports);
   for (auto& o : outputs_) {
     o.arbiter = VlArbiter(config_.vl_arbitration);
+    o.arb_config = config_.vl_arbitration;
     o.next_rr.fill(1);
   }
   discards_.resize(config_.num_ports);
@@ -44,10 +47,59 @@ const SlToVlTable& Switch::sl_to_vl(PortNum in, PortNum out) const {
   return config_.sl_to_vl[in][out];
 }
 
-void Switch::count_discard(PortNum port, DropReason reason) {
+void Switch::count_discard(PortNum port, DropReason reason, const Packet& p) {
   ++discards_[port - 1][static_cast<int>(reason)];
   ++stats_.discarded;
-  ledger_.dropped(reason);
+  ledger_.dropped(reason, is_management_packet(p));
+}
+
+void Switch::set_sl_to_vl(PortNum in, PortNum out, const SlToVlTable& table) {
+  if (config_.sl_to_vl.empty())
+    config_.sl_to_vl.assign(config_.num_ports + 1, std::vector<SlToVlTable>(config_.num_ports + 1, default_sl_to_vl_));
+  config_.sl_to_vl.at(in).at(out) = table;
+}
+
+void Switch::set_vl_arbitration(PortNum out, const VlArbConfig& config) {
+  Output& o = outputs_.at(out - 1);
+  o.arb_config = config;
+  o.arbiter = VlArbiter(config);
+}
+
+void Switch::send_management(PortNum out, Packet* p) {
+  IBFSIM_CHECK(is_management_packet(*p), "the management port sends only VL15 packets");
+  if (out == 0 || out > ports_.size() || !ports_[out - 1]->connected() || ports_[out - 1]->state() == PortState::kDown) {
+    if (out >= 1 && out <= ports_.size()) ++discards_[out - 1][static_cast<int>(DropReason::kLinkDown)];
+    ++stats_.discarded;
+    ledger_.dropped(DropReason::kLinkDown, true);
+    pool_.release(p);
+    return;
+  }
+  Output& o = outputs_[out - 1];
+  o.management.push_back(p);
+  o.waiting |= static_cast<std::uint16_t>(1u << kVl15);
+  try_start(out);
+}
+
+void Switch::management_in(PortNum in, Packet* p, bool check) {
+  const std::uint32_t blocks = credits_for_bytes(p->wire_bytes());
+  if (check)
+    if (auto bad = ports_[in - 1]->check_tail(p->link_seq, p)) {
+      count_discard(in, *bad, *p);
+      ports_[in - 1]->free_rx(kVl15, blocks);
+      pool_.release(p);
+      return;
+    }
+  ports_[in - 1]->free_rx(kVl15, blocks);
+  if (!agent_) {
+    count_discard(in, DropReason::kNoQp, *p);
+    pool_.release(p);
+    return;
+  }
+  agent_->on_management_packet(p, in);
+}
+
+void Switch::on_port_state_change(LinkPort& port) {
+  if (agent_) agent_->on_port_state_change(port.number());
 }
 
 void Switch::discard_at_tail(PortNum in, Packet* p, Time tail, DropReason reason, bool check) {
@@ -56,7 +108,7 @@ void Switch::discard_at_tail(PortNum in, Packet* p, Time tail, DropReason reason
 }
 
 void Switch::on_link_discard(LinkPort& port, Packet* p, DropReason reason) {
-  count_discard(port.number(), reason);
+  count_discard(port.number(), reason, *p);
   pool_.release(p);
 }
 
@@ -70,6 +122,15 @@ void Switch::on_packet_head(LinkPort& port, Packet* p, Time head, Time tail) {
   auto discard = [&](DropReason r) { discard_at_tail(in, p, tail, r, check); };
   if ((lrh[0] & 0x0F) != 0) return discard(DropReason::kMalformed);  // LVer (R8)
   const Lid dlid = lrh_dlid(lrh);
+  // R13: DLID 0 is never valid; the SLID is unicast, or permissive in a directed-route SMP.
+  const Lid slid = load_be16(lrh + 6);
+  if (dlid == kLidReserved || !(is_unicast_lid(slid) || (slid == kLidPermissive && vl_in == kVl15)))
+    return discard(DropReason::kInvalidLid);
+  if (vl_in == kVl15 && (dlid == kLidPermissive || is_own_lid(dlid))) {
+    // For the management port: it takes the packet whole, at its tail.
+    schedule(tail, this, kManagementIn, (std::uint64_t{check} << 12) | (in << 4) | kVl15, p);
+    return;
+  }
   if (is_multicast_lid(dlid)) {
     const std::vector<PortNum>* ports = config_.mft.lookup(dlid);
     std::uint16_t copies = 0;
@@ -97,7 +158,7 @@ void Switch::on_packet_head(LinkPort& port, Packet* p, Time head, Time tail) {
     out_vl = sl_to_vl(in, out).vl(lrh_sl(lrh));
     if (out_vl == kVl15 || out_vl >= ports_[out - 1]->op_vls()) return discard(DropReason::kSlToVlDrop);
   }
-  if (p->payload_len > config_.mtu) return discard(DropReason::kMtuExceeded);
+  if (p->payload_len > out_mtu_[out - 1]) return discard(DropReason::kMtuExceeded);
   auto& q = inputs_[in - 1][vl_in];
   Entry e{p, head, tail, out, out_vl, credits_for_bytes(p->wire_bytes()), false, false, next_serial_++};
   e.check = check;
@@ -139,7 +200,7 @@ void Switch::withdraw(PortNum out, std::uint16_t r) {
     const unsigned v = static_cast<unsigned>(__builtin_ctz(m));
     auto& reqs = o.requesters[v];
     reqs.erase(std::remove(reqs.begin(), reqs.end(), r), reqs.end());
-    if (reqs.empty()) o.waiting &= static_cast<std::uint16_t>(~(1u << v));
+    clear_if_idle(o, v);
   }
 }
 
@@ -151,9 +212,9 @@ void Switch::drop_queued(PortNum in, std::uint8_t vl, std::size_t i, DropReason 
   if (e.mcast && i == 0)
     for (PortNum o : *e.mcast)
       if (o != in && o >= 1 && o <= ports_.size()) withdraw(o, r);
+  count_discard(in, reason, *e.p);
   q.erase(i);
   if (cc_ && !e.mcast) cc_->dequeued(e.out, e.out_vl, e.blocks);
-  count_discard(in, reason);
   ports_[in - 1]->free_rx(vl, e.blocks);
   pool_.release(e.p);
   if (i == 0 && !q.empty()) consider_head(in, vl);
@@ -229,8 +290,9 @@ void Switch::request(PortNum in, std::uint8_t vl) {
   Output& o = outputs_[e.out - 1];
   o.requesters[e.out_vl].push_back(static_cast<Requester>((in << 4) | vl));
   o.waiting |= static_cast<std::uint16_t>(1u << e.out_vl);
-  if (hoq_life_ != kTimeNever && now() + hoq_life_ < config_.horizon)
-    schedule(now() + hoq_life_, this, kHoqExpiry, (in << 4) | vl, serial_ptr(e.serial));
+  const Time hoq = hoq_life_[e.out - 1];
+  if (hoq != kTimeNever && now() + hoq < config_.horizon)
+    schedule(now() + hoq, this, kHoqExpiry, (in << 4) | vl, serial_ptr(e.serial));
   try_start(e.out);
 }
 
@@ -241,11 +303,11 @@ void Switch::discard_head(PortNum in, std::uint8_t vl, DropReason reason) {
     Output& o = outputs_[e.out - 1];
     auto& r = o.requesters[e.out_vl];
     r.erase(std::find(r.begin(), r.end(), static_cast<Requester>((in << 4) | vl)));
-    if (r.empty()) o.waiting &= static_cast<std::uint16_t>(~(1u << e.out_vl));
+    clear_if_idle(o, e.out_vl);
   }
   q.pop_front();
   if (cc_ && !e.mcast) cc_->dequeued(e.out, e.out_vl, e.blocks);
-  count_discard(e.out, reason);
+  count_discard(e.out, reason, *e.p);
   ports_[in - 1]->free_rx(vl, e.blocks);
   pool_.release(e.p);
   if (!q.empty()) consider_head(in, vl);
@@ -267,12 +329,21 @@ void Switch::try_start_impl(PortNum out) {
         const DropReason why = port.state() == PortState::kDown ? DropReason::kLinkDown : DropReason::kPortState;
         if (inputs_[(r >> 4) - 1][r & 15].front().mcast) {
           o.requesters[v].erase(o.requesters[v].begin());
-          if (o.requesters[v].empty()) o.waiting &= static_cast<std::uint16_t>(~(1u << v));
+          clear_if_idle(o, v);
           drop_copy(static_cast<PortNum>(r >> 4), r & 15, out, why);
         } else {
           discard_head(static_cast<PortNum>(r >> 4), r & 15, why);
         }
       }
+    }
+    if (port.state() == PortState::kDown) {
+      while (!o.management.empty()) {
+        Packet* p = o.management.front();
+        o.management.pop_front();
+        count_discard(out, DropReason::kLinkDown, *p);
+        pool_.release(p);
+      }
+      clear_if_idle(o, kVl15);
     }
   }
   if (o.waiting == 0) return;
@@ -309,11 +380,24 @@ void Switch::try_start_impl(PortNum out) {
   const bool vl15_ready = (o.waiting >> kVl15) & 1;
   const int vl = o.arbiter.choose(ready, vl15_ready);
   if (vl < 0) return;  // no credits: on_credits retries
+  if (vl == kVl15 && !o.management.empty()) {
+    // The management port's own SMPs go first.
+    Packet* p = o.management.front();
+    o.management.pop_front();
+    clear_if_idle(o, kVl15);
+    o.sending = kManagementSender;
+    p->end_pending = false;
+    port.transmit(p);
+    o.sending_seq = p->link_seq;
+    if (o.waiting) port.notify_when_free();
+    o.arbiter.sent(vl, static_cast<std::uint32_t>(p->wire_bytes()));
+    return;
+  }
   auto& reqs = o.requesters[vl];
   const std::size_t best = static_cast<std::size_t>(winner[vl]);
   const Requester r = reqs[best];
   reqs.erase(reqs.begin() + static_cast<std::ptrdiff_t>(best));
-  if (reqs.empty()) o.waiting &= static_cast<std::uint16_t>(~(1u << vl));
+  clear_if_idle(o, static_cast<unsigned>(vl));
   const PortNum in = static_cast<PortNum>(r >> 4);
   o.next_rr[vl] = static_cast<PortNum>(in % n + 1);
   o.sending = r;
@@ -361,6 +445,10 @@ template void Switch::try_start_impl<false>(PortNum);
 
 void Switch::on_tx_done(LinkPort& port, Packet* p) {
   Output& o = outputs_[port.number() - 1];
+  if (o.sending == kManagementSender) {
+    o.sending = 0;  // the SMP is the next hop's now
+    return;
+  }
   const PortNum in = static_cast<PortNum>(o.sending >> 4);
   const std::uint8_t vl = o.sending & 15;
   o.sending = 0;
@@ -438,7 +526,7 @@ void Switch::on_action(std::uint32_t kind, std::uint64_t arg, void* ptr) {
       // A link-layer error is what the input counts first (PortRcvErrors).
       if ((arg >> 12) & 1)
         if (auto bad = ports_[in - 1]->check_tail(p->link_seq, p)) reason = *bad;
-      count_discard(in, reason);
+      count_discard(in, reason, *p);
       ports_[in - 1]->free_rx(vl, credits_for_bytes(p->wire_bytes()));
       pool_.release(p);
       break;
@@ -455,6 +543,9 @@ void Switch::on_action(std::uint32_t kind, std::uint64_t arg, void* ptr) {
     }
     case kTailCheck:
       tail_check(in, vl, ptr_serial(ptr));
+      break;
+    case kManagementIn:
+      management_in(in, static_cast<Packet*>(ptr), (arg >> 12) & 1);
       break;
     default:
       IBFSIM_CHECK(false, "unknown switch action");

@@ -12,7 +12,14 @@
 //
 // Discards, each counted with its reason: unknown DLID or above LinearFDBTop (R15), SL mapped to
 // VL15 or a non-operational VL (R16), payload above the output MTU (R10), head of queue longer
-// than HOQLife (R17), older than LifeTimeValue (R18), output not Active or down (R20).
+// than HOQLife (R17), older than LifeTimeValue (R18), output not Active or down (R20), DLID 0 or
+// an SLID that is not unicast (0xFFFF is allowed on VL15 only, for directed-route SMPs) (R13).
+//
+// Management port 0: a VL15 packet whose DLID is the permissive LID or the switch's own LID goes
+// to the switch's ManagementAgent (its SMA) once its tail is in, instead of an output; the agent
+// sends SMPs out of any port with send_management, and a management packet goes before the VL15
+// packets of the inputs. The SMA programs the switch through the setters below (LID, LFT, MTU,
+// HOQLife, LifeTimeValue, SL->VL, VL arbitration), which take effect for the next packet.
 //
 // Bad packets (a PHY error, a failed VCRC, an EBP end: LinkPort::check_tail) are known only at
 // their tail, so the switch forwards as usual and checks at the tail time, with an event only for
@@ -35,6 +42,7 @@
 #include "sim/link/vl_arbiter.h"
 #include "sim/network/congestion_detector.h"
 #include "sim/network/lft.h"
+#include "sim/network/management_agent.h"
 #include "sim/network/mft.h"
 
 namespace ibfsim {
@@ -91,15 +99,48 @@ class Switch : public ScheduledModule, public PortOwner, public ActionHandler {
   const SwitchCongestionConfig& congestion_config() const { return cc_config_; }
   const CongestionDetector* congestion_detector() const { return cc_.get(); }
 
+  // --- management port 0 ---
+  void set_management_agent(ManagementAgent* agent) { agent_ = agent; }
+  // Sends an SMP (a VL15 packet, counted by the agent as created) out of port `out`; on a port
+  // that is down or not cabled it is dropped and counted.
+  void send_management(PortNum out, Packet* p);
+  PacketPool& pool() { return pool_; }
+  PacketLedger& ledger() { return ledger_; }
+  // The switch's LID and LMC (PortInfo of port 0): VL15 packets to LID .. LID + 2^LMC - 1 are its own.
+  void set_lid(Lid lid, std::uint8_t lmc = 0) { config_.lid = lid; lmc_ = lmc; }
+  Lid lid() const { return config_.lid; }
+  bool is_own_lid(Lid dlid) const {
+    return config_.lid != 0 && dlid >= config_.lid && static_cast<unsigned>(dlid - config_.lid) < (1u << lmc_);
+  }
+  Lft& lft() { return config_.lft; }
+  Mft& mft() { return config_.mft; }
+  void set_neighbor_mtu(PortNum out, std::uint32_t bytes) { out_mtu_.at(out - 1) = bytes; }
+  std::uint32_t neighbor_mtu(PortNum out) const { return out_mtu_.at(out - 1); }
+  void set_hoq_life(PortNum out, unsigned code) { hoq_life_.at(out - 1) = lifetime_from_code(code); }
+  Time hoq_life(PortNum out) const { return hoq_life_.at(out - 1); }
+  void set_life_time(unsigned code) {
+    config_.life_time_code = code;
+    life_time_ = lifetime_from_code(code);
+  }
+  // SL->VL of packets from input `in` to output `out` (both 1..num_ports).
+  void set_sl_to_vl(PortNum in, PortNum out, const SlToVlTable& table);
+  const SlToVlTable& sl_to_vl_table(PortNum in, PortNum out) const { return sl_to_vl(in, out); }
+  // The VL arbitration tables of output `out` (the arbiter starts afresh).
+  void set_vl_arbitration(PortNum out, const VlArbConfig& config);
+  const VlArbConfig& vl_arbitration(PortNum out) const { return outputs_.at(out - 1).arb_config; }
+  // End of the run, when it becomes known after construction (lifetime timers beyond it are not set).
+  void set_horizon(Time horizon) { config_.horizon = horizon; }
+
   void on_packet_head(LinkPort& port, Packet* p, Time head, Time tail) override;
   void on_tx_done(LinkPort& port, Packet* p) override;
   void on_output_free(LinkPort& port) override;
   void on_credits(LinkPort& port) override;
   void on_link_discard(LinkPort& port, Packet* p, DropReason reason) override;
+  void on_port_state_change(LinkPort& port) override;
   void on_action(std::uint32_t kind, std::uint64_t arg, void* ptr) override;
 
  private:
-  enum Kind : std::uint32_t { kEligible = 1, kDiscardAtTail, kHoqExpiry, kLifetimeExpiry, kTailCheck };
+  enum Kind : std::uint32_t { kEligible = 1, kDiscardAtTail, kHoqExpiry, kLifetimeExpiry, kTailCheck, kManagementIn };
   struct Entry {
     Packet* p;
     Time head, tail;
@@ -124,6 +165,7 @@ class Switch : public ScheduledModule, public PortOwner, public ActionHandler {
     std::uint64_t out_seq = 0;
   };
   using Requester = std::uint16_t;  // (input port << 4) | input VL
+  static constexpr Requester kManagementSender = kVl15;  // port 0, VL15: the management port
   struct Output {
     std::array<std::vector<Requester>, kMaxDataVls + 1> requesters;  // per output VL
     std::uint16_t waiting = 0;  // bit v: requesters[v] not empty (bit 15: VL15)
@@ -131,6 +173,8 @@ class Switch : public ScheduledModule, public PortOwner, public ActionHandler {
     VlArbiter arbiter;
     Requester sending = 0;
     std::uint64_t sending_seq = 0;  // its link_seq on this output
+    RingQueue<Packet*> management;  // SMPs from the management port, sent before other VL15 packets
+    VlArbConfig arb_config;
   };
 
   Time eligible_time(const Entry& e, PortNum out) const;
@@ -151,7 +195,13 @@ class Switch : public ScheduledModule, public PortOwner, public ActionHandler {
   // Discards entry i of input (in, vl), which has not started on any output, counted at the input.
   void drop_queued(PortNum in, std::uint8_t vl, std::size_t i, DropReason reason);
   void discard_head(PortNum in, std::uint8_t vl, DropReason reason);  // a queued head packet
-  void count_discard(PortNum port, DropReason reason);
+  void count_discard(PortNum port, DropReason reason, const Packet& p);
+  // Clears output VL v's waiting bit when nothing waits for it any more.
+  static void clear_if_idle(Output& o, unsigned v) {
+    if (o.requesters[v].empty() && (v != kVl15 || o.management.empty()))
+      o.waiting &= static_cast<std::uint16_t>(~(1u << v));
+  }
+  void management_in(PortNum in, Packet* p, bool check);
   const SlToVlTable& sl_to_vl(PortNum in, PortNum out) const;
   // Whether the packet of `e` leaves (out, vl) with FECN (out of line: the hot path keeps a null test).
   bool cc_depart(PortNum out, std::uint8_t vl, const Entry& e, const LinkPort& port);
@@ -159,7 +209,11 @@ class Switch : public ScheduledModule, public PortOwner, public ActionHandler {
   SwitchConfig config_;
   PacketPool& pool_;
   PacketLedger& ledger_;
-  Time hoq_life_, life_time_;
+  Time life_time_;
+  std::vector<Time> hoq_life_;          // per output
+  std::vector<std::uint32_t> out_mtu_;  // per output
+  std::uint8_t lmc_ = 0;
+  ManagementAgent* agent_ = nullptr;
   SlToVlTable default_sl_to_vl_;
   std::vector<std::unique_ptr<LinkPort>> ports_;
   std::vector<std::array<RingQueue<Entry>, kMaxDataVls + 1>> inputs_;  // [port-1][vl]

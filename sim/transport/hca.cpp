@@ -47,6 +47,10 @@ Hca::Hca(const sc_core::sc_module_name& name, HcaConfig config, PacketPool& pool
                                                 std::string(this->name()) + "/" + std::to_string(i)));
     arbiters_.emplace_back(config_.vl_arbitration);
   }
+  arb_configs_.assign(config_.num_ports, config_.vl_arbitration);
+  port_sl_to_vl_.assign(config_.num_ports, config_.sl_to_vl);
+  port_lmc_.assign(config_.num_ports, 0);
+  management_queues_.resize(config_.num_ports);
   send_queues_.resize(config_.num_ports);
   queued_vls_.assign(config_.num_ports, 0);
   qp_rings_.resize(config_.num_ports);
@@ -80,7 +84,7 @@ std::uint64_t Hca::post_ud_send(Qpn src_qp, Lid dlid, Qpn dest_qp, std::uint32_t
   p->measured = measured;
   p->flow = flow;
   p->src_qp = src_qp;
-  const std::uint8_t vl = config_.sl_to_vl.vl(sl);
+  const std::uint8_t vl = port_sl_to_vl_[0].vl(sl);
   UdSendFields f;
   f.sl = sl;
   f.vl = vl;
@@ -140,6 +144,35 @@ void Hca::drop_unsent(Packet* p, DropReason reason) {
   pool_.release(p);
 }
 
+void Hca::set_vl_arbitration(PortNum n, const VlArbConfig& config) {
+  arb_configs_.at(n - 1) = config;
+  arbiters_.at(n - 1) = VlArbiter(config);
+}
+
+void Hca::send_management(PortNum n, Packet* p) {
+  IBFSIM_CHECK(is_management_packet(*p), "QP0 sends only VL15 packets");
+  if (n == 0 || n > ports_.size() || !ports_[n - 1]->connected() || ports_[n - 1]->state() == PortState::kDown) {
+    ledger_.dropped(DropReason::kLinkDown, true);
+    pool_.release(p);
+    return;
+  }
+  management_queues_[n - 1].push_back(p);
+  try_send(n);
+}
+
+void Hca::on_port_state_change(LinkPort& port) {
+  if (port.state() == PortState::kDown) {
+    // SMPs waiting for a port that went down are lost with it.
+    auto& q = management_queues_[port.number() - 1];
+    while (!q.empty()) {
+      ledger_.dropped(DropReason::kLinkDown, true);
+      pool_.release(q.front());
+      q.pop_front();
+    }
+  }
+  if (agent_) agent_->on_port_state_change(port.number());
+}
+
 template <bool kCc>
 void Hca::try_send_impl(PortNum n) {
   auto& queues = send_queues_[n - 1];
@@ -147,6 +180,20 @@ void Hca::try_send_impl(PortNum n) {
   std::uint16_t ready = 0;
   if (ring_vls_[n - 1]) pull_from_qps(n);
   Congestion* const cc = kCc ? cc_.get() : nullptr;
+  auto& mq = management_queues_[n - 1];
+  if (!mq.empty()) {
+    // QP0 first: SMPs go before any data packet (VL15 precedes the arbitration tables).
+    if (!port.can_start_data()) {
+      port.notify_when_free();
+      return;
+    }
+    Packet* p = mq.front();
+    mq.pop_front();
+    port.transmit(p);
+    arbiters_[n - 1].sent(kVl15, static_cast<std::uint32_t>(p->wire_bytes()));
+    if (!mq.empty() || queued_vls_[n - 1] || (kCc && !cc->cnps[n - 1].empty())) port.notify_when_free();
+    return;
+  }
   if (queued_vls_[n - 1] == 0 && !(kCc && !cc->cnps[n - 1].empty())) return;
   Time dma_wait = kTimeNever;
   [[maybe_unused]] Time cc_wait = kTimeNever;
@@ -261,14 +308,14 @@ void Hca::on_action(std::uint32_t kind, std::uint64_t arg, void* ptr) {
 }
 
 void Hca::drop(PortNum n, Packet* p, DropReason reason) {
-  ledger_.dropped(reason);
+  ledger_.dropped(reason, is_management_packet(*p));
   ++discards_[n - 1][static_cast<int>(reason)];
   ports_[n - 1]->free_rx(p->header[0] >> 4, credits_for_bytes(p->wire_bytes()));
   pool_.release(p);
 }
 
 void Hca::on_link_discard(LinkPort& port, Packet* p, DropReason reason) {
-  ledger_.dropped(reason);
+  ledger_.dropped(reason, is_management_packet(*p));
   ++discards_[port.number() - 1][static_cast<int>(reason)];
   pool_.release(p);
 }
@@ -278,12 +325,22 @@ void Hca::consume(PortNum n, Packet* p) {
   // over the bytes themselves.
   if (auto bad = ports_[n - 1]->check_tail(p->link_seq, p)) return drop(n, p, *bad);
   if (!vcrc_ok(*p)) return drop(n, p, DropReason::kVcrcError);
-  // Management packets (VL15, QP0) await the subnet manager agent; none is sent yet.
-  if ((p->header[0] >> 4) == kVl15) return drop(n, p, DropReason::kNoQp);
   const Lrh lrh = decode_lrh(p->header.data());
   if (lrh.lver != 0 || lrh.pkt_len != p->pkt_len_words()) return drop(n, p, DropReason::kMalformed);
+  const bool vl15 = lrh.vl == kVl15;
+  // R13: DLID 0 is never valid; the SLID is unicast, or permissive in a directed-route SMP.
+  if (lrh.dlid == kLidReserved || !(is_unicast_lid(lrh.slid) || (lrh.slid == kLidPermissive && vl15)))
+    return drop(n, p, DropReason::kInvalidLid);
+  if (vl15) {
+    // QP0: the SMA (and SM) take SMPs to the permissive LID or to this port.
+    if (lrh.dlid != kLidPermissive && !is_own_lid(n, lrh.dlid)) return drop(n, p, DropReason::kWrongDlid);
+    if (!agent_) return drop(n, p, DropReason::kNoQp);
+    ports_[n - 1]->free_rx(kVl15, credits_for_bytes(p->wire_bytes()));
+    agent_->on_management_packet(p, n);
+    return;
+  }
   const bool multicast = is_multicast_lid(lrh.dlid);
-  if (multicast ? !mcast_qp_.count(lrh.dlid) : lrh.dlid != lid(n)) return drop(n, p, DropReason::kWrongDlid);
+  if (multicast ? !mcast_qp_.count(lrh.dlid) : !is_own_lid(n, lrh.dlid)) return drop(n, p, DropReason::kWrongDlid);
   if (!icrc_ok(*p)) return drop(n, p, DropReason::kIcrcError);
   if (cc_ && is_cnp(*p)) return consume_cnp(n, p);
   if (!qps_.empty()) {
@@ -297,6 +354,8 @@ void Hca::consume(PortNum n, Packet* p) {
   }
   auto ud = parse_ud_send(*p);
   if (!ud || ud->bth.tver != 0) return drop(n, p, DropReason::kMalformed);
+  // R2: QP0 takes SMPs on VL15 only; one on a data VL is discarded.
+  if (ud->bth.dest_qp == 0) return drop(n, p, DropReason::kNoQp);
   // Multicast goes to DestQP 0xFFFFFF only (R14) and is delivered to the QP attached to the group.
   if (multicast && ud->bth.dest_qp != 0xFFFFFF) return drop(n, p, DropReason::kMalformed);
   const UdQp* qp = find_qp(multicast ? mcast_qp_.at(lrh.dlid) : ud->bth.dest_qp);
@@ -308,7 +367,7 @@ void Hca::consume(PortNum n, Packet* p) {
     CcQpCounters& c = cc_->counters[local];
     ++c.fecn_received;
     ++c.cnp_sent;
-    cc_send_cnp(n, cnp_for(lrh, std::nullopt, ud->bth, ud->deth.src_qp, lid(n), config_.sl_to_vl.vl(lrh.sl),
+    cc_send_cnp(n, cnp_for(lrh, std::nullopt, ud->bth, ud->deth.src_qp, lid(n), sl_to_vl(n, lrh.sl),
                            port_grh_source(n).sgid));
   }
   if (!p->payload.empty()) {
@@ -529,7 +588,7 @@ void Hca::deliver_verbs(PortNum n, Packet* p, const ParsedPacket* parsed) {
       } else {
         ++c.cnp_sent;
         const Qpn source = (pp.ext & kExtDeth) ? pp.h.deth.src_qp : q->attr().dest_qp_num;
-        cc_send_cnp(n, cnp_for(pp.h.lrh, pp.h.grh, pp.h.bth, source, lid(n), config_.sl_to_vl.vl(pp.h.lrh.sl),
+        cc_send_cnp(n, cnp_for(pp.h.lrh, pp.h.grh, pp.h.bth, source, lid(n), sl_to_vl(n, pp.h.lrh.sl),
                                port_grh_source(n).sgid));
       }
     }

@@ -2,6 +2,11 @@
 // packet bytes when a message is posted and transmits them in order as credits allow; the receive
 // side checks VCRC, LRH, BTH, ICRC, QP and Q_Key from the bytes once the tail is in, then delivers
 // or drops with a counted reason.
+//
+// QP0 (the SMI): a VL15 packet whose DLID is the permissive LID or one of the port's LIDs goes to
+// the HCA's ManagementAgent (its SMA, and the SM on the SM's host); a packet for QP0 on any other
+// VL is discarded (R2). The agent sends SMPs with send_management, ahead of data packets, and
+// programs the ports through the setters (LID and LMC, SL->VL, VL arbitration, P_Keys).
 #pragma once
 #include <array>
 #include <deque>
@@ -19,6 +24,7 @@
 #include "sim/link/link_port.h"
 #include "sim/link/sl_to_vl_table.h"
 #include "sim/link/vl_arbiter.h"
+#include "sim/network/management_agent.h"
 #include "sim/transport/becn_responder.h"
 #include "sim/transport/cc_throttle.h"
 #include "sim/transport/completion_queue.h"
@@ -74,6 +80,30 @@ class Hca : public ScheduledModule, public PortOwner, public ActionHandler, publ
   LinkPort& port(PortNum n = 1) { return *ports_.at(n - 1); }
   unsigned num_ports() const { return static_cast<unsigned>(ports_.size()); }
   Lid lid(PortNum n = 1) const { return config_.port_lids.at(n - 1); }
+  std::uint8_t lmc(PortNum n = 1) const { return port_lmc_.at(n - 1); }
+  // Whether `dlid` is one of port n's LIDs: base .. base + 2^LMC - 1.
+  bool is_own_lid(PortNum n, Lid dlid) const {
+    const Lid base = lid(n);
+    return base != 0 && dlid >= base && static_cast<unsigned>(dlid - base) < (1u << lmc(n));
+  }
+
+  // --- QP0 and port programming (the SMA) ---
+  void set_management_agent(ManagementAgent* agent) { agent_ = agent; }
+  // Sends an SMP (a VL15 packet the agent counted as created) out of port n, before data packets;
+  // on a port that is down or not cabled it is dropped and counted.
+  void send_management(PortNum n, Packet* p);
+  PacketPool& pool() { return pool_; }
+  PacketLedger& ledger() { return ledger_; }
+  std::uint32_t node_index() const { return config_.node_index; }
+  void set_port_lid(PortNum n, Lid lid, std::uint8_t lmc) {
+    config_.port_lids.at(n - 1) = lid;
+    port_lmc_.at(n - 1) = lmc;
+  }
+  void set_sl_to_vl(PortNum n, const SlToVlTable& table) { port_sl_to_vl_.at(n - 1) = table; }
+  const SlToVlTable& sl_to_vl_table(PortNum n) const { return port_sl_to_vl_.at(n - 1); }
+  void set_vl_arbitration(PortNum n, const VlArbConfig& config);
+  const VlArbConfig& vl_arbitration(PortNum n) const { return arb_configs_.at(n - 1); }
+  const std::vector<std::uint16_t>& p_keys() const { return config_.p_keys; }
 
   // Creates a UD QP with the given Q_Key; QPNs are handed out from 0x000100 upward (QP0 and QP1
   // are the management QPs).
@@ -124,7 +154,9 @@ class Hca : public ScheduledModule, public PortOwner, public ActionHandler, publ
   std::uint16_t port_p_key(PortNum port, std::uint16_t index) const override;
   // Replaces every port's P_Key table (what a subnet manager programs with P_KeyTable Sets).
   void set_p_keys(std::vector<std::uint16_t> keys) { config_.p_keys = std::move(keys); }
-  std::uint8_t sl_to_vl(PortNum, std::uint8_t sl) const override { return config_.sl_to_vl.vl(sl); }
+  std::uint8_t sl_to_vl(PortNum port, std::uint8_t sl) const override {
+    return port_sl_to_vl_[port >= 1 && port <= port_sl_to_vl_.size() ? port - 1 : 0].vl(sl);
+  }
   Grh port_grh_source(PortNum port) const override;
 
   // Congestion control (IBA Annex A10): from now on the HCA answers FECN-marked packets with
@@ -146,6 +178,7 @@ class Hca : public ScheduledModule, public PortOwner, public ActionHandler, publ
   void on_output_free(LinkPort& port) override;
   void on_credits(LinkPort& port) override;
   void on_link_discard(LinkPort& port, Packet* p, DropReason reason) override;
+  void on_port_state_change(LinkPort& port) override;
   void on_action(std::uint32_t kind, std::uint64_t arg, void* ptr) override;
 
   // Packet ids are unique across the fabric: node index in the high bits, a counter below.
@@ -209,6 +242,11 @@ class Hca : public ScheduledModule, public PortOwner, public ActionHandler, publ
   std::vector<std::unique_ptr<LinkPort>> ports_;
   std::vector<std::array<RingQueue<Queued>, kMaxDataVls + 1>> send_queues_;  // [port-1][vl]
   std::vector<VlArbiter> arbiters_;                                          // per port
+  std::vector<VlArbConfig> arb_configs_;                                     // per port
+  std::vector<SlToVlTable> port_sl_to_vl_;                                   // per port
+  std::vector<std::uint8_t> port_lmc_;                                       // per port
+  std::vector<RingQueue<Packet*>> management_queues_;                        // per port: SMPs to send
+  ManagementAgent* agent_ = nullptr;
   std::vector<std::uint16_t> queued_vls_;  // per port: bit v set while send_queues_[port][v] is not empty
   std::vector<UdQp> qps_;        // QPN kFirstQpn + i; looked up on every packet sent and received
   std::map<Lid, Qpn> mcast_qp_;  // multicast groups joined, and the QP attached

@@ -1,5 +1,7 @@
 #include "sim/workload/scenario.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <filesystem>
@@ -9,6 +11,7 @@
 #include "sim/fabric/topology_loader.h"
 #include "sim/fabric/topology_yaml.h"
 #include "sim/fabric/yaml_input.h"
+#include "sim/subnet_manager/routing_engine.h"
 
 namespace ibfsim {
 
@@ -91,6 +94,73 @@ LinkSettings parse_link(const YamlMap& m) {
   return l;
 }
 
+SmaTiming parse_sma_timing(const YamlMap& m, SmaTiming t) {
+  t.process = m.duration("latency", t.process);
+  t.dr_forward = m.duration("dr_forward", t.dr_forward);
+  t.queue_depth = m.optional_in_range<unsigned>("queue_depth", t.queue_depth, 0, 1u << 20);
+  return t;
+}
+
+SubnetManagerSpec parse_subnet_manager(const YamlMap& root, const Topology& topo) {
+  SubnetManagerSpec sm;
+  auto v = root.find("subnet_manager");
+  if (v && v->is_scalar()) {
+    if (v->as<std::string>() != "static") v->fail("static, or a map of subnet manager settings");
+    sm.in_band = false;
+    return sm;
+  }
+  YamlMap m = root.optional_map("subnet_manager");
+  m.check_no_unknown_keys({"host", "routing", "lmc", "roots", "lft_file", "max_wire_smps", "smp_timeout", "smp_retries",
+                           "sweep_interval", "sma"});
+  if (auto h = m.find("host")) {
+    sm.host = h->as<std::string>();
+    const auto n = topo.find_node(sm.host);
+    if (!n || topo.nodes[*n].type != NodeType::kHca) h->fail("the name of an HCA to run the subnet manager on", "'" + sm.host + "'");
+  }
+  RoutingOptions& ro = sm.config.sweep.routing;
+  if (auto r = m.find("routing")) {
+    const auto e = parse_routing_engine(r->as<std::string>());
+    if (!e) r->fail("a routing engine: " + routing_engine_names());
+    ro.engine = *e;
+  }
+  sm.config.sweep.lmc = m.optional_in_range<unsigned>("lmc", 0, 0, 7);
+  for (const YamlValue& r : m.optional_list("roots")) {
+    if (ro.engine != RoutingEngine::kUpdn) r.fail("roots only with routing: updn");
+    const auto n = topo.find_node(r.as<std::string>());
+    if (!n || topo.nodes[*n].type != NodeType::kSwitch) r.fail("the name of a switch", "'" + r.as<std::string>() + "'");
+    ro.roots.push_back(topo.nodes[*n].guid);
+  }
+  if (auto f = m.find("lft_file")) {
+    if (ro.engine != RoutingEngine::kFile) f->fail("lft_file only with routing: file");
+    std::filesystem::path fp = f->as<std::string>();
+    if (fp.is_relative()) fp = std::filesystem::path(root.file()).parent_path() / fp;
+    if (!std::filesystem::exists(fp)) f->fail("the path of an LFT dump", "'" + fp.string() + "' (no such file)");
+    ro.lft_file = fp.lexically_normal().string();
+  } else if (ro.engine == RoutingEngine::kFile) {
+    m.get("routing").fail("lft_file naming the LFT dump with routing: file", "none");
+  }
+  sm.config.max_wire_smps = m.optional_in_range<unsigned>("max_wire_smps", sm.config.max_wire_smps, 1, 1u << 16);
+  sm.config.smp_timeout = m.duration("smp_timeout", sm.config.smp_timeout);
+  if (sm.config.smp_timeout == 0) m.get("smp_timeout").fail("a timeout longer than 0");
+  sm.config.smp_retries = m.optional_in_range<unsigned>("smp_retries", sm.config.smp_retries, 0, 100);
+  sm.config.sweep_interval = m.duration("sweep_interval", sm.config.sweep_interval);
+  YamlMap sma = m.optional_map("sma");
+  sma.check_no_unknown_keys({"latency", "dr_forward", "queue_depth", "nodes"});
+  sm.sma = parse_sma_timing(sma, sm.sma);
+  if (auto nodes = sma.find("nodes")) {
+    YamlMap nm = nodes->as_map();
+    for (auto it = nm.node().begin(); it != nm.node().end(); ++it) {
+      const std::string name = it->first.as<std::string>();
+      const YamlValue node_value = nm.get(name);
+      if (!topo.find_node(name)) node_value.fail("settings of a node of the topology", "'" + name + "'");
+      YamlMap one = node_value.as_map();
+      one.check_no_unknown_keys({"latency", "dr_forward", "queue_depth"});
+      sm.sma_by_node.emplace_back(name, parse_sma_timing(one, sm.sma));
+    }
+  }
+  return sm;
+}
+
 std::vector<LinkFault> parse_faults(const std::vector<YamlValue>& list, const Topology& topo) {
   std::vector<LinkFault> faults;
   for (const YamlValue& v : list) {
@@ -125,13 +195,31 @@ std::vector<LinkFault> parse_faults(const std::vector<YamlValue>& list, const To
 
 }  // namespace
 
+SubnetManagerSettings subnet_manager_settings(const Scenario& sc) {
+  const auto cables = sc.topology.port_cables();
+  SubnetManagerSettings st;
+  st.config = sc.subnet_manager.config;
+  for (std::size_t n : sc.topology.hcas()) {
+    if (!sc.subnet_manager.host.empty() && sc.topology.nodes[n].name != sc.subnet_manager.host) continue;
+    for (unsigned p = 1; p <= sc.topology.nodes[n].num_ports; ++p)
+      if (cables[n][p]) {
+        st.host = n;
+        st.port = static_cast<PortNum>(p);
+        return st;
+      }
+    if (!sc.subnet_manager.host.empty()) break;
+  }
+  throw InputError(fmt::format("{}: expected an HCA with a cabled port to run the subnet manager on, got {}", sc.file,
+                               sc.subnet_manager.host.empty() ? "none" : "'" + sc.subnet_manager.host + "' without one"));
+}
+
 Scenario load_scenario(const std::string& path, const std::vector<std::pair<std::string, std::string>>& overrides) {
   YAML::Node root = load_yaml_file(path);
   for (const auto& [key, value] : overrides) apply_override(root, key, value);
   YamlMap m(root, path);
   m.check_no_unknown_keys(
       {"topology", "seed", "workload", "phases", "outputs", "link", "faults", "multicast", "phy", "hca_model",
-       "congestion_control"});
+       "congestion_control", "subnet_manager"});
   Scenario s;
   s.file = path;
   YamlValue topo = m.get("topology");
@@ -196,6 +284,7 @@ Scenario load_scenario(const std::string& path, const std::vector<std::pair<std:
     }
   }
   s.faults = parse_faults(m.optional_list("faults"), s.topology);
+  s.subnet_manager = parse_subnet_manager(m, s.topology);
   if (auto v = m.find("congestion_control")) s.congestion_control = parse_congestion_control(v->as_map(), s.topology);
 
   YamlMap ph = m.optional_map("phases");

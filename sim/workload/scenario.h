@@ -31,8 +31,9 @@ struct WorkloadSpec {
 };
 
 struct Phases {
-  // When traffic starts; the other phases and the faults count from here. Unset: once every link
-  // that trains is up (links train from time 0, link_training.h), as a job starts on a ready fabric.
+  // When traffic starts; the other phases and the faults count from here. Unset: once the fabric is
+  // up, as a job starts on a ready fabric: when the subnet manager has finished its first sweep,
+  // or (subnet_manager: static) once every link that trains is up (links train from time 0).
   std::optional<Time> start;
   Time warmup = 10 * kUs;   // traffic runs, nothing is measured
   Time measure = 100 * kUs; // packets created here are measured
@@ -51,6 +52,16 @@ struct Outputs {
   TimeSeriesSpec time_series;          // time_series.csv and its plots (interval 0: none)
 };
 
+// The scenario's `subnet_manager:` (docs/scenario.md). `static` replaces the SM by the static LIDs
+// and routes of the walking skeleton (static_routing.h).
+struct SubnetManagerSpec {
+  bool in_band = true;
+  std::string host;                  // empty: the first HCA with a cabled port
+  SubnetManagerConfig config;        // sweep.lmc / routing, max_wire_smps, timeouts, sweep_interval
+  SmaTiming sma;                     // every node's SMA
+  std::vector<std::pair<std::string, SmaTiming>> sma_by_node;
+};
+
 struct Scenario {
   std::string file;           // the scenario file, for messages
   std::string topology_file;  // resolved path
@@ -63,6 +74,7 @@ struct Scenario {
   HcaModelSpec hca_model;     // `hca_model:`
   LinkSettings link;
   PhySettings phy;
+  SubnetManagerSpec subnet_manager;
   CongestionControlSettings congestion_control;  // `congestion_control:` (off when absent)
   std::vector<LinkFault> faults;
   std::vector<std::string> warnings;  // about the topology (disconnected parts, links negotiating down)
@@ -71,6 +83,11 @@ struct Scenario {
   Phases phases;
   Outputs outputs;
 };
+
+// Where the scenario's subnet manager runs: the named HCA, or the first HCA (declaration order)
+// with a cabled port; on that HCA's first cabled port. Its config is the scenario's. Throws
+// InputError if there is no such port. Requires subnet_manager.in_band.
+SubnetManagerSettings subnet_manager_settings(const Scenario& sc);
 
 // Reads a scenario file, applies overrides ("a.b=value", in order) and loads its topology
 // (a path relative to the scenario file). Throws InputError naming file:line:col.

@@ -39,6 +39,9 @@ double thread_cpu_seconds() {
 namespace {
 
 constexpr std::uint32_t kWorkloadQKey = 0x11111111;
+// The subnet manager's first sweep must end within this much simulated time (it always does: every
+// SMP is answered or given up after its retries).
+constexpr Time kBringUpLimit = 1000 * kSec;
 
 // The UD traffic generator's QP: the first QP created on every HCA (verbs flows' QPs come after).
 constexpr Qpn kGeneratorQpn = 0x100;
@@ -50,6 +53,14 @@ bool generator_packet(const Packet& p) {
   return dqp == kGeneratorQpn || dqp == kMulticastQpn;
 }
 
+// Around each fault, per destination host: its last delivery before the fault and its first after,
+// so that the gap shows which destinations the fault cut off and for how long.
+struct FaultWatch {
+  Time at = 0;
+  std::vector<Time> last_before;  // [node]; kTimeNever: none
+  std::vector<Time> first_after;
+};
+
 // Forwards deliveries to the statistics (overall and per flow) and to the verbs flows that watch
 // them, and ends the run once it is over: the generators' traffic is over (the drain phase has
 // begun) and every packet created has been delivered or dropped, and every verbs flow is done. With
@@ -59,9 +70,9 @@ class RunObserver : public DeliveryObserver, public VerbsFlowOwner, public Actio
  public:
   RunObserver(TrafficStats& all, std::vector<TrafficStats>& flows, const PacketLedger& ledger, Time generation_end,
               bool generators, const std::vector<std::unique_ptr<VerbsFlow>>& verbs, Time settle,
-              ScheduledModule* clock)
+              ScheduledModule* clock, std::vector<FaultWatch>& faults)
       : all_(all), flows_(flows), ledger_(ledger), generation_end_(generation_end), generators_(generators),
-        verbs_(verbs), settle_(settle), clock_(clock) {}
+        verbs_(verbs), settle_(settle), clock_(clock), faults_(faults) {}
   // Once the verbs flows exist: which of them watch which QPs' deliveries.
   void watch_flows() {
     for (const auto& f : verbs_)
@@ -70,6 +81,11 @@ class RunObserver : public DeliveryObserver, public VerbsFlowOwner, public Actio
   void on_delivered(Hca& hca, const Packet& p, Time tail) override {
     // A CNP is congestion control's own packet, part of no flow.
     if (cnps_possible && is_cnp(p)) return check_end(tail);
+    for (FaultWatch& f : faults_) {
+      const std::size_t n = hca.node_index();
+      if (tail < f.at) f.last_before[n] = tail;
+      else if (f.first_after[n] == kTimeNever) f.first_after[n] = tail;
+    }
     if (verbs_.empty() || generator_packet(p)) {
       all_.on_delivered(hca, p, tail);
       flows_.at(p.flow).on_delivered(hca, p, tail);
@@ -116,6 +132,7 @@ class RunObserver : public DeliveryObserver, public VerbsFlowOwner, public Actio
   ScheduledModule* clock_;
   bool pending_ = false;
   std::map<std::pair<const Hca*, Qpn>, VerbsFlow*> watched_;
+  std::vector<FaultWatch>& faults_;
 };
 
 double ns(double fs) { return fs / 1e6; }
@@ -368,13 +385,7 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
   std::filesystem::create_directories(out_dir);
   const std::filesystem::path dir(out_dir);
 
-  // Traffic starts once the fabric is up (or when the scenario says); phases and faults count from there.
-  const Time start = sc.phases.start ? *sc.phases.start : all_links_up_at(sc.topology, sc.link.training_delay);
-  const Time measure_begin = start + sc.phases.warmup;
-  const Time measure_end = measure_begin + sc.phases.measure;
-  // Verbs flows run until they are done, within phases.limit; generator traffic by the phases.
-  const Time end_limit = sc.verbs_flows.empty() ? measure_end + sc.phases.drain : start + sc.phases.limit;
-
+  const bool in_band = sc.subnet_manager.in_band;
   FabricOptions fo;
   fo.carry_payload = sc.outputs.data_check;
   if (sc.outputs.pcap) fo.pcap_path = (dir / "trace.pcap").string();
@@ -382,7 +393,16 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
   fo.link = sc.link;
   fo.phy = sc.phy;
   fo.seed = sc.seed;
-  fo.horizon = end_limit;
+  // The end of the run is known once the fabric is up (set_horizon below).
+  fo.horizon = kTimeNever;
+  std::string sm_host;
+  if (in_band) {
+    const SubnetManagerSettings st = subnet_manager_settings(sc);
+    sm_host = sc.topology.nodes[st.host].name;
+    fo.subnet_manager = st;
+    fo.sma_timing = sc.subnet_manager.sma;
+    for (const auto& [name, t] : sc.subnet_manager.sma_by_node) fo.sma_timing_by_node.emplace_back(*sc.topology.find_node(name), t);
+  }
   fo.configure_hca = [&sc](std::size_t node, HcaConfig& c) { sc.hca_model.apply(sc.topology.nodes[node].name, c); };
   fo.congestion_control = sc.congestion_control;
   // Multicast groups: members receive; every source of a flow to the group sends into its tree.
@@ -399,12 +419,46 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
     fo.multicast.push_back(g);
   }
   Fabric fabric(sc.topology, fo);
+  const Topology& topo = fabric.topology();
+  // Waveforms trace from time 0, bring-up included.
+  std::unique_ptr<WaveformTracer> waves;
+  if (sc.outputs.vcd) waves = std::make_unique<WaveformTracer>(fabric, (dir / "waves").string(), sc.outputs.vcd_ports);
+
+  // Bring-up: with the subnet manager, run until its first sweep has configured the fabric (LIDs,
+  // routes, ports Active); without it, the links are up when the last one has trained.
+  Time fabric_up = 0;
+  const auto wall_start = std::chrono::steady_clock::now();
+  const double bring_up_cpu_start = thread_cpu_seconds();
+  if (in_band) {
+    // Only the first sweep pauses the run; the callback outlives this block.
+    fabric.subnet_manager()->set_on_sweep_done([first = true](const SweepRecord&) mutable {
+      if (first) CalendarProcess::pause();
+      first = false;
+    });
+    CalendarProcess::run_for(kBringUpLimit);
+    ScheduledModule::rethrow_failure();
+    if (!fabric.subnet_manager()->configured())
+      throw SimError("the subnet manager did not finish its first sweep: the simulation ran out of events");
+    fabric_up = ScheduledModule::now();
+  } else {
+    fabric_up = all_links_up_at(sc.topology, sc.link.training_delay);
+  }
+  // Traffic starts once the fabric is up (or when the scenario says); phases and faults count from there.
+  const Time start = sc.phases.start ? *sc.phases.start : fabric_up;
+  if (in_band && start < fabric_up)
+    throw InputError(fmt::format(
+        "{}: phases.start {} is before the subnet manager brought the fabric up at {}: traffic needs the LIDs it "
+        "assigns (leave phases.start unset, or run without it: subnet_manager: static)",
+        sc.file, format_duration(start), format_duration(fabric_up)));
+  const Time measure_begin = start + sc.phases.warmup;
+  const Time measure_end = measure_begin + sc.phases.measure;
+  // Verbs flows run until they are done, within phases.limit; generator traffic by the phases.
+  const Time end_limit = sc.verbs_flows.empty() ? measure_end + sc.phases.drain : start + sc.phases.limit;
+  fabric.set_horizon(end_limit);
+  const double bring_up_cpu = thread_cpu_seconds() - bring_up_cpu_start;
   std::vector<LinkFault> faults = sc.faults;
   for (LinkFault& f : faults) f.at += start;
   fabric.schedule_faults(faults);
-  const Topology& topo = fabric.topology();
-  std::unique_ptr<WaveformTracer> waves;
-  if (sc.outputs.vcd) waves = std::make_unique<WaveformTracer>(fabric, (dir / "waves").string(), sc.outputs.vcd_ports);
 
   // Every HCA gets one UD QP (QPN 0x100) with the workload's Q_Key.
   std::vector<std::size_t> hca_nodes = topo.hcas();
@@ -425,8 +479,12 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
   }
   TrafficStats all_stats(measure_begin, measure_end);
   std::vector<TrafficStats> flow_stats(sc.flows.size(), TrafficStats(measure_begin, measure_end));
+  std::vector<FaultWatch> watches;
+  for (const LinkFault& f : faults)
+    watches.push_back(FaultWatch{f.at, std::vector<Time>(topo.nodes.size(), kTimeNever),
+                                 std::vector<Time>(topo.nodes.size(), kTimeNever)});
   RunObserver observer(all_stats, flow_stats, fabric.ledger(), measure_end, !sc.flows.empty(), verbs_flows, settle,
-                       fabric.hca(hca_nodes.front()));
+                       fabric.hca(hca_nodes.front()), watches);
   for (std::size_t i = 0; i < sc.verbs_flows.size(); ++i) {
     const VerbsFlowSpec& v = sc.verbs_flows[i];
     const std::size_t a = *topo.find_node(v.from), b = *topo.find_node(v.to);
@@ -480,9 +538,9 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
   if (sc.outputs.time_series.interval > 0)
     sampler = time_series_sampler(sc, fabric, flow_stats, flow_generators, verbs_flows, start, end_limit, panels);
 
-  const auto wall_start = std::chrono::steady_clock::now();
-  const double cpu_start = thread_cpu_seconds();
-  CalendarProcess::run_for(end_limit);
+  const double cpu_start = thread_cpu_seconds() - bring_up_cpu;
+  // run_for counts from the kernel's clock, which may lag the last action after a pause.
+  CalendarProcess::run_for(end_limit - sc_core::sc_time_stamp().value());
   const double simulate_wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   const double simulate_cpu = thread_cpu_seconds() - cpu_start;
   ScheduledModule::rethrow_failure();
@@ -505,10 +563,48 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
                  {"measure_ns", ns(static_cast<double>(sc.phases.measure))},
                  {"drain_limit_ns", ns(static_cast<double>(sc.phases.drain))},
                  {"end_ns", ns(static_cast<double>(end))},
+                 {"fabric_up_ns", ns(static_cast<double>(fabric_up))},
                  {"drained", L.created_count() == L.delivered_count() + L.dropped_total() + L.replicated_count()}};
   nlohmann::json dropped = nlohmann::json::object();
   for (int r = 0; r < static_cast<int>(DropReason::kCount); ++r)
     dropped[drop_reason_name(static_cast<DropReason>(r))] = L.dropped_count(static_cast<DropReason>(r));
+  nlohmann::json mgmt_dropped = nlohmann::json::object();
+  for (int r = 0; r < static_cast<int>(DropReason::kCount); ++r)
+    if (const std::uint64_t c = L.management_dropped_count(static_cast<DropReason>(r)))
+      mgmt_dropped[drop_reason_name(static_cast<DropReason>(r))] = c;
+  j["management_packets"] = {{"created", L.management_created_count()},
+                             {"delivered", L.management_delivered_count()},
+                             {"dropped", mgmt_dropped}};
+  if (SubnetManager* sm = fabric.subnet_manager()) {
+    const SubnetManagerConfig& c = sm->config();
+    nlohmann::json sweeps = nlohmann::json::array();
+    for (const SweepRecord& r : sm->sweeps())
+      sweeps.push_back({{"trigger", r.trigger},
+                        {"started_ns", ns(static_cast<double>(r.started))},
+                        {"done_ns", r.done ? nlohmann::json(ns(static_cast<double>(r.done))) : nlohmann::json(nullptr)},
+                        {"smps", r.smps_sent},
+                        {"requests", r.requests},
+                        {"retries", r.retries},
+                        {"errors", r.errors},
+                        {"lft_blocks", r.lft_blocks},
+                        {"nodes", r.nodes},
+                        {"switches", r.switches},
+                        {"links", r.links}});
+    const SweepRecord& first = sm->sweeps().front();
+    j["subnet_manager"] = {{"mode", "in_band"},
+                           {"host", sm_host},
+                           {"port", sm->port()},
+                           {"routing", routing_engine_name(c.sweep.routing.engine)},
+                           {"lmc", c.sweep.lmc},
+                           {"bring_up_ns", ns(static_cast<double>(first.done))},
+                           {"bring_up_smps", first.smps_sent},
+                           {"smps_sent", sm->smps_sent()},
+                           {"traps_received", sm->traps_received()},
+                           {"sweeps", sweeps},
+                           {"notes", sm->sweep().notes()}};
+  } else {
+    j["subnet_manager"] = {{"mode", "static"}};
+  }
   j["packets"] = {{"created", L.created_count()},
                   {"replicated", L.replicated_count()},
                   {"injected", L.injected_count()},
@@ -575,15 +671,23 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
                          {"lane_reversed", t.lane_reversed},
                          {"training_ns", ns(static_cast<double>(t.duration))},
                          {"phy_mode", fabric.port(c.node_a, c.port_a).bit_exact() ? "bit_exact" : "timing"}};
-    // When the ports became Active: after the first training, then after each fault's retrain.
+    // When training ended and the ports left Down (Active without the SM, Init with it), and when
+    // both ends were Active: after the first training, then after each fault's retrain.
     const std::vector<Time>& ups = fabric.link_up_times(k);
-    lj["active_ns"] = ups.empty() ? nlohmann::json(nullptr) : nlohmann::json(ns(static_cast<double>(ups.front())));
+    lj["up_ns"] = ups.empty() ? nlohmann::json(nullptr) : nlohmann::json(ns(static_cast<double>(ups.front())));
+    const auto& act_a = fabric.port(c.node_a, c.port_a).active_times();
+    const auto& act_b = fabric.port(c.node_b, c.port_b).active_times();
+    std::vector<Time> active;
+    for (std::size_t i = 0; i < act_a.size() && i < act_b.size(); ++i) active.push_back(std::max(act_a[i], act_b[i]));
+    lj["active_ns"] = active.empty() ? nlohmann::json(nullptr) : nlohmann::json(ns(static_cast<double>(active.front())));
     if (!fabric.link_down_times(k).empty()) {
-      nlohmann::json downs = nlohmann::json::array(), reups = nlohmann::json::array();
+      nlohmann::json downs = nlohmann::json::array(), reups = nlohmann::json::array(), react = nlohmann::json::array();
       for (Time d : fabric.link_down_times(k)) downs.push_back(ns(static_cast<double>(d)));
       for (std::size_t i = 1; i < ups.size(); ++i) reups.push_back(ns(static_cast<double>(ups[i])));
+      for (std::size_t i = 1; i < active.size(); ++i) react.push_back(ns(static_cast<double>(active[i])));
       lj["down_ns"] = downs;
-      lj["retrained_active_ns"] = reups;
+      lj["retrained_up_ns"] = reups;
+      lj["retrained_active_ns"] = react;
     }
     if (fabric.port(c.node_a, c.port_a).bit_exact()) {
       const LinkPort::PhyTotals a = fabric.port(c.node_a, c.port_a).phy_totals();
@@ -596,6 +700,37 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
     links.push_back(lj);
   }
   j["links"] = links;
+  // Faults: when each happened and, with the SM, when the sweep it caused (trap 128) had the fabric
+  // configured again; per destination host, the gap in its deliveries around the fault.
+  nlohmann::json fault_list = nlohmann::json::array();
+  for (std::size_t i = 0; i < faults.size(); ++i) {
+    const LinkFault& f = faults[i];
+    nlohmann::json fj = {{"link", topo.nodes[f.node].name + "/" + std::to_string(f.port)},
+                         {"state", f.up ? "up" : "down"},
+                         {"at_ns", ns(static_cast<double>(f.at))}};
+    if (SubnetManager* sm = fabric.subnet_manager()) {
+      fj["resweep_done_ns"] = nullptr;
+      for (const SweepRecord& rec : sm->sweeps())
+        if (rec.started >= f.at && rec.done) {
+          fj["resweep_done_ns"] = ns(static_cast<double>(rec.done));
+          fj["outage_ns"] = ns(static_cast<double>(rec.done - f.at));
+          break;
+        }
+    }
+    nlohmann::json dests = nlohmann::json::array();
+    for (std::size_t n : hca_nodes) {
+      const Time before = watches[i].last_before[n], after = watches[i].first_after[n];
+      if (before == kTimeNever && after == kTimeNever) continue;
+      nlohmann::json d = {{"node", topo.nodes[n].name}};
+      d["last_delivery_before_ns"] = before == kTimeNever ? nlohmann::json(nullptr) : nlohmann::json(ns(static_cast<double>(before)));
+      d["first_delivery_after_ns"] = after == kTimeNever ? nlohmann::json(nullptr) : nlohmann::json(ns(static_cast<double>(after)));
+      if (before != kTimeNever && after != kTimeNever) d["gap_ns"] = ns(static_cast<double>(after - before));
+      dests.push_back(d);
+    }
+    fj["destinations"] = dests;
+    fault_list.push_back(fj);
+  }
+  j["faults"] = fault_list;
   if (sc.congestion_control.enabled) j["congestion_control"] = congestion_control_json(sc, fabric);
 
   write_json_atomically((dir / "results.json").string(), j);
@@ -619,13 +754,18 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
   const auto& lat = all_stats.latency();
   std::string speeds;
   if (!topo.cables.empty()) speeds = topo.cables.front().rate.name();
+  std::string up_line;
+  if (SubnetManager* sm = fabric.subnet_manager())
+    up_line = fmt::format("fabric up: {} (subnet manager on {}: {} SMPs, {} routing)\n", format_duration(fabric_up), sm_host,
+                          sm->sweeps().front().smps_sent, routing_engine_name(sm->config().sweep.routing.engine));
   r.summary = fmt::format(
-      "fabric: {} HCAs, {} switches, {} cables ({})\n"
+      "fabric: {} HCAs, {} switches, {} cables ({})\n{}"
       "simulated: {}{}, traffic from {}\n"
       "packets: {} created, {} delivered, {} dropped\n",
-      hca_nodes.size(), topo.switches().size(), topo.cables.size(), speeds, format_duration(end),
+      hca_nodes.size(), topo.switches().size(), topo.cables.size(), speeds, up_line, format_duration(end),
       j["phases"]["drained"].get<bool>() ? " (all traffic drained)" : " (drain limit reached, traffic still in flight)",
-      sc.phases.start ? format_duration(start) : format_duration(start) + " (links trained)",
+      sc.phases.start ? format_duration(start)
+                      : format_duration(start) + (in_band ? " (fabric up)" : " (links trained)"),
       L.created_count(), L.delivered_count(), L.dropped_total());
   if (lat.count() > 0) {
     r.summary += fmt::format("latency ({} measured packets): mean {}, p99 {}, max {}\n", lat.count(),

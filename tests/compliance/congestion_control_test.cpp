@@ -153,7 +153,7 @@ TEST_CASE("R42 (A10): a FECN-marked UD packet is answered with a CNP (OpCode 0x8
   CHECK(f.ledger().dropped_total() == 0);
 }
 
-TEST_CASE("R42 (A10): an RC request with an ACK due carries the BECN on that ACK; without one, a CNP",
+TEST_CASE("R42 (A10): an RC request with an ACK due carries the BECN on that ACK, without one a CNP",
           "[compliance][R42][A10]") {
   // A 3-packet RDMA WRITE (PMTU 1024) from h1 to h3, every packet marked on the way. The First and
   // Middle packets ask for no ACK: each is answered with a CNP; the Last has AckReq: its ACK

@@ -146,28 +146,42 @@ TEST_CASE("results.json reports per link its training time and when it became Ac
                                "phases: {warmup: 0us, measure: 30us, drain: 10us}\n";
   auto r = run_scenario_text("training_json", scenario);
   REQUIRE(r["links"].size() == 8);
+  const double up = r["phases"]["fabric_up_ns"];
   for (const auto& l : r["links"]) {
     CHECK(l["trained"] == "4x EDR");
     CHECK(l["training_ns"] == 18104.32);  // 4,352 SDR edges of 4 ns + 272 EDR edges of 2.56 ns
-    CHECK(l["active_ns"] == l["training_ns"]);
+    CHECK(l["up_ns"] == l["training_ns"]);
+    // The ports wait in Init for the subnet manager, which activates them before traffic starts.
+    CHECK(l["active_ns"].get<double>() > l["up_ns"].get<double>());
+    CHECK(l["active_ns"].get<double>() <= up);
     CHECK_FALSE(l.contains("down_ns"));
   }
-  CHECK(r["phases"]["start_ns"] == 18104.32);
-  // Without the training delay the links are up at 0 and traffic starts there. The training time is
-  // a whole number of EDR edges, so the run is the same, 18.10432 us later.
+  CHECK(r["phases"]["start_ns"] == up);
+  CHECK(r["subnet_manager"]["bring_up_ns"] == up);
+  // Without the training delay the links are up at 0 and the SM starts there. The training time is
+  // a whole number of EDR edges, so the bring-up and the run are the same, 18.10432 us later.
   auto off = run_scenario_text("training_json_off", scenario, "--set link.training_delay=false");
-  for (const auto& l : off["links"]) CHECK(l["active_ns"] == 0.0);
-  CHECK(off["phases"]["start_ns"] == 0.0);
+  for (const auto& l : off["links"]) CHECK(l["up_ns"] == 0.0);
+  CHECK(r["phases"]["start_ns"].get<double>() == Approx(off["phases"]["start_ns"].get<double>() + 18104.32));
+  CHECK(r["subnet_manager"]["bring_up_smps"] == off["subnet_manager"]["bring_up_smps"]);
   CHECK(r["latency"] == off["latency"]);
   CHECK(r["packets"] == off["packets"]);
   CHECK(r["phases"]["end_ns"].get<double>() == Approx(off["phases"]["end_ns"].get<double>() + 18104.32));
-  // Traffic from time 0 instead: what h1 posts while its link trains waits in its send queue.
-  auto early = run_scenario_text("training_json_early", scenario, "--set phases.start=0us");
+  // Traffic from time 0 instead, with the static LIDs (an SM would not have assigned any yet):
+  // what h1 posts while its link trains waits in its send queue.
+  auto early = run_scenario_text("training_json_early", scenario, "--set phases.start=0us --set subnet_manager=static");
   CHECK(early["phases"]["start_ns"] == 0.0);
+  for (const auto& l : early["links"]) CHECK(l["active_ns"] == l["training_ns"]);  // Active straight after training
   // The first message goes within one mean gap (2084 bytes in 66 edges at 10%: 1689.6 ns) of 0.
   CHECK(early["latency"]["max_ns"].get<double>() >= 18104.32 - 1689.6);
   CHECK(early["packets"]["dropped_total"] == 0);
   CHECK(port_of(early, "h1", 1)["vls"][0]["credit_stall_ns"] == 0.0);
+  // With the SM, traffic before the fabric is up is refused: it would have no LIDs.
+  const std::string bad_dir = scratch_dir("training_json_bad");
+  std::ofstream(bad_dir + "/scenario.yaml") << "topology: " << IBFSIM_SOURCE_DIR << "/topologies/" << scenario;
+  CommandResult bad = run_ibfsim("run " + bad_dir + "/scenario.yaml -o " + bad_dir + "/out --set phases.start=0us");
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.output.find("is before the subnet manager brought the fabric up") != std::string::npos);
 }
 
 TEST_CASE("a fault during training cuts it short, and the next up event trains again from its own time",

@@ -82,4 +82,14 @@ inline const nlohmann::json& port_of(const nlohmann::json& results, const std::s
   throw std::runtime_error("no port " + node + "/" + std::to_string(port));
 }
 
+// Data packets a port sent / received: all of them but the SMPs, which alone use VL15 (R1).
+inline std::uint64_t data_tx(const nlohmann::json& results, const std::string& node, unsigned port) {
+  const auto& p = port_of(results, node, port);
+  return p["tx_packets"].get<std::uint64_t>() - p["vl15_tx_packets"].get<std::uint64_t>();
+}
+inline std::uint64_t data_rx(const nlohmann::json& results, const std::string& node, unsigned port) {
+  const auto& p = port_of(results, node, port);
+  return p["rx_packets"].get<std::uint64_t>() - p["vl15_rx_packets"].get<std::uint64_t>();
+}
+
 }  // namespace ibfsim::test
