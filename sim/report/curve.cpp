@@ -200,6 +200,7 @@ std::string gnuplot_script(const Curve& c, const std::string& title) {
            {"pngcairo size 1000,650 font 'sans,11'", "png"}, {"svg size 1000,650 dynamic font 'sans,11'", "svg"}}) {
     s += fmt::format(
         "\nset terminal {}\n"
+        "set termoption noenhanced\n"
         "set output 'latency.{}'\n"
         "set title '{}: message latency'\n"
         "set xlabel 'offered load (fraction of injection link rate)'\n"
