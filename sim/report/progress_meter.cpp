@@ -15,12 +15,30 @@ std::string wall_text(double s) {
   if (s < 3600) return fmt::format("{:.0f} min {:.0f} s", std::floor(s / 60), std::fmod(s, 60));
   return fmt::format("{:.0f} h {:.0f} min", std::floor(s / 3600), std::floor(std::fmod(s, 3600) / 60));
 }
+// A duration to four significant digits at most: "388.8 us", "5.12 ms", "50 us".
+std::string short_duration(Time t) {
+  struct U {
+    Time scale;
+    const char* name;
+  };
+  static const U units[] = {{kSec, "s"}, {kMs, "ms"}, {kUs, "us"}, {kNs, "ns"}, {kPs, "ps"}, {1, "fs"}};
+  for (const U& u : units) {
+    if (t >= u.scale || u.scale == 1) {
+      const double v = static_cast<double>(t) / static_cast<double>(u.scale);
+      std::string s = fmt::format("{:.{}f}", v, v >= 100 ? 1 : v >= 10 ? 2 : 3);
+      while (s.back() == '0') s.pop_back();
+      if (s.back() == '.') s.pop_back();
+      return s + " " + u.name;
+    }
+  }
+  return "0 fs";
+}
 }  // namespace
 
 std::string progress_line(Time begin, Time now, Time end, double wall) {
   const Time done = now > begin ? now - begin : 0;
   const Time total = end > begin ? end - begin : 0;
-  std::string s = fmt::format("simulated {} of {}", format_duration(done), format_duration(total));
+  std::string s = fmt::format("simulated {} of {}", short_duration(done), short_duration(total));
   if (total > 0) {
     const double f = std::min(1.0, static_cast<double>(done) / static_cast<double>(total));
     s += fmt::format(" ({:.1f}%), wall {}", 100 * f, wall_text(wall));
