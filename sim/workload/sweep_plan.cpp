@@ -32,46 +32,62 @@ double number(const std::string& key, const std::string& text, const std::string
 
 }  // namespace
 
+namespace {
+
+// One range lo:hi:step, expanded.
+std::vector<std::string> range_values(const std::string& key, const std::string& text, const std::string& item) {
+  std::vector<std::string> out;
+  const auto c1 = item.find(':'), c2 = item.find(':', c1 + 1);
+  const std::string slo = item.substr(0, c1), shi = item.substr(c1 + 1, c2 - c1 - 1), sstep = item.substr(c2 + 1);
+  const double lo = number(key, text, slo), hi = number(key, text, shi), step = number(key, text, sstep);
+  if (!(step > 0)) throw InputError("--set " + key + "=" + text + ": expected a step > 0 in " + item);
+  if (lo > hi) throw InputError("--set " + key + "=" + text + ": expected lo <= hi in " + item);
+  const int dec = std::max({decimals_of(slo), decimals_of(shi), decimals_of(sstep)});
+  const double count = std::floor((hi - lo) / step + 1e-6);
+  if (count >= 100000) throw InputError("--set " + key + "=" + text + ": expected at most 100,000 values");
+  for (long i = 0; i <= static_cast<long>(count); ++i) {
+    std::string v = fmt::format("{:.{}f}", lo + static_cast<double>(i) * step, dec);
+    // Trailing zeros after the point say nothing ("0.10" is 0.1).
+    if (v.find('.') != std::string::npos) {
+      while (v.back() == '0') v.pop_back();
+      if (v.back() == '.') v.pop_back();
+    }
+    if (v == "-0") v = "0";
+    out.push_back(v);
+  }
+  return out;
+}
+
+}  // namespace
+
 std::vector<std::string> sweep_values(const std::string& key, const std::string& text) {
   if (text.empty()) throw InputError("--set " + key + "=: expected a value, a list a,b,c or a range lo:hi:step");
-  std::vector<std::string> out;
-  // A range: exactly three parts separated by ':' and no list or flow syntax.
-  if (text.find_first_of(",[{") == std::string::npos && std::count(text.begin(), text.end(), ':') == 2) {
-    const auto c1 = text.find(':'), c2 = text.find(':', c1 + 1);
-    const std::string slo = text.substr(0, c1), shi = text.substr(c1 + 1, c2 - c1 - 1), sstep = text.substr(c2 + 1);
-    const double lo = number(key, text, slo), hi = number(key, text, shi), step = number(key, text, sstep);
-    if (!(step > 0)) throw InputError("--set " + key + "=" + text + ": expected a step > 0");
-    if (lo > hi) throw InputError("--set " + key + "=" + text + ": expected lo <= hi");
-    const int dec = std::max({decimals_of(slo), decimals_of(shi), decimals_of(sstep)});
-    const double count = std::floor((hi - lo) / step + 1e-6);
-    if (count >= 100000) throw InputError("--set " + key + "=" + text + ": expected at most 100,000 values");
-    for (long i = 0; i <= static_cast<long>(count); ++i) {
-      std::string v = fmt::format("{:.{}f}", lo + static_cast<double>(i) * step, dec);
-      // Trailing zeros after the point say nothing ("0.10" is 0.1).
-      if (v.find('.') != std::string::npos) {
-        while (v.back() == '0') v.pop_back();
-        if (v.back() == '.') v.pop_back();
-      }
-      if (v == "-0") v = "0";
-      out.push_back(v);
-    }
-    return out;
-  }
+  // Items separated by commas outside [] and {}; an item lo:hi:step (two colons, no brackets or
+  // spaces) is a range.
+  std::vector<std::string> items;
   int depth = 0;
   std::string cur;
   for (char c : text) {
     if (c == '[' || c == '{') ++depth;
     if (c == ']' || c == '}') --depth;
     if (c == ',' && depth == 0) {
-      out.push_back(cur);
+      items.push_back(cur);
       cur.clear();
     } else {
       cur += c;
     }
   }
-  out.push_back(cur);
-  for (const std::string& v : out)
-    if (v.empty()) throw InputError("--set " + key + "=" + text + ": expected no empty value in the list");
+  items.push_back(cur);
+  std::vector<std::string> out;
+  for (const std::string& item : items) {
+    if (item.empty()) throw InputError("--set " + key + "=" + text + ": expected no empty value in the list");
+    if (item.find_first_of("[{ ") == std::string::npos && std::count(item.begin(), item.end(), ':') == 2) {
+      for (std::string& v : range_values(key, text, item)) out.push_back(std::move(v));
+    } else {
+      out.push_back(item);
+    }
+  }
+  if (out.size() > 100000) throw InputError("--set " + key + "=" + text + ": expected at most 100,000 values");
   return out;
 }
 

@@ -19,10 +19,11 @@ struct SweepPoint {
   std::vector<std::pair<std::string, std::string>> sets;  // one per axis, in axis order
 };
 
-// The values of one `--set` argument's right-hand side: "lo:hi:step" is the numbers lo, lo+step,
-// ... up to hi (inclusive, to within a millionth of a step), printed with as many decimals as the
-// three numbers use ("0.1:0.3:0.05" -> 0.1, 0.15, 0.2, 0.25, 0.3); otherwise a comma-separated list
-// (commas inside [] or {} do not split: "[1,2],[3]" is two values); a single value is a list of one.
+// The values of one `--set` argument's right-hand side: a comma-separated list (commas inside []
+// or {} do not split: "[1,2],[3]" is two values) whose items are values, or ranges "lo:hi:step":
+// the numbers lo, lo+step, ... up to hi (inclusive, to within a millionth of a step), printed with
+// as many decimals as the three numbers use ("0.1:0.3:0.05" -> 0.1, 0.15, 0.2, 0.25, 0.3;
+// "0.01,0.1:0.3:0.1" -> 0.01, 0.1, 0.2, 0.3). A single value is a list of one.
 // Throws InputError for an empty value, a step <= 0, lo > hi or more than 100,000 values.
 std::vector<std::string> sweep_values(const std::string& key, const std::string& text);
 

@@ -72,10 +72,11 @@ TrafficClassSpec parse_traffic_class(const YamlMap& m, std::size_t index, const 
 
   switch (k) {
     case PatternKind::kShift: {
-      YamlValue v = m.get("shift");
-      c.pattern.shift = v.as<std::int64_t>();
-      if (c.pattern.shift % static_cast<std::int64_t>(n) == 0)
-        v.fail("a shift that is not a multiple of the " + std::to_string(n) + " hosts (every host would send to itself)");
+      if (auto v = m.find("shift")) {
+        c.pattern.shift = v->as<std::int64_t>();
+        if (c.pattern.shift % static_cast<std::int64_t>(n) == 0)
+          v->fail("a shift that is not a multiple of the " + std::to_string(n) + " hosts (every host would send to itself)");
+      }
       break;
     }
     case PatternKind::kTranspose:

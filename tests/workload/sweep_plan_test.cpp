@@ -18,6 +18,8 @@ TEST_CASE("a range lo:hi:step lists lo, lo+step, ... up to hi with the decimals 
   // hi is included only when reached: 0.1, 0.4, 0.7 (1.0 would pass 0.9).
   CHECK(sweep_values("k", "0.1:0.9:0.3") == std::vector<std::string>{"0.1", "0.4", "0.7"});
   CHECK(sweep_values("k", "-2:2:2") == std::vector<std::string>{"-2", "0", "2"});
+  // Ranges and single values mix in a list.
+  CHECK(sweep_values("k", "0.01,0.1:0.3:0.1,1") == std::vector<std::string>{"0.01", "0.1", "0.2", "0.3", "1"});
 }
 
 TEST_CASE("a list a,b,c keeps its values as typed, brackets keep commas inside one value", "[workload][sweep]") {
