@@ -53,6 +53,9 @@ struct alignas(64) Packet {
   // The bytes a receiver decoded when a bit-exact PHY changed them and the VCRC still matched
   // (CRC checks then run over these; the link layer attaches them, see LinkPort::check_tail).
   std::vector<std::uint8_t> received_frame;
+  // The local QP that built it (0: none, e.g. a CNP): its sender's congestion control throttles
+  // per QP. Set by whoever fills the packet; in the struct's tail padding, so it costs no space.
+  std::uint32_t src_qp = 0;
 
   bool payload_carried() const { return !payload.empty() || payload_len == 0; }
   // Payload followed by pad, as one run (zeros when the payload is elided).

@@ -24,6 +24,7 @@ class RingQueue {
   }
   // Element i from the front.
   T& at(std::size_t i) { return buf_[(head_ + i) & (buf_.size() - 1)]; }
+  const T& at(std::size_t i) const { return buf_[(head_ + i) & (buf_.size() - 1)]; }
   // Removes element i, keeping the order of the others (O(size - i): for rare removals).
   void erase(std::size_t i) {
     for (; i + 1 < size_; ++i) at(i) = at(i + 1);

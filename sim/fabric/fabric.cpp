@@ -8,6 +8,7 @@
 #include "sim/fabric/cable_training.h"
 #include "sim/report/erf_record.h"
 #include "sim/report/pcap_writer.h"
+#include "sim/subnet_manager/congestion_control_agent.h"
 
 namespace ibfsim {
 
@@ -68,6 +69,8 @@ Fabric::Fabric(const Topology& topo, const FabricOptions& options)
       c.hoq_life_code = options.link.hoq_life_code;
       c.life_time_code = options.link.switch_lifetime_code;
       c.horizon = options.horizon;
+      c.seed = options.seed;
+      c.node_index = static_cast<std::uint32_t>(i);
       const auto& map = options.link.switch_sl_to_vl ? options.link.switch_sl_to_vl : options.link.sl_to_vl;
       if (map) c.sl_to_vl.assign(n.num_ports + 1, std::vector<SlToVlTable>(n.num_ports + 1, *map));
       c.vl_arbitration = options.link.vl_arbitration;
@@ -137,6 +140,42 @@ Fabric::Fabric(const Topology& topo, const FabricOptions& options)
     }
     bring_up_->start();
   }
+  if (options.congestion_control.enabled) configure_congestion_control(options.congestion_control);
+}
+
+std::size_t Fabric::configure_congestion_control(const CongestionControlSettings& s) {
+  std::uint64_t tid = 1;
+  std::size_t applied = 0;
+  auto check = [&](const Mad& resp, const std::string& node) {
+    const CcMad r = decode_cc_mad(resp);
+    IBFSIM_CHECK(r.header.status == IB_MAD_STATUS_SUCCESS,
+                 fmt::format("{}: congestion control MAD (attribute 0x{:04x}) answered with status 0x{:04x}", node,
+                             r.header.attribute_id, r.header.status));
+    ++applied;
+  };
+  const CaCcPlan ca_plan = ca_cc_plan(s);
+  for (std::size_t i = 0; i < topo_.nodes.size(); ++i) {
+    const TopoNode& n = topo_.nodes[i];
+    if (Switch* sw = switches_[i].get()) {
+      std::vector<bool> hca_port(n.num_ports + 1, false);
+      for (unsigned p = 1; p <= n.num_ports; ++p)
+        if (auto k = topo_.cable_at(i, p)) {
+          const TopoCable& c = topo_.cables[*k];
+          const std::size_t peer = c.node_a == i && c.port_a == p ? c.node_b : c.node_a;
+          hca_port[p] = topo_.nodes[peer].type == NodeType::kHca;
+        }
+      SwitchCongestionConfig cfg = sw->congestion_config();
+      for (const Mad& m : switch_cc_mads(switch_cc_plan(s, i, n.num_ports, hca_port), &tid))
+        check(switch_cc_agent(m, cfg, n.num_ports), n.name);
+      sw->set_congestion_control(cfg);
+    } else if (Hca* h = hcas_[i].get()) {
+      CaCongestionConfig cfg = h->cc_throttle() ? h->cc_throttle()->config() : CaCongestionConfig{};
+      for (const Mad& m : ca_cc_mads(ca_plan, &tid)) check(ca_cc_agent(m, cfg), n.name);
+      h->set_congestion_control(cfg);
+    }
+  }
+  cc_mads_applied_ += applied;
+  return applied;
 }
 
 Fabric::~Fabric() = default;

@@ -19,6 +19,7 @@
 #include "sim/phy/skip_schedule.h"
 #include "sim/link/port_owner.h"
 #include "sim/network/switch.h"
+#include "sim/subnet_manager/cc_configuration.h"
 #include "sim/transport/hca.h"
 
 namespace ibfsim {
@@ -61,6 +62,8 @@ struct FabricOptions {
   // Called for every HCA (node index, its configuration) before it is built: the scenario's HCA
   // model settings (`hca_model:`). Unset: HcaConfig's defaults.
   std::function<void(std::size_t, HcaConfig&)> configure_hca;
+  // Congestion control (IBA Annex A10, scenario `congestion_control:`); off unless enabled.
+  CongestionControlSettings congestion_control;
 };
 
 // A scheduled change of a cable's state (scenario `faults:`).
@@ -98,6 +101,13 @@ class Fabric {
   void schedule_faults(const std::vector<LinkFault>& faults);
   // Brings lazy per-port accounting up to now, then flushes and closes the capture file (if any).
   void finish();
+  // Congestion control: every node's Congestion Control Agent takes the CC MADs a subnet manager
+  // sends (cc_configuration.h: SwitchCongestionSetting, SwitchPortCongestionSetting,
+  // CACongestionSetting, CongestionControlTable) and the node runs with the result. The
+  // constructor calls it when options.congestion_control.enabled, at time 0: the stand-in for the
+  // SM's congestion control step, which will send the same MADs in-band. Returns the MADs applied.
+  std::size_t configure_congestion_control(const CongestionControlSettings& s);
+  std::size_t cc_mads_applied() const { return cc_mads_applied_; }
   // Total actions run by all modules (a measure of simulation work).
   std::uint64_t actions_run() const;
   // Data packets sent over all links (one per packet per hop).
@@ -119,6 +129,7 @@ class Fabric {
   std::unique_ptr<CaptureSink> capture_;
   std::unique_ptr<LinkBringUp> bring_up_;
   std::vector<TrainingResult> training_;
+  std::size_t cc_mads_applied_ = 0;
 };
 
 }  // namespace ibfsim

@@ -261,6 +261,9 @@ class LinkPort : public ActionHandler {
     std::uint64_t edges = 0;  // its length
   };
   PendingFrame pending_;
+  // The PHY's bits_flipped() when the last packet arrived as sent: a packet that does not arrive
+  // as sent needs a bit error since then.
+  std::uint64_t flipped_when_in_step_ = 0;
   std::vector<std::uint8_t> frame_;  // its bytes
   void flush_pending();
   std::uint64_t tx_seq_ = 0;         // data packets sent so far (Packet::link_seq)

@@ -45,14 +45,15 @@ class VlArbiter {
   std::uint8_t high_limit() const { return high_limit_; }
 
  private:
+  static constexpr std::size_t kMaxEntries = 64;
+  // Entries are held inline, next to the state: every packet sent looks at them.
   struct Table {
-    std::vector<VlArbEntry> entries;
-    std::size_t current = 0;
     std::int32_t remaining = 0;  // weight left in the current entry, 64-byte units
     std::uint16_t vls = 0;       // VLs with a weighted entry in this table
-    // step[vl * n + i]: entries from i (exclusive, cyclic) to the next weighted entry of `vl` (1..n).
-    std::vector<std::uint8_t> step;
-    void prepare();
+    std::uint8_t n = 0;          // entries in use
+    std::uint8_t current = 0;
+    std::array<VlArbEntry, kMaxEntries> entries{};
+    void load(const std::vector<VlArbEntry>& config);
   };
   // Finds the entry to serve in `t` for the ready set, moving `current` as the arbiter would.
   static int pick(Table& t, std::uint16_t ready);

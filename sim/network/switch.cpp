@@ -4,6 +4,7 @@
 
 #include "sim/core/error.h"
 #include "sim/link/vcrc.h"
+#include "sim/network/fecn_marker.h"
 #include "sim/network/lrh.h"
 
 namespace ibfsim {
@@ -101,6 +102,7 @@ void Switch::on_packet_head(LinkPort& port, Packet* p, Time head, Time tail) {
   Entry e{p, head, tail, out, out_vl, credits_for_bytes(p->wire_bytes()), false, false, next_serial_++};
   e.check = check;
   e.in_seq = p->link_seq;
+  if (cc_) e.fecn = cc_->arrive(out, out_vl, e.blocks);
   q.push_back(e);
   if (check) schedule(tail, this, kTailCheck, (in << 4) | vl_in, serial_ptr(e.serial));
   if (q.size() == 1) consider_head(in, vl_in);
@@ -150,6 +152,7 @@ void Switch::drop_queued(PortNum in, std::uint8_t vl, std::size_t i, DropReason 
     for (PortNum o : *e.mcast)
       if (o != in && o >= 1 && o <= ports_.size()) withdraw(o, r);
   q.erase(i);
+  if (cc_ && !e.mcast) cc_->dequeued(e.out, e.out_vl, e.blocks);
   count_discard(in, reason);
   ports_[in - 1]->free_rx(vl, e.blocks);
   pool_.release(e.p);
@@ -241,6 +244,7 @@ void Switch::discard_head(PortNum in, std::uint8_t vl, DropReason reason) {
     if (r.empty()) o.waiting &= static_cast<std::uint16_t>(~(1u << e.out_vl));
   }
   q.pop_front();
+  if (cc_ && !e.mcast) cc_->dequeued(e.out, e.out_vl, e.blocks);
   count_discard(e.out, reason);
   ports_[in - 1]->free_rx(vl, e.blocks);
   pool_.release(e.p);
@@ -297,6 +301,7 @@ void Switch::try_start(PortNum out) {
     if (v == kVl15) continue;
     if (best >= 0) ready |= static_cast<std::uint16_t>(1u << v);
     port.set_credit_stalled(static_cast<std::uint8_t>(v), best < 0);
+    if (cc_ && best < 0) cc_->credit_wait(out, static_cast<std::uint8_t>(v));
   }
   const bool vl15_ready = (o.waiting >> kVl15) & 1;
   const int vl = o.arbiter.choose(ready, vl15_ready);
@@ -320,11 +325,20 @@ void Switch::try_start(PortNum out) {
     --e.copies_left;
     ++e.copies_active;
   }
+  bool rewrite = false;
   if (lrh_vl(p->header.data()) != vl) {
-    // The VL is the only field a switch rewrites; VCRC covers it, ICRC does not (R12).
+    // The VL is the only field a switch rewrites, with FECN; VCRC covers them, ICRC does not (R12).
     set_lrh_vl(p->header.data(), static_cast<std::uint8_t>(vl));
-    write_vcrc(*p);
+    rewrite = true;
   }
+  if (cc_ && vl != kVl15) {
+    const auto v = static_cast<std::uint8_t>(vl);
+    const std::uint32_t left = port.tx_credits(v).available();
+    if (cc_->depart(out, v, e.blocks, e.fecn && !e.mcast, left >= e.blocks ? left - e.blocks : 0,
+                    port.peer()->rx_buffer(v).capacity()))
+      rewrite |= mark_fecn(*p, false);
+  }
+  if (rewrite) write_vcrc(*p);
   // Before its tail check this switch may still stomp it: the next receiver must check it too.
   p->end_pending = e.check && !e.tail_checked;
   port.transmit(p);
@@ -338,6 +352,7 @@ void Switch::try_start(PortNum out) {
     for (const Requester q : o.requesters[vl])
       fits = fits || port.may_send(static_cast<std::uint8_t>(vl), inputs_[(q >> 4) - 1][q & 15].front().blocks);
     port.set_credit_stalled(static_cast<std::uint8_t>(vl), !fits);
+    if (cc_ && !fits) cc_->credit_wait(out, static_cast<std::uint8_t>(vl));
   }
   ++stats_.forwarded;
 }
@@ -357,9 +372,38 @@ void Switch::on_tx_done(LinkPort& port, Packet* p) {
   }
   IBFSIM_CHECK(!q.empty() && q.front().p == p, "switch output finished a packet its input does not hold");
   const std::uint32_t blocks = q.front().blocks;
+  if (cc_) cc_->dequeued(q.front().out, q.front().out_vl, blocks);
   q.pop_front();
   ports_[in - 1]->free_rx(vl, blocks);
   if (!q.empty()) consider_head(in, vl);
+}
+
+std::uint32_t Switch::output_queue_blocks(PortNum out) const {
+  std::uint32_t n = 0;
+  for (const auto& port : inputs_)
+    for (const auto& q : port)
+      for (std::size_t i = 0; i < q.size(); ++i)
+        if (!q.at(i).mcast && q.at(i).out == out) n += q.at(i).blocks;
+  return n;
+}
+
+void Switch::set_congestion_control(const SwitchCongestionConfig& config) {
+  cc_config_ = config;
+  if (!config.marks(num_ports())) {
+    cc_.reset();
+    return;
+  }
+  constexpr std::uint64_t kCcMarkingStream = std::uint64_t{0xCC} << 48;
+  cc_ = std::make_unique<CongestionDetector>(config, num_ports(), config_.buffers.data_vl_blocks,
+                                             RngStream(config_.seed, kCcMarkingStream + config_.node_index));
+  // Packets already queued count from now on (they met no congestion: they came before it was on).
+  for (auto& port : inputs_)
+    for (auto& q : port)
+      for (std::size_t i = 0; i < q.size(); ++i)
+        if (!q.at(i).mcast) {
+          q.at(i).fecn = false;
+          cc_->enqueued(q.at(i).out, q.at(i).out_vl, q.at(i).blocks);
+        }
 }
 
 void Switch::on_output_free(LinkPort& port) { try_start(port.number()); }

@@ -33,6 +33,7 @@
 #include "sim/link/link_port.h"
 #include "sim/link/sl_to_vl_table.h"
 #include "sim/link/vl_arbiter.h"
+#include "sim/network/congestion_detector.h"
 #include "sim/network/lft.h"
 #include "sim/network/mft.h"
 
@@ -52,6 +53,9 @@ struct SwitchConfig {
   unsigned hoq_life_code = 20;       // PortInfo.HOQLife, all ports
   unsigned life_time_code = 20;      // SwitchInfo.LifeTimeValue
   Time horizon = kTimeNever;  // end of the run: no lifetime timer is set past it
+  // Random stream of FECN marking at Marking_Rate: RngStream(seed, kCcMarkingStream + node_index).
+  std::uint64_t seed = 1;
+  std::uint32_t node_index = 0;
   // SL->VL per (input, output); empty = SL s -> VL s mod op_vls everywhere.
   std::vector<std::vector<SlToVlTable>> sl_to_vl;  // [in][out], ports 1-based (index 0 unused)
   VlArbConfig vl_arbitration;  // every output; empty tables = default_vl_arbitration(op_vls)
@@ -76,6 +80,16 @@ class Switch : public ScheduledModule, public PortOwner, public ActionHandler {
   std::uint64_t port_discards(PortNum n, DropReason r) const { return discards_.at(n - 1)[static_cast<int>(r)]; }
   // Queue depth (packets) of input (port, VL), for waveforms.
   std::size_t queue_depth(PortNum in, std::uint8_t vl) const { return inputs_.at(in - 1).at(vl).size(); }
+  // The output queue of port `out`: 64-byte blocks of the unicast packets in this switch's input
+  // buffers routed to it (every VL), counted by walking the inputs (for samplers, not the hot path).
+  std::uint32_t output_queue_blocks(PortNum out) const;
+
+  // Congestion control (IBA Annex A10, congestion_detector.h): from now on, mark FECN as `config`
+  // says (what SwitchCongestionSetting and SwitchPortCongestionSetting Sets program). A config
+  // that marks nothing leaves the switch without a detector, at no cost.
+  void set_congestion_control(const SwitchCongestionConfig& config);
+  const SwitchCongestionConfig& congestion_config() const { return cc_config_; }
+  const CongestionDetector* congestion_detector() const { return cc_.get(); }
 
   void on_packet_head(LinkPort& port, Packet* p, Time head, Time tail) override;
   void on_tx_done(LinkPort& port, Packet* p) override;
@@ -94,6 +108,7 @@ class Switch : public ScheduledModule, public PortOwner, public ActionHandler {
     std::uint32_t blocks;
     bool requesting = false;  // registered with its output
     bool granted = false;     // on the wire
+    bool fecn = false;        // met congestion on arrival: leaves with FECN (congestion_detector.h)
     std::uint64_t serial = 0;
     // Multicast: the MFT entry (copies go to each port but the input), copies not yet started
     // and copies on the wire. The entry leaves the input when both are 0.
@@ -147,6 +162,8 @@ class Switch : public ScheduledModule, public PortOwner, public ActionHandler {
   std::vector<std::array<std::uint64_t, static_cast<int>(DropReason::kCount)>> discards_;
   std::uint64_t next_serial_ = 1;
   SwitchStats stats_;
+  SwitchCongestionConfig cc_config_;
+  std::unique_ptr<CongestionDetector> cc_;  // null while congestion control marks nothing
 };
 
 }  // namespace ibfsim

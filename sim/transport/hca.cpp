@@ -5,12 +5,26 @@
 #include "sim/link/vcrc.h"
 #include "sim/network/lrh.h"
 #include "sim/transport/bth.h"
+#include "sim/transport/cnp.h"
 #include "sim/transport/icrc.h"
 #include "sim/transport/p_key.h"
+#include "sim/transport/q_key.h"
 #include "sim/core/big_endian.h"
 #include "sim/transport/ud_send_packet.h"
 
 namespace ibfsim {
+
+namespace {
+// Moves the boundary between payload and pad of a received packet to `payload_len` (the bytes
+// are unchanged: what was pad is zeros).
+void split_payload(Packet& p, std::uint32_t payload_len, bool carried) {
+  const std::uint32_t body = p.payload_len + p.pad_len;
+  IBFSIM_CHECK(payload_len <= body && body - payload_len <= 3, "payload split outside the packet body");
+  if (carried) p.payload.resize(payload_len, 0);
+  p.payload_len = payload_len;
+  p.pad_len = static_cast<std::uint8_t>(body - payload_len);
+}
+}  // namespace
 
 std::uint8_t payload_pattern_byte(std::uint64_t packet_id, std::uint32_t offset) {
   std::uint64_t x = packet_id * 0x9E3779B97F4A7C15ull + offset;
@@ -38,6 +52,7 @@ Hca::Hca(const sc_core::sc_module_name& name, HcaConfig config, PacketPool& pool
   qp_rings_.resize(config_.num_ports);
   ring_vls_.assign(config_.num_ports, 0);
   staged_ready_.assign(config_.num_ports, {});
+  discards_.assign(config_.num_ports, {});
 }
 
 Qpn Hca::create_ud_qp(std::uint32_t q_key) {
@@ -49,6 +64,8 @@ std::size_t Hca::queued_packets() const {
   std::size_t n = 0;
   for (const auto& port : send_queues_)
     for (const auto& q : port) n += q.size();
+  if (cc_)
+    for (const auto& q : cc_->cnps) n += q.size();
   return n;
 }
 
@@ -62,6 +79,7 @@ std::uint64_t Hca::post_ud_send(Qpn src_qp, Lid dlid, Qpn dest_qp, std::uint32_t
   p->src_node = config_.node_index;
   p->measured = measured;
   p->flow = flow;
+  p->src_qp = src_qp;
   const std::uint8_t vl = config_.sl_to_vl.vl(sl);
   UdSendFields f;
   f.sl = sl;
@@ -84,10 +102,36 @@ std::uint64_t Hca::post_ud_send(Qpn src_qp, Lid dlid, Qpn dest_qp, std::uint32_t
     drop_unsent(p, DropReason::kSlToVlDrop);
     return p->id;
   }
-  send_queues_[0][vl].push_back(p);
-  queued_vls_[0] |= static_cast<std::uint16_t>(1u << vl);
+  enqueue(1, vl, p, nullptr);
   try_send(1);
   return p->id;
+}
+
+std::uint64_t Hca::send_raw(const Packet& raw, PortNum n) {
+  IBFSIM_CHECK(n >= 1 && n <= ports_.size(), "send_raw on a port the HCA does not have");
+  Packet* p = pool_.acquire();
+  *p = raw;
+  p->id = make_packet_id(config_.node_index, next_packet_seq_++);
+  p->created = now();
+  p->src_node = config_.node_index;
+  p->link_seq = 0;
+  p->end_pending = false;
+  p->may_be_corrupted = false;
+  p->received_frame.clear();
+  ledger_.created();
+  const std::uint8_t vl = p->header[0] >> 4;
+  if (vl != kVl15 && vl >= ports_[n - 1]->op_vls()) {
+    drop_unsent(p, DropReason::kSlToVlDrop);
+    return p->id;
+  }
+  enqueue(n, vl, p, nullptr);
+  try_send(n);
+  return p->id;
+}
+
+void Hca::enqueue(PortNum n, std::uint8_t vl, Packet* p, QueuePair* qp) {
+  send_queues_[n - 1][vl].push_back({p, qp});
+  queued_vls_[n - 1] |= static_cast<std::uint16_t>(1u << vl);
 }
 
 void Hca::drop_unsent(Packet* p, DropReason reason) {
@@ -101,8 +145,9 @@ void Hca::try_send(PortNum n) {
   LinkPort& port = *ports_[n - 1];
   std::uint16_t ready = 0;
   if (ring_vls_[n - 1]) pull_from_qps(n);
-  if (queued_vls_[n - 1] == 0) return;
+  if (queued_vls_[n - 1] == 0 && !(cc_ && !cc_->cnps[n - 1].empty())) return;
   Time dma_wait = kTimeNever;
+  Time cc_wait = kTimeNever;
   for (std::uint16_t m = queued_vls_[n - 1]; m; m &= static_cast<std::uint16_t>(m - 1)) {
     const unsigned v = static_cast<unsigned>(__builtin_ctz(m));
     if (staged_ready_[n - 1][v] > now()) {
@@ -110,7 +155,15 @@ void Hca::try_send(PortNum n) {
       dma_wait = std::min(dma_wait, staged_ready_[n - 1][v]);
       continue;
     }
-    const bool fits = port.may_send(static_cast<std::uint8_t>(v), credits_for_bytes(queues[v].front()->wire_bytes()));
+    if (cc_) {
+      // Congestion control holds the flow's next packet until its inter-packet delay is over.
+      const Time ready_at = cc_->throttle.ready_at(cc_key(n, *queues[v].front().p));
+      if (ready_at > now()) {
+        cc_wait = std::min(cc_wait, ready_at);
+        continue;
+      }
+    }
+    const bool fits = port.may_send(static_cast<std::uint8_t>(v), credits_for_bytes(queues[v].front().p->wire_bytes()));
     if (fits) ready |= static_cast<std::uint16_t>(1u << v);
     port.set_credit_stalled(static_cast<std::uint8_t>(v), !fits && port.state() == PortState::kActive);
   }
@@ -118,34 +171,41 @@ void Hca::try_send(PortNum n) {
     send_ready_pending_ = true;
     schedule(dma_wait, this, kSendReady, n);
   }
+  if (cc_wait != kTimeNever) cc_wake(n, cc_wait);
   if (!port.can_start_data()) {
     port.notify_when_free();
     return;
   }
+  if (cc_ && cc_transmit_cnp(n)) return;
   const int vl = arbiters_[n - 1].choose(ready, false);
   if (vl < 0) return;  // no credits (on_credits retries) or the port is not Active yet
   auto& q = queues[vl];
-  Packet* p = q.front();
+  const Queued next = q.front();
+  Packet* p = next.p;
   q.pop_front();
   if (q.empty()) {
     queued_vls_[n - 1] &= static_cast<std::uint16_t>(~(1u << vl));
     port.set_credit_stalled(static_cast<std::uint8_t>(vl), false);
   }
   p->injected = port.transmit(p);
-  // The packet took credits: the next one may now lack them, and waits for them from now on.
-  if (!q.empty())
-    port.set_credit_stalled(static_cast<std::uint8_t>(vl),
-                            !port.may_send(static_cast<std::uint8_t>(vl), credits_for_bytes(q.front()->wire_bytes())));
-  // Verbs QPs: stage the next packet now, so that its payload DMA overlaps this packet's time on
-  // the wire (a pipelined HCA), rather than starting only once the line is free again.
-  if (ring_vls_[n - 1]) pull_from_qps(n);
-  // More to send: be told when this packet is out (no extra event, its end is already scheduled).
-  if (queued_vls_[n - 1]) port.notify_when_free();
+  if (cc_ && p->src_qp != 0)
+    cc_->throttle.sent(cc_key(n, *p), lrh_sl(p->header.data()), port.clock().cycle_at_or_after(p->injected),
+                       port.symbols_for(p->wire_bytes()), port.clock());
   arbiters_[n - 1].sent(vl, static_cast<std::uint32_t>(p->wire_bytes()));
   ledger_.injected();
   ++stats_.sent_packets;
   stats_.sent_payload_bytes += p->payload_len;
   if (send_observer_) send_observer_->on_injected(*this, *p);
+  if (next.qp) next.qp->on_transmitted(*p);  // an RC request starts its ACK timer
+  // Verbs QPs: stage the next packet now, so that its payload DMA overlaps this packet's time on
+  // the wire (a pipelined HCA), rather than starting only once the line is free again.
+  if (ring_vls_[n - 1]) pull_from_qps(n);
+  // The packet took credits: the next one may now lack them, and waits for them from now on.
+  if (!q.empty())
+    port.set_credit_stalled(static_cast<std::uint8_t>(vl),
+                            !port.may_send(static_cast<std::uint8_t>(vl), credits_for_bytes(q.front().p->wire_bytes())));
+  // More to send: be told when this packet is out (no extra event, its end is already scheduled).
+  if (queued_vls_[n - 1]) port.notify_when_free();
 }
 
 void Hca::on_tx_done(LinkPort&, Packet*) {}
@@ -181,18 +241,29 @@ void Hca::on_action(std::uint32_t kind, std::uint64_t arg, void* ptr) {
       send_ready_pending_ = false;
       for (unsigned i = 1; i <= ports_.size(); ++i) try_send(static_cast<PortNum>(i));
       return;
+    case kCcTimer:
+      if (cc_)
+        if (auto next = cc_->throttle.on_timer(static_cast<CcThrottle::Key>(arg), now()))
+          schedule(*next, this, kCcTimer, arg);
+      return;
+    case kCcWake:
+      if (cc_ && cc_->wake_at[arg - 1] <= now()) cc_->wake_at[arg - 1] = kTimeNever;
+      try_send(static_cast<PortNum>(arg));
+      return;
     default: IBFSIM_CHECK(false, "unknown HCA action");
   }
 }
 
 void Hca::drop(PortNum n, Packet* p, DropReason reason) {
   ledger_.dropped(reason);
+  ++discards_[n - 1][static_cast<int>(reason)];
   ports_[n - 1]->free_rx(p->header[0] >> 4, credits_for_bytes(p->wire_bytes()));
   pool_.release(p);
 }
 
-void Hca::on_link_discard(LinkPort&, Packet* p, DropReason reason) {
+void Hca::on_link_discard(LinkPort& port, Packet* p, DropReason reason) {
   ledger_.dropped(reason);
+  ++discards_[port.number() - 1][static_cast<int>(reason)];
   pool_.release(p);
 }
 
@@ -208,6 +279,7 @@ void Hca::consume(PortNum n, Packet* p) {
   const bool multicast = is_multicast_lid(lrh.dlid);
   if (multicast ? !mcast_qp_.count(lrh.dlid) : lrh.dlid != lid(n)) return drop(n, p, DropReason::kWrongDlid);
   if (!icrc_ok(*p)) return drop(n, p, DropReason::kIcrcError);
+  if (cc_ && is_cnp(*p)) return consume_cnp(n, p);
   if (!qps_.empty()) {
     // A verbs QP takes the packet through the full transport parser.
     const std::size_t bth_at = kLrhBytes + (lrh.lnh == kLnhIbaGlobal ? kGrhBytes : 0);
@@ -223,7 +295,16 @@ void Hca::consume(PortNum n, Packet* p) {
   if (multicast && ud->bth.dest_qp != 0xFFFFFF) return drop(n, p, DropReason::kMalformed);
   const UdQp* qp = find_qp(multicast ? mcast_qp_.at(lrh.dlid) : ud->bth.dest_qp);
   if (qp == nullptr) return drop(n, p, DropReason::kNoQp);
-  if (qp->q_key != ud->deth.q_key) return drop(n, p, DropReason::kQkeyMismatch);
+  if (!ud_q_key_accepted(ud->bth.dest_qp, qp->q_key, ud->deth.q_key)) return drop(n, p, DropReason::kQkeyMismatch);
+  if (cc_ && ud->bth.fecn) {
+    // The generator's UD QP owes no response: the BECN goes back in a CNP to DETH.SrcQP.
+    const Qpn local = multicast ? mcast_qp_.at(lrh.dlid) : ud->bth.dest_qp;
+    CcQpCounters& c = cc_->counters[local];
+    ++c.fecn_received;
+    ++c.cnp_sent;
+    cc_send_cnp(n, cnp_for(lrh, std::nullopt, ud->bth, ud->deth.src_qp, lid(n), config_.sl_to_vl.vl(lrh.sl),
+                           port_grh_source(n).sgid));
+  }
   if (!p->payload.empty()) {
     for (std::uint32_t i = 0; i < p->payload_len; ++i) {
       if (p->payload[i] != payload_pattern_byte(p->id, i)) {
@@ -303,6 +384,10 @@ QpStats Hca::qp_stats() const {
     t.naks_error_sent += s.naks_error_sent;
     t.naks_error_received += s.naks_error_received;
     t.ack_timeouts += s.ack_timeouts;
+    t.retry_exceeded += s.retry_exceeded;
+    t.rnr_retry_exceeded += s.rnr_retry_exceeded;
+    t.implied_naks += s.implied_naks;
+    t.stale_responses += s.stale_responses;
     t.duplicates_received += s.duplicates_received;
     t.out_of_sequence_dropped += s.out_of_sequence_dropped;
     t.uc_messages_dropped += s.uc_messages_dropped;
@@ -332,6 +417,7 @@ void Hca::pull_from_qps(PortNum n) {
     auto& ring = rings[v].qps;
     // One packet staged per VL: QPs take turns, each builds its packet only when it can go next.
     while (!ring.empty() && queues[v].empty()) {
+      if (cc_) cc_pick_front(n, ring);
       QueuePair* q = ring.front();
       ring.pop_front();
       in_ring_[q->qpn() - kFirstQpn] = 0;
@@ -344,13 +430,13 @@ void Hca::pull_from_qps(PortNum n) {
         p->created = now();
         p->src_node = config_.node_index;
         p->measured = true;
+        p->src_qp = q->qpn();
         ledger_.created();
         if (v == kVl15 || v >= ports_[n - 1]->op_vls()) {
           drop_unsent(p, DropReason::kSlToVlDrop);
         } else {
           staged_ready_[n - 1][v] = dma_tx_.transfer(now(), q->last_built_inline() ? 0 : p->payload_len);
-          queues[v].push_back(p);
-          queued_vls_[n - 1] |= static_cast<std::uint16_t>(1u << v);
+          enqueue(n, static_cast<std::uint8_t>(v), p, q);
         }
       }
       if (q->has_output() && !in_ring_[q->qpn() - kFirstQpn]) {
@@ -388,7 +474,11 @@ Grh Hca::port_grh_source(PortNum port) const {
 
 void Hca::consume_verbs(PortNum n, Packet* p, QueuePair& q, bool multicast) {
   const ParsedPacket pp = parse_transport_packet(*p);
-  if (!pp.ok() || pp.h.bth.tver != 0) return drop(n, p, DropReason::kMalformed);  // R22
+  // R22 (TVer), R23 (a PadCnt the packet has no room for), R25 (GRH fields), lengths.
+  if (!pp.ok() || pp.h.bth.tver != 0) return drop(n, p, DropReason::kMalformed);
+  // Which bytes are payload and which pad is what PktLen and PadCnt say (R23), whatever the
+  // sender meant: the receiver knows only the bytes.
+  if (pp.payload_len != p->payload_len) split_payload(*p, pp.payload_len, config_.carry_payload);
   // R14: multicast only for UD, to DestQP 0xFFFFFF.
   if (multicast && (opcode_service(pp.h.bth.opcode) != kOpcodeUdBase || pp.h.bth.dest_qp != 0xFFFFFF))
     return drop(n, p, DropReason::kMalformed);
@@ -396,7 +486,9 @@ void Hca::consume_verbs(PortNum n, Packet* p, QueuePair& q, bool multicast) {
   if (q.qpn() != 0 && !p_key_match(pp.h.bth.p_key, port_p_key(n, q.attr().pkey_index)))
     return drop(n, p, DropReason::kPkeyViolation);
   // The payload goes to host memory over the host interface; the buffer is freed when it is done.
-  const Time done = dma_rx_.transfer(now(), p->payload_len);
+  // A packet without payload still waits for the payloads ahead of it: the transport and the host
+  // see the packets in the order they arrived (an ACK never overtakes a READ response's data).
+  const Time done = p->payload_len ? dma_rx_.transfer(now(), p->payload_len) : dma_rx_.drained(now());
   if (done > now()) {
     schedule(done, this, kDeliver, n, p);
     return;
@@ -409,13 +501,130 @@ void Hca::deliver_verbs(PortNum n, Packet* p, const ParsedPacket* parsed) {
   const ParsedPacket pp = parsed ? *parsed : parse_transport_packet(*p);
   const bool multicast = is_multicast_lid(pp.h.lrh.dlid);
   const Qpn qpn = multicast ? mcast_qp_.at(pp.h.lrh.dlid) : pp.h.bth.dest_qp;
-  if (QueuePair* q = qp(qpn)) q->receive(pp, *p);
+  QueuePair* q = qp(qpn);
+  if (q) {
+    // A silent discard by the QP (a Q_Key violation) is counted like the HCA's own discards.
+    if (const auto dropped = q->receive(pp, *p)) return drop(n, p, *dropped);
+  }
+  if (cc_ && q && (pp.h.bth.becn || pp.h.bth.fecn)) {
+    // A BECN throttles this QP; a FECN is answered on the response it owes, or with a CNP.
+    if (pp.h.bth.becn) {
+      ++cc_->counters[qpn].becn_received;
+      cc_on_becn(n, qpn, pp.h.lrh.sl);
+    }
+    if (pp.h.bth.fecn) {
+      CcQpCounters& c = cc_->counters[qpn];
+      ++c.fecn_received;
+      const std::uint8_t o = opcode_operation(pp.h.bth.opcode);
+      const bool response = opcode_service(pp.h.bth.opcode) == kOpcodeRcBase && o >= op::kRdmaReadRespFirst &&
+                            o <= op::kAtomicAcknowledge;
+      if (becn_carrier(!response && q->carry_becn()) == BecnCarrier::kResponse) {
+        ++c.becn_on_response;
+      } else {
+        ++c.cnp_sent;
+        const Qpn source = (pp.ext & kExtDeth) ? pp.h.deth.src_qp : q->attr().dest_qp_num;
+        cc_send_cnp(n, cnp_for(pp.h.lrh, pp.h.grh, pp.h.bth, source, lid(n), config_.sl_to_vl.vl(pp.h.lrh.sl),
+                               port_grh_source(n).sgid));
+      }
+    }
+  }
   ++stats_.received_packets;
   stats_.received_payload_bytes += p->payload_len;
   ledger_.delivered();
   if (observer_) observer_->on_delivered(*this, *p, now());
   ports_[n - 1]->free_rx(p->header[0] >> 4, credits_for_bytes(p->wire_bytes()));
   pool_.release(p);
+}
+
+// --- congestion control (IBA Annex A10) ---
+
+void Hca::set_congestion_control(const CaCongestionConfig& config) {
+  if (cc_) cc_->throttle.set_config(config);
+  else cc_ = std::make_unique<Congestion>(config, num_ports());
+}
+
+const std::map<Qpn, CcQpCounters>& Hca::cc_counters() const {
+  static const std::map<Qpn, CcQpCounters> none;
+  return cc_ ? cc_->counters : none;
+}
+
+CcThrottle::Key Hca::cc_key(PortNum n, const Packet& p) const {
+  return cc_->throttle.key(p.src_qp, n, lrh_sl(p.header.data()));
+}
+
+void Hca::cc_on_becn(PortNum n, Qpn qpn, std::uint8_t sl) {
+  const CcThrottle::Key key = cc_->throttle.key(qpn, n, sl);
+  if (auto at = cc_->throttle.on_becn(key, sl, now())) schedule(*at, this, kCcTimer, key);
+}
+
+void Hca::cc_wake(PortNum n, Time at) {
+  if (at >= cc_->wake_at[n - 1]) return;  // an earlier wake is pending
+  cc_->wake_at[n - 1] = at;
+  schedule(at, this, kCcWake, n);
+}
+
+void Hca::cc_send_cnp(PortNum n, const CnpFields& f) {
+  Packet* p = pool_.acquire();
+  p->id = make_packet_id(config_.node_index, next_packet_seq_++);
+  p->created = now();
+  p->src_node = config_.node_index;
+  p->measured = false;
+  p->flow = 0;
+  p->src_qp = 0;  // a CNP is never throttled
+  build_cnp(*p, f);
+  ledger_.created();
+  if (f.vl == kVl15 || f.vl >= ports_[n - 1]->op_vls()) return drop_unsent(p, DropReason::kSlToVlDrop);
+  cc_->cnps[n - 1].push_back(p);
+  try_send(n);
+}
+
+// CNPs go ahead of data (they are what lets the congestion clear), each when its VL has credits.
+bool Hca::cc_transmit_cnp(PortNum n) {
+  auto& q = cc_->cnps[n - 1];
+  if (q.empty()) return false;
+  LinkPort& port = *ports_[n - 1];
+  Packet* p = q.front();
+  const std::uint8_t vl = p->header[0] >> 4;
+  if (!port.may_send(vl, credits_for_bytes(p->wire_bytes()))) return false;  // on_credits retries
+  q.pop_front();
+  p->injected = port.transmit(p);  // outside VL arbitration, like management traffic
+  ledger_.injected();
+  if (send_observer_) send_observer_->on_injected(*this, *p);
+  if (queued_vls_[n - 1] || !q.empty()) port.notify_when_free();
+  return true;
+}
+
+void Hca::consume_cnp(PortNum n, Packet* p) {
+  const Lrh lrh = decode_lrh(p->header.data());
+  const Bth bth = decode_bth(p->header.data() + bth_offset(*p));
+  if (find_qp(bth.dest_qp)) {
+    ++cc_->counters[bth.dest_qp].cnp_received;
+    cc_on_becn(n, bth.dest_qp, lrh.sl);
+  }
+  ledger_.delivered();
+  if (observer_) observer_->on_delivered(*this, *p, now());
+  ports_[n - 1]->free_rx(p->header[0] >> 4, credits_for_bytes(p->wire_bytes()));
+  pool_.release(p);
+}
+
+// Puts first in `ring` a QP whose next packet may go now, keeping the others' order; if every QP
+// waits for its inter-packet delay, the one that may go soonest (its packet is staged and held).
+void Hca::cc_pick_front(PortNum n, std::deque<QueuePair*>& ring) {
+  auto ready_at = [&](const QueuePair* q) { return cc_->throttle.ready_at(cc_->throttle.key(q->qpn(), n, q->attr().ah_attr.sl)); };
+  std::size_t best = 0;
+  Time best_at = kTimeNever;
+  for (std::size_t i = 0; i < ring.size(); ++i) {
+    const Time t = ready_at(ring[i]);
+    if (t <= now()) {
+      best = i;
+      break;
+    }
+    if (t < best_at) best_at = t, best = i;
+  }
+  if (best == 0) return;
+  QueuePair* q = ring[best];
+  ring.erase(ring.begin() + static_cast<std::ptrdiff_t>(best));
+  ring.push_front(q);
 }
 
 }  // namespace ibfsim

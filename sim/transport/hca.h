@@ -19,6 +19,8 @@
 #include "sim/link/link_port.h"
 #include "sim/link/sl_to_vl_table.h"
 #include "sim/link/vl_arbiter.h"
+#include "sim/transport/becn_responder.h"
+#include "sim/transport/cc_throttle.h"
 #include "sim/transport/completion_queue.h"
 #include "sim/transport/host_interface.h"
 #include "sim/transport/host_memory.h"
@@ -86,6 +88,10 @@ class Hca : public ScheduledModule, public PortOwner, public ActionHandler, publ
   // marks it for latency statistics, `flow` names its workload flow. Returns the packet's id.
   std::uint64_t post_ud_send(Qpn src_qp, Lid dlid, Qpn dest_qp, std::uint32_t q_key, std::uint32_t bytes,
                              bool measured, std::uint8_t sl = 0, std::uint16_t flow = 0);
+  // Sends a copy of `p`, a packet built elsewhere, on `port` exactly as its bytes are (CRCs are not
+  // rewritten) on the VL its LRH names, in turn with the HCA's other packets: a way to put crafted
+  // or malformed packets on the wire (compliance tests play a peer with it). Returns the packet id.
+  std::uint64_t send_raw(const Packet& p, PortNum port = 1);
 
   // --- verbs (see verbs.h): handles are small integers; calls return 0 or an errno value ---
   std::uint64_t alloc_host_memory(std::uint64_t len, std::uint64_t align = 4096) { return memory_.alloc(len, align); }
@@ -103,6 +109,9 @@ class Hca : public ScheduledModule, public PortOwner, public ActionHandler, publ
   int post_recv(QueuePair& qp, const verbs::ibv_recv_wr& wr);
   // Sum of every verbs QP's counters.
   QpStats qp_stats() const;
+  // Packets received on port `n` and discarded for `r` (PortRcvErrors causes, P_KeyViolations as
+  // kPkeyViolation, Q_KeyViolations as kQkeyMismatch, ...), like Switch::port_discards.
+  std::uint64_t port_discards(PortNum n, DropReason r) const { return discards_.at(n - 1)[static_cast<int>(r)]; }
 
   // TransportEnv
   Time now() const override { return ScheduledModule::now(); }
@@ -117,6 +126,15 @@ class Hca : public ScheduledModule, public PortOwner, public ActionHandler, publ
   void set_p_keys(std::vector<std::uint16_t> keys) { config_.p_keys = std::move(keys); }
   std::uint8_t sl_to_vl(PortNum, std::uint8_t sl) const override { return config_.sl_to_vl.vl(sl); }
   Grh port_grh_source(PortNum port) const override;
+
+  // Congestion control (IBA Annex A10): from now on the HCA answers FECN-marked packets with
+  // BECNs (becn_responder.h, cnp.h) and throttles its QPs' injection on the BECNs it gets
+  // (cc_throttle.h) as `config` says: what CACongestionSetting and CongestionControlTable Sets
+  // program. Off until called: every hook is then one null test.
+  void set_congestion_control(const CaCongestionConfig& config);
+  const CcThrottle* cc_throttle() const { return cc_ ? &cc_->throttle : nullptr; }
+  // Per-QP FECN/BECN/CNP counters (empty while congestion control is off), by local QPN.
+  const std::map<Qpn, CcQpCounters>& cc_counters() const;
 
   void set_delivery_observer(DeliveryObserver* obs) { observer_ = obs; }
   void set_send_observer(SendObserver* obs) { send_observer_ = obs; }
@@ -134,7 +152,7 @@ class Hca : public ScheduledModule, public PortOwner, public ActionHandler, publ
   static std::uint64_t make_packet_id(std::uint32_t node, std::uint64_t seq) { return (std::uint64_t{node} << 40) | seq; }
 
  private:
-  enum Kind : std::uint32_t { kConsume = 1, kDoorbell, kTimer, kCompletion, kSendReady, kDeliver };
+  enum Kind : std::uint32_t { kConsume = 1, kDoorbell, kTimer, kCompletion, kSendReady, kDeliver, kCcTimer, kCcWake };
   static constexpr Qpn kFirstQpn = 0x100;
   struct UdQp {
     std::uint32_t q_key;
@@ -150,6 +168,11 @@ class Hca : public ScheduledModule, public PortOwner, public ActionHandler, publ
   struct QpRing {
     std::deque<QueuePair*> qps;
   };
+  // A packet waiting for its port, and the verbs QP that built it (told when it goes on the wire).
+  struct Queued {
+    Packet* p = nullptr;
+    QueuePair* qp = nullptr;
+  };
   void pull_from_qps(PortNum n);
   void consume_verbs(PortNum n, Packet* p, QueuePair& q, bool multicast);
   void deliver_verbs(PortNum n, Packet* p, const ParsedPacket* parsed = nullptr);
@@ -158,12 +181,28 @@ class Hca : public ScheduledModule, public PortOwner, public ActionHandler, publ
   void consume(PortNum n, Packet* p);
   void drop(PortNum n, Packet* p, DropReason reason);
   void drop_unsent(Packet* p, DropReason reason);
+  // Congestion control (hca.cpp, "congestion control").
+  struct Congestion {
+    explicit Congestion(const CaCongestionConfig& c, unsigned ports) : throttle(c), wake_at(ports, kTimeNever), cnps(ports) {}
+    CcThrottle throttle;
+    std::map<Qpn, CcQpCounters> counters;
+    std::vector<Time> wake_at;                // per port: the pending kCcWake
+    std::vector<std::deque<Packet*>> cnps;    // per port: CNPs to send, ahead of data
+  };
+  CcThrottle::Key cc_key(PortNum n, const Packet& p) const;
+  void cc_on_becn(PortNum n, Qpn qpn, std::uint8_t sl);
+  void cc_send_cnp(PortNum n, const CnpFields& f);
+  bool cc_transmit_cnp(PortNum n);
+  void cc_pick_front(PortNum n, std::deque<QueuePair*>& ring);
+  void cc_wake(PortNum n, Time at);
+  void consume_cnp(PortNum n, Packet* p);
+  void enqueue(PortNum n, std::uint8_t vl, Packet* p, QueuePair* qp);
 
   HcaConfig config_;
   PacketPool& pool_;
   PacketLedger& ledger_;
   std::vector<std::unique_ptr<LinkPort>> ports_;
-  std::vector<std::array<RingQueue<Packet*>, kMaxDataVls + 1>> send_queues_;  // [port-1][vl]
+  std::vector<std::array<RingQueue<Queued>, kMaxDataVls + 1>> send_queues_;  // [port-1][vl]
   std::vector<VlArbiter> arbiters_;                                          // per port
   std::vector<std::uint16_t> queued_vls_;  // per port: bit v set while send_queues_[port][v] is not empty
   std::vector<UdQp> qps_;        // QPN kFirstQpn + i; looked up on every packet sent and received
@@ -172,6 +211,7 @@ class Hca : public ScheduledModule, public PortOwner, public ActionHandler, publ
   DeliveryObserver* observer_ = nullptr;
   SendObserver* send_observer_ = nullptr;
   HcaStats stats_;
+  std::vector<std::array<std::uint64_t, static_cast<int>(DropReason::kCount)>> discards_;  // [port-1][reason]
 
   HostMemory memory_;
   MrTable mrs_;
@@ -185,6 +225,7 @@ class Hca : public ScheduledModule, public PortOwner, public ActionHandler, publ
   DmaPipe dma_tx_, dma_rx_;
   bool send_ready_pending_ = false;
   bool in_pull_ = false;
+  std::unique_ptr<Congestion> cc_;  // null while congestion control is off
 };
 
 // The byte pattern of a carried payload: a function of the packet id and offset, so a receiver

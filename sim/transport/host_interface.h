@@ -3,6 +3,7 @@
 // takes n / bandwidth. Bandwidth = GT/s x encoding x lanes / 8 x TLP efficiency, with the TLP
 // efficiency MPS / (MPS + 24 bytes of TLP header, sequence number, LCRC and framing).
 #pragma once
+#include <algorithm>
 #include <cstdint>
 
 #include "sim/core/time.h"
@@ -25,6 +26,9 @@ class DmaPipe {
   explicit DmaPipe(const HostInterfaceConfig& c);
   // A transfer of `bytes` that may start at `at`: returns when it is done.
   Time transfer(Time at, std::uint64_t bytes);
+  // When the transfers started so far are done (`at` if that is earlier): what something that
+  // must stay behind them, with nothing to move itself, waits for.
+  Time drained(Time at) const { return fs_per_kib_ == 0 ? at : std::max(at, free_at_); }
   Time fs_per_byte_times_1024() const { return fs_per_kib_; }
 
  private:

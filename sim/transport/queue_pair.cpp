@@ -26,6 +26,8 @@ int QueuePair::modify(const ibv_qp_attr& a, unsigned mask) {
   if ((mask & IBV_QP_MIN_RNR_TIMER) && a.min_rnr_timer > 31) return EINVAL;
   if ((mask & IBV_QP_MAX_QP_RD_ATOMIC) && a.max_rd_atomic > 16) return EINVAL;
   if ((mask & IBV_QP_MAX_DEST_RD_ATOMIC) && a.max_dest_rd_atomic > 16) return EINVAL;
+  // R14: a multicast DLID is for UD only (connected QPs have one peer).
+  if ((mask & IBV_QP_AV) && init_.qp_type != IBV_QPT_UD && is_multicast_lid(a.ah_attr.dlid)) return EINVAL;
   if (mask & IBV_QP_PORT) attr_.port_num = a.port_num;
   if (mask & IBV_QP_PKEY_INDEX) attr_.pkey_index = a.pkey_index;
   if (mask & IBV_QP_ACCESS_FLAGS) attr_.qp_access_flags = a.qp_access_flags;
@@ -123,17 +125,18 @@ bool QueuePair::build_next(Packet& p) {
   return build_request(p);
 }
 
-void QueuePair::receive(const ParsedPacket& pp, const Packet& p) {
+std::optional<DropReason> QueuePair::receive(const ParsedPacket& pp, const Packet& p) {
   const ibv_qp_state s = attr_.qp_state;
-  if (s == IBV_QPS_RESET || s == IBV_QPS_INIT || s == IBV_QPS_ERR) return;
+  if (s == IBV_QPS_RESET || s == IBV_QPS_INIT || s == IBV_QPS_ERR) return std::nullopt;
   if (init_.qp_type == IBV_QPT_UD) return receive_ud(pp, p);
   const std::uint8_t o = opcode_operation(pp.h.bth.opcode);
   const bool response = o >= op::kRdmaReadRespFirst && o <= op::kAtomicAcknowledge;
   if (response) {
     if (s == IBV_QPS_RTS || s == IBV_QPS_SQD) on_response(pp, p);
-    return;
+    return std::nullopt;
   }
   receive_rc_uc(pp, p);
+  return std::nullopt;
 }
 
 void QueuePair::on_doorbell() {

@@ -7,10 +7,12 @@
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <optional>
 #include <vector>
 
 #include "sim/core/ids.h"
 #include "sim/core/packet.h"
+#include "sim/core/packet_ledger.h"
 #include "sim/core/time.h"
 #include "sim/transport/host_memory.h"
 #include "sim/transport/memory_region.h"
@@ -21,18 +23,23 @@ namespace ibfsim {
 
 class QueuePair;
 
-// Per-QP counters: what the transport did to deliver (or why it did not).
+// Per-QP counters: what the transport did to deliver (or why it did not). In brackets, the
+// counter of Linux rxe (rxe_hw_counters) or mlx5 that counts the same.
 struct QpStats {
-  std::uint64_t packets_sent = 0, packets_retransmitted = 0;
-  std::uint64_t acks_sent = 0, acks_received = 0;
-  std::uint64_t naks_seq_sent = 0, naks_seq_received = 0;
-  std::uint64_t rnr_naks_sent = 0, rnr_naks_received = 0;
-  std::uint64_t naks_error_sent = 0, naks_error_received = 0;
-  std::uint64_t ack_timeouts = 0;           // local ACK timer expiries
-  std::uint64_t duplicates_received = 0;    // requests behind ePSN (answered, never re-executed)
-  std::uint64_t out_of_sequence_dropped = 0;  // requests ahead of ePSN (RC) or after a PSN gap (UC)
-  std::uint64_t uc_messages_dropped = 0;
-  std::uint64_t qkey_violations = 0;        // UD Q_Key mismatch: silently dropped
+  std::uint64_t packets_sent = 0, packets_retransmitted = 0;  // [sent_pkts]: new and sent again
+  std::uint64_t acks_sent = 0, acks_received = 0;             // ACKs and atomic ACKs
+  std::uint64_t naks_seq_sent = 0, naks_seq_received = 0;     // [rcvd_seq_err]: received
+  std::uint64_t rnr_naks_sent = 0, rnr_naks_received = 0;     // [send_rnr_err], [rcvd_rnr_err]
+  std::uint64_t naks_error_sent = 0, naks_error_received = 0; // invalid request, access, operational
+  std::uint64_t ack_timeouts = 0;           // [local_ack_timeout_err] local ACK timer expiries
+  std::uint64_t retry_exceeded = 0;         // [retry_exceeded_err] IBV_WC_RETRY_EXC_ERR completions
+  std::uint64_t rnr_retry_exceeded = 0;     // [retry_rnr_exceeded_err] IBV_WC_RNR_RETRY_EXC_ERR
+  std::uint64_t implied_naks = 0;           // [implied_nak_seq_err] a READ/atomic response found missing
+  std::uint64_t stale_responses = 0;        // responses for nothing outstanding (late copies): ignored
+  std::uint64_t duplicates_received = 0;    // [duplicate_request] requests behind ePSN (answered, never re-executed)
+  std::uint64_t out_of_sequence_dropped = 0;  // [out_of_seq_request] ahead of ePSN (RC), after a PSN gap (UC)
+  std::uint64_t uc_messages_dropped = 0;    // UC messages lost to a gap or a bad packet
+  std::uint64_t qkey_violations = 0;        // UD Q_Key mismatch: silently dropped (Q_KeyViolations)
   std::uint64_t no_recv_wqe_dropped = 0;    // UD/UC: no receive posted
   std::uint64_t remote_access_errors = 0;   // requests rejected for R_Key, bounds or access rights
 };
@@ -93,8 +100,16 @@ class QueuePair {
   // doorbell, so the HCA reads nothing from host memory for it.
   bool last_built_inline() const { return built_inline_; }
   // A packet for this QP arrived (headers parsed, CRCs, LIDs and P_Key checked by the HCA).
-  void receive(const ParsedPacket& pp, const Packet& p);
+  // Returns why it was discarded unseen by the transport (a UD Q_Key violation), for the HCA to
+  // count as a drop; nullopt when the transport took it (even to drop it by its own rules).
+  std::optional<DropReason> receive(const ParsedPacket& pp, const Packet& p);
+  // A packet this QP built has just started on the wire (at p.injected): an RC request starts
+  // the local ACK timer if it is not running.
+  void on_transmitted(const Packet& p);
   void on_timer(std::uint8_t kind, std::uint64_t generation);
+  // Congestion control (becn_responder.h): the packet just received carried FECN. Puts a BECN on
+  // the response this QP owes, if any (RC only), and says whether it did; if not, the HCA sends a CNP.
+  bool carry_becn();
   // The doorbell of a posted WQE rang: wake if it is the next to send.
   void on_doorbell();
 
@@ -122,6 +137,7 @@ class QueuePair {
     std::uint32_t len = 0;
     std::uint32_t npkts = 0, sent = 0;
     std::uint64_t orig = 0;  // atomic: the original remote value
+    bool becn = false;       // its next packet carries BECN (congestion control)
   };
 
   // requester.cpp
@@ -133,13 +149,15 @@ class QueuePair {
   bool complete_through(Psn psn);
   bool complete_front(verbs::ibv_wc_status status);
   void go_back(Psn psn);
+  // Runs the local ACK timer from `from` (default: now) if a request is outstanding, else stops it.
   void restart_ack_timer();
+  void restart_ack_timer(Time from);
   Psn una() const;
   void gather(const SendWqe& w, std::uint64_t offset, std::uint32_t len, std::vector<std::uint8_t>& out);
   void scatter(const std::vector<verbs::ibv_sge>& sges, std::uint64_t offset, const std::uint8_t* data,
                std::uint32_t len);
   // responder.cpp
-  void receive_ud(const ParsedPacket& pp, const Packet& p);
+  std::optional<DropReason> receive_ud(const ParsedPacket& pp, const Packet& p);
   void receive_rc_uc(const ParsedPacket& pp, const Packet& p);
   void receive_duplicate(const ParsedPacket& pp);
   void queue_response(const Response& r);

@@ -205,17 +205,29 @@ bool QueuePair::build_request(Packet& p) {
     }
     return true;
   }
-  if (!ack_timer_armed_) restart_ack_timer();
+  // The local ACK timer starts when the packet goes on the wire (on_transmitted), not now: the
+  // packet may yet wait for its payload's DMA, for credits or for the link.
   return true;
 }
 
-void QueuePair::restart_ack_timer() {
+void QueuePair::on_transmitted(const Packet& p) {
+  if (init_.qp_type != IBV_QPT_RC || ack_timer_armed_ || rnr_wait_) return;
+  if (attr_.qp_state != IBV_QPS_RTS && attr_.qp_state != IBV_QPS_SQD) return;
+  const std::size_t bth_at = kLrhBytes + ((p.header[1] & 3) == kLnhIbaGlobal ? kGrhBytes : 0);
+  const std::uint8_t o = opcode_operation(p.header[bth_at]);
+  if (o >= op::kRdmaReadRespFirst && o <= op::kAtomicAcknowledge) return;  // a response it owed
+  restart_ack_timer(p.injected);
+}
+
+void QueuePair::restart_ack_timer() { restart_ack_timer(env_.now()); }
+
+void QueuePair::restart_ack_timer(Time from) {
   ++ack_timer_gen_;
   ack_timer_armed_ = false;
   const Time t = local_ack_timeout(attr_.timeout);
   if (t == kTimeNever || sq_.empty() || !sq_.front().started) return;
   ack_timer_armed_ = true;
-  env_.arm_timer(*this, kAckTimer, env_.now() + t, ack_timer_gen_);
+  env_.arm_timer(*this, kAckTimer, from + t, ack_timer_gen_);
 }
 
 // Completes the oldest WQE with `status` (a CQE if signaled or failed); false if none.
@@ -255,6 +267,7 @@ bool QueuePair::complete_through(Psn psn) {
     if (is_rd_atomic(w.wr)) {
       // An ACK beyond a READ or atomic whose response did not arrive: the response was lost.
       // Ask again from what is missing (implicit NAK).
+      ++stats_.implied_naks;
       if (progress) retry_left_ = attr_.retry_cnt, restart_ack_timer();
       go_back(psn_add(w.first_psn, w.done_pkts));
       return true;
@@ -289,8 +302,11 @@ void QueuePair::go_back(Psn psn) {
 
 void QueuePair::on_response(const ParsedPacket& pp, const Packet& p) {
   const Psn psn = pp.h.bth.psn;
-  if (sq_.empty() || !sq_.front().started) return;  // nothing outstanding: stale
-  if (psn_diff(psn, una()) < 0 || psn_diff(psn, sent_end_) >= 0) return;  // outside the window
+  // Nothing outstanding, or outside the window: a late copy (of an ACK already made up for).
+  if (sq_.empty() || !sq_.front().started || psn_diff(psn, una()) < 0 || psn_diff(psn, sent_end_) >= 0) {
+    ++stats_.stale_responses;
+    return;
+  }
   const std::uint8_t o = opcode_operation(pp.h.bth.opcode);
   if (o == op::kAcknowledge || o == op::kAtomicAcknowledge ||
       ((pp.ext & kExtAeth) && aeth_kind(pp.h.aeth.syndrome) != AethKind::kAck)) {
@@ -323,6 +339,7 @@ void QueuePair::on_response(const ParsedPacket& pp, const Packet& p) {
         if (complete_through(psn_add(psn, -1))) return;
         if (attr_.rnr_retry != 7) {
           if (rnr_left_ == 0) {
+            ++stats_.rnr_retry_exceeded;
             if (!sq_.empty()) complete_front(IBV_WC_RNR_RETRY_EXC_ERR);
             return enter_error();
           }
@@ -351,7 +368,7 @@ void QueuePair::on_response(const ParsedPacket& pp, const Packet& p) {
         if (!sq_.empty()) complete_front(st);
         return enter_error();
       }
-      case AethKind::kReserved: return;
+      case AethKind::kReserved: ++stats_.stale_responses; return;
     }
     return;
   }
@@ -365,7 +382,10 @@ void QueuePair::on_response(const ParsedPacket& pp, const Packet& p) {
     if (k >= 0 && static_cast<std::uint32_t>(k) < w.npkts) break;
     ++i;
   }
-  if (i >= send_idx_ || i >= sq_.size() || !is_read(sq_[i].wr)) return;
+  if (i >= send_idx_ || i >= sq_.size() || !is_read(sq_[i].wr)) {
+    ++stats_.stale_responses;
+    return;
+  }
   if (i > 0) {
     if (complete_through(psn_add(sq_[i].first_psn, -1))) return;  // went back instead
     i = 0;
@@ -374,7 +394,7 @@ void QueuePair::on_response(const ParsedPacket& pp, const Packet& p) {
   const std::uint32_t k = static_cast<std::uint32_t>(psn_diff(psn, w.first_psn));
   if (k != w.done_pkts) {
     // Out of order: a response was lost. Re-read from the first missing one, once.
-    if (!resend_pending_) go_back(psn_add(w.first_psn, w.done_pkts));
+    if (!resend_pending_) ++stats_.implied_naks, go_back(psn_add(w.first_psn, w.done_pkts));
     return;
   }
   const std::uint64_t offset = std::uint64_t{k} * pmtu();
@@ -399,13 +419,14 @@ void QueuePair::on_timer(std::uint8_t kind, std::uint64_t generation) {
   if (sq_.empty() || !sq_.front().started) return;
   ++stats_.ack_timeouts;
   if (retry_left_ == 0) {
+    ++stats_.retry_exceeded;
     complete_front(IBV_WC_RETRY_EXC_ERR);
     return enter_error();
   }
   --retry_left_;
   go_back(una());
   resend_pending_ = false;
-  restart_ack_timer();
+  // The timer runs again from when the first packet sent again is on the wire (on_transmitted).
 }
 
 }  // namespace ibfsim

@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "sim/transport/psn.h"
+#include "sim/transport/q_key.h"
 #include "sim/transport/queue_pair.h"
 
 namespace ibfsim {
@@ -44,7 +45,9 @@ std::size_t QueuePair::rd_atomic_pending() const {
 void QueuePair::queue_response(const Response& r) {
   // ACKs are cumulative: a newer one replaces an ACK that has not gone out yet (coalescing).
   if (r.kind == Response::kAck && !responses_.empty() && responses_.back().kind == Response::kAck) {
+    const bool becn = responses_.back().becn;
     responses_.back() = r;
+    responses_.back().becn |= becn;
     return;
   }
   const bool was_idle = !has_output();
@@ -57,26 +60,22 @@ void QueuePair::nak(Psn psn, std::uint8_t syndrome, bool to_error) {
   r.kind = Response::kNak;
   r.psn = psn;
   r.syndrome = syndrome;
+  // To error first (which drops the responses not yet built): the NAK itself still goes out.
+  // (Queued first, it may be built and gone at once, inside queue_response.)
+  if (to_error) enter_error();
   queue_response(r);
-  if (to_error) {
-    // The NAK still goes out: keep it while the rest of the QP is torn down.
-    Response keep = responses_.back();
-    enter_error();
-    responses_.push_back(keep);
-    env_.wake(*this);
-  }
 }
 
-void QueuePair::receive_ud(const ParsedPacket& pp, const Packet& p) {
-  if (!(pp.ext & kExtDeth)) return;
-  // QP0 takes any Q_Key; others must match exactly (a mismatch is dropped silently, R36).
-  if (qpn_ != 0 && pp.h.deth.q_key != attr_.qkey) {
+std::optional<DropReason> QueuePair::receive_ud(const ParsedPacket& pp, const Packet& p) {
+  if (!(pp.ext & kExtDeth)) return DropReason::kMalformed;
+  // QP0 takes any Q_Key, QP1 the GSI's; others their own (a mismatch is dropped silently, R36).
+  if (!ud_q_key_accepted(qpn_, attr_.qkey, pp.h.deth.q_key)) {
     ++stats_.qkey_violations;
-    return;
+    return DropReason::kQkeyMismatch;
   }
   if (rq_.empty()) {
     ++stats_.no_recv_wqe_dropped;
-    return;
+    return std::nullopt;
   }
   RecvWqe r = std::move(rq_.front());
   rq_.pop_front();
@@ -97,6 +96,7 @@ void QueuePair::receive_ud(const ParsedPacket& pp, const Packet& p) {
     if (!p.payload.empty()) scatter(r.wr.sg_list, kUdGrhRoom, p.payload.data(), p.payload_len);
   }
   env_.complete(*this, false, wc);
+  return std::nullopt;
 }
 
 void QueuePair::receive_duplicate(const ParsedPacket& pp) {
@@ -159,11 +159,11 @@ void QueuePair::receive_rc_uc(const ParsedPacket& pp, const Packet& p) {
     if (d < 0) return receive_duplicate(pp);
     nak_seq_sent_ = false;
   } else if (d != 0) {
-    // UC: a gap loses the message in progress; resynchronise on a First/Only.
+    // UC: a gap loses the message in progress; resynchronise on a First/Only (R35).
     if (msg_active_ && !msg_dropping_) ++stats_.uc_messages_dropped;
     msg_active_ = false;
-    ++stats_.out_of_sequence_dropped;
     if (!op_is_first_or_only(o)) {
+      ++stats_.out_of_sequence_dropped;
       msg_dropping_ = true;
       return;
     }
@@ -172,6 +172,7 @@ void QueuePair::receive_rc_uc(const ParsedPacket& pp, const Packet& p) {
   auto fail = [&](NakCode code) {
     if (code == NakCode::kRemoteAccessError) ++stats_.remote_access_errors;
     if (!rc) {  // UC cannot NAK: drop the message
+      ++stats_.uc_messages_dropped;
       msg_active_ = false;
       msg_dropping_ = true;
       epsn_ = psn_add(psn, 1);
@@ -327,6 +328,12 @@ void QueuePair::receive_rc_uc(const ParsedPacket& pp, const Packet& p) {
   }
 }
 
+bool QueuePair::carry_becn() {
+  if (init_.qp_type != IBV_QPT_RC || responses_.empty()) return false;
+  responses_.back().becn = true;
+  return true;
+}
+
 void QueuePair::build_response(Packet& p) {
   Response& r = responses_.front();
   TransportHeaders h;
@@ -361,6 +368,8 @@ void QueuePair::build_response(Packet& p) {
     }
   }
   fill_headers(h, static_cast<std::uint8_t>(kOpcodeRcBase + o), psn);
+  h.bth.becn = r.becn;
+  r.becn = false;
   ++stats_.packets_sent;
   build_transport_packet(p, h, payload, data);
   if (done) responses_.pop_front();

@@ -129,8 +129,12 @@ ParsedPacket parse_transport_packet(const Packet& p) {
   const auto layout = opcode_layout(r.h.bth.opcode);
   if (!layout) return r.error = ParseError::kUnsupportedOpcode, r;
   r.ext = layout->headers;
-  if (p.header_len != at + ext_bytes(r.ext) || (!layout->payload && p.payload_len != 0))
-    return r.error = ParseError::kBadLength, r;
+  if (p.header_len != at + ext_bytes(r.ext)) return r.error = ParseError::kBadLength, r;
+  // Payload and pad: what PktLen leaves after the headers and the ICRC, PadCnt of it being pad.
+  const std::int64_t body = std::int64_t{4} * r.h.lrh.pkt_len - static_cast<std::int64_t>(p.header_len) -
+                            static_cast<std::int64_t>(kIcrcBytes);
+  if (body < r.h.bth.pad_cnt || (!layout->payload && body != 0)) return r.error = ParseError::kBadLength, r;
+  r.payload_len = static_cast<std::uint32_t>(body - r.h.bth.pad_cnt);
   if (r.ext & kExtDeth) r.h.deth = decode_deth(b + at), at += kDethBytes;
   if (r.ext & kExtReth) r.h.reth = decode_reth(b + at), at += kRethBytes;
   if (r.ext & kExtAtomicEth) r.h.atomic_eth = decode_atomic_eth(b + at), at += kAtomicEthBytes;

@@ -63,12 +63,16 @@ enum class ParseError : std::uint8_t { kNone, kNotIba, kBadLength, kUnsupportedO
 struct ParsedPacket {
   TransportHeaders h;
   std::uint8_t ext = 0;  // ExtHeader bits present
+  // Payload bytes as the packet's own fields give them: 4 x PktLen - headers - PadCnt - ICRC.
+  std::uint32_t payload_len = 0;
   ParseError error = ParseError::kNone;
   bool ok() const { return error == ParseError::kNone; }
 };
 
 // Decodes p's headers from its bytes (LNH 2 or 3; a GRH must say IPVer 6, NxtHdr 0x1B and
-// PayLen = 4 x PktLen - 48, R25). Checks neither CRC.
+// PayLen = 4 x PktLen - 48, R25) and its payload length from PktLen and PadCnt: a PadCnt larger
+// than the bytes after the headers, or any payload byte on an opcode that carries none, is
+// kBadLength (R23). Checks neither CRC; PktLen must already agree with the packet's length.
 ParsedPacket parse_transport_packet(const Packet& p);
 
 }  // namespace ibfsim

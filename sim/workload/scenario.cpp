@@ -130,7 +130,8 @@ Scenario load_scenario(const std::string& path, const std::vector<std::pair<std:
   for (const auto& [key, value] : overrides) apply_override(root, key, value);
   YamlMap m(root, path);
   m.check_no_unknown_keys(
-      {"topology", "seed", "workload", "phases", "outputs", "link", "faults", "multicast", "phy", "hca_model"});
+      {"topology", "seed", "workload", "phases", "outputs", "link", "faults", "multicast", "phy", "hca_model",
+       "congestion_control"});
   Scenario s;
   s.file = path;
   YamlValue topo = m.get("topology");
@@ -198,6 +199,7 @@ Scenario load_scenario(const std::string& path, const std::vector<std::pair<std:
     }
   }
   s.faults = parse_faults(m.optional_list("faults"), s.topology);
+  if (auto v = m.find("congestion_control")) s.congestion_control = parse_congestion_control(v->as_map(), s.topology);
 
   YamlMap ph = m.optional_map("phases");
   ph.check_no_unknown_keys({"start", "warmup", "measure", "drain", "limit"});
@@ -218,7 +220,8 @@ Scenario load_scenario(const std::string& path, const std::vector<std::pair<std:
   if (s.phases.limit == 0) ph.get("limit").fail("a time limit longer than 0");
 
   YamlMap out = m.optional_map("outputs");
-  out.check_no_unknown_keys({"pcap", "pcap_link_packets", "packet_log", "data_check", "vcd", "vcd_ports"});
+  out.check_no_unknown_keys({"pcap", "pcap_link_packets", "packet_log", "data_check", "vcd", "vcd_ports", "time_series"});
+  if (auto v = out.find("time_series")) s.outputs.time_series = parse_time_series(*v, s.topology);
   s.outputs.vcd = out.optional<bool>("vcd", false);
   for (const YamlValue& v : out.optional_list("vcd_ports")) {
     const std::string ref = v.as<std::string>();

@@ -10,6 +10,7 @@
 #include "sim/core/time.h"
 #include "sim/fabric/fabric.h"
 #include "sim/fabric/topology.h"
+#include "sim/workload/congestion_control_spec.h"
 #include "sim/workload/hca_model_spec.h"
 #include "sim/workload/traffic_class_spec.h"
 #include "sim/workload/verbs_flow_spec.h"
@@ -48,6 +49,7 @@ struct Outputs {
   bool data_check = false;         // carry real payload bytes and check them at the receiver
   bool vcd = false;                // waves.vcd: credits and queue depth per VL of the listed ports
   std::vector<std::string> vcd_ports;  // "node/port"; empty = every switch port
+  TimeSeriesSpec time_series;          // time_series.csv and its plots (interval 0: none)
 };
 
 struct Scenario {
@@ -64,6 +66,7 @@ struct Scenario {
   HcaModelSpec hca_model;     // `hca_model:`
   LinkSettings link;
   PhySettings phy;
+  CongestionControlSettings congestion_control;  // `congestion_control:` (off when absent)
   std::vector<LinkFault> faults;
   std::vector<std::string> warnings;  // about the topology (disconnected parts, links negotiating down)
   // Multicast groups (`multicast:`), by name; a flow whose destination names a group sends to it.

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <ctime>
 #include <map>
 #include <unordered_map>
 #include <filesystem>
@@ -20,15 +21,26 @@
 #include "sim/report/latency_histogram.h"
 #include "sim/report/progress_meter.h"
 #include "sim/report/results_json.h"
+#include "sim/report/time_series_plot.h"
+#include "sim/transport/cnp.h"
 #include "sim/workload/packet_log.h"
 #include "sim/workload/port_window.h"
 #include "sim/workload/traffic_class.h"
+#include "sim/workload/time_series_sampler.h"
 #include "sim/workload/traffic_stats.h"
 #include "sim/workload/ud_traffic_generator.h"
 #include "sim/workload/verbs_flow.h"
 #include "sim/fabric/waveform_tracer.h"
 
 namespace ibfsim {
+
+namespace {
+double thread_cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+}  // namespace
 
 namespace {
 
@@ -72,6 +84,8 @@ class RunObserver : public DeliveryObserver, public VerbsFlowOwner, public Actio
       for (const auto& w : f->watched_qps()) watched_[w] = f.get();
   }
   void on_delivered(Hca& hca, const Packet& p, Time tail) override {
+    // A CNP is congestion control's own packet, part of no flow.
+    if (cnps_possible && is_cnp(p)) return check_end(tail);
     if (!class_of_.empty()) {
       const std::size_t node = node_of_.at(&hca);
       const std::size_t bth = kLrhBytes + ((p.header[1] & 3) == kLnhIbaGlobal ? kGrhBytes : 0);
@@ -97,6 +111,7 @@ class RunObserver : public DeliveryObserver, public VerbsFlowOwner, public Actio
     check_end(tail);
   }
   void flow_progress() override { check_end(ScheduledModule::now()); }
+  bool cnps_possible = false;  // congestion control is on
   // Traffic classes: look again when their sources stop, in case everything was delivered before.
   void check_at(Time t) { clock_->schedule(t, this, kCheck); }
   void on_action(std::uint32_t kind, std::uint64_t, void*) override {
@@ -222,20 +237,165 @@ PortTables port_tables(Fabric& fabric) {
       }
       pj["vls"] = vls;
       nlohmann::json discards = nlohmann::json::object();
-      if (Switch* sw = fabric.switch_at(n)) {
-        for (int r = 0; r < static_cast<int>(DropReason::kCount); ++r) {
-          const std::uint64_t c = sw->port_discards(static_cast<PortNum>(p), static_cast<DropReason>(r));
-          if (c == 0) continue;
-          discards[drop_reason_name(static_cast<DropReason>(r))] = c;
-          fmt::format_to(std::back_inserter(t.discards_csv), "{},{},{},{}\n", topo.nodes[n].name, p,
-                         drop_reason_name(static_cast<DropReason>(r)), c);
-        }
+      Switch* sw = fabric.switch_at(n);
+      Hca* hca = fabric.hca(n);
+      for (int r = 0; r < static_cast<int>(DropReason::kCount); ++r) {
+        const auto reason = static_cast<DropReason>(r);
+        const std::uint64_t c = sw ? sw->port_discards(static_cast<PortNum>(p), reason)
+                                : hca ? hca->port_discards(static_cast<PortNum>(p), reason)
+                                      : 0;
+        if (c == 0) continue;
+        discards[drop_reason_name(reason)] = c;
+        fmt::format_to(std::back_inserter(t.discards_csv), "{},{},{},{}\n", topo.nodes[n].name, p,
+                       drop_reason_name(reason), c);
       }
       pj["discards"] = discards;
       t.json.push_back(pj);
     }
   }
   return t;
+}
+
+// results.json "congestion_control": the settings, every FECN a switch port marked, and each QP's
+// FECN/BECN/CNP counts and congestion control index.
+nlohmann::json congestion_control_json(const Scenario& sc, Fabric& fabric) {
+  const CongestionControlSettings& s = sc.congestion_control;
+  const Topology& topo = fabric.topology();
+  nlohmann::json cct = nlohmann::json::array();
+  for (std::size_t i = 0; i <= s.cct.ccti_limit && i < s.cct.entries.size(); ++i)
+    cct.push_back(fmt::format("{}:{}", s.cct.entries[i].shift, s.cct.entries[i].multiplier));
+  nlohmann::json j = {{"settings",
+                       {{"threshold", s.threshold},
+                        {"packet_size_credits", s.packet_size},
+                        {"marking_rate", s.marking_rate},
+                        {"cs_threshold", s.cs_threshold},
+                        {"port_control", s.per_sl ? "sl" : "qp"},
+                        {"ccti_timer_us", s.ca.ccti_timer * 1.024},
+                        {"ccti_increase", s.ca.ccti_increase},
+                        {"ccti_min", s.ca.ccti_min},
+                        {"trigger_threshold", s.ca.trigger_threshold},
+                        {"ccti_limit", s.cct.ccti_limit},
+                        {"cct", cct}}},
+                      {"mads_applied", fabric.cc_mads_applied()}};
+  std::uint64_t marked = 0;
+  nlohmann::json ports = nlohmann::json::array();
+  for (std::size_t n = 0; n < topo.nodes.size(); ++n) {
+    const Switch* sw = fabric.switch_at(n);
+    if (!sw || !sw->congestion_detector()) continue;
+    for (unsigned p = 1; p <= sw->num_ports(); ++p) {
+      const CongestionDetector::PortStats& st = sw->congestion_detector()->stats(static_cast<PortNum>(p));
+      marked += st.fecn_marked;
+      if (st.congested_root + st.congested_victim + st.credit_starved == 0) continue;
+      ports.push_back({{"node", topo.nodes[n].name},
+                       {"port", p},
+                       {"fecn_marked", st.fecn_marked},
+                       {"congested_root", st.congested_root},
+                       {"congested_victim", st.congested_victim},
+                       {"credit_starved", st.credit_starved},
+                       {"eligible", st.eligible},
+                       {"too_small", st.too_small}});
+    }
+  }
+  std::uint64_t fecn = 0, on_response = 0, cnp_sent = 0, becn = 0, cnp_received = 0;
+  nlohmann::json qps = nlohmann::json::array(), throttles = nlohmann::json::array();
+  auto throttle_json = [](nlohmann::json& o, const CcThrottle::State& t) {
+    o["ccti"] = t.ccti;
+    o["max_ccti"] = t.max_ccti;
+    o["becns_taken"] = t.becns;
+    o["timer_decrements"] = t.timer_decrements;
+    o["trigger_events"] = t.trigger_events;
+    o["delayed_packets"] = t.delayed_packets;
+  };
+  for (std::size_t n : topo.hcas()) {
+    const Hca& h = *fabric.hca(n);
+    for (const auto& [qpn, c] : h.cc_counters()) {
+      fecn += c.fecn_received, on_response += c.becn_on_response, cnp_sent += c.cnp_sent;
+      becn += c.becn_received, cnp_received += c.cnp_received;
+      nlohmann::json q = {{"hca", topo.nodes[n].name},
+                          {"qpn", qpn},
+                          {"fecn_received", c.fecn_received},
+                          {"becn_on_response", c.becn_on_response},
+                          {"cnp_sent", c.cnp_sent},
+                          {"becn_received", c.becn_received},
+                          {"cnp_received", c.cnp_received}};
+      if (!s.per_sl)
+        if (const CcThrottle::State* t = h.cc_throttle()->state(qpn)) throttle_json(q, *t);
+      qps.push_back(q);
+    }
+    if (s.per_sl)
+      for (const auto& [key, t] : h.cc_throttle()->states()) {
+        nlohmann::json o = {{"hca", topo.nodes[n].name}, {"port", (key >> 4) & 0xFF}, {"sl", key & 15}};
+        throttle_json(o, t);
+        throttles.push_back(o);
+      }
+  }
+  j["totals"] = {{"fecn_marked", marked},       {"fecn_received", fecn}, {"becn_on_response", on_response},
+                 {"cnp_sent", cnp_sent},        {"cnp_received", cnp_received}, {"becn_received", becn}};
+  j["switch_ports"] = ports;
+  j["qps"] = qps;
+  if (s.per_sl) j["sl_throttles"] = throttles;
+  return j;
+}
+
+// The time series of outputs.time_series: payload Gb/s of every flow, the CCTI of each flow's
+// sending QP (or port and SL) when congestion control is on, the output queue of the listed
+// switch ports; and the plot panels over them.
+std::unique_ptr<TimeSeriesSampler> time_series_sampler(const Scenario& sc, Fabric& fabric,
+                                                       const std::vector<TrafficStats>& flow_stats,
+                                                       const std::vector<std::vector<UdTrafficGenerator*>>& gens,
+                                                       const std::vector<std::unique_ptr<VerbsFlow>>& verbs,
+                                                       const std::vector<std::unique_ptr<TrafficClass>>& classes,
+                                                       Time start, Time end, std::vector<PlotPanel>& panels) {
+  const Topology& topo = fabric.topology();
+  auto sampler = std::make_unique<TimeSeriesSampler>(*fabric.hca(topo.hcas().front()), start,
+                                                     sc.outputs.time_series.interval, end);
+  PlotPanel rate{"payload throughput per flow", "Gb/s", {}}, ccti{"congestion control index (CCTI)", "CCTI", {}},
+      queue{"output queue depth", "64-byte blocks", {}};
+  auto column = [&](PlotPanel& p) { p.columns.push_back(sampler->columns() + 1); };
+  for (const auto& [kind, k] : sc.workload_order) {
+    column(rate);
+    if (kind == Scenario::EntryKind::kVerbs) {
+      const VerbsFlow* f = verbs[k].get();
+      sampler->add_rate(verbs[k]->spec().name + " Gb/s", [f] { return f->bytes_completed(); });
+    } else if (kind == Scenario::EntryKind::kClass) {
+      const TrafficClass* c = classes[k].get();
+      sampler->add_rate(c->spec().name + " Gb/s", [c] { return c->delivered_payload_bytes(); });
+    } else {
+      const TrafficStats* st = &flow_stats[k];
+      sampler->add_rate(sc.flows[k].name + " Gb/s", [st] { return st->total_payload_bytes(); });
+    }
+  }
+  if (sc.congestion_control.enabled) {
+    // One column per distinct (HCA, throttle key) that sends a flow.
+    std::vector<std::pair<const Hca*, CcThrottle::Key>> seen;
+    auto add_ccti = [&](const Hca& h, Qpn qpn, std::uint8_t sl) {
+      const CcThrottle::Key key = h.cc_throttle()->key(qpn, 1, sl);
+      if (std::find(seen.begin(), seen.end(), std::make_pair(&h, key)) != seen.end()) return;
+      seen.emplace_back(&h, key);
+      column(ccti);
+      const std::string who = sc.congestion_control.per_sl ? fmt::format("sl{}", sl) : fmt::format("qp0x{:x}", qpn);
+      const Hca* hp = &h;
+      sampler->add_value("CCTI " + std::string(h.name()) + "/" + who, [hp, key] { return hp->cc_throttle()->ccti(key); });
+    };
+    // Traffic classes use many QPs each: their indices are in results.json (congestion_control.qps).
+    for (const auto& [kind, k] : sc.workload_order) {
+      if (kind == Scenario::EntryKind::kVerbs) {
+        add_ccti(verbs[k]->requester_hca(), verbs[k]->requester_qp()->qpn(), verbs[k]->spec().sl);
+      } else if (kind == Scenario::EntryKind::kGenerator) {
+        for (const UdTrafficGenerator* g : gens[k]) add_ccti(g->hca(), g->src_qp(), sc.flows[k].sl);
+      }
+    }
+  }
+  for (const auto& [node, port] : sc.outputs.time_series.ports) {
+    column(queue);
+    const Switch* sw = fabric.switch_at(node);
+    const auto p = static_cast<PortNum>(port);
+    sampler->add_value("queue " + topo.nodes[node].name + "/" + std::to_string(port) + " blocks",
+                       [sw, p] { return sw->output_queue_blocks(p); });
+  }
+  panels = {rate, ccti, queue};
+  sampler->start();
+  return sampler;
 }
 
 nlohmann::json throughput_json(std::uint64_t offered_bytes, const TrafficStats& st, Time window) {
@@ -282,7 +442,11 @@ StudyFigures study_figures(const Scenario& sc, const std::vector<std::vector<UdT
     st.load_driven = true;
     const bool group = std::any_of(sc.multicast.begin(), sc.multicast.end(),
                                    [&](const auto& g) { return g.first == w.destination; });
-    const LinkPort& port = flow_generators[f].front()->hca().port(1);
+    const Hca* first = &flow_generators[f].front()->hca();
+    std::size_t node = 0;
+    for (std::size_t n : fabric.topology().hcas())
+      if (fabric.hca(n) == first) node = n;
+    const LinkPort& port = fabric.port(node, 1);
     const double pkt_fs = static_cast<double>(port.symbols_for(packet_wire_bytes(28, w.message_size))) * port.clock().period_fs();
     std::uint64_t posted = 0;
     for (const auto* g : flow_generators[f]) posted += g->measured_posted();
@@ -425,6 +589,7 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
   fo.seed = sc.seed;
   fo.horizon = end_limit;
   fo.configure_hca = [&sc](std::size_t node, HcaConfig& c) { sc.hca_model.apply(sc.topology.nodes[node].name, c); };
+  fo.congestion_control = sc.congestion_control;
   // Multicast groups: members receive; every source of a flow to the group sends into its tree.
   for (const auto& [name, members] : sc.multicast) {
     MulticastGroup g;
@@ -499,6 +664,7 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
     port_window = std::make_unique<PortWindow>(fabric, measure_begin, measure_end);
     port_window->setup(*fabric.hca(hca_nodes.front()));
   }
+  observer.cnps_possible = sc.congestion_control.enabled;
   PacketLog packet_log;
   for (std::size_t n : hca_nodes) {
     fabric.hca(n)->set_delivery_observer(&observer);
@@ -538,13 +704,20 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
     }
   }
 
+  std::unique_ptr<TimeSeriesSampler> sampler;
+  std::vector<PlotPanel> panels;
+  if (sc.outputs.time_series.interval > 0)
+    sampler = time_series_sampler(sc, fabric, flow_stats, flow_generators, verbs_flows, classes, start, end_limit, panels);
+
   const auto wall_start = std::chrono::steady_clock::now();
+  const double cpu_start = thread_cpu_seconds();
   {
     ProgressMeter meter(0, end_limit, &CalendarProcess::published_now);
     CalendarProcess::run_for(end_limit);
   }
   const bool partial = CalendarProcess::stop_requested();
   const double simulate_wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  const double simulate_cpu = thread_cpu_seconds() - cpu_start;
   ScheduledModule::rethrow_failure();
   const Time end = ScheduledModule::now();
   fabric.finish();
@@ -665,6 +838,7 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
     links.push_back(lj);
   }
   j["links"] = links;
+  if (sc.congestion_control.enabled) j["congestion_control"] = congestion_control_json(sc, fabric);
 
   write_json_atomically((dir / "results.json").string(), j);
   write_file_atomically((dir / "ports.csv").string(), tables.ports_csv);
@@ -683,11 +857,20 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
     for (const auto& c : classes) fct += c->fct_csv_rows();
     write_file_atomically((dir / "fct.csv").string(), fct);
   }
+  std::string plot_note;
+  if (sampler) {
+    const std::string csv = (dir / "time_series.csv").string();
+    write_file_atomically(csv, sampler->csv());
+    plot_note = render_time_series(std::filesystem::absolute(csv).string(), panels, sc.file,
+                                   std::filesystem::absolute(dir / "time_series").string(),
+                                   sc.outputs.time_series.png, sc.outputs.time_series.svg);
+  }
 
   RunResult r;
   r.results = j;
   r.simulate_wall_seconds = simulate_wall;
   r.partial = partial;
+  r.simulate_cpu_seconds = simulate_cpu;
   const auto& lat = all_stats.latency();
   std::string speeds;
   if (!topo.cables.empty()) speeds = topo.cables.front().rate.name();
@@ -731,6 +914,17 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
   }
   if (partial)
     r.summary += fmt::format("INTERRUPTED at {} simulated: results so far, marked partial\n", format_duration(end));
+  if (sc.congestion_control.enabled) {
+    const auto& t = j["congestion_control"]["totals"];
+    r.summary += fmt::format("congestion control: {} FECN marked, {} BECNs on responses, {} CNPs sent, {} BECNs taken\n",
+                             t["fecn_marked"].get<std::uint64_t>(), t["becn_on_response"].get<std::uint64_t>(),
+                             t["cnp_sent"].get<std::uint64_t>(),
+                             t["becn_received"].get<std::uint64_t>() + t["cnp_received"].get<std::uint64_t>());
+  }
+  if (sampler) {
+    r.summary += fmt::format("time series: {} samples in {}\n", sampler->rows(), (dir / "time_series.csv").string());
+    if (!plot_note.empty()) r.summary += "time series plot not made: " + plot_note + "\n";
+  }
   r.summary += fmt::format("results: {}\n", (dir / "results.json").string());
   return r;
 }

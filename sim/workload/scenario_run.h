@@ -14,6 +14,7 @@ struct RunResult {
   std::string summary;     // a few lines for humans
   double simulate_wall_seconds = 0;  // wall time inside sc_start only (never in results.json)
   bool partial = false;              // stopped early (CalendarProcess::request_stop, e.g. Ctrl-C)
+  double simulate_cpu_seconds = 0;   // CPU time of this thread inside sc_start (bench on a busy machine)
 };
 
 // On a terminal, long runs show their progress on stderr (progress_meter.h). A run stopped with

@@ -448,6 +448,7 @@ void TrafficClass::on_delivered(std::size_t node, const Packet& p, Time tail) {
     if (it != by_target_qp_.end()) e = it->second;
   }
   if (e == nullptr) return;  // ACKs, READ requests
+  delivered_payload_ += p.payload_len;
   // Accepted throughput: every data packet delivered in the window.
   if (tail >= window_.measure_begin && tail < window_.measure_end) {
     const LinkPort& port = fabric_.port(node, 1);

@@ -80,6 +80,8 @@ class TrafficClass : public ActionHandler {
   std::uint64_t measured_undelivered() const { return measured_ - measured_delivered_; }
   std::uint64_t messages_waiting_at_sources() const;
 
+  // Payload of the class's data packets delivered so far (time series).
+  std::uint64_t delivered_payload_bytes() const { return delivered_payload_; }
   const LatencyHistogram& message_latency() const { return message_latency_; }
   const LatencyHistogram& packet_latency() const { return packet_latency_; }
   const LatencyHistogram& network_latency() const { return network_latency_; }
@@ -144,7 +146,7 @@ class TrafficClass : public ActionHandler {
   // Statistics.
   LatencyHistogram message_latency_, packet_latency_, network_latency_;
   std::uint64_t offered_messages_ = 0, measured_ = 0, measured_delivered_ = 0, delivered_messages_ = 0;
-  std::uint64_t offered_payload_ = 0, accepted_payload_ = 0, accepted_packets_ = 0;
+  std::uint64_t offered_payload_ = 0, accepted_payload_ = 0, accepted_packets_ = 0, delivered_payload_ = 0;
   double offered_wire_fs_ = 0, accepted_wire_fs_ = 0;
   std::uint64_t error_completions_ = 0;
   std::uint64_t silent_sources_ = 0;

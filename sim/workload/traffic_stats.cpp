@@ -11,6 +11,7 @@ void TrafficStats::on_delivered(Hca&, const Packet& p, Time tail) {
     window_bytes_ += p.payload_len;
     ++window_packets_;
   }
+  total_bytes_ += p.payload_len;
   last_delivery_ = tail;
 }
 

@@ -19,6 +19,7 @@ class TrafficStats : public DeliveryObserver {
   const LatencyStats& network_latency() const { return network_latency_; }
   std::uint64_t window_payload_bytes() const { return window_bytes_; }
   std::uint64_t window_packets() const { return window_packets_; }
+  std::uint64_t total_payload_bytes() const { return total_bytes_; }  // every delivery so far
   Time last_delivery() const { return last_delivery_; }
 
  private:
@@ -27,6 +28,7 @@ class TrafficStats : public DeliveryObserver {
   LatencyStats network_latency_;
   std::uint64_t window_bytes_ = 0;
   std::uint64_t window_packets_ = 0;
+  std::uint64_t total_bytes_ = 0;
   Time last_delivery_ = 0;
 };
 

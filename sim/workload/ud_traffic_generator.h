@@ -30,7 +30,8 @@ class UdTrafficGenerator : public ActionHandler {
   Time mean_gap() const { return static_cast<Time>(mean_gap_fs_); }
   std::uint64_t posted() const { return posted_; }
   std::uint64_t measured_posted() const { return measured_posted_; }
-  Hca& hca() const { return hca_; }
+  const Hca& hca() const { return hca_; }
+  Qpn src_qp() const { return src_qp_; }
 
   void on_action(std::uint32_t kind, std::uint64_t arg, void* ptr) override;
 

@@ -53,6 +53,10 @@ class VerbsFlow : public ActionHandler {
 
   nlohmann::json results() const;
   std::string summary() const;
+  // Payload of the requester's messages completed so far, its HCA and QP (time series, congestion control).
+  std::uint64_t bytes_completed() const { return bytes_completed_; }
+  const Hca& requester_hca() const { return *sides_[0].hca; }
+  const QueuePair* requester_qp() const { return sides_[0].qp; }
 
   void on_action(std::uint32_t kind, std::uint64_t arg, void* ptr) override;
 

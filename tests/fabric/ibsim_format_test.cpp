@@ -143,7 +143,7 @@ TEST_CASE("ibsim import: every net example Debian's ibsim-utils ships", "[fabric
   }
 }
 
-TEST_CASE("ibsim import: w=, s=, e= are the ports' enabled sets; the link runs at the best both enable",
+TEST_CASE("ibsim import: w=, s=, e= are the ports' enabled sets: the link runs at the best both enable",
           "[fabric][ibsim]") {
   auto rate_of = [](const std::string& a_opts, const std::string& b_opts) {
     const std::string text = "Switch\t8 \"sw\"\n[1]\t\"a\"[1]\t" + a_opts + "\n\nHca\t1 \"a\"\n[1]\t\"sw\"[1]\t" +

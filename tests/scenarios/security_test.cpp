@@ -85,7 +85,12 @@ TEST_CASE("security.yaml: wrong R_Key, out of bounds, no remote write, wrong P_K
     CHECK(f["data_check"]["target_unchanged"] == true);
     CHECK(f["data_check"]["target_bytes_differing"] == 0);
   }
-  // Nothing else is lost: only the P_Key violations are dropped packets.
-  CHECK(r["packets"]["dropped_total"] == 12);
+  // Nothing else is lost: the dropped packets are the P_Key and Q_Key violations (a Q_Key
+  // violation is a drop at the receiving port, Q_KeyViolations, like a P_Key violation).
+  CHECK(r["packets"]["dropped"]["qkey_mismatch"] == 4);
+  // ... each counted at the port that received it (P_KeyViolations, Q_KeyViolations).
+  CHECK(discards(r, "pkey_violation") == 12);
+  CHECK(discards(r, "qkey_mismatch") == 4);
+  CHECK(r["packets"]["dropped_total"] == 12 + 4);
   CHECK(r["phases"]["drained"] == true);
 }

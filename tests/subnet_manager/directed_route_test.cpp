@@ -94,7 +94,7 @@ TEST_CASE("HopCount 0 addresses the SM's own node: processed there, answered the
   CHECK(resp.return_path == SmpPath{});
 }
 
-TEST_CASE("A 63-hop walk uses the last entry of both paths; HopCount 64 is dropped everywhere",
+TEST_CASE("A 63-hop walk uses the last entry of both paths: HopCount 64 is dropped everywhere",
           "[subnet_manager][directed_route]") {
   std::vector<PortNum> path(63);
   for (std::size_t i = 0; i < path.size(); ++i) path[i] = static_cast<PortNum>(1 + i % 36);

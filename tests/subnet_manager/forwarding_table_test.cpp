@@ -8,7 +8,7 @@
 using namespace ibfsim;
 using ibfsim::test::filled;
 
-TEST_CASE("An LFT block is 64 egress ports in LID order; a fresh block routes nothing",
+TEST_CASE("An LFT block is 64 egress ports in LID order: a fresh block routes nothing",
           "[subnet_manager][codec]") {
   CHECK(IB_MAD_ATTR_LIN_FWD_TBL == 0x0019);
   CHECK(encode_linear_forwarding_table(LinearForwardingTableBlock{}) == filled(kNoRoute));
@@ -29,7 +29,7 @@ TEST_CASE("An LFT block is 64 egress ports in LID order; a fresh block routes no
   CHECK(decode_linear_forwarding_table(expected.data()).ports == block.ports);
 }
 
-TEST_CASE("An MFT block is 32 big-endian port masks; the modifier carries position and block",
+TEST_CASE("An MFT block is 32 big-endian port masks: the modifier carries position and block",
           "[subnet_manager][codec]") {
   CHECK(IB_MAD_ATTR_MCAST_FWD_TBL == 0x001B);
   // MLID 0xC021 is entry 1 of block 1. Ports 17 and 20 are bits 1 and 4 at position 1.

@@ -1,0 +1,53 @@
+// Samples figures of a running fabric at a fixed interval into a CSV table (scenario key
+// outputs.time_series): each sample is an action on the fabric's calendar, scheduled only when a
+// time series is asked for, so a run without one has no extra event. Columns are added before
+// start(); a "rate" column turns a growing byte count into Gb/s over each interval.
+#pragma once
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "sim/core/event_calendar.h"
+#include "sim/core/scheduled_module.h"
+
+namespace ibfsim {
+
+class TimeSeriesSampler : public ActionHandler {
+ public:
+  // Samples at first + k x interval (k = 0, 1, ...) while the time is <= last.
+  TimeSeriesSampler(ScheduledModule& clock, Time first, Time interval, Time last)
+      : clock_(clock), first_(first), interval_(interval), last_(last) {}
+
+  void add_value(std::string name, std::function<double()> value) { columns_.push_back({std::move(name), std::move(value), {}, false}); }
+  // Gb/s of payload over the interval before each sample (10^9 bits per second).
+  void add_rate(std::string name, std::function<std::uint64_t()> bytes) {
+    columns_.push_back({std::move(name), {}, std::move(bytes), true});
+  }
+  std::size_t columns() const { return columns_.size(); }
+
+  void start();
+  void on_action(std::uint32_t kind, std::uint64_t arg, void* ptr) override;
+
+  // time_ns, then one column per figure, in the order added.
+  std::string csv() const;
+  std::size_t rows() const { return rows_.size(); }
+  const std::vector<std::string>& names() const { return names_; }
+
+ private:
+  struct Column {
+    std::string name;
+    std::function<double()> value;
+    std::function<std::uint64_t()> bytes;
+    bool rate = false;
+    std::uint64_t last_bytes = 0;
+  };
+  ScheduledModule& clock_;
+  Time first_, interval_, last_;
+  std::uint64_t k_ = 0;
+  std::vector<Column> columns_;
+  std::vector<std::string> names_;
+  std::vector<std::vector<double>> rows_;
+  std::vector<Time> times_;
+};
+
+}  // namespace ibfsim
