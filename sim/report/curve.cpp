@@ -72,7 +72,8 @@ Curve build_curve(const std::vector<std::string>& keys, const std::vector<std::v
       it = index.emplace(rest, c.series.size()).first;
       c.series.push_back(s);
     }
-    if (r.has_load) c.series[it->second].rows.push_back(i);
+    // An interrupted point's figures cover part of its window only: listed, not plotted or judged.
+    if (r.has_load && r.status == "ok") c.series[it->second].rows.push_back(i);
   }
   for (CurveSeries& s : c.series) {
     std::stable_sort(s.rows.begin(), s.rows.end(),

@@ -42,7 +42,7 @@ struct CurveRow {
 
 struct CurveSeries {
   std::string label;                 // "k2=v2 k3=v3", or "" for a single series
-  std::vector<std::size_t> rows;     // indices into Curve::rows with load figures, by offered load
+  std::vector<std::size_t> rows;     // indices into Curve::rows with load figures (status ok), by offered load
   std::optional<double> zero_load_latency_ns;
   std::optional<std::size_t> saturation_row;  // the first saturated row
   double max_accepted_load = 0;

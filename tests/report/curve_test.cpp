@@ -73,3 +73,12 @@ TEST_CASE("curve.csv: one row per point in point order, failed points kept with 
   // The plot data leaves the failed point out.
   CHECK(plot_data_csv(c) == "# curve\n0.500000,0.500000,531.447,1062.894\n");
 }
+
+TEST_CASE("curve: an interrupted point is listed as partial but neither plotted nor judged", "[report][curve]") {
+  nlohmann::json cut = point(0.3, 0.1, 400);
+  cut["partial"] = true;
+  const Curve c = build_curve({"k"}, {{"a"}, {"b"}}, {point(0.2, 0.2, 500), cut}, SaturationCriteria{});
+  CHECK(c.rows[1].status == "partial");
+  CHECK(c.series[0].rows == std::vector<std::size_t>{0});
+  CHECK_FALSE(c.series[0].saturation_row);  // 0.1 < 0.3 x 0.95 would have counted
+}

@@ -122,6 +122,15 @@ phases: {warmup: 10us, measure: 50us, drain: 20us}
   CHECK(f["accepted"]["load"].get<double>() >= 1.0 / 7 - 0.01);
   CHECK(port_of(r, "sw1", 1)["window"]["busy_fraction"].get<double>() <= 1.0);
   CHECK(port_of(r, "sw1", 1)["window"]["busy_fraction"].get<double>() > 0.99);
+  // The switch's input buffers fill with packets waiting for h1, so each source waits for credits
+  // nearly all the window (its share of h1's link frees a buffer slot 1/7 of the time), while h1
+  // takes everything at line rate and the switch's port to it never waits.
+  for (int h = 2; h <= 8; ++h) {
+    const double stall = port_of(r, "h" + std::to_string(h), 1)["window"]["credit_stall_ns"][0];
+    CHECK(stall > 0.9 * 50000);
+    CHECK(stall <= 50000);
+  }
+  CHECK(port_of(r, "sw1", 1)["window"]["credit_stall_ns"][0] == 0.0);
   CHECK(r["saturation"]["saturated"] == true);
   CHECK(r["saturation"]["measured_messages_undelivered"].get<int>() > 0);
   CHECK(r["saturation"]["reason"].get<std::string>().find("not delivered") != std::string::npos);
