@@ -3,19 +3,29 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <systemc>
 
 #include "sim/cli/routes_command.h"
+#include "sim/cli/sweep_command.h"
 #include "sim/cli/topo_command.h"
+#include "sim/core/calendar_process.h"
 #include "sim/core/error.h"
 #include "sim/fabric/yaml_input.h"
 #include "sim/workload/scenario.h"
 #include "sim/workload/scenario_run.h"
 
 namespace {
+
+// Ctrl-C: the running simulation stops at its next instant and writes what it has, marked
+// partial; a second Ctrl-C ends the process at once (results.json is still never half-written).
+void on_sigint(int) {
+  ibfsim::CalendarProcess::request_stop();
+  std::signal(SIGINT, SIG_DFL);
+}
 
 int run_command(const std::string& scenario_path, std::string out_dir, const std::optional<std::uint64_t>& seed,
                 const std::vector<std::string>& sets) {
@@ -30,7 +40,7 @@ int run_command(const std::string& scenario_path, std::string out_dir, const std
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   std::cout << fmt::format("ibfsim {}: {} (seed {})\n", IBFSIM_VERSION_STRING, scenario_path, sc.seed) << r.summary
             << fmt::format("wall time: {:.2f} s\n", wall);
-  return 0;
+  return r.partial ? 130 : 0;
 }
 
 }  // namespace
@@ -38,6 +48,7 @@ int run_command(const std::string& scenario_path, std::string out_dir, const std
 // SystemC prints its banner before sc_main unless this variable is set; users never see it.
 int main(int argc, char* argv[]) {
   setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
+  std::signal(SIGINT, on_sigint);
   return sc_core::sc_elab_and_sim(argc, argv);
 }
 
@@ -61,6 +72,11 @@ int sc_main(int argc, char* argv[]) {
   ibfsim::RoutesOptions routes_options;
   CLI::App* routes = ibfsim::add_routes_subcommand(app, routes_options);
 
+  ibfsim::SweepOptions sweep_options;
+  CLI::App* sweep = ibfsim::add_sweep_subcommand(app, sweep_options);
+  ibfsim::CollectOptions collect_options;
+  CLI::App* collect = ibfsim::add_collect_subcommand(app, collect_options);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -69,6 +85,8 @@ int sc_main(int argc, char* argv[]) {
   }
   try {
     if (*run) return run_command(scenario, out_dir, seed, sets);
+    if (*sweep) return ibfsim::run_sweep_command(sweep_options, std::cout, std::cerr);
+    if (*collect) return ibfsim::run_collect_command(collect_options, std::cout, std::cerr);
     if (*topo) return ibfsim::run_topo_command(topo_options, std::cout);
     if (*routes) return ibfsim::run_routes_command(routes_options, std::cout, std::cerr);
   } catch (const ibfsim::InputError& e) {

@@ -20,6 +20,8 @@ Time CalendarProcess::current_time_ = 0;
 bool CalendarProcess::in_action_ = false;
 Time CalendarProcess::horizon_ = 0;
 bool CalendarProcess::pause_requested_ = false;
+std::atomic<Time> CalendarProcess::published_{0};
+std::atomic<bool> CalendarProcess::stop_{false};
 
 CalendarProcess::CalendarProcess(const sc_core::sc_module_name& name) : sc_core::sc_module(name) {
   SC_METHOD(wake);
@@ -95,6 +97,11 @@ void CalendarProcess::wake() {
   try {
     for (;;) {
       current_time_ = t;
+      published_.store(t, std::memory_order_relaxed);
+      if (stop_.load(std::memory_order_relaxed)) {
+        sc_core::sc_stop();
+        break;
+      }
       // Everything due now runs in this one wake, including actions it schedules for now.
       while (!calendar_.empty() && calendar_.top().at <= t) {
         Action a = calendar_.pop();

@@ -7,6 +7,7 @@
 //    ordering among actions at the same instant is by scheduling order across the whole fabric.
 // bench/fabric_bench measures both.
 #pragma once
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <systemc>
@@ -47,6 +48,14 @@ class CalendarProcess : public sc_core::sc_module {
   static void pause();
   // Whether some calendar is running actions right now.
   static bool in_action() { return in_action_; }
+  // The simulated time the calendars have reached, for a progress display on another thread:
+  // stored (relaxed) at every instant a wake runs. Reading it never touches the simulation.
+  static Time published_now() { return published_.load(std::memory_order_relaxed); }
+  // Asks the running simulation to stop before its next instant (async-signal-safe: a SIGINT
+  // handler may call it). The wake that sees it calls sc_stop(); the run then ends as if its time
+  // were up, with results for what was simulated so far.
+  static void request_stop() { stop_.store(true, std::memory_order_relaxed); }
+  static bool stop_requested() { return stop_.load(std::memory_order_relaxed); }
   // The calendar shared by all modules in fabric-wide mode (created on first use).
   static CalendarProcess& shared();
   // Actions run by every calendar of this process so far.
@@ -63,6 +72,8 @@ class CalendarProcess : public sc_core::sc_module {
   static Time horizon_;  // end of the running run_for (exclusive, as sc_start's); 0 outside it
   static bool pause_requested_;
   static bool in_action_;
+  static std::atomic<Time> published_;
+  static std::atomic<bool> stop_;
   EventCalendar calendar_;
   sc_core::sc_event event_;
   Time armed_for_ = kTimeNever;

@@ -114,6 +114,16 @@ class LinkPort : public ActionHandler {
   void request_flow_control(std::uint8_t vl);
   // A packet waits for `vl` and none of its credits are left (stalled = true), or that ended.
   void set_credit_stalled(std::uint8_t vl, bool stalled);
+  // Transmit busy time up to `now` (window statistics): stats().tx_busy counts a packet whole when
+  // it starts, so the part of the one in progress that lies after `now` is taken off.
+  Time tx_busy_until(Time now) const {
+    const Time free = clock_.time_of(busy_until_);
+    return stats_.tx_busy - (free > now ? free - now : 0);
+  }
+  // Credit-stall time of `vl` up to `now`, a stall still going on included (window statistics).
+  Time credit_stall_until(std::uint8_t vl, Time now) const {
+    return vls_[vl].stats.credit_stall + ((stalled_ >> vl & 1) ? now - vls_[vl].stall_since : 0);
+  }
 
   // Ends the data packet this port is sending as number `link_seq` (Packet::link_seq) with EBP
   // instead of EGP: a cut-through switch found, at the packet's tail on its input, that it was bad.

@@ -78,7 +78,7 @@ bool CongestionDetector::arrive(PortNum out, std::uint8_t vl, std::uint32_t bloc
   return pick(p, st, blocks);
 }
 
-bool CongestionDetector::depart(PortNum out, std::uint8_t vl, std::uint32_t blocks, bool marked,
+bool CongestionDetector::depart(PortNum out, std::uint8_t /*vl: starvation is judged per port*/, std::uint32_t blocks, bool marked,
                                 std::uint32_t credits_left, std::uint32_t peer_buffer_blocks) {
   const PortCongestionParams& p = params_[out];
   PortStats& st = stats_[out];

@@ -60,7 +60,9 @@ Hca::Hca(const sc_core::sc_module_name& name, HcaConfig config, PacketPool& pool
 }
 
 Qpn Hca::create_ud_qp(std::uint32_t q_key) {
-  qps_.push_back(UdQp{q_key});
+  UdQp slot;
+  slot.q_key = q_key;
+  qps_.push_back(std::move(slot));
   return static_cast<Qpn>(kFirstQpn + qps_.size() - 1);
 }
 
@@ -406,7 +408,7 @@ QueuePair* Hca::create_qp(verbs::PdHandle pd, const verbs::ibv_qp_init_attr& ini
   if (init.qp_type != verbs::IBV_QPT_RC && init.qp_type != verbs::IBV_QPT_UC && init.qp_type != verbs::IBV_QPT_UD)
     return nullptr;
   const Qpn qpn = static_cast<Qpn>(kFirstQpn + qps_.size());
-  UdQp slot{0};
+  UdQp slot;
   slot.verbs = std::make_unique<QueuePair>(*this, qpn, pd, init);
   qps_.push_back(std::move(slot));
   in_ring_.resize(qps_.size(), 0);
@@ -567,9 +569,17 @@ void Hca::deliver_verbs(PortNum n, Packet* p, const ParsedPacket* parsed) {
   const bool multicast = is_multicast_lid(pp.h.lrh.dlid);
   const Qpn qpn = multicast ? mcast_qp_.at(pp.h.lrh.dlid) : pp.h.bth.dest_qp;
   QueuePair* q = qp(qpn);
+  // An RC response arriving at its requester owes nothing back: its BECN can only go in a CNP.
+  const bool response = opcode_service(pp.h.bth.opcode) == kOpcodeRcBase &&
+                        opcode_operation(pp.h.bth.opcode) >= op::kRdmaReadRespFirst &&
+                        opcode_operation(pp.h.bth.opcode) <= op::kAtomicAcknowledge;
   if (q) {
+    if (cc_ && pp.h.bth.fecn && !response) q->offer_becn();
     // A silent discard by the QP (a Q_Key violation) is counted like the HCA's own discards.
-    if (const auto dropped = q->receive(pp, *p)) return drop(n, p, *dropped);
+    if (const auto dropped = q->receive(pp, *p)) {
+      if (cc_) q->carry_becn();  // withdraws the offer
+      return drop(n, p, *dropped);
+    }
   }
   if (cc_ && q && (pp.h.bth.becn || pp.h.bth.fecn)) {
     // A BECN throttles this QP; a FECN is answered on the response it owes, or with a CNP.
@@ -580,9 +590,6 @@ void Hca::deliver_verbs(PortNum n, Packet* p, const ParsedPacket* parsed) {
     if (pp.h.bth.fecn) {
       CcQpCounters& c = cc_->counters[qpn];
       ++c.fecn_received;
-      const std::uint8_t o = opcode_operation(pp.h.bth.opcode);
-      const bool response = opcode_service(pp.h.bth.opcode) == kOpcodeRcBase && o >= op::kRdmaReadRespFirst &&
-                            o <= op::kAtomicAcknowledge;
       if (becn_carrier(!response && q->carry_becn()) == BecnCarrier::kResponse) {
         ++c.becn_on_response;
       } else {

@@ -188,7 +188,7 @@ class Hca : public ScheduledModule, public PortOwner, public ActionHandler, publ
   enum Kind : std::uint32_t { kConsume = 1, kDoorbell, kTimer, kCompletion, kSendReady, kDeliver, kCcTimer, kCcWake };
   static constexpr Qpn kFirstQpn = 0x100;
   struct UdQp {
-    std::uint32_t q_key;
+    std::uint32_t q_key = 0;
     Psn next_psn = 0;
     std::unique_ptr<QueuePair> verbs;  // set: a verbs QP (any type); the fields above are unused
   };

@@ -107,8 +107,11 @@ class QueuePair {
   // the local ACK timer if it is not running.
   void on_transmitted(const Packet& p);
   void on_timer(std::uint8_t kind, std::uint64_t generation);
-  // Congestion control (becn_responder.h): the packet just received carried FECN. Puts a BECN on
-  // the response this QP owes, if any (RC only), and says whether it did; if not, the HCA sends a CNP.
+  // Congestion control (becn_responder.h), around receive() of a FECN-marked request: offer_becn()
+  // before it, so that a response it queues carries the BECN even when the HCA builds and sends
+  // that response inside receive(); carry_becn() after it says whether a response took the BECN
+  // (one queued by receive(), or one still owed from before: RC only); if not, the HCA sends a CNP.
+  void offer_becn() { becn_offer_ = init_.qp_type == verbs::IBV_QPT_RC ? BecnOffer::kOffered : BecnOffer::kNone; }
   bool carry_becn();
   // The doorbell of a posted WQE rang: wake if it is the next to send.
   void on_doorbell();
@@ -199,6 +202,7 @@ class QueuePair {
   std::uint64_t msg_offset_ = 0;
   Reth msg_reth_;
   std::deque<Response> responses_;
+  enum class BecnOffer : std::uint8_t { kNone, kOffered, kTaken } becn_offer_ = BecnOffer::kNone;
   struct SavedAtomic {
     Psn psn = 0;
     std::uint64_t orig = 0;

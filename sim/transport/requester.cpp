@@ -85,7 +85,7 @@ bool QueuePair::build_request(Packet& p) {
   const bool ud = init_.qp_type == IBV_QPT_UD;
   if (!w.started) {
     // Local protection, checked as the HCA starts on the WQE.
-    const unsigned need = is_read(w.wr) || is_atomic(w.wr) ? IBV_ACCESS_LOCAL_WRITE : 0;
+    const unsigned need = is_read(w.wr) || is_atomic(w.wr) ? static_cast<unsigned>(IBV_ACCESS_LOCAL_WRITE) : 0u;
     for (const auto& s : w.wr.sg_list) {
       if (env_.mrs().check_local(s, pd_, need) != MrCheck::kOk) {
         // The QP goes to error; this WQE completes with a protection error, the rest are flushed.

@@ -22,14 +22,9 @@ bool op_is_first_or_only(std::uint8_t o) {
          o == op::kRdmaWriteOnly || o == op::kRdmaWriteOnlyImm;
 }
 bool op_is_send(std::uint8_t o) { return o <= op::kSendOnlyImm; }
-bool op_is_write(std::uint8_t o) { return o >= op::kRdmaWriteFirst && o <= op::kRdmaWriteOnlyImm; }
 bool op_is_last_or_only(std::uint8_t o) {
   return o == op::kSendLast || o == op::kSendLastImm || o == op::kSendOnly || o == op::kSendOnlyImm ||
          o == op::kRdmaWriteLast || o == op::kRdmaWriteLastImm || o == op::kRdmaWriteOnly || o == op::kRdmaWriteOnlyImm;
-}
-bool op_is_middle_or_last(std::uint8_t o) {
-  return o == op::kSendMiddle || o == op::kSendLast || o == op::kSendLastImm || o == op::kRdmaWriteMiddle ||
-         o == op::kRdmaWriteLast || o == op::kRdmaWriteLastImm;
 }
 bool op_has_imm(std::uint8_t o) {
   return o == op::kSendLastImm || o == op::kSendOnlyImm || o == op::kRdmaWriteLastImm || o == op::kRdmaWriteOnlyImm;
@@ -42,7 +37,13 @@ std::size_t QueuePair::rd_atomic_pending() const {
   return n;
 }
 
-void QueuePair::queue_response(const Response& r) {
+void QueuePair::queue_response(const Response& response) {
+  Response r = response;
+  if (becn_offer_ == BecnOffer::kOffered) {
+    // The request being received carried FECN: its response carries the BECN.
+    r.becn = true;
+    becn_offer_ = BecnOffer::kTaken;
+  }
   // ACKs are cumulative: a newer one replaces an ACK that has not gone out yet (coalescing).
   if (r.kind == Response::kAck && !responses_.empty() && responses_.back().kind == Response::kAck) {
     const bool becn = responses_.back().becn;
@@ -329,6 +330,9 @@ void QueuePair::receive_rc_uc(const ParsedPacket& pp, const Packet& p) {
 }
 
 bool QueuePair::carry_becn() {
+  const BecnOffer offer = becn_offer_;
+  becn_offer_ = BecnOffer::kNone;
+  if (offer == BecnOffer::kTaken) return true;
   if (init_.qp_type != IBV_QPT_RC || responses_.empty()) return false;
   responses_.back().becn = true;
   return true;

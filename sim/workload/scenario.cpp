@@ -242,12 +242,15 @@ Scenario load_scenario(const std::string& path, const std::vector<std::pair<std:
   for (std::size_t i = 0; i < all_flow_maps.size(); ++i) {
     const YamlMap& fm = all_flow_maps[i];
     const auto t = fm.find("transport");
-    if (t && is_verbs_transport(t->as<std::string>())) {
-      s.workload_order.emplace_back(true, s.verbs_flows.size());
+    if (is_traffic_class(fm)) {
+      s.workload_order.emplace_back(Scenario::EntryKind::kClass, s.classes.size());
+      s.classes.push_back(parse_traffic_class(fm, i, s.topology));
+    } else if (t && is_verbs_transport(t->as<std::string>())) {
+      s.workload_order.emplace_back(Scenario::EntryKind::kVerbs, s.verbs_flows.size());
       s.verbs_flows.push_back(parse_verbs_flow(fm, i, data_check));
       verbs_maps.push_back(fm);
     } else {
-      s.workload_order.emplace_back(false, s.flows.size());
+      s.workload_order.emplace_back(Scenario::EntryKind::kGenerator, s.flows.size());
       s.flows.push_back(parse_workload(fm, i));
       flow_maps.push_back(fm);
     }
@@ -373,7 +376,7 @@ Scenario load_scenario(const std::string& path, const std::vector<std::pair<std:
       require_connected(s.topology);
       break;
     }
-  if (!s.verbs_flows.empty()) require_connected(s.topology);
+  if (!s.verbs_flows.empty() || !s.classes.empty()) require_connected(s.topology);
   return s;
 }
 

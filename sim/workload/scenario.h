@@ -12,6 +12,7 @@
 #include "sim/fabric/topology.h"
 #include "sim/workload/congestion_control_spec.h"
 #include "sim/workload/hca_model_spec.h"
+#include "sim/workload/traffic_class_spec.h"
 #include "sim/workload/verbs_flow_spec.h"
 
 namespace ibfsim {
@@ -69,8 +70,10 @@ struct Scenario {
   std::uint64_t seed = 1;
   std::vector<WorkloadSpec> flows;  // `workload:` is one flow (a map) or several (a list): UD generator flows
   std::vector<VerbsFlowSpec> verbs_flows;  // ... and verbs flows (transport rc, uc or ud)
-  // Every `workload:` entry in file order: (is a verbs flow, index in flows or verbs_flows).
-  std::vector<std::pair<bool, std::size_t>> workload_order;
+  std::vector<TrafficClassSpec> classes;   // ... and traffic classes (entries with a `pattern:`)
+  // Every `workload:` entry in file order: its kind and index in flows, verbs_flows or classes.
+  enum class EntryKind { kGenerator, kVerbs, kClass };
+  std::vector<std::pair<EntryKind, std::size_t>> workload_order;
   HcaModelSpec hca_model;     // `hca_model:`
   LinkSettings link;
   PhySettings phy;

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <ctime>
 #include <map>
+#include <unordered_map>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -16,10 +17,15 @@
 #include "sim/fabric/cable_training.h"
 #include "sim/fabric/fabric.h"
 #include "sim/report/atomic_file.h"
+#include "sim/report/histogram_json.h"
+#include "sim/report/latency_histogram.h"
+#include "sim/report/progress_meter.h"
 #include "sim/report/results_json.h"
 #include "sim/report/time_series_plot.h"
 #include "sim/transport/cnp.h"
 #include "sim/workload/packet_log.h"
+#include "sim/workload/port_window.h"
+#include "sim/workload/traffic_class.h"
 #include "sim/workload/time_series_sampler.h"
 #include "sim/workload/traffic_stats.h"
 #include "sim/workload/ud_traffic_generator.h"
@@ -70,9 +76,20 @@ class RunObserver : public DeliveryObserver, public VerbsFlowOwner, public Actio
  public:
   RunObserver(TrafficStats& all, std::vector<TrafficStats>& flows, const PacketLedger& ledger, Time generation_end,
               bool generators, const std::vector<std::unique_ptr<VerbsFlow>>& verbs, Time settle,
-              ScheduledModule* clock, std::vector<FaultWatch>& faults)
+              ScheduledModule* clock, std::vector<FaultWatch>& faults,
+              const std::vector<std::unique_ptr<TrafficClass>>& classes)
       : all_(all), flows_(flows), ledger_(ledger), generation_end_(generation_end), generators_(generators),
-        verbs_(verbs), settle_(settle), clock_(clock), faults_(faults) {}
+        verbs_(verbs), settle_(settle), clock_(clock), faults_(faults), classes_(classes) {}
+  // Once the traffic classes exist: which QPs' deliveries are theirs; `node_of`: each HCA's node.
+  void watch_classes(std::map<const Hca*, std::size_t> node_of) {
+    node_of_ = std::move(node_of);
+    for (const auto& c : classes_) {
+      for (std::uint64_t k : c->delivery_keys()) class_of_[k] = c.get();
+      if (c->spec().verbs()) needs_settle_ = true;
+    }
+  }
+  // Every measured UD generator packet (a message of one packet), for the overall histograms.
+  LatencyHistogram generator_message_latency, generator_network_latency;
   // Once the verbs flows exist: which of them watch which QPs' deliveries.
   void watch_flows() {
     for (const auto& f : verbs_)
@@ -86,6 +103,20 @@ class RunObserver : public DeliveryObserver, public VerbsFlowOwner, public Actio
       if (tail < f.at) f.last_before[n] = tail;
       else if (f.first_after[n] == kTimeNever) f.first_after[n] = tail;
     }
+    if (!class_of_.empty()) {
+      const std::size_t node = node_of_.at(&hca);
+      const std::size_t bth = kLrhBytes + ((p.header[1] & 3) == kLnhIbaGlobal ? kGrhBytes : 0);
+      auto it = class_of_.find(TrafficClass::delivery_key(node, load_be24(p.header.data() + bth + 5)));
+      if (it != class_of_.end()) {
+        it->second->on_delivered(node, p, tail);
+        check_end(tail);
+        return;
+      }
+    }
+    if (generator_packet(p) && p.measured) {
+      generator_message_latency.add(tail - p.created);
+      generator_network_latency.add(tail - p.injected);
+    }
     if (verbs_.empty() || generator_packet(p)) {
       all_.on_delivered(hca, p, tail);
       flows_.at(p.flow).on_delivered(hca, p, tail);
@@ -98,23 +129,29 @@ class RunObserver : public DeliveryObserver, public VerbsFlowOwner, public Actio
   }
   void flow_progress() override { check_end(ScheduledModule::now()); }
   bool cnps_possible = false;  // congestion control is on
-  void on_action(std::uint32_t, std::uint64_t, void*) override {
+  // Traffic classes: look again when their sources stop, in case everything was delivered before.
+  void check_at(Time t) { clock_->schedule(t, this, kCheck); }
+  void on_action(std::uint32_t kind, std::uint64_t, void*) override {
+    if (kind == kCheck) return check_end(ScheduledModule::now());
     pending_ = false;
     if (can_end(ScheduledModule::now())) sc_core::sc_stop();
   }
 
  private:
+  static constexpr std::uint32_t kCheck = 1;
   bool can_end(Time t) const {
     if (generators_ && t < generation_end_) return false;
     if (ledger_.created_count() != ledger_.delivered_count() + ledger_.dropped_total() + ledger_.replicated_count())
       return false;
     for (const auto& f : verbs_)
       if (!f->done()) return false;
+    for (const auto& c : classes_)
+      if (!c->done(t)) return false;
     return true;
   }
   void check_end(Time t) {
     if (!can_end(t)) return;
-    if (verbs_.empty()) {
+    if (verbs_.empty() && !needs_settle_) {
       sc_core::sc_stop();
     } else if (!pending_) {
       pending_ = true;
@@ -133,6 +170,10 @@ class RunObserver : public DeliveryObserver, public VerbsFlowOwner, public Actio
   bool pending_ = false;
   std::map<std::pair<const Hca*, Qpn>, VerbsFlow*> watched_;
   std::vector<FaultWatch>& faults_;
+  const std::vector<std::unique_ptr<TrafficClass>>& classes_;
+  std::unordered_map<std::uint64_t, TrafficClass*> class_of_;
+  std::map<const Hca*, std::size_t> node_of_;
+  bool needs_settle_ = false;  // verbs traffic classes: completions follow deliveries
 };
 
 double ns(double fs) { return fs / 1e6; }
@@ -158,6 +199,9 @@ struct PortTables {
       "node,port,vl,tx_packets,tx_bytes,rx_packets,rx_bytes,credit_stall_ns,rx_buffer_blocks,"
       "rx_buffer_mean_blocks,rx_buffer_max_blocks\n";
   std::string discards_csv = "node,port,reason,packets\n";
+  // Over the measurement window (port_window.h).
+  std::string window_ports_csv = "node,port,peer,busy_fraction\n";
+  std::string window_vls_csv = "node,port,vl,credit_stall_ns,credit_stall_fraction\n";
   nlohmann::json json = nlohmann::json::array();
 };
 
@@ -318,6 +362,7 @@ std::unique_ptr<TimeSeriesSampler> time_series_sampler(const Scenario& sc, Fabri
                                                        const std::vector<TrafficStats>& flow_stats,
                                                        const std::vector<std::vector<UdTrafficGenerator*>>& gens,
                                                        const std::vector<std::unique_ptr<VerbsFlow>>& verbs,
+                                                       const std::vector<std::unique_ptr<TrafficClass>>& classes,
                                                        Time start, Time end, std::vector<PlotPanel>& panels) {
   const Topology& topo = fabric.topology();
   auto sampler = std::make_unique<TimeSeriesSampler>(*fabric.hca(topo.hcas().front()), start,
@@ -326,11 +371,14 @@ std::unique_ptr<TimeSeriesSampler> time_series_sampler(const Scenario& sc, Fabri
       queue{"output queue depth", "64-byte blocks", {}};
   // CSV column of the figure added next: time is column 1.
   auto column = [&](PlotPanel& p) { p.columns.push_back(sampler->columns() + 2); };
-  for (const auto& [is_verbs, k] : sc.workload_order) {
+  for (const auto& [kind, k] : sc.workload_order) {
     column(rate);
-    if (is_verbs) {
+    if (kind == Scenario::EntryKind::kVerbs) {
       const VerbsFlow* f = verbs[k].get();
       sampler->add_rate(verbs[k]->spec().name + " Gb/s", [f] { return f->bytes_completed(); });
+    } else if (kind == Scenario::EntryKind::kClass) {
+      const TrafficClass* c = classes[k].get();
+      sampler->add_rate(c->spec().name + " Gb/s", [c] { return c->delivered_payload_bytes(); });
     } else {
       const TrafficStats* st = &flow_stats[k];
       sampler->add_rate(sc.flows[k].name + " Gb/s", [st] { return st->total_payload_bytes(); });
@@ -348,10 +396,11 @@ std::unique_ptr<TimeSeriesSampler> time_series_sampler(const Scenario& sc, Fabri
       const Hca* hp = &h;
       sampler->add_value("CCTI " + std::string(h.name()) + "/" + who, [hp, key] { return hp->cc_throttle()->ccti(key); });
     };
-    for (const auto& [is_verbs, k] : sc.workload_order) {
-      if (is_verbs) {
+    // Traffic classes use many QPs each: their indices are in results.json (congestion_control.qps).
+    for (const auto& [kind, k] : sc.workload_order) {
+      if (kind == Scenario::EntryKind::kVerbs) {
         add_ccti(verbs[k]->requester_hca(), verbs[k]->requester_qp()->qpn(), verbs[k]->spec().sl);
-      } else {
+      } else if (kind == Scenario::EntryKind::kGenerator) {
         for (const UdTrafficGenerator* g : gens[k]) add_ccti(g->hca(), g->src_qp(), sc.flows[k].sl);
       }
     }
@@ -374,6 +423,160 @@ nlohmann::json throughput_json(std::uint64_t offered_bytes, const TrafficStats& 
           {"accepted_payload_gbps", static_cast<double>(st.window_payload_bytes()) * 8 / window_s / 1e9},
           {"accepted_packets", st.window_packets()},
           {"accepted_payload_bytes", st.window_payload_bytes()}};
+}
+
+
+// The figures a load sweep plots, over every load-driven flow and class of the run.
+struct StudyFigures {
+  bool load_driven = false;
+  double offered_load = 0, accepted_load = 0;  // fractions of the sources' injection links
+  double offered_gbps = 0, accepted_gbps = 0;  // payload
+  std::size_t sources = 0;
+  LatencyHistogram message_latency, packet_latency, network_latency;
+  std::uint64_t measured_undelivered = 0, waiting_at_sources = 0;
+  bool saturated = false;
+  std::string saturation_reason;
+};
+
+StudyFigures study_figures(const Scenario& sc, const std::vector<std::vector<UdTrafficGenerator*>>& flow_generators,
+                           const std::vector<TrafficStats>& flow_stats,
+                           const std::vector<std::unique_ptr<TrafficClass>>& classes, const RunObserver& observer,
+                           Fabric& fabric, Time end, Time end_limit) {
+  StudyFigures st;
+  ClassTotals t;
+  for (const auto& c : classes) {
+    if (c->spec().collective()) continue;
+    st.load_driven = true;
+    c->add_totals(t);
+    st.message_latency.merge(c->message_latency());
+    st.packet_latency.merge(c->packet_latency());
+    st.network_latency.merge(c->network_latency());
+    st.measured_undelivered += c->measured_undelivered();
+    st.waiting_at_sources += c->messages_waiting_at_sources();
+  }
+  // UD generator flows: every message is one packet of a fixed size.
+  for (std::size_t f = 0; f < sc.flows.size(); ++f) {
+    const WorkloadSpec& w = sc.flows[f];
+    if (flow_generators[f].empty()) continue;
+    st.load_driven = true;
+    const bool group = std::any_of(sc.multicast.begin(), sc.multicast.end(),
+                                   [&](const auto& g) { return g.first == w.destination; });
+    const Hca* first = &flow_generators[f].front()->hca();
+    std::size_t node = 0;
+    for (std::size_t n : fabric.topology().hcas())
+      if (fabric.hca(n) == first) node = n;
+    const LinkPort& port = fabric.port(node, 1);
+    const double pkt_fs = static_cast<double>(port.symbols_for(packet_wire_bytes(28, w.message_size))) * port.clock().period_fs();
+    std::uint64_t posted = 0;
+    for (const auto* g : flow_generators[f]) posted += g->measured_posted();
+    t.offered_wire_fs += static_cast<double>(posted) * pkt_fs;
+    t.offered_payload_bytes += posted * w.message_size;
+    t.accepted_wire_fs += static_cast<double>(flow_stats[f].window_packets()) * pkt_fs;
+    t.accepted_payload_bytes += flow_stats[f].window_payload_bytes();
+    t.sources += flow_generators[f].size();
+    if (!group && posted > flow_stats[f].latency().count()) st.measured_undelivered += posted - flow_stats[f].latency().count();
+  }
+  st.message_latency.merge(observer.generator_message_latency);
+  st.packet_latency.merge(observer.generator_message_latency);
+  st.network_latency.merge(observer.generator_network_latency);
+  if (!st.load_driven) return st;
+  const double window = static_cast<double>(sc.phases.measure);
+  st.sources = t.sources;
+  if (t.sources) {
+    st.offered_load = t.offered_wire_fs / (window * static_cast<double>(t.sources));
+    st.accepted_load = t.accepted_wire_fs / (window * static_cast<double>(t.sources));
+  }
+  st.offered_gbps = static_cast<double>(t.offered_payload_bytes) * 8 / (window / 1e15) / 1e9;
+  st.accepted_gbps = static_cast<double>(t.accepted_payload_bytes) * 8 / (window / 1e15) / 1e9;
+  // Saturated: the run could not drain. It reached its time limit with measured messages still
+  // undelivered (the network accepts less than is offered, or it deadlocked).
+  if (end >= end_limit && st.measured_undelivered > 0) {
+    st.saturated = true;
+    st.saturation_reason = fmt::format(
+        "{} measured messages not delivered {} after the measurement window ({} packets in the network, {} queued "
+        "and {} messages waiting at the sources)",
+        st.measured_undelivered, format_duration(end - (end_limit - sc.phases.drain)),
+        fabric.pool().live() - fabric.queued_at_sources(), fabric.queued_at_sources(), st.waiting_at_sources);
+  }
+  return st;
+}
+
+void add_study_results(nlohmann::json& j, const StudyFigures& st) {
+  j["histogram_relative_error"] = LatencyHistogram::kRelativeError;
+  if (st.load_driven)
+    j["load"] = {{"offered", st.offered_load},
+                 {"accepted", st.accepted_load},
+                 {"offered_payload_gbps", st.offered_gbps},
+                 {"accepted_payload_gbps", st.accepted_gbps},
+                 {"sources", st.sources}};
+  j["message_latency"] = histogram_json(st.message_latency);
+  j["packet_latency"] = histogram_json(st.packet_latency);
+  j["packet_network_latency"] = histogram_json(st.network_latency);
+  j["saturation"] = {{"saturated", st.saturated},
+                     {"reason", st.saturation_reason},
+                     {"measured_messages_undelivered", st.measured_undelivered},
+                     {"messages_waiting_at_sources_at_end", st.waiting_at_sources}};
+}
+
+// Utilization and credit stalls in the measurement window, into the port tables.
+void add_port_window(PortTables& tables, const PortWindow* pw, Fabric& fabric) {
+  if (!pw || !pw->complete()) return;
+  const Topology& topo = fabric.topology();
+  const auto figs = pw->figures();
+  IBFSIM_CHECK(figs.size() == tables.json.size(), "port window: port lists differ");
+  for (std::size_t i = 0; i < figs.size(); ++i) {
+    const PortWindow::PortFigures& f = figs[i];
+    nlohmann::json& pj = tables.json[i];
+    IBFSIM_CHECK(pj["node"] == topo.nodes[f.node].name && pj["port"] == f.port, "port window: port order differs");
+    nlohmann::json stalls = nlohmann::json::array();
+    for (Time s : f.credit_stall) stalls.push_back(ns(static_cast<double>(s)));
+    pj["window"] = {{"busy_fraction", f.busy_fraction}, {"credit_stall_ns", stalls}};
+    fmt::format_to(std::back_inserter(tables.window_ports_csv), "{},{},{},{:.6f}\n", topo.nodes[f.node].name, f.port,
+                   pj["peer"].get<std::string>(), f.busy_fraction);
+    for (std::size_t v = 0; v < f.credit_stall.size(); ++v)
+      fmt::format_to(std::back_inserter(tables.window_vls_csv), "{},{},{},{:.3f},{:.6f}\n", topo.nodes[f.node].name,
+                     f.port, v, ns(static_cast<double>(f.credit_stall[v])),
+                     static_cast<double>(f.credit_stall[v]) / static_cast<double>(pw->window()));
+  }
+}
+
+// classes.csv: one row per traffic class, then the run's totals.
+std::string classes_csv(const std::vector<std::unique_ptr<TrafficClass>>& classes, const StudyFigures& st) {
+  std::string out =
+      "name,pattern,transport,verb,sl,offered_load,accepted_load,offered_payload_gbps,accepted_payload_gbps,"
+      "messages_measured,messages_undelivered,msg_mean_ns,msg_p50_ns,msg_p90_ns,msg_p99_ns,msg_p99_9_ns,msg_max_ns,"
+      "pkt_mean_ns,pkt_p99_ns,net_mean_ns,net_p99_ns,fct_mean_ns\n";
+  auto lat = [](const LatencyHistogram& h, bool full) {
+    if (h.count() == 0) return std::string(full ? ",,,,," : ",");
+    const std::string head = fmt::format("{:.3f}", h.mean_fs() / 1e6);
+    if (!full) return head + fmt::format(",{:.3f}", static_cast<double>(h.percentile(99)) / 1e6);
+    return head + fmt::format(",{:.3f},{:.3f},{:.3f},{:.3f},{:.3f}", static_cast<double>(h.percentile(50)) / 1e6,
+                              static_cast<double>(h.percentile(90)) / 1e6, static_cast<double>(h.percentile(99)) / 1e6,
+                              static_cast<double>(h.percentile(99.9)) / 1e6, static_cast<double>(h.max()) / 1e6);
+  };
+  for (const auto& c : classes) {
+    const nlohmann::json r = c->results();
+    const TrafficClassSpec& s = c->spec();
+    std::string load = ",,,";
+    std::string fct;
+    if (s.collective()) {
+      if (r["collective"].contains("fct_ns")) fct = fmt::format("{:.3f}", r["collective"]["fct_ns"]["mean"].get<double>());
+    } else {
+      load = fmt::format("{:.6f},{:.6f},{:.4f},{:.4f}", r["offered"]["load"].get<double>(), r["accepted"]["load"].get<double>(),
+                         r["offered"]["payload_gbps"].get<double>(), r["accepted"]["payload_gbps"].get<double>());
+    }
+    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{}\n", s.name, pattern_name(s.pattern.kind),
+                       class_transport_name(s.transport), class_verb_name(s.verb), s.sl, load,
+                       r["messages"]["measured"].get<std::uint64_t>(), c->measured_undelivered(),
+                       lat(c->message_latency(), true), lat(c->packet_latency(), false),
+                       lat(c->network_latency(), false), fct);
+  }
+  if (st.load_driven)
+    out += fmt::format("all,,,,,{:.6f},{:.6f},{:.4f},{:.4f},{},{},{},{},{},\n", st.offered_load, st.accepted_load,
+                       st.offered_gbps, st.accepted_gbps, st.message_latency.count() + st.measured_undelivered,
+                       st.measured_undelivered, lat(st.message_latency, true), lat(st.packet_latency, false),
+                       lat(st.network_latency, false));
+  return out;
 }
 
 }  // namespace
@@ -452,8 +655,12 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
         sc.file, format_duration(start), format_duration(fabric_up)));
   const Time measure_begin = start + sc.phases.warmup;
   const Time measure_end = measure_begin + sc.phases.measure;
-  // Verbs flows run until they are done, within phases.limit; generator traffic by the phases.
-  const Time end_limit = sc.verbs_flows.empty() ? measure_end + sc.phases.drain : start + sc.phases.limit;
+  // Verbs flows and collectives run until they are done, within phases.limit; load-driven traffic
+  // (generator flows, traffic classes) by the phases.
+  bool load_driven = !sc.flows.empty(), runs_to_done = !sc.verbs_flows.empty();
+  for (const TrafficClassSpec& c : sc.classes) (c.collective() ? runs_to_done : load_driven) = true;
+  const Time end_limit = std::max(load_driven || !runs_to_done ? measure_end + sc.phases.drain : 0,
+                                  runs_to_done ? start + sc.phases.limit : 0);
   fabric.set_horizon(end_limit);
   const double bring_up_cpu = thread_cpu_seconds() - bring_up_cpu_start;
   std::vector<LinkFault> faults = sc.faults;
@@ -479,12 +686,13 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
   }
   TrafficStats all_stats(measure_begin, measure_end);
   std::vector<TrafficStats> flow_stats(sc.flows.size(), TrafficStats(measure_begin, measure_end));
+  std::vector<std::unique_ptr<TrafficClass>> classes;
   std::vector<FaultWatch> watches;
   for (const LinkFault& f : faults)
     watches.push_back(FaultWatch{f.at, std::vector<Time>(topo.nodes.size(), kTimeNever),
                                  std::vector<Time>(topo.nodes.size(), kTimeNever)});
   RunObserver observer(all_stats, flow_stats, fabric.ledger(), measure_end, !sc.flows.empty(), verbs_flows, settle,
-                       fabric.hca(hca_nodes.front()), watches);
+                       fabric.hca(hca_nodes.front()), watches, classes);
   for (std::size_t i = 0; i < sc.verbs_flows.size(); ++i) {
     const VerbsFlowSpec& v = sc.verbs_flows[i];
     const std::size_t a = *topo.find_node(v.from), b = *topo.find_node(v.to);
@@ -493,6 +701,29 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
     verbs_flows.back()->setup();
   }
   observer.watch_flows();
+  // Traffic classes: their QPs come after the verbs flows' on every HCA.
+  {
+    std::vector<Time> completion_delay(topo.nodes.size(), 0);
+    std::map<const Hca*, std::size_t> node_of;
+    for (std::size_t n : hca_nodes) {
+      completion_delay[n] = models[n].wire_to_completion;
+      node_of[fabric.hca(n)] = n;
+    }
+    for (std::size_t i = 0; i < sc.classes.size(); ++i) {
+      classes.push_back(std::make_unique<TrafficClass>(sc.classes[i], i, fabric, sc.seed,
+                                                       ClassWindow{start, measure_begin, measure_end}, completion_delay,
+                                                       observer));
+      classes.back()->setup();
+    }
+    observer.watch_classes(std::move(node_of));
+    if (!classes.empty()) observer.check_at(measure_end);
+  }
+  // Port utilization and credit stalls over the measurement window, for load-driven traffic.
+  std::unique_ptr<PortWindow> port_window;
+  if (load_driven) {
+    port_window = std::make_unique<PortWindow>(fabric, measure_begin, measure_end);
+    port_window->setup(*fabric.hca(hca_nodes.front()));
+  }
   observer.cnps_possible = sc.congestion_control.enabled;
   PacketLog packet_log;
   for (std::size_t n : hca_nodes) {
@@ -536,11 +767,15 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
   std::unique_ptr<TimeSeriesSampler> sampler;
   std::vector<PlotPanel> panels;
   if (sc.outputs.time_series.interval > 0)
-    sampler = time_series_sampler(sc, fabric, flow_stats, flow_generators, verbs_flows, start, end_limit, panels);
+    sampler = time_series_sampler(sc, fabric, flow_stats, flow_generators, verbs_flows, classes, start, end_limit, panels);
 
   const double cpu_start = thread_cpu_seconds() - bring_up_cpu;
-  // run_for counts from the kernel's clock, which may lag the last action after a pause.
-  CalendarProcess::run_for(end_limit - sc_core::sc_time_stamp().value());
+  {
+    ProgressMeter meter(0, end_limit, &CalendarProcess::published_now);
+    // run_for counts from the kernel's clock, which may lag the last action after a pause.
+    CalendarProcess::run_for(end_limit - sc_core::sc_time_stamp().value());
+  }
+  const bool partial = CalendarProcess::stop_requested();
   const double simulate_wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   const double simulate_cpu = thread_cpu_seconds() - cpu_start;
   ScheduledModule::rethrow_failure();
@@ -552,6 +787,8 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
   const PacketLedger& L = fabric.ledger();
   nlohmann::json j;
   j["ibfsim_version"] = IBFSIM_VERSION_STRING;
+  // Stopped early (Ctrl-C): every figure covers the simulated time up to phases.end_ns only.
+  j["partial"] = partial;
   j["scenario"] = sc.file;
   j["topology"] = {{"file", sc.topology_file},
                    {"hcas", hca_nodes.size()},
@@ -636,8 +873,11 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
                      {"throughput", throughput_json(offered, flow_stats[f], sc.phases.measure)}});
   }
   // Every flow in the order of `workload:`.
-  for (const auto& [is_verbs, k] : sc.workload_order)
-    flows.push_back(is_verbs ? verbs_flows[k]->results() : generator_flows[k]);
+  for (const auto& [kind, k] : sc.workload_order) {
+    if (kind == Scenario::EntryKind::kVerbs) flows.push_back(verbs_flows[k]->results());
+    else if (kind == Scenario::EntryKind::kClass) flows.push_back(classes[k]->results());
+    else flows.push_back(generator_flows[k]);
+  }
   j["flows"] = flows;
   if (!verbs_flows.empty()) {
     // The HCA model each HCA ran with (scenario `hca_model:` over HcaConfig's defaults).
@@ -659,6 +899,10 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
   j["throughput"] = throughput_json(offered_total, all_stats, sc.phases.measure);
   j["simulation"] = {{"actions", fabric.actions_run()}, {"packet_hops", fabric.packet_hops()}};
   PortTables tables = port_tables(fabric);
+  const StudyFigures study =
+      study_figures(sc, flow_generators, flow_stats, classes, observer, fabric, end, partial ? kTimeNever : end_limit);
+  add_study_results(j, study);
+  add_port_window(tables, port_window.get(), fabric);
   j["ports"] = tables.json;
   nlohmann::json links = nlohmann::json::array();
   for (std::size_t k = 0; k < topo.cables.size(); ++k) {
@@ -738,6 +982,18 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
   write_file_atomically((dir / "port_vls.csv").string(), tables.vls_csv);
   write_file_atomically((dir / "discards.csv").string(), tables.discards_csv);
   if (sc.outputs.packet_log) write_file_atomically((dir / "packets.csv").string(), packet_log.csv());
+  if (port_window) {
+    write_file_atomically((dir / "port_utilization.csv").string(), tables.window_ports_csv);
+    write_file_atomically((dir / "credit_stall.csv").string(), tables.window_vls_csv);
+  }
+  write_file_atomically((dir / "classes.csv").string(), classes_csv(classes, study));
+  bool any_collective = false;
+  for (const auto& c : classes) any_collective = any_collective || c->spec().collective();
+  if (any_collective) {
+    std::string fct = "class,iteration,start_ns,end_ns,fct_ns\n";
+    for (const auto& c : classes) fct += c->fct_csv_rows();
+    write_file_atomically((dir / "fct.csv").string(), fct);
+  }
   std::string plot_note;
   if (sampler) {
     const std::string csv = (dir / "time_series.csv").string();
@@ -750,6 +1006,7 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
   RunResult r;
   r.results = j;
   r.simulate_wall_seconds = simulate_wall;
+  r.partial = partial;
   r.simulate_cpu_seconds = simulate_cpu;
   const auto& lat = all_stats.latency();
   std::string speeds;
@@ -785,10 +1042,20 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
                                generator_flows[f]["throughput"]["accepted_payload_gbps"].get<double>());
     }
   }
+  if (!classes.empty()) {
+    r.summary += "traffic classes:\n";
+    for (const auto& c : classes) r.summary += c->summary();
+  }
+  if (study.load_driven)
+    r.summary += fmt::format("load: offered {:.4f}, accepted {:.4f} of the injection links{}\n", study.offered_load,
+                             study.accepted_load,
+                             study.saturated ? fmt::format(" -- SATURATED: {}", study.saturation_reason) : "");
   if (!verbs_flows.empty()) {
     r.summary += "verbs flows:\n";
     for (const auto& f : verbs_flows) r.summary += f->summary();
   }
+  if (partial)
+    r.summary += fmt::format("INTERRUPTED at {} simulated: results so far, marked partial\n", format_duration(end));
   if (sc.congestion_control.enabled) {
     const auto& t = j["congestion_control"]["totals"];
     r.summary += fmt::format("congestion control: {} FECN marked, {} BECNs on responses, {} CNPs sent, {} BECNs taken\n",

@@ -13,9 +13,12 @@ struct RunResult {
   nlohmann::json results;  // what results.json holds
   std::string summary;     // a few lines for humans
   double simulate_wall_seconds = 0;  // wall time inside sc_start only (never in results.json)
+  bool partial = false;              // stopped early (CalendarProcess::request_stop, e.g. Ctrl-C)
   double simulate_cpu_seconds = 0;   // CPU time of this thread inside sc_start (bench on a busy machine)
 };
 
+// On a terminal, long runs show their progress on stderr (progress_meter.h). A run stopped with
+// CalendarProcess::request_stop() (SIGINT) still writes its results, marked "partial": true.
 // Throws InputError for bad input and SimError when an invariant breaks.
 RunResult run_scenario(const Scenario& scenario, const std::string& out_dir);
 

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "tests/support/run_command.h"
@@ -81,10 +82,16 @@ TEST_CASE("cc_victim writes its time series and plots it", "[scenarios][congesti
   CHECK(header ==
         "time_ns,c1 Gb/s,c2 Gb/s,c3 Gb/s,c4 Gb/s,victim Gb/s,CCTI c1/qp0x100,CCTI c2/qp0x100,CCTI c3/qp0x100,"
         "CCTI c4/qp0x100,CCTI v/qp0x100,queue spine/5 blocks,queue spine/2 blocks,queue leaf1/3 blocks");
-  // One row every 5 us from time 0 (links up at once) until the end: warmup 100 + measure 100 +
-  // drain 10 us = 210 us (the generators' backlog keeps it running): samples at 0, 5, .., 205.
+  // One row every 5 us from the start of traffic (when the subnet manager has brought the fabric
+  // up) until the end: warmup 100 + measure 100 + drain 10 us = 210 us (the generators' backlog
+  // keeps it running): samples at start + 0, 5, .., 205 us.
   CHECK(std::count(csv.begin(), csv.end(), '\n') == 1 + 42);
-  CHECK(csv.find("\n5000.000,") != std::string::npos);
+  const nlohmann::json res = nlohmann::json::parse(read_file(out + "/results.json"));
+  const double start_ns = res["phases"]["start_ns"];
+  CHECK(start_ns > 0);
+  CHECK(csv.find(fmt::format("\n{:.3f},", start_ns)) != std::string::npos);
+  CHECK(csv.find(fmt::format("\n{:.3f},", start_ns + 5000)) != std::string::npos);
+  CHECK(csv.find(fmt::format("\n{:.3f},", start_ns + 205000)) != std::string::npos);
   if (run_command("command -v gnuplot").exit_code == 0) {
     CHECK(read_file(out + "/time_series.png").substr(1, 3) == "PNG");
     CHECK(read_file(out + "/time_series.svg").find("<svg") != std::string::npos);

@@ -1,0 +1,47 @@
+// `ibfsim sweep SCENARIO --set key=lo:hi:step|a,b,c ... [-o DIR] [-j N] [--plan]` and
+// `ibfsim collect DIR`.
+//
+// sweep writes DIR/sweep.json (the points and, for each, one self-contained `ibfsim run` command),
+// then runs the points as child processes, N at a time, each into DIR/points/pNNNN (its output in
+// run.log there), and finally does what collect does. With --plan it only writes sweep.json and
+// prints the commands, one per line, for GNU parallel or a job array to run anywhere that sees DIR.
+//
+// collect reads DIR/sweep.json and every point's results.json and writes DIR/curve.csv,
+// saturation.json, plot_data.csv and plot.gp, then renders latency.png/svg and throughput.png/svg
+// with gnuplot (curve.h). The curve depends only on the points' results, so every way of running
+// the points gives the same bytes.
+#pragma once
+#include <CLI/CLI.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace ibfsim {
+
+struct SweepOptions {
+  std::string scenario;
+  std::string out_dir;
+  std::vector<std::string> sets;
+  std::optional<std::uint64_t> seed;
+  unsigned jobs = 1;
+  bool plan = false;
+  double accepted_drop = 0.05;
+  double latency_factor = 10;
+};
+
+struct CollectOptions {
+  std::string dir;
+};
+
+CLI::App* add_sweep_subcommand(CLI::App& app, SweepOptions& opts);
+CLI::App* add_collect_subcommand(CLI::App& app, CollectOptions& opts);
+
+// Exit codes: 0 every point ran, 1 a point failed, 2 bad input, 130 interrupted (SIGINT).
+int run_sweep_command(const SweepOptions& opts, std::ostream& out, std::ostream& err);
+// Exit codes: 0, or 2 when DIR holds no sweep.json.
+int run_collect_command(const CollectOptions& opts, std::ostream& out, std::ostream& err);
+
+}  // namespace ibfsim

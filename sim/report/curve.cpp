@@ -1,0 +1,229 @@
+#include "sim/report/curve.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+namespace ibfsim {
+
+namespace {
+
+std::optional<double> get(const nlohmann::json& j, const char* a, const char* b) {
+  if (!j.contains(a) || !j[a].is_object() || !j[a].contains(b) || !j[a][b].is_number()) return std::nullopt;
+  return j[a][b].get<double>();
+}
+
+std::string opt(const std::optional<double>& v, const char* fmt_spec = "{:.3f}") {
+  return v ? fmt::format(fmt::runtime(fmt_spec), *v) : std::string();
+}
+
+}  // namespace
+
+Curve build_curve(const std::vector<std::string>& keys, const std::vector<std::vector<std::string>>& values,
+                  const std::vector<std::optional<nlohmann::json>>& results, const SaturationCriteria& criteria) {
+  Curve c;
+  c.keys = keys;
+  c.criteria = criteria;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    CurveRow r;
+    r.point = i;
+    r.values = values[i];
+    if (!results[i]) {
+      r.status = "failed";
+      c.rows.push_back(r);
+      continue;
+    }
+    const nlohmann::json& j = *results[i];
+    r.status = j.value("partial", false) ? "partial" : "ok";
+    if (j.contains("load") && j["load"].is_object()) {
+      r.has_load = true;
+      r.offered_load = j["load"]["offered"].get<double>();
+      r.accepted_load = j["load"]["accepted"].get<double>();
+      r.offered_gbps = j["load"]["offered_payload_gbps"].get<double>();
+      r.accepted_gbps = j["load"]["accepted_payload_gbps"].get<double>();
+    }
+    if (j.contains("message_latency")) r.messages = j["message_latency"].value("count", std::uint64_t{0});
+    r.msg_mean = get(j, "message_latency", "mean_ns");
+    r.msg_p50 = get(j, "message_latency", "p50_ns");
+    r.msg_p90 = get(j, "message_latency", "p90_ns");
+    r.msg_p99 = get(j, "message_latency", "p99_ns");
+    r.msg_p99_9 = get(j, "message_latency", "p99_9_ns");
+    r.msg_max = get(j, "message_latency", "max_ns");
+    r.pkt_mean = get(j, "packet_latency", "mean_ns");
+    r.pkt_p99 = get(j, "packet_latency", "p99_ns");
+    r.net_mean = get(j, "packet_network_latency", "mean_ns");
+    if (j.contains("flows"))
+      for (const auto& f : j["flows"])
+        if (!r.fct_mean && f.contains("collective") && f["collective"].contains("fct_ns"))
+          r.fct_mean = f["collective"]["fct_ns"]["mean"].get<double>();
+    r.run_saturated = j.contains("saturation") && j["saturation"].value("saturated", false);
+    c.rows.push_back(r);
+  }
+  // Series: rows grouped by the values of every key but the first.
+  std::map<std::vector<std::string>, std::size_t> index;
+  for (std::size_t i = 0; i < c.rows.size(); ++i) {
+    const CurveRow& r = c.rows[i];
+    const std::vector<std::string> rest(r.values.begin() + (r.values.empty() ? 0 : 1), r.values.end());
+    auto it = index.find(rest);
+    if (it == index.end()) {
+      CurveSeries s;
+      for (std::size_t k = 1; k < keys.size(); ++k) s.label += (k > 1 ? " " : "") + keys[k] + "=" + rest[k - 1];
+      it = index.emplace(rest, c.series.size()).first;
+      c.series.push_back(s);
+    }
+    // An interrupted point's figures cover part of its window only: listed, not plotted or judged.
+    if (r.has_load && r.status == "ok") c.series[it->second].rows.push_back(i);
+  }
+  for (CurveSeries& s : c.series) {
+    std::stable_sort(s.rows.begin(), s.rows.end(),
+                     [&](std::size_t a, std::size_t b) { return c.rows[a].offered_load < c.rows[b].offered_load; });
+    if (!s.rows.empty()) s.zero_load_latency_ns = c.rows[s.rows.front()].msg_mean;
+    for (std::size_t i : s.rows) {
+      CurveRow& r = c.rows[i];
+      r.saturated = r.run_saturated || r.accepted_load < r.offered_load * (1 - criteria.accepted_drop) ||
+                    (r.msg_mean && s.zero_load_latency_ns && *r.msg_mean > criteria.latency_factor * *s.zero_load_latency_ns);
+      if (r.saturated && !s.saturation_row) s.saturation_row = i;
+      s.max_accepted_load = std::max(s.max_accepted_load, r.accepted_load);
+    }
+  }
+  return c;
+}
+
+std::string curve_csv(const Curve& c) {
+  std::string out = "point";
+  for (const std::string& k : c.keys) out += "," + k;
+  out += ",status,offered_load,accepted_load,offered_payload_gbps,accepted_payload_gbps,messages,msg_mean_ns,"
+         "msg_p50_ns,msg_p90_ns,msg_p99_ns,msg_p99_9_ns,msg_max_ns,pkt_mean_ns,pkt_p99_ns,net_mean_ns,fct_mean_ns,"
+         "run_saturated,saturated\n";
+  for (const CurveRow& r : c.rows) {
+    out += std::to_string(r.point);
+    for (const std::string& v : r.values) out += "," + (v.find_first_of(",\"") == std::string::npos ? v : "\"" + v + "\"");
+    out += "," + r.status;
+    if (r.has_load)
+      out += fmt::format(",{:.6f},{:.6f},{:.4f},{:.4f}", r.offered_load, r.accepted_load, r.offered_gbps, r.accepted_gbps);
+    else
+      out += ",,,,";
+    out += fmt::format(",{},{},{},{},{},{},{},{},{},{},{},{},{}\n", r.messages, opt(r.msg_mean), opt(r.msg_p50),
+                       opt(r.msg_p90), opt(r.msg_p99), opt(r.msg_p99_9), opt(r.msg_max), opt(r.pkt_mean),
+                       opt(r.pkt_p99), opt(r.net_mean), opt(r.fct_mean), r.run_saturated ? 1 : 0, r.saturated ? 1 : 0);
+  }
+  return out;
+}
+
+nlohmann::json saturation_json(const Curve& c) {
+  nlohmann::json j;
+  j["criteria"] = {{"accepted_below_offered_times", 1 - c.criteria.accepted_drop},
+                   {"latency_above_zero_load_times", c.criteria.latency_factor},
+                   {"or_run_could_not_drain", true}};
+  nlohmann::json series = nlohmann::json::array();
+  for (const CurveSeries& s : c.series) {
+    nlohmann::json sj;
+    sj["series"] = s.label;
+    sj["points"] = s.rows.size();
+    sj["zero_load_latency_ns"] = s.zero_load_latency_ns ? nlohmann::json(*s.zero_load_latency_ns) : nlohmann::json(nullptr);
+    sj["saturation_throughput"] = s.max_accepted_load;  // highest accepted load reached
+    sj["saturated"] = s.saturation_row.has_value();
+    if (s.saturation_row) {
+      const CurveRow& r = c.rows[*s.saturation_row];
+      sj["saturation_point"] = {{"point", r.point}, {"offered_load", r.offered_load}, {"accepted_load", r.accepted_load}};
+      const auto pos = std::find(s.rows.begin(), s.rows.end(), *s.saturation_row) - s.rows.begin();
+      if (pos > 0) {
+        const CurveRow& p = c.rows[s.rows[pos - 1]];
+        sj["last_unsaturated"] = {{"point", p.point}, {"offered_load", p.offered_load}, {"accepted_load", p.accepted_load}};
+      }
+    }
+    series.push_back(sj);
+  }
+  j["series"] = series;
+  return j;
+}
+
+std::string saturation_summary(const Curve& c) {
+  std::string out;
+  for (const CurveSeries& s : c.series) {
+    if (s.rows.empty()) continue;
+    out += s.label.empty() ? "curve" : "series " + s.label;
+    if (s.zero_load_latency_ns) out += fmt::format(": zero-load latency {:.1f} ns", *s.zero_load_latency_ns);
+    if (s.saturation_row) {
+      const CurveRow& r = c.rows[*s.saturation_row];
+      out += fmt::format(", saturates at offered load {:.4f} (accepted {:.4f})", r.offered_load, r.accepted_load);
+    } else {
+      out += ", not saturated up to the highest offered load";
+    }
+    out += fmt::format(", highest accepted load {:.4f}\n", s.max_accepted_load);
+  }
+  return out;
+}
+
+std::string plot_data_csv(const Curve& c) {
+  std::string out;
+  bool first = true;
+  for (const CurveSeries& s : c.series) {
+    if (!first) out += "\n\n";
+    first = false;
+    out += "# " + (s.label.empty() ? std::string("curve") : s.label) + "\n";
+    for (std::size_t i : s.rows) {
+      const CurveRow& r = c.rows[i];
+      out += fmt::format("{:.6f},{:.6f},{},{}\n", r.offered_load, r.accepted_load, opt(r.msg_mean), opt(r.msg_p99));
+    }
+  }
+  return out;
+}
+
+std::string gnuplot_script(const Curve& c, const std::string& title) {
+  std::string labels;
+  for (std::size_t i = 0; i < c.series.size(); ++i) {
+    std::string l = c.series[i].label.empty() ? "" : c.series[i].label;
+    std::replace(l.begin(), l.end(), '"', '\'');
+    labels += fmt::format("label{} = \"{}\"\n", i, l);
+  }
+  const std::size_t n = c.series.size();
+  std::string s = fmt::format(
+      "# gnuplot script written by ibfsim: renders the curve of {}\n"
+      "set datafile separator ','\n"
+      "set datafile missing ''\n"
+      "set key top left\n"
+      "set grid\n"
+      "{}"
+      "series(i) = value(sprintf('label%d', i))\n",
+      title, labels);
+  // Saturation points as vertical dashed lines.
+  std::string arrows;
+  for (const CurveSeries& ser : c.series)
+    if (ser.saturation_row)
+      arrows += fmt::format("set arrow from {:.6f}, graph 0 to {:.6f}, graph 1 nohead dashtype 2 lc rgb 'gray40'\n",
+                            c.rows[*ser.saturation_row].offered_load, c.rows[*ser.saturation_row].offered_load);
+  const std::string mean_title = n == 1 ? "'mean'" : "'mean '.series(i)";
+  const std::string p99_title = n == 1 ? "'p99'" : "'p99 '.series(i)";
+  const std::string acc_title = n == 1 ? "'accepted'" : "series(i)";
+  for (const auto& [term, ext] : std::vector<std::pair<std::string, std::string>>{
+           {"pngcairo size 1000,650 font 'sans,11'", "png"}, {"svg size 1000,650 dynamic font 'sans,11'", "svg"}}) {
+    s += fmt::format(
+        "\nset terminal {}\n"
+        "set termoption noenhanced\n"
+        "set output 'latency.{}'\n"
+        "set title '{}: message latency'\n"
+        "set xlabel 'offered load (fraction of injection link rate)'\n"
+        "set ylabel 'message latency (ns)'\n"
+        "set logscale y\n"
+        "set xrange [0:*]\n"
+        "{}"
+        "plot for [i=0:{}] 'plot_data.csv' index i using 1:3 with linespoints pt 7 title {}, \\\n"
+        "     for [i=0:{}] 'plot_data.csv' index i using 1:4 with linespoints pt 6 dashtype 3 title {}\n"
+        "unset logscale y\n"
+        "set output 'throughput.{}'\n"
+        "set title '{}: accepted against offered load'\n"
+        "set ylabel 'accepted load (fraction of injection link rate)'\n"
+        "set xrange [0:*]\n"
+        "set yrange [0:*]\n"
+        "plot x with lines dashtype 2 lc rgb 'gray60' title 'accepted = offered', \\\n"
+        "     for [i=0:{}] 'plot_data.csv' index i using 1:2 with linespoints pt 7 title {}\n"
+        "set yrange [*:*]\n"
+        "unset arrow\n",
+        term, ext, title, arrows, n - 1, mean_title, n - 1, p99_title, ext, title, n - 1, acc_title);
+  }
+  return s;
+}
+
+}  // namespace ibfsim

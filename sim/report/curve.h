@@ -1,0 +1,74 @@
+// A load sweep's curve: one row per point from its results.json, the saturation point of each
+// series, curve.csv, and the gnuplot script that renders the plots. Pure functions of the
+// points' results, so `sweep -j 1`, `sweep -j N` and `--plan` + `collect` give the same bytes.
+//
+// Series: the first swept key is the curve's parameter (it moves the offered load); each
+// combination of the other keys' values is one series (one line per plot).
+//
+// A point is saturated (by default) when any of these holds:
+//  * the run could not drain: measured messages were still undelivered when its drain phase ran out;
+//  * accepted load < offered load x (1 - 0.05): the network no longer takes what is offered;
+//  * mean message latency > 10 x the series' zero-load latency (its mean latency at the lowest
+//    offered load).
+// The series' saturation point is its first saturated point in order of offered load; its
+// saturation throughput is the highest accepted load any of its points reached.
+#pragma once
+#include <nlohmann/json.hpp>
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ibfsim {
+
+struct SaturationCriteria {
+  double accepted_drop = 0.05;  // saturated when accepted < offered x (1 - this)
+  double latency_factor = 10;   // ... or mean message latency > this x zero-load latency
+};
+
+struct CurveRow {
+  std::size_t point = 0;
+  std::vector<std::string> values;  // per swept key
+  std::string status;               // ok, partial (interrupted), failed (no results.json)
+  bool has_load = false;            // load-driven traffic: the load figures are set
+  double offered_load = 0, accepted_load = 0, offered_gbps = 0, accepted_gbps = 0;
+  std::uint64_t messages = 0;       // measured messages delivered
+  std::optional<double> msg_mean, msg_p50, msg_p90, msg_p99, msg_p99_9, msg_max;  // ns
+  std::optional<double> pkt_mean, pkt_p99, net_mean, fct_mean;                    // ns
+  bool run_saturated = false;       // the run could not drain
+  bool saturated = false;           // by the criteria
+};
+
+struct CurveSeries {
+  std::string label;                 // "k2=v2 k3=v3", or "" for a single series
+  std::vector<std::size_t> rows;     // indices into Curve::rows with load figures (status ok), by offered load
+  std::optional<double> zero_load_latency_ns;
+  std::optional<std::size_t> saturation_row;  // the first saturated row
+  double max_accepted_load = 0;
+};
+
+struct Curve {
+  std::vector<std::string> keys;
+  std::vector<CurveRow> rows;  // in point order
+  std::vector<CurveSeries> series;
+  SaturationCriteria criteria;
+};
+
+// `values[i]`: point i's value of each key; `results[i]`: its results.json, if it has one.
+Curve build_curve(const std::vector<std::string>& keys, const std::vector<std::vector<std::string>>& values,
+                  const std::vector<std::optional<nlohmann::json>>& results, const SaturationCriteria& criteria);
+
+std::string curve_csv(const Curve& c);
+// saturation.json: per series, the criteria, the saturation point and the figures around it.
+nlohmann::json saturation_json(const Curve& c);
+// A few lines for the terminal, one per series.
+std::string saturation_summary(const Curve& c);
+// plot_data.csv: one block per series (offered, accepted, mean, p99 in ns), blocks separated by
+// two blank lines as gnuplot's `index` expects. Empty if no row has load figures.
+std::string plot_data_csv(const Curve& c);
+// The gnuplot script that reads plot_data.csv and writes latency.{png,svg} (message latency
+// against offered load) and throughput.{png,svg} (accepted against offered load), in its folder.
+std::string gnuplot_script(const Curve& c, const std::string& title);
+
+}  // namespace ibfsim

@@ -1,0 +1,82 @@
+#include "sim/report/progress_meter.h"
+
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cmath>
+
+namespace ibfsim {
+
+namespace {
+std::string wall_text(double s) {
+  if (s < 60) return fmt::format("{:.0f} s", s);
+  if (s < 3600) return fmt::format("{:.0f} min {:.0f} s", std::floor(s / 60), std::fmod(s, 60));
+  return fmt::format("{:.0f} h {:.0f} min", std::floor(s / 3600), std::floor(std::fmod(s, 3600) / 60));
+}
+// A duration to four significant digits at most: "388.8 us", "5.12 ms", "50 us".
+std::string short_duration(Time t) {
+  struct U {
+    Time scale;
+    const char* name;
+  };
+  static const U units[] = {{kSec, "s"}, {kMs, "ms"}, {kUs, "us"}, {kNs, "ns"}, {kPs, "ps"}, {1, "fs"}};
+  for (const U& u : units) {
+    if (t >= u.scale || u.scale == 1) {
+      const double v = static_cast<double>(t) / static_cast<double>(u.scale);
+      std::string s = fmt::format("{:.{}f}", v, v >= 100 ? 1 : v >= 10 ? 2 : 3);
+      while (s.back() == '0') s.pop_back();
+      if (s.back() == '.') s.pop_back();
+      return s + " " + u.name;
+    }
+  }
+  return "0 fs";
+}
+}  // namespace
+
+std::string progress_line(Time begin, Time now, Time end, double wall) {
+  const Time done = now > begin ? now - begin : 0;
+  const Time total = end > begin ? end - begin : 0;
+  std::string s = fmt::format("simulated {} of {}", short_duration(done), short_duration(total));
+  if (total > 0) {
+    const double f = std::min(1.0, static_cast<double>(done) / static_cast<double>(total));
+    s += fmt::format(" ({:.1f}%), wall {}", 100 * f, wall_text(wall));
+    if (f > 0.001) s += fmt::format(", about {} left", wall_text(wall * (1 - f) / f));
+  }
+  return s;
+}
+
+ProgressMeter::ProgressMeter(Time begin, Time end, Time (*now)(), std::FILE* out, bool force)
+    : begin_(begin), end_(end), now_(now), out_(out) {
+  if (force || isatty(fileno(out))) thread_ = std::thread([this] { loop(); });
+}
+
+ProgressMeter::~ProgressMeter() {
+  if (!thread_.joinable()) return;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+  thread_.join();
+}
+
+void ProgressMeter::loop() {
+  const auto t0 = std::chrono::steady_clock::now();
+  std::unique_lock<std::mutex> lock(mu_);
+  // Nothing during the first second; then a redraw every 250 ms.
+  if (cv_.wait_for(lock, std::chrono::seconds(1), [this] { return stop_; })) return;
+  do {
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::fputs(("\r\033[K" + progress_line(begin_, now_(), end_, wall)).c_str(), out_);
+    std::fflush(out_);
+    drawn_ = true;
+  } while (!cv_.wait_for(lock, std::chrono::milliseconds(250), [this] { return stop_; }));
+  if (drawn_) {
+    std::fputs("\r\033[K", out_);
+    std::fflush(out_);
+  }
+}
+
+}  // namespace ibfsim

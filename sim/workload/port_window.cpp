@@ -1,0 +1,46 @@
+#include "sim/workload/port_window.h"
+
+namespace ibfsim {
+
+PortWindow::PortWindow(Fabric& fabric, Time begin, Time end) : fabric_(fabric), begin_(begin), end_(end) {
+  const Topology& t = fabric.topology();
+  for (std::size_t n = 0; n < t.nodes.size(); ++n)
+    for (unsigned p = 1; p <= t.nodes[n].num_ports; ++p)
+      if (fabric.port(n, p).connected()) ports_.emplace_back(n, p);
+}
+
+void PortWindow::setup(ScheduledModule& clock) {
+  clock.schedule(begin_, this, 0);
+  clock.schedule(end_, this, 1);
+}
+
+void PortWindow::on_action(std::uint32_t kind, std::uint64_t, void*) {
+  const Time now = ScheduledModule::now();
+  std::vector<Snapshot>& into = kind == 0 ? at_begin_ : at_end_;
+  into.clear();
+  for (const auto& [n, p] : ports_) {
+    const LinkPort& lp = fabric_.port(n, p);
+    Snapshot s;
+    s.tx_busy = lp.tx_busy_until(now);
+    for (unsigned v = 0; v < lp.op_vls(); ++v) s.stall.push_back(lp.credit_stall_until(static_cast<std::uint8_t>(v), now));
+    into.push_back(std::move(s));
+  }
+  ++taken_;
+}
+
+std::vector<PortWindow::PortFigures> PortWindow::figures() const {
+  std::vector<PortFigures> out;
+  if (!complete()) return out;
+  const double window = static_cast<double>(end_ - begin_);
+  for (std::size_t i = 0; i < ports_.size(); ++i) {
+    PortFigures f;
+    f.node = ports_[i].first;
+    f.port = ports_[i].second;
+    f.busy_fraction = static_cast<double>(at_end_[i].tx_busy - at_begin_[i].tx_busy) / window;
+    for (std::size_t v = 0; v < at_end_[i].stall.size(); ++v) f.credit_stall.push_back(at_end_[i].stall[v] - at_begin_[i].stall[v]);
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
+}  // namespace ibfsim

@@ -1,0 +1,46 @@
+// Per-port and per-VL figures over the measurement window only: each connected port's transmit
+// utilization and each data VL's credit-stall time between measure_begin and measure_end. Two
+// snapshots, one action at each end of the window (no polling); the packet a port is sending at
+// a snapshot counts up to the snapshot only.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "sim/core/event_calendar.h"
+#include "sim/fabric/fabric.h"
+
+namespace ibfsim {
+
+class PortWindow : public ActionHandler {
+ public:
+  struct PortFigures {
+    std::size_t node = 0;
+    unsigned port = 0;
+    double busy_fraction = 0;                 // tx busy time in the window / window
+    std::vector<Time> credit_stall;           // per data VL, in the window
+  };
+
+  PortWindow(Fabric& fabric, Time begin, Time end);
+  // Schedules the two snapshots; call during elaboration.
+  void setup(ScheduledModule& clock);
+  // Whether both snapshots were taken (a run stopped early has only the first, or none).
+  bool complete() const { return taken_ == 2; }
+  Time window() const { return end_ - begin_; }
+  // The figures, in port order (node, then port); empty unless complete().
+  std::vector<PortFigures> figures() const;
+
+  void on_action(std::uint32_t kind, std::uint64_t arg, void* ptr) override;
+
+ private:
+  struct Snapshot {
+    Time tx_busy = 0;
+    std::vector<Time> stall;
+  };
+  Fabric& fabric_;
+  Time begin_, end_;
+  std::vector<std::pair<std::size_t, unsigned>> ports_;
+  std::vector<Snapshot> at_begin_, at_end_;
+  int taken_ = 0;
+};
+
+}  // namespace ibfsim

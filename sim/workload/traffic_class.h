@@ -1,0 +1,164 @@
+// Runs one traffic class (traffic_class_spec.h) on a fabric: its sources, the messages they offer
+// and what becomes of them.
+//
+// Load-driven patterns: each sending host draws arrivals from its arrival process between the
+// class's start and the end of the measurement window, and each message's destination from the
+// pattern and size from the mix. Collectives: every host posts the first step of the schedule
+// (collective_schedule.h) and each further step once the message it depends on has arrived;
+// iterations run back to back.
+//
+// Transports: `ud_send` builds packets at the wire as the UD traffic generator does (a message
+// larger than the MTU becomes several packets, posted at once); `ud`, `uc`, `rc` go through the
+// HCAs' verbs API and HCA model: one UD QP per host, or one connected QP pair per (source,
+// destination) the pattern can pick, created and connected at time 0 as an MPI library would.
+// A message waits at its source (in arrival order, per QP) while tx_depth messages are
+// outstanding on the QP; its latency counts that wait.
+//
+// Message latency: from the message's arrival at its source to the tail of its last data packet
+// delivered where the data goes (the destination; for READ, the requester that reads), after the
+// host interface DMA on verbs transports. Packet latency: a data packet's creation (ud_send: the
+// post; verbs: when the HCA builds it) to its tail delivered; network latency: its first symbol
+// on the wire to its tail. Only messages that arrive in the measurement window are measured
+// (collectives: every message). ACKs and READ requests are not data packets.
+#pragma once
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "sim/core/event_calendar.h"
+#include "sim/core/rng.h"
+#include "sim/fabric/fabric.h"
+#include "sim/report/latency_histogram.h"
+#include "sim/workload/destination_pattern.h"
+#include "sim/workload/traffic_class_spec.h"
+#include "sim/workload/verbs_flow.h"
+
+namespace ibfsim {
+
+// The times a class runs by.
+struct ClassWindow {
+  Time start = 0;          // phases.start: traffic begins (collectives: + their own start)
+  Time measure_begin = 0;  // messages arriving in [measure_begin, measure_end) are measured
+  Time measure_end = 0;    // load-driven sources stop offering here
+};
+
+// Figures a run adds up over every class.
+struct ClassTotals {
+  double offered_wire_fs = 0;   // link time of the packets of measured messages
+  double accepted_wire_fs = 0;  // link time of data packets delivered in the window
+  std::uint64_t offered_payload_bytes = 0, accepted_payload_bytes = 0;
+  std::size_t sources = 0;      // sending hosts of load-driven classes
+};
+
+class TrafficClass : public ActionHandler {
+ public:
+  // `completion_delay`: by node, the HCA model's wire_to_completion, which collectives on verbs
+  // transports wait after a message arrives before they post the step it allows.
+  TrafficClass(const TrafficClassSpec& spec, std::size_t index, Fabric& fabric, std::uint64_t seed, ClassWindow window,
+               std::vector<Time> completion_delay, VerbsFlowOwner& owner);
+  ~TrafficClass() override;
+  TrafficClass(const TrafficClass&) = delete;
+  TrafficClass& operator=(const TrafficClass&) = delete;
+
+  // Creates QPs and memory, connects, schedules the first arrivals; call during elaboration.
+  void setup();
+  const TrafficClassSpec& spec() const { return spec_; }
+  // Keys (hca node << 24 | QPN) of the QPs whose delivered packets belong to this class.
+  std::vector<std::uint64_t> delivery_keys() const;
+  static std::uint64_t delivery_key(std::size_t node, Qpn qpn) { return (std::uint64_t{node} << 24) | qpn; }
+  // A packet delivered to one of those QPs (`tail`: when it was delivered).
+  void on_delivered(std::size_t node, const Packet& p, Time tail);
+  // Nothing more will be offered and nothing offered is still waiting, posted or in flight (at `now`).
+  bool done(Time now) const;
+  // Measured messages not delivered (yet).
+  std::uint64_t measured_undelivered() const { return measured_ - measured_delivered_; }
+  std::uint64_t messages_waiting_at_sources() const;
+
+  // Payload of the class's data packets delivered so far (time series).
+  std::uint64_t delivered_payload_bytes() const { return delivered_payload_; }
+  const LatencyHistogram& message_latency() const { return message_latency_; }
+  const LatencyHistogram& packet_latency() const { return packet_latency_; }
+  const LatencyHistogram& network_latency() const { return network_latency_; }
+  void add_totals(ClassTotals& t) const;
+  nlohmann::json results() const;
+  std::string summary() const;
+  // fct.csv rows for collectives: "class,iteration,start_ns,end_ns,fct_ns\n" lines.
+  std::string fct_csv_rows() const;
+
+  void on_action(std::uint32_t kind, std::uint64_t arg, void* ptr) override;
+
+ private:
+  enum Kind : std::uint32_t { kArrival = 1, kCollectiveStart, kCollectiveStep };
+  struct Message {
+    Time arrival = 0;
+    std::uint64_t bytes = 0;
+    std::uint32_t packets = 1;
+    std::uint32_t src = 0, dst = 0;  // host indices
+    std::uint32_t step = 0;          // collectives
+    bool measured = false;
+  };
+  struct Endpoint;  // a sending QP (verbs) or a host's generator QP (ud_send)
+  struct Host;
+  struct Listener : CompletionListener {
+    TrafficClass* cls = nullptr;
+    std::size_t host = 0;
+    bool recv = false;
+    void on_completion(verbs::CqHandle cq, const verbs::ibv_wc& wc) override;
+  };
+
+  double wire_fs(const LinkPort& port, std::uint64_t bytes) const;
+  void schedule_arrival(std::size_t host, Time at);
+  void arrive(std::size_t host);
+  void offer(std::size_t src, std::size_t dst, std::uint64_t bytes, bool measured, std::uint32_t step);
+  void post(Endpoint& e, std::uint32_t slot);
+  void post_recv(std::size_t host, QueuePair& qp);
+  void on_send_completion(std::size_t host, const verbs::ibv_wc& wc);
+  void on_recv_completion(std::size_t host, const verbs::ibv_wc& wc);
+  void message_delivered(std::uint32_t slot, Time tail);
+  void start_iteration(Time at);
+  void collective_post(std::size_t host, std::uint32_t step);
+  std::uint32_t new_slot(const Message& m);
+  Endpoint* endpoint_for(std::size_t src, std::size_t dst);
+
+  TrafficClassSpec spec_;
+  std::size_t index_;
+  Fabric& fabric_;
+  std::uint64_t seed_;
+  ClassWindow window_;
+  std::vector<Time> completion_delay_;
+  VerbsFlowOwner& owner_;
+  DestinationPattern pattern_;
+  std::vector<std::unique_ptr<Host>> hosts_;
+  std::vector<std::unique_ptr<Endpoint>> endpoints_;
+  std::unordered_map<std::uint64_t, Endpoint*> by_target_qp_;  // RC/UC SEND/WRITE: target QP -> sender
+  std::unordered_map<std::uint64_t, Endpoint*> by_requester_qp_;  // READ: requester QP -> itself
+  std::unordered_map<std::size_t, std::size_t> host_of_node_;
+  std::vector<Message> messages_;          // slots
+  std::vector<std::uint32_t> free_slots_;
+  bool offering_stopped_ = false;
+
+  // Statistics.
+  LatencyHistogram message_latency_, packet_latency_, network_latency_;
+  std::uint64_t offered_messages_ = 0, measured_ = 0, measured_delivered_ = 0, delivered_messages_ = 0;
+  std::uint64_t offered_payload_ = 0, accepted_payload_ = 0, accepted_packets_ = 0, delivered_payload_ = 0;
+  double offered_wire_fs_ = 0, accepted_wire_fs_ = 0;
+  std::uint64_t error_completions_ = 0;
+  std::uint64_t silent_sources_ = 0;
+
+  // Collectives.
+  std::size_t steps_ = 0;
+  std::uint64_t iteration_ = 0;            // the running one (0-based)
+  std::uint64_t received_this_iteration_ = 0;
+  Time iteration_start_ = 0;
+  std::vector<std::pair<Time, Time>> fct_;  // (start, end) of each finished iteration
+  std::vector<std::uint32_t> next_step_;    // by host: the next step it will post
+  std::vector<std::uint32_t> got_step_;     // by host: steps it has received
+};
+
+}  // namespace ibfsim
