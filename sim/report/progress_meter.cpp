@@ -37,6 +37,7 @@ std::string short_duration(Time t) {
 
 std::string progress_line(Time begin, Time now, Time end, double wall) {
   const Time done = now > begin ? now - begin : 0;
+  if (end == kTimeNever) return fmt::format("bring-up: simulated {}, wall {}", short_duration(done), wall_text(wall));
   const Time total = end > begin ? end - begin : 0;
   std::string s = fmt::format("simulated {} of {}", short_duration(done), short_duration(total));
   if (total > 0) {

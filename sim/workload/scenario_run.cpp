@@ -638,9 +638,13 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
       if (first) CalendarProcess::pause();
       first = false;
     });
-    CalendarProcess::run_for(kBringUpLimit);
+    {
+      ProgressMeter meter(0, kTimeNever, &CalendarProcess::published_now);
+      CalendarProcess::run_for(kBringUpLimit);
+    }
     ScheduledModule::rethrow_failure();
-    if (!fabric.subnet_manager()->configured())
+    // Ctrl-C during the bring-up: the run below stops at once and the results say partial.
+    if (!fabric.subnet_manager()->configured() && !CalendarProcess::stop_requested())
       throw SimError("the subnet manager did not finish its first sweep: the simulation ran out of events");
     fabric_up = ScheduledModule::now();
   } else {
@@ -663,6 +667,8 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
                                   runs_to_done ? start + sc.phases.limit : 0);
   fabric.set_horizon(end_limit);
   const double bring_up_cpu = thread_cpu_seconds() - bring_up_cpu_start;
+  const double bring_up_wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  const std::uint64_t bring_up_actions = fabric.actions_run(), bring_up_hops = fabric.packet_hops();
   std::vector<LinkFault> faults = sc.faults;
   for (LinkFault& f : faults) f.at += start;
   fabric.schedule_faults(faults);
@@ -769,14 +775,16 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
   if (sc.outputs.time_series.interval > 0)
     sampler = time_series_sampler(sc, fabric, flow_stats, flow_generators, verbs_flows, classes, start, end_limit, panels);
 
-  const double cpu_start = thread_cpu_seconds() - bring_up_cpu;
+  const auto traffic_wall_start = std::chrono::steady_clock::now();
+  const double cpu_start = thread_cpu_seconds();
   {
     ProgressMeter meter(0, end_limit, &CalendarProcess::published_now);
     // run_for counts from the kernel's clock, which may lag the last action after a pause.
     CalendarProcess::run_for(end_limit - sc_core::sc_time_stamp().value());
   }
   const bool partial = CalendarProcess::stop_requested();
-  const double simulate_wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  const double simulate_wall =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - traffic_wall_start).count();
   const double simulate_cpu = thread_cpu_seconds() - cpu_start;
   ScheduledModule::rethrow_failure();
   const Time end = ScheduledModule::now();
@@ -897,7 +905,10 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
     j["hca_model"] = hm;
   }
   j["throughput"] = throughput_json(offered_total, all_stats, sc.phases.measure);
-  j["simulation"] = {{"actions", fabric.actions_run()}, {"packet_hops", fabric.packet_hops()}};
+  j["simulation"] = {{"actions", fabric.actions_run()},
+                     {"packet_hops", fabric.packet_hops()},
+                     {"bring_up_actions", bring_up_actions},
+                     {"bring_up_packet_hops", bring_up_hops}};
   PortTables tables = port_tables(fabric);
   const StudyFigures study =
       study_figures(sc, flow_generators, flow_stats, classes, observer, fabric, end, partial ? kTimeNever : end_limit);
@@ -1005,6 +1016,8 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
 
   RunResult r;
   r.results = j;
+  r.bring_up_wall_seconds = bring_up_wall;
+  r.bring_up_cpu_seconds = bring_up_cpu;
   r.simulate_wall_seconds = simulate_wall;
   r.partial = partial;
   r.simulate_cpu_seconds = simulate_cpu;

@@ -12,9 +12,12 @@ namespace ibfsim {
 struct RunResult {
   nlohmann::json results;  // what results.json holds
   std::string summary;     // a few lines for humans
-  double simulate_wall_seconds = 0;  // wall time inside sc_start only (never in results.json)
-  bool partial = false;              // stopped early (CalendarProcess::request_stop, e.g. Ctrl-C)
-  double simulate_cpu_seconds = 0;   // CPU time of this thread inside sc_start (bench on a busy machine)
+  // Wall and CPU time (of this thread) in the simulation kernel, never in results.json (a run's
+  // results do not depend on the machine): for bench/. The bring-up is the subnet manager's first
+  // sweep; simulate_* is the rest of the run, from the start of traffic.
+  double bring_up_wall_seconds = 0, bring_up_cpu_seconds = 0;
+  double simulate_wall_seconds = 0, simulate_cpu_seconds = 0;
+  bool partial = false;  // stopped early (CalendarProcess::request_stop, e.g. Ctrl-C)
 };
 
 // On a terminal, long runs show their progress on stderr (progress_meter.h). A run stopped with

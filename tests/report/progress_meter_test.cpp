@@ -22,6 +22,8 @@ TEST_CASE("progress line: simulated time of the total, wall time and the time le
   // Four significant digits at most.
   CHECK(progress_line(0, 388'845'847'791, 5'120'104'320'000, 2.0) ==
         "simulated 388.8 us of 5.12 ms (7.6%), wall 2 s, about 24 s left");
+  // The bring-up: no end known, so no share and no estimate.
+  CHECK(progress_line(0, 1'250 * kUs, kTimeNever, 75.0) == "bring-up: simulated 1.25 ms, wall 1 min 15 s");
 }
 
 TEST_CASE("progress meter: nothing at all when the output is not a terminal", "[report][progress]") {
