@@ -123,27 +123,43 @@ int collect(const fs::path& dir, std::ostream& out, std::ostream& err) {
   SaturationCriteria crit;
   crit.accepted_drop = m.at("criteria").at("accepted_drop").get<double>();
   crit.latency_factor = m.at("criteria").at("latency_factor").get<double>();
-  const Curve curve = build_curve(keys, values, results, crit);
+  std::vector<CurveMetric> metrics;
+  if (m.contains("metrics"))
+    for (const auto& x : m["metrics"]) {
+      metrics.push_back({x.at("name").get<std::string>(), x.at("selector").get<std::string>()});
+      parse_json_selector(metrics.back().selector, manifest_path.string() + ": metric " + metrics.back().name);
+    }
+  const Curve curve = build_curve(keys, values, results, crit, metrics);
   write_file_atomically((dir / "curve.csv").string(), curve_csv(curve));
   write_file_atomically((dir / "saturation.json").string(), saturation_json(curve).dump(2) + "\n");
   out << fmt::format("curve: {} ({} points", (dir / "curve.csv").string(), values.size());
   if (missing) out << fmt::format(", {} without results", missing);
   if (partial) out << fmt::format(", {} interrupted", partial);
   out << ")\n" << saturation_summary(curve);
-  const std::string data = plot_data_csv(curve);
   bool any_load = false;
   for (const CurveRow& r : curve.rows) any_load = any_load || r.has_load;
-  if (!any_load) {
-    out << "plots: none (no point has load-driven traffic)\n";
+  if (!any_load && metrics.empty()) {
+    out << "plots: none (no point has load-driven traffic, and no --metric)\n";
     return 0;
   }
-  write_file_atomically((dir / "plot_data.csv").string(), data);
+  std::vector<std::string> plots;
+  if (any_load) {
+    write_file_atomically((dir / "plot_data.csv").string(), plot_data_csv(curve));
+    plots.insert(plots.end(), {"latency", "throughput"});
+  }
+  if (!metrics.empty()) {
+    write_file_atomically((dir / "metrics_data.csv").string(), metrics_data_csv(curve));
+    plots.push_back("metrics");
+    if (metrics.size() >= 2) plots.push_back("tradeoff");
+  }
   write_file_atomically((dir / "plot.gp").string(),
                         gnuplot_script(curve, fs::path(m.at("scenario").get<std::string>()).stem().string()));
   if (auto problem = render_plots(dir)) {
     err << "warning: plots not rendered: " << *problem << "\n";
   } else {
-    out << fmt::format("plots: {}/latency.png, latency.svg, throughput.png, throughput.svg\n", dir.string());
+    std::string list;
+    for (const std::string& p : plots) list += (list.empty() ? "" : ", ") + p + ".png, " + p + ".svg";
+    out << fmt::format("plots: {}/{}\n", dir.string(), list);
   }
   return 0;
 }
@@ -160,6 +176,11 @@ CLI::App* add_sweep_subcommand(CLI::App& app, SweepOptions& o) {
   s->add_option("--seed", o.seed, "Random seed of every point");
   s->add_option("-j,--jobs", o.jobs, "Points run at once, each in its own process")->check(CLI::Range(1u, 1024u));
   s->add_flag("--plan", o.plan, "Only write sweep.json and print one command per point (run them, then collect)");
+  s->add_option("--metric", o.metrics,
+                "NAME=SELECTOR: a number from each point's results.json, e.g. "
+                "victim=flows[name=victim].throughput.accepted_payload_gbps (repeatable): a column of "
+                "curve.csv, plotted against the first swept key")
+      ->type_name("NAME=SELECTOR");
   s->add_option("--saturation-drop", o.accepted_drop,
                 "Saturated when accepted < offered x (1 - this) (default 0.05)")->check(CLI::Range(0.0, 1.0));
   s->add_option("--saturation-latency", o.latency_factor,
@@ -186,6 +207,17 @@ int run_sweep_command(const SweepOptions& o, std::ostream& out, std::ostream& er
     else fixed.push_back(key + "=" + value);
   }
   if (axes.empty()) throw InputError("ibfsim sweep: expected a --set with several values (a,b,c or lo:hi:step)");
+  nlohmann::json metrics = nlohmann::json::array();
+  for (const std::string& mt : o.metrics) {
+    const std::size_t eq = mt.find('=');
+    if (eq == std::string::npos || eq == 0 || mt.find_first_of(",\"") < eq)
+      throw InputError("--metric " + mt + ": expected NAME=SELECTOR (a name without ',' or '\"', then where the "
+                       "number is in results.json, e.g. victim=flows[name=victim].throughput.accepted_payload_gbps)");
+    parse_json_selector(mt.substr(eq + 1), "--metric " + mt);
+    for (const auto& x : metrics)
+      if (x["name"] == mt.substr(0, eq)) throw InputError("--metric " + mt + ": expected each name once, got it again");
+    metrics.push_back({{"name", mt.substr(0, eq)}, {"selector", mt.substr(eq + 1)}});
+  }
   const std::vector<SweepPoint> points = sweep_points(axes);
 
   // Every point must be a valid scenario: check the first and the last before running anything.
@@ -213,6 +245,7 @@ int run_sweep_command(const SweepOptions& o, std::ostream& out, std::ostream& er
   m["fixed"] = fixed;
   m["seed"] = o.seed ? nlohmann::json(*o.seed) : nlohmann::json(nullptr);
   m["criteria"] = {{"accepted_drop", o.accepted_drop}, {"latency_factor", o.latency_factor}};
+  m["metrics"] = metrics;
   std::vector<std::vector<std::string>> argvs;
   nlohmann::json pts = nlohmann::json::array();
   for (const SweepPoint& p : points) {

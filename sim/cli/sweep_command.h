@@ -8,7 +8,8 @@
 //
 // collect reads DIR/sweep.json and every point's results.json and writes DIR/curve.csv,
 // saturation.json, plot_data.csv and plot.gp, then renders latency.png/svg and throughput.png/svg
-// with gnuplot (curve.h). The curve depends only on the points' results, so every way of running
+// with gnuplot (curve.h); with --metric, also metrics_data.csv, metrics.png/svg and (two metrics
+// or more) tradeoff.png/svg. The curve depends only on the points' results, so every way of running
 // the points gives the same bytes.
 #pragma once
 #include <CLI/CLI.hpp>
@@ -30,6 +31,7 @@ struct SweepOptions {
   bool plan = false;
   double accepted_drop = 0.05;
   double latency_factor = 10;
+  std::vector<std::string> metrics;  // NAME=SELECTOR (curve.h, json_select.h)
 };
 
 struct CollectOptions {

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 
 namespace ibfsim {
@@ -21,20 +22,26 @@ std::string opt(const std::optional<double>& v, const char* fmt_spec = "{:.3f}")
 }  // namespace
 
 Curve build_curve(const std::vector<std::string>& keys, const std::vector<std::vector<std::string>>& values,
-                  const std::vector<std::optional<nlohmann::json>>& results, const SaturationCriteria& criteria) {
+                  const std::vector<std::optional<nlohmann::json>>& results, const SaturationCriteria& criteria,
+                  const std::vector<CurveMetric>& metrics) {
   Curve c;
   c.keys = keys;
   c.criteria = criteria;
+  c.metrics = metrics;
+  std::vector<std::vector<JsonSelectorStep>> selectors;
+  for (const CurveMetric& m : metrics) selectors.push_back(parse_json_selector(m.selector, "metric " + m.name));
   for (std::size_t i = 0; i < values.size(); ++i) {
     CurveRow r;
     r.point = i;
     r.values = values[i];
+    r.metrics.resize(metrics.size());
     if (!results[i]) {
       r.status = "failed";
       c.rows.push_back(r);
       continue;
     }
     const nlohmann::json& j = *results[i];
+    for (std::size_t m = 0; m < metrics.size(); ++m) r.metrics[m] = json_select_number(j, selectors[m]);
     r.status = j.value("partial", false) ? "partial" : "ok";
     if (j.contains("load") && j["load"].is_object()) {
       r.has_load = true;
@@ -74,6 +81,7 @@ Curve build_curve(const std::vector<std::string>& keys, const std::vector<std::v
     }
     // An interrupted point's figures cover part of its window only: listed, not plotted or judged.
     if (r.has_load && r.status == "ok") c.series[it->second].rows.push_back(i);
+    if (r.status == "ok") c.series[it->second].metric_rows.push_back(i);
   }
   for (CurveSeries& s : c.series) {
     std::stable_sort(s.rows.begin(), s.rows.end(),
@@ -95,7 +103,9 @@ std::string curve_csv(const Curve& c) {
   for (const std::string& k : c.keys) out += "," + k;
   out += ",status,offered_load,accepted_load,offered_payload_gbps,accepted_payload_gbps,messages,msg_mean_ns,"
          "msg_p50_ns,msg_p90_ns,msg_p99_ns,msg_p99_9_ns,msg_max_ns,pkt_mean_ns,pkt_p99_ns,net_mean_ns,fct_mean_ns,"
-         "run_saturated,saturated\n";
+         "run_saturated,saturated";
+  for (const CurveMetric& m : c.metrics) out += "," + m.name;
+  out += "\n";
   for (const CurveRow& r : c.rows) {
     out += std::to_string(r.point);
     for (const std::string& v : r.values) out += "," + (v.find_first_of(",\"") == std::string::npos ? v : "\"" + v + "\"");
@@ -104,9 +114,11 @@ std::string curve_csv(const Curve& c) {
       out += fmt::format(",{:.6f},{:.6f},{:.4f},{:.4f}", r.offered_load, r.accepted_load, r.offered_gbps, r.accepted_gbps);
     else
       out += ",,,,";
-    out += fmt::format(",{},{},{},{},{},{},{},{},{},{},{},{},{}\n", r.messages, opt(r.msg_mean), opt(r.msg_p50),
+    out += fmt::format(",{},{},{},{},{},{},{},{},{},{},{},{},{}", r.messages, opt(r.msg_mean), opt(r.msg_p50),
                        opt(r.msg_p90), opt(r.msg_p99), opt(r.msg_p99_9), opt(r.msg_max), opt(r.pkt_mean),
                        opt(r.pkt_p99), opt(r.net_mean), opt(r.fct_mean), r.run_saturated ? 1 : 0, r.saturated ? 1 : 0);
+    for (const auto& m : r.metrics) out += "," + opt(m, "{:.6g}");
+    out += "\n";
   }
   return out;
 }
@@ -171,6 +183,81 @@ std::string plot_data_csv(const Curve& c) {
   return out;
 }
 
+std::string metrics_data_csv(const Curve& c) {
+  if (c.metrics.empty()) return "";
+  std::string out;
+  bool first = true;
+  for (const CurveSeries& s : c.series) {
+    if (!first) out += "\n\n";
+    first = false;
+    out += "# " + (s.label.empty() ? std::string("curve") : s.label) + "\n";
+    for (std::size_t i : s.metric_rows) {
+      const CurveRow& r = c.rows[i];
+      std::string v = r.values.empty() ? "" : r.values.front();
+      if (v.find_first_of(",\"") != std::string::npos) v = "\"" + v + "\"";
+      out += v;
+      for (const auto& m : r.metrics) out += "," + opt(m, "{:.6g}");
+      out += "\n";
+    }
+  }
+  return out;
+}
+
+namespace {
+
+bool numeric(const std::string& v) {
+  char* end = nullptr;
+  std::strtod(v.c_str(), &end);
+  return !v.empty() && end != v.c_str() && *end == '\0';
+}
+
+std::string quoted(std::string s) {
+  std::replace(s.begin(), s.end(), '\'', '"');
+  return "'" + s + "'";
+}
+
+// metrics.{png,svg} and tradeoff.{png,svg}: metrics_data.csv, one index per series.
+std::string metrics_plots(const Curve& c, const std::string& title) {
+  bool all_numeric = true;
+  for (const CurveRow& r : c.rows) all_numeric = all_numeric && !r.values.empty() && numeric(r.values.front());
+  const std::string param = c.keys.empty() ? "point" : c.keys.front();
+  // Non-numeric parameter values are categories along x, in point order.
+  const std::string x = all_numeric ? "1" : "0";
+  const std::string xtic = all_numeric ? "" : ":xtic(1)";
+  const std::size_t n = c.series.size();
+  std::string s;
+  for (const auto& [term, ext] : std::vector<std::pair<std::string, std::string>>{
+           {"pngcairo size 1000,650 font 'sans,11'", "png"}, {"svg size 1000,650 dynamic font 'sans,11'", "svg"}}) {
+    // One panel per metric: their units differ.
+    const std::size_t h = 250 * c.metrics.size() + 100;
+    std::string t = term;
+    t.replace(t.find("650"), 3, std::to_string(h));
+    s += fmt::format("\nset terminal {}\nset termoption noenhanced\nset output 'metrics.{}'\nset key top left\n"
+                     "set xrange [*:*]\nset yrange [*:*]\nset multiplot layout {},1 title {}\n",
+                     t, ext, c.metrics.size(), quoted(title + ": metrics against " + param));
+    for (std::size_t m = 0; m < c.metrics.size(); ++m) {
+      const std::string tt = n == 1 ? quoted(c.metrics[m].name) : "series(i)";
+      s += fmt::format("set title {}\nset xlabel {}\nset ylabel {}\n"
+                       "plot for [i=0:{}] 'metrics_data.csv' index i using {}:{}{} with linespoints pt 7 title {}\n",
+                       quoted(c.metrics[m].name), quoted(param), quoted(c.metrics[m].name), n - 1, x, m + 2, xtic, tt);
+    }
+    s += "unset multiplot\n";
+    if (c.metrics.size() >= 2) {
+      // The trade-off: each point labelled with its parameter value.
+      s += fmt::format("set terminal {}\nset output 'tradeoff.{}'\nset key bottom left\nset title {}\nset xlabel {}\nset ylabel {}\n"
+                       "plot for [i=0:{}] 'metrics_data.csv' index i using 2:3 with linespoints pt 7 title {}, \\\n"
+                       "     for [i=0:{}] 'metrics_data.csv' index i using 2:3:1 with labels offset 1,1 notitle\n",
+                       term, ext, quoted(title + ": " + c.metrics[1].name + " against " + c.metrics[0].name + " (points: " +
+                                   param + ")"),
+                       quoted(c.metrics[0].name), quoted(c.metrics[1].name), n - 1,
+                       n == 1 ? quoted(param) : "series(i)", n - 1);
+    }
+  }
+  return s;
+}
+
+}  // namespace
+
 std::string gnuplot_script(const Curve& c, const std::string& title) {
   std::string labels;
   for (std::size_t i = 0; i < c.series.size(); ++i) {
@@ -197,8 +284,11 @@ std::string gnuplot_script(const Curve& c, const std::string& title) {
   const std::string mean_title = n == 1 ? "'mean'" : "'mean '.series(i)";
   const std::string p99_title = n == 1 ? "'p99'" : "'p99 '.series(i)";
   const std::string acc_title = n == 1 ? "'accepted'" : "series(i)";
+  bool any_load = false;
+  for (const CurveRow& r : c.rows) any_load = any_load || r.has_load;
   for (const auto& [term, ext] : std::vector<std::pair<std::string, std::string>>{
            {"pngcairo size 1000,650 font 'sans,11'", "png"}, {"svg size 1000,650 dynamic font 'sans,11'", "svg"}}) {
+    if (!any_load) break;
     s += fmt::format(
         "\nset terminal {}\n"
         "set termoption noenhanced\n"
@@ -223,6 +313,7 @@ std::string gnuplot_script(const Curve& c, const std::string& title) {
         "unset arrow\n",
         term, ext, title, arrows, n - 1, mean_title, n - 1, p99_title, ext, title, n - 1, acc_title);
   }
+  if (!c.metrics.empty()) s += metrics_plots(c, title);
   return s;
 }
 

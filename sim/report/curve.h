@@ -5,6 +5,12 @@
 // Series: the first swept key is the curve's parameter (it moves the offered load); each
 // combination of the other keys' values is one series (one line per plot).
 //
+// Metrics (`ibfsim sweep --metric NAME=SELECTOR`): any number of a point's results.json
+// (json_select.h), one column each in curve.csv and drawn against the parameter in
+// metrics.{png,svg}; with two or more, tradeoff.{png,svg} draws the second against the first, one
+// point per parameter value (e.g. hot-link utilization against a victim's throughput as a
+// congestion control threshold moves).
+//
 // A point is saturated (by default) when any of these holds:
 //  * the run could not drain: measured messages were still undelivered when its drain phase ran out;
 //  * accepted load < offered load x (1 - 0.05): the network no longer takes what is offered;
@@ -20,7 +26,14 @@
 #include <string>
 #include <vector>
 
+#include "sim/report/json_select.h"
+
 namespace ibfsim {
+
+struct CurveMetric {
+  std::string name;      // its column in curve.csv and its title in the plots
+  std::string selector;  // where it is in results.json (json_select.h)
+};
 
 struct SaturationCriteria {
   double accepted_drop = 0.05;  // saturated when accepted < offered x (1 - this)
@@ -38,11 +51,13 @@ struct CurveRow {
   std::optional<double> pkt_mean, pkt_p99, net_mean, fct_mean;                    // ns
   bool run_saturated = false;       // the run could not drain
   bool saturated = false;           // by the criteria
+  std::vector<std::optional<double>> metrics;  // per Curve::metrics; nullopt: not in its results
 };
 
 struct CurveSeries {
   std::string label;                 // "k2=v2 k3=v3", or "" for a single series
   std::vector<std::size_t> rows;     // indices into Curve::rows with load figures (status ok), by offered load
+  std::vector<std::size_t> metric_rows;  // indices into Curve::rows with status ok, in point order
   std::optional<double> zero_load_latency_ns;
   std::optional<std::size_t> saturation_row;  // the first saturated row
   double max_accepted_load = 0;
@@ -53,11 +68,14 @@ struct Curve {
   std::vector<CurveRow> rows;  // in point order
   std::vector<CurveSeries> series;
   SaturationCriteria criteria;
+  std::vector<CurveMetric> metrics;
 };
 
 // `values[i]`: point i's value of each key; `results[i]`: its results.json, if it has one.
+// `metrics` must have been checked (parse_json_selector) by the caller.
 Curve build_curve(const std::vector<std::string>& keys, const std::vector<std::vector<std::string>>& values,
-                  const std::vector<std::optional<nlohmann::json>>& results, const SaturationCriteria& criteria);
+                  const std::vector<std::optional<nlohmann::json>>& results, const SaturationCriteria& criteria,
+                  const std::vector<CurveMetric>& metrics = {});
 
 std::string curve_csv(const Curve& c);
 // saturation.json: per series, the criteria, the saturation point and the figures around it.
@@ -67,8 +85,13 @@ std::string saturation_summary(const Curve& c);
 // plot_data.csv: one block per series (offered, accepted, mean, p99 in ns), blocks separated by
 // two blank lines as gnuplot's `index` expects. Empty if no row has load figures.
 std::string plot_data_csv(const Curve& c);
+// metrics_data.csv: one block per series (the parameter's value, then each metric), in point
+// order. Empty without metrics.
+std::string metrics_data_csv(const Curve& c);
 // The gnuplot script that reads plot_data.csv and writes latency.{png,svg} (message latency
-// against offered load) and throughput.{png,svg} (accepted against offered load), in its folder.
+// against offered load) and throughput.{png,svg} (accepted against offered load), when some point
+// has load figures; and reads metrics_data.csv and writes metrics.{png,svg} (and tradeoff.{png,svg}
+// with two metrics or more) when there are metrics. In its folder.
 std::string gnuplot_script(const Curve& c, const std::string& title);
 
 }  // namespace ibfsim

@@ -82,3 +82,32 @@ TEST_CASE("curve: an interrupted point is listed as partial but neither plotted 
   CHECK(c.series[0].rows == std::vector<std::size_t>{0});
   CHECK_FALSE(c.series[0].saturation_row);  // 0.1 < 0.3 x 0.95 would have counted
 }
+
+TEST_CASE("curve metrics: one column each in curve.csv, a data block per series, and their plots", "[report][curve][metric]") {
+  nlohmann::json a = point(0.5, 0.5, 500), b = point(0.5, 0.5, 700);
+  a["flows"] = {{{"name", "victim"}, {"gbps", 31.5}}};
+  b["flows"] = {{{"name", "victim"}, {"gbps", 50.25}}};
+  a["hot"] = 0.99;
+  b["hot"] = 0.9587;
+  const std::vector<CurveMetric> metrics = {{"victim", "flows[name=victim].gbps"}, {"hot", "hot"}, {"none", "nothing"}};
+  const Curve c = build_curve({"cc.threshold"}, {{"4"}, {"12"}, {"14"}}, {a, b, std::nullopt}, SaturationCriteria{}, metrics);
+  const std::string csv = curve_csv(c);
+  const std::string header = csv.substr(0, csv.find('\n'));
+  CHECK(header.size() > 15);
+  CHECK(header.substr(header.size() - 16) == ",victim,hot,none");
+  // A metric a point lacks, and every metric of a failed point, are empty cells.
+  CHECK(csv.find(",31.5,0.99,\n") != std::string::npos);
+  CHECK(csv.find(",50.25,0.9587,\n") != std::string::npos);
+  CHECK(csv.find("2,14,failed,") != std::string::npos);
+  CHECK(csv.substr(csv.size() - 4) == ",,,\n");
+  CHECK(metrics_data_csv(c) == "# curve\n4,31.5,0.99,\n12,50.25,0.9587,\n");
+  const std::string gp = gnuplot_script(c, "cc");
+  CHECK(gp.find("set output 'metrics.png'") != std::string::npos);
+  CHECK(gp.find("set multiplot layout 3,1") != std::string::npos);
+  CHECK(gp.find("set output 'tradeoff.svg'") != std::string::npos);
+  CHECK(gp.find("using 2:3:1 with labels") != std::string::npos);
+  // Without metrics: no metrics data and no metrics plots.
+  const Curve plain = build_curve({"cc.threshold"}, {{"4"}, {"12"}}, {a, b}, SaturationCriteria{});
+  CHECK(metrics_data_csv(plain).empty());
+  CHECK(gnuplot_script(plain, "cc").find("metrics") == std::string::npos);
+}

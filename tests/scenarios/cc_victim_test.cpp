@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <filesystem>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -96,4 +97,43 @@ TEST_CASE("cc_victim writes its time series and plots it", "[scenarios][congesti
     CHECK(read_file(out + "/time_series.png").substr(1, 3) == "PNG");
     CHECK(read_file(out + "/time_series.svg").find("<svg") != std::string::npos);
   }
+}
+
+TEST_CASE("ibfsim sweep over the switches' Threshold draws the trade-off between the victim and the hot link",
+          "[scenarios][congestion_control][sweep]") {
+  const std::string out = std::filesystem::absolute(scratch_dir("cc_threshold_sweep")).string();
+  const CommandResult r = run_ibfsim("sweep " + std::string(IBFSIM_SOURCE_DIR) +
+                                     "/scenarios/cc_victim.yaml --set congestion_control.switch.threshold=4,12,14 -j 2 "
+                                     "--metric 'victim_gbps=flows[name=victim].throughput.accepted_payload_gbps' "
+                                     "--metric 'hot_link_busy=ports[node=spine,port=5].window.busy_fraction' -o " + out);
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  // The metrics are the points' own figures.
+  std::vector<double> victim, hot;
+  for (int p = 0; p < 3; ++p) {
+    const auto j = nlohmann::json::parse(read_file(out + fmt::format("/points/p{:04d}/results.json", p)));
+    victim.push_back(accepted(j, 4));
+    for (const auto& port : j["ports"])
+      if (port["node"] == "spine" && port["port"] == 5) hot.push_back(port["window"]["busy_fraction"].get<double>());
+  }
+  REQUIRE(hot.size() == 3);
+  const std::string csv = read_file(out + "/curve.csv");
+  for (int p = 0; p < 3; ++p) {
+    INFO(p);
+    CHECK(csv.find(fmt::format(",{:.6g},{:.6g}\n", victim[p], hot[p])) != std::string::npos);
+  }
+  // The trade-off: a more sensitive threshold (a higher value marks at a shorter queue) gives the
+  // victim more of its share, until the contributors are slowed below the hot link's rate.
+  CHECK(victim[1] > victim[0] * 1.1);
+  CHECK(hot[1] > 0.95);
+  CHECK(hot[2] < hot[1] - 0.1);
+  if (run_command("command -v gnuplot").exit_code == 0)
+    for (const char* name : {"metrics", "tradeoff"}) CHECK(read_file(out + "/" + name + ".png").substr(1, 3) == "PNG");
+  // A malformed metric is bad input, found before anything runs.
+  const CommandResult bad = run_ibfsim("sweep " + std::string(IBFSIM_SOURCE_DIR) +
+                                       "/scenarios/cc_victim.yaml --set congestion_control.switch.threshold=4,12 "
+                                       "--metric 'v=flows[name=victim' -o " + out + "_bad");
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.output.find("expected ']'") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(out + "_bad/points"));
 }
