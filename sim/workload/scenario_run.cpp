@@ -750,18 +750,21 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
     std::optional<Lid> group_lid;
     for (std::size_t g = 0; g < sc.multicast.size(); ++g)
       if (sc.multicast[g].first == w.destination) group_lid = static_cast<Lid>(kMulticastLidBase + g);
+    // One destination list for all the flow's sources; each skips itself in it.
+    auto dests = std::make_shared<std::vector<UdDestination>>();
+    std::vector<std::size_t> index_of(topo.nodes.size(), UdTrafficGenerator::kNoSkip);  // node -> its place in dests
+    if (group_lid) dests->push_back(UdDestination{*group_lid, kMulticastQpn});
+    else for (std::size_t d : hca_nodes) {
+      if (w.destination != "random" && topo.nodes[d].name != w.destination) continue;
+      index_of[d] = dests->size();
+      dests->push_back(UdDestination{fabric.hca(d)->lid(1), qpn[d]});
+    }
     for (std::size_t src : sources) {
-      std::vector<UdDestination> dests;
-      if (group_lid) dests.push_back(UdDestination{*group_lid, kMulticastQpn});
-      else for (std::size_t d : hca_nodes) {
-        if (d == src) continue;
-        if (w.destination != "random" && topo.nodes[d].name != w.destination) continue;
-        dests.push_back(UdDestination{fabric.hca(d)->lid(1), qpn[d]});
-      }
-      if (dests.empty()) continue;
+      const std::size_t skip = index_of[src];
+      if (dests->size() - (skip == UdTrafficGenerator::kNoSkip ? 0 : 1) == 0) continue;
       Hca& h = *fabric.hca(src);
       // Flow 0 draws from stream `src`; each further flow from its own streams.
-      auto g = std::make_unique<UdTrafficGenerator>(h, qpn[src], kWorkloadQKey, w, std::move(dests),
+      auto g = std::make_unique<UdTrafficGenerator>(h, qpn[src], kWorkloadQKey, w, dests, skip,
                                                     RngStream(sc.seed, src + f * 0x100000001ull), measure_end,
                                                     measure_begin, measure_end, static_cast<std::uint16_t>(f));
       g->start(start);
@@ -779,8 +782,9 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
   const double cpu_start = thread_cpu_seconds();
   {
     ProgressMeter meter(0, end_limit, &CalendarProcess::published_now);
-    // run_for counts from the kernel's clock, which may lag the last action after a pause.
-    CalendarProcess::run_for(end_limit - sc_core::sc_time_stamp().value());
+    // run_for counts from the kernel's clock, which may lag the last action after a pause. A stop
+    // (Ctrl-C) during the bring-up already ended the simulation: SystemC cannot start again.
+    if (!CalendarProcess::stop_requested()) CalendarProcess::run_for(end_limit - sc_core::sc_time_stamp().value());
   }
   const bool partial = CalendarProcess::stop_requested();
   const double simulate_wall =
@@ -808,7 +812,10 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
                  {"measure_ns", ns(static_cast<double>(sc.phases.measure))},
                  {"drain_limit_ns", ns(static_cast<double>(sc.phases.drain))},
                  {"end_ns", ns(static_cast<double>(end))},
-                 {"fabric_up_ns", ns(static_cast<double>(fabric_up))},
+                 // null: stopped (Ctrl-C) before the subnet manager had brought the fabric up
+                 {"fabric_up_ns", in_band && !fabric.subnet_manager()->configured()
+                                      ? nlohmann::json(nullptr)
+                                      : nlohmann::json(ns(static_cast<double>(fabric_up)))},
                  {"drained", L.created_count() == L.delivered_count() + L.dropped_total() + L.replicated_count()}};
   nlohmann::json dropped = nlohmann::json::object();
   for (int r = 0; r < static_cast<int>(DropReason::kCount); ++r)
@@ -1025,7 +1032,11 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
   std::string speeds;
   if (!topo.cables.empty()) speeds = topo.cables.front().rate.name();
   std::string up_line;
-  if (SubnetManager* sm = fabric.subnet_manager())
+  const bool never_up = in_band && !fabric.subnet_manager()->configured();
+  if (never_up)
+    up_line = fmt::format("fabric never up: interrupted during the subnet manager's bring-up at {} ({} SMPs sent)\n",
+                          format_duration(fabric_up), fabric.subnet_manager()->smps_sent());
+  else if (SubnetManager* sm = fabric.subnet_manager())
     up_line = fmt::format("fabric up: {} (subnet manager on {}: {} SMPs, {} routing)\n", format_duration(fabric_up), sm_host,
                           sm->sweeps().front().smps_sent, routing_engine_name(sm->config().sweep.routing.engine));
   r.summary = fmt::format(
@@ -1033,9 +1044,12 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
       "simulated: {}{}, traffic from {}\n"
       "packets: {} created, {} delivered, {} dropped\n",
       hca_nodes.size(), topo.switches().size(), topo.cables.size(), speeds, up_line, format_duration(end),
-      j["phases"]["drained"].get<bool>() ? " (all traffic drained)" : " (drain limit reached, traffic still in flight)",
-      sc.phases.start ? format_duration(start)
-                      : format_duration(start) + (in_band ? " (fabric up)" : " (links trained)"),
+      never_up                          ? " (no traffic)"
+      : j["phases"]["drained"].get<bool>() ? " (all traffic drained)"
+                                           : " (drain limit reached, traffic still in flight)",
+      never_up          ? std::string("nowhere")
+      : sc.phases.start ? format_duration(start)
+                        : format_duration(start) + (in_band ? " (fabric up)" : " (links trained)"),
       L.created_count(), L.delivered_count(), L.dropped_total());
   if (lat.count() > 0) {
     r.summary += fmt::format("latency ({} measured packets): mean {}, p99 {}, max {}\n", lat.count(),

@@ -7,11 +7,13 @@
 namespace ibfsim {
 
 UdTrafficGenerator::UdTrafficGenerator(Hca& hca, Qpn src_qp, std::uint32_t q_key, const WorkloadSpec& spec,
-                                       std::vector<UdDestination> destinations, RngStream rng, Time stop,
-                                       Time measure_begin, Time measure_end, std::uint16_t flow)
-    : hca_(hca), src_qp_(src_qp), q_key_(q_key), spec_(spec), destinations_(std::move(destinations)),
-      rng_(rng), stop_(stop), measure_begin_(measure_begin), measure_end_(measure_end), flow_(flow) {
-  IBFSIM_CHECK(!destinations_.empty(), "a traffic generator needs a destination");
+                                       std::shared_ptr<const std::vector<UdDestination>> destinations,
+                                       std::size_t skip, RngStream rng, Time stop, Time measure_begin,
+                                       Time measure_end, std::uint16_t flow)
+    : hca_(hca), src_qp_(src_qp), q_key_(q_key), spec_(spec), destinations_(std::move(destinations)), skip_(skip),
+      choices_(destinations_->size() - (skip < destinations_->size() ? 1 : 0)), rng_(rng), stop_(stop),
+      measure_begin_(measure_begin), measure_end_(measure_end), flow_(flow) {
+  IBFSIM_CHECK(choices_ > 0, "a traffic generator needs a destination");
   const std::uint64_t pad = (4 - spec_.message_size % 4) % 4;
   const std::uint64_t wire = 8 + 12 + 8 + spec_.message_size + pad + 4 + 2;  // LRH BTH DETH payload pad ICRC VCRC
   const LinkPort& port = hca_.port(1);
@@ -36,7 +38,9 @@ void UdTrafficGenerator::start(Time begin) {
 
 void UdTrafficGenerator::on_action(std::uint32_t, std::uint64_t, void*) {
   const Time t = ScheduledModule::now();
-  const UdDestination& d = destinations_.size() == 1 ? destinations_[0] : destinations_[rng_.below(destinations_.size())];
+  std::size_t k = choices_ == 1 ? 0 : static_cast<std::size_t>(rng_.below(choices_));
+  if (k >= skip_) ++k;
+  const UdDestination& d = (*destinations_)[k];
   const bool measured = t >= measure_begin_ && t < measure_end_;
   hca_.post_ud_send(src_qp_, d.lid, d.qpn, q_key_, spec_.message_size, measured, spec_.sl, flow_);
   ++posted_;

@@ -4,6 +4,8 @@
 // own calendar, so its posts are ordered with the HCA's other actions at the same instant.
 #pragma once
 #include <cstdint>
+#include <limits>
+#include <memory>
 #include <vector>
 
 #include "sim/core/event_calendar.h"
@@ -20,11 +22,15 @@ struct UdDestination {
 
 class UdTrafficGenerator : public ActionHandler {
  public:
+  static constexpr std::size_t kNoSkip = std::numeric_limits<std::size_t>::max();
+
   // Messages are created in [begin, stop) (begin: see start); those created in [measure_begin,
-  // measure_end) are measured.
+  // measure_end) are measured. Each goes to a destination drawn uniformly from `destinations`
+  // except the one at index `skip` (the source itself): one list serves every source of a flow,
+  // so a fabric of N hosts holds N destinations, not N x N.
   UdTrafficGenerator(Hca& hca, Qpn src_qp, std::uint32_t q_key, const WorkloadSpec& spec,
-                     std::vector<UdDestination> destinations, RngStream rng, Time stop, Time measure_begin,
-                     Time measure_end, std::uint16_t flow = 0);
+                     std::shared_ptr<const std::vector<UdDestination>> destinations, std::size_t skip, RngStream rng,
+                     Time stop, Time measure_begin, Time measure_end, std::uint16_t flow = 0);
 
   void start(Time begin = 0);  // schedules the first message, within one mean gap after `begin`
   Time mean_gap() const { return static_cast<Time>(mean_gap_fs_); }
@@ -42,7 +48,9 @@ class UdTrafficGenerator : public ActionHandler {
   Qpn src_qp_;
   std::uint32_t q_key_;
   WorkloadSpec spec_;
-  std::vector<UdDestination> destinations_;
+  std::shared_ptr<const std::vector<UdDestination>> destinations_;
+  std::size_t skip_;
+  std::size_t choices_;  // destinations without the skipped one
   RngStream rng_;
   Time stop_, measure_begin_, measure_end_;
   double mean_gap_fs_ = 0;
