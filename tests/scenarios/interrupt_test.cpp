@@ -77,6 +77,41 @@ TEST_CASE("SIGINT stops ibfsim run cleanly: results.json complete, marked partia
   CHECK(err.find('\r') == std::string::npos);
 }
 
+TEST_CASE("SIGINT during the subnet manager's bring-up: results marked partial, the fabric never up, exit code 130",
+          "[scenarios][interrupt]") {
+  const std::string dir = std::filesystem::absolute(scratch_dir("interrupt_bring_up")).string();
+  const std::string out = dir + "/out";
+  const pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    const int o = open((dir + "/stdout.txt").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    dup2(o, 1);
+    dup2(o, 2);
+    execl(IBFSIM_BINARY, IBFSIM_BINARY, "run", data_path("bring_up_2000.yaml").c_str(), "-o", out.c_str(),
+          static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  // Building the fabric takes about a fifth of the CPU time to the end of the bring-up: at 40%
+  // of it the SM is sweeping.
+  for (int i = 0; i < 6000 && cpu_seconds(pid) < 0.7; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  REQUIRE(kill(pid, SIGINT) == 0);
+  int status = 0;
+  REQUIRE(waitpid(pid, &status, 0) == pid);
+  REQUIRE(WIFEXITED(status));
+  const std::string summary = read_file(dir + "/stdout.txt");
+  INFO(summary);
+  CHECK(WEXITSTATUS(status) == 130);
+  const nlohmann::json r = nlohmann::json::parse(read_file(out + "/results.json"));
+  CHECK(r["partial"] == true);
+  CHECK(r["phases"]["fabric_up_ns"].is_null());
+  CHECK(r["packets"]["created"] == 0);
+  const double stopped = r["phases"]["end_ns"];
+  CHECK(stopped > 0);
+  CHECK(stopped < 85'122'603.52);  // the whole bring-up's simulated time
+  CHECK(summary.find("fabric never up: interrupted during the subnet manager's bring-up") != std::string::npos);
+  CHECK(summary.find("INTERRUPTED") != std::string::npos);
+}
+
 TEST_CASE("on a terminal, a long run shows simulated time, wall time and time left", "[long][interrupt]") {
   // script(1) gives the run a pseudo-terminal; timeout interrupts it after 4 s of wall time, by
   // which the meter (silent for the first second, then four redraws a second) has drawn.
