@@ -1,5 +1,7 @@
 #include "sim/report/json_select.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
 
 #include "sim/core/error.h"
