@@ -781,7 +781,7 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
   const auto traffic_wall_start = std::chrono::steady_clock::now();
   const double cpu_start = thread_cpu_seconds();
   {
-    ProgressMeter meter(0, end_limit, &CalendarProcess::published_now);
+    ProgressMeter meter(start, end_limit, &CalendarProcess::published_now);  // the bring-up had its own
     // run_for counts from the kernel's clock, which may lag the last action after a pause. A stop
     // (Ctrl-C) during the bring-up already ended the simulation: SystemC cannot start again.
     if (!CalendarProcess::stop_requested()) CalendarProcess::run_for(end_limit - sc_core::sc_time_stamp().value());
