@@ -80,16 +80,30 @@ void Switch::send_management(PortNum out, Packet* p) {
   try_start(out);
 }
 
+void Switch::send_gsi(PortNum out, Packet* p) {
+  IBFSIM_CHECK((p->header[0] >> 4) != kVl15, "GMPs travel on data VLs");
+  if (out == 0 || out > ports_.size() || !ports_[out - 1]->connected() || ports_[out - 1]->state() == PortState::kDown) {
+    if (out >= 1 && out <= ports_.size()) ++discards_[out - 1][static_cast<int>(DropReason::kLinkDown)];
+    ++stats_.discarded;
+    ledger_.dropped(DropReason::kLinkDown, true);
+    pool_.release(p);
+    return;
+  }
+  outputs_[out - 1].gsi.push_back(p);
+  try_start(out);
+}
+
 void Switch::management_in(PortNum in, Packet* p, bool check) {
   const std::uint32_t blocks = credits_for_bytes(p->wire_bytes());
+  const std::uint8_t vl = p->header[0] >> 4;  // VL15 (an SMP) or a data VL (a GMP)
   if (check)
     if (auto bad = ports_[in - 1]->check_tail(p->link_seq, p)) {
       count_discard(in, *bad, *p);
-      ports_[in - 1]->free_rx(kVl15, blocks);
+      ports_[in - 1]->free_rx(vl, blocks);
       pool_.release(p);
       return;
     }
-  ports_[in - 1]->free_rx(kVl15, blocks);
+  ports_[in - 1]->free_rx(vl, blocks);
   if (!agent_) {
     count_discard(in, DropReason::kNoQp, *p);
     pool_.release(p);
@@ -129,6 +143,11 @@ void Switch::on_packet_head(LinkPort& port, Packet* p, Time head, Time tail) {
   if (vl_in == kVl15 && (dlid == kLidPermissive || is_own_lid(dlid))) {
     // For the management port: it takes the packet whole, at its tail.
     schedule(tail, this, kManagementIn, (std::uint64_t{check} << 12) | (in << 4) | kVl15, p);
+    return;
+  }
+  if (vl_in != kVl15 && is_own_lid(dlid)) {
+    // A GMP to the switch itself (QP1 behind management port 0), also taken whole at its tail.
+    schedule(tail, this, kManagementIn, (std::uint64_t{check} << 12) | (in << 4) | vl_in, p);
     return;
   }
   if (is_multicast_lid(dlid)) {
@@ -344,6 +363,24 @@ void Switch::try_start_impl(PortNum out) {
         pool_.release(p);
       }
       clear_if_idle(o, kVl15);
+    }
+  }
+  if (!o.gsi.empty() && port.state() == PortState::kActive) {
+    Packet* p = o.gsi.front();
+    const std::uint8_t v = p->header[0] >> 4;
+    if (!port.can_start_data()) {
+      port.notify_when_free();
+      return;
+    }
+    if (v < op_vls && port.may_send(v, credits_for_bytes(p->wire_bytes()))) {
+      o.gsi.pop_front();
+      o.sending = kManagementSender;
+      p->end_pending = false;
+      port.transmit(p);
+      o.sending_seq = p->link_seq;
+      port.notify_when_free();
+      o.arbiter.sent(v, static_cast<std::uint32_t>(p->wire_bytes()));
+      return;
     }
   }
   if (o.waiting == 0) return;

@@ -104,6 +104,10 @@ class Switch : public ScheduledModule, public PortOwner, public ActionHandler {
   // Sends an SMP (a VL15 packet, counted by the agent as created) out of port `out`; on a port
   // that is down or not cabled it is dropped and counted.
   void send_management(PortNum out, Packet* p);
+  // Sends a GMP (QP1, e.g. a Congestion Control GetResp) out of `out` on the data VL in its LRH:
+  // it needs that VL's credits and goes ahead of the crossbar's packets of every VL once it has
+  // them (GMPs are rare). A data-VL packet to the switch's own LID reaches the agent like an SMP.
+  void send_gsi(PortNum out, Packet* p);
   PacketPool& pool() { return pool_; }
   PacketLedger& ledger() { return ledger_; }
   // The switch's LID and LMC (PortInfo of port 0): VL15 packets to LID .. LID + 2^LMC - 1 are its own.
@@ -174,6 +178,7 @@ class Switch : public ScheduledModule, public PortOwner, public ActionHandler {
     Requester sending = 0;
     std::uint64_t sending_seq = 0;  // its link_seq on this output
     RingQueue<Packet*> management;  // SMPs from the management port, sent before other VL15 packets
+    RingQueue<Packet*> gsi;         // GMPs from the management port (QP1) on data VLs, sent when credits allow
     VlArbConfig arb_config;
   };
 

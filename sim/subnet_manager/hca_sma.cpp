@@ -100,4 +100,17 @@ void HcaSma::apply(const Smp& request, const SmaResult& result, PortNum) {
   }
 }
 
+std::optional<Mad> HcaSma::on_gmp(const ReceivedGmp& gmp, PortNum port) {
+  if (is_response_method(gmp.mad[3])) {
+    if (sm_) sm_->on_gmp(gmp, port);
+    return std::nullopt;
+  }
+  if (gmp.mad[1] != IB_MCLASS_CC) return std::nullopt;
+  CaCongestionConfig c = hca_.cc_throttle() ? hca_.cc_throttle()->config() : CaCongestionConfig{};
+  const Mad answer = ca_cc_agent(gmp.mad, c);
+  if (gmp.mad[3] == IB_MAD_METHOD_SET && decode_cc_mad(answer).header.status == IB_MAD_STATUS_SUCCESS)
+    hca_.set_congestion_control(c);
+  return answer;
+}
+
 }  // namespace ibfsim

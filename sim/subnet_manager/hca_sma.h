@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "sim/subnet_manager/sma_shell.h"
+#include "sim/subnet_manager/congestion_control_agent.h"
 #include "sim/transport/hca.h"
 
 namespace ibfsim {
@@ -34,6 +35,8 @@ class HcaSma : public SmaShell {
   // Sends one of the SM's SMPs: a directed-route one along its path from this node, a LID-routed
   // one to `dlid` out of `port`.
   void send_from_sm(const Smp& smp, PortNum port, Lid dlid = kLidPermissive);
+  // Sends one of the SM's GMPs (QP1 to QP1) to `dlid` out of `port` with service level `sl`.
+  void send_gmp_from_sm(const Mad& mad, PortNum port, Lid dlid, std::uint8_t sl) { send_gmp(mad, dlid, sl, port); }
   Hca& hca() { return hca_; }
   void on_port_state_change(PortNum port) override {
     if (sm_) sm_->on_port_state_change(port);
@@ -46,6 +49,11 @@ class HcaSma : public SmaShell {
   void sync_port(PortNum p) override;
   void apply(const Smp& request, const SmaResult& result, PortNum arrival) override;
   bool deliver_to_sm(const Smp& smp, PortNum port, Lid slid) override;
+  // Congestion Control MADs (class 0x21) go to the CA's Congestion Control Agent (which sets the
+  // HCA's throttle after a Set); answers go to the SM running here.
+  std::optional<Mad> on_gmp(const ReceivedGmp& gmp, PortNum port) override;
+  void send_gmp_packet(PortNum port, Packet* p) override { hca_.send_gsi(port, p); }
+  std::uint8_t gmp_vl(PortNum port, std::uint8_t sl) const override { return hca_.sl_to_vl_table(port).vl(sl); }
 
  private:
   Hca& hca_;

@@ -91,7 +91,38 @@ SmaShell::SmaShell(ScheduledModule& module, PacketPool& pool, PacketLedger& ledg
 
 void SmaShell::discard() { ++stats_.discarded; }
 
+void SmaShell::send_gmp(const Mad& mad, Lid dlid, std::uint8_t sl, PortNum port) {
+  Packet* p = pool_.acquire();
+  GmpAddress a;
+  a.dlid = dlid;
+  a.slid = own_lid(port);
+  a.sl = sl;
+  a.vl = gmp_vl(port, sl);
+  build_gmp_packet(*p, mad, a);
+  p->created = ScheduledModule::now();
+  ledger_.management_created();
+  send_gmp_packet(port, p);
+}
+
 void SmaShell::on_management_packet(Packet* p, PortNum port) {
+  if ((p->header[0] >> 4) != 15) {
+    // A data VL: only a GMP to QP1 (the node's GSI) comes here.
+    const auto gmp = parse_gmp_packet(*p);
+    pool_.release(p);
+    if (!gmp || !is_unicast_lid(gmp->lrh.slid)) {
+      ledger_.dropped(DropReason::kMalformed, true);
+      return discard();
+    }
+    ledger_.management_delivered();
+    if (auto answer = on_gmp(*gmp, port)) {
+      ++stats_.gmps_answered;
+      // Back to the requester's LID on the SL it used; QP1 answers QP1 (the SM's GSI).
+      const PortNum out = lid_route(gmp->lrh.slid, port);
+      if (out == 0) return discard();
+      send_gmp(*answer, gmp->lrh.slid, gmp->lrh.sl, out);
+    }
+    return;
+  }
   const auto ud = parse_ud_send(*p);
   std::optional<Smp> smp;
   if (ud && ud->bth.dest_qp == 0 && p->payload_len == kMadBytes && p->payload.size() == kMadBytes &&

@@ -25,6 +25,7 @@
 #include "sim/network/lrh.h"
 #include "sim/network/management_agent.h"
 #include "sim/subnet_manager/directed_route.h"
+#include "sim/subnet_manager/gmp_packet.h"
 #include "sim/subnet_manager/sma.h"
 
 namespace ibfsim {
@@ -44,6 +45,7 @@ struct SmaStats {
   std::uint64_t overflowed = 0;  // dropped because the queue was full
   std::uint64_t sets_applied = 0;
   std::uint64_t traps_sent = 0;
+  std::uint64_t gmps_answered = 0;  // GMPs (QP1, data VL) the node's agents answered
 };
 
 // Receives what the SMA hands an SM on the same node: answers to its requests and traps.
@@ -54,6 +56,8 @@ class SmpReceiver {
   virtual void on_smp(const Smp& smp, PortNum port, Lid slid) = 0;
   // The physical link of the node's `port` came up or went down.
   virtual void on_port_state_change(PortNum /*port*/) {}
+  // An answer to one of the SM's GMPs (QP1), e.g. a Congestion Control GetResp.
+  virtual void on_gmp(const ReceivedGmp& /*gmp*/, PortNum /*port*/) {}
 };
 
 class SmaShell : public ManagementAgent, public ActionHandler {
@@ -85,6 +89,17 @@ class SmaShell : public ManagementAgent, public ActionHandler {
   virtual bool deliver_to_sm(const Smp& /*smp*/, PortNum /*port*/, Lid /*slid*/) { return false; }
   // A TrapRepress arrived (switches stop repeating their trap).
   virtual void on_trap_repress(const Smp& /*smp*/) {}
+  // A GMP addressed to this node (QP1 on a data VL, LID-routed): a request for one of the node's
+  // GSI agents (the Congestion Control Agent) or an answer for an SM running here. Returns the
+  // answer to send back to the requester, if any. Default: none (the GMP is discarded).
+  virtual std::optional<Mad> on_gmp(const ReceivedGmp& /*gmp*/, PortNum /*port*/) { return std::nullopt; }
+  // Sends a GMP packet out of `port` on its data VL (the node's GSI send queue).
+  virtual void send_gmp_packet(PortNum port, Packet* p) = 0;
+  // The data VL a GMP with `sl` leaves `port` on (the node's SL->VL table).
+  virtual std::uint8_t gmp_vl(PortNum port, std::uint8_t sl) const = 0;
+
+  // Sends `mad` as a GMP to `dlid` out of `port` (counted as created).
+  void send_gmp(const Mad& mad, Lid dlid, std::uint8_t sl, PortNum port);
 
   // Sends `smp` out of `port` with LRH DLID/SLID as given (counted as created).
   void send_smp(const Smp& smp, Lid dlid, Lid slid, PortNum port);

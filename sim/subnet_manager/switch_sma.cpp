@@ -201,4 +201,13 @@ void SwitchSma::on_trap_repress(const Smp& smp) {
   if (smp.transaction_id == trap_tid_) trap_tid_ = 0;
 }
 
+std::optional<Mad> SwitchSma::on_gmp(const ReceivedGmp& gmp, PortNum) {
+  if (gmp.mad[1] != IB_MCLASS_CC || is_response_method(gmp.mad[3])) return std::nullopt;
+  SwitchCongestionConfig c = sw_.congestion_config();
+  const Mad answer = switch_cc_agent(gmp.mad, c, sw_.num_ports());
+  if (gmp.mad[3] == IB_MAD_METHOD_SET && decode_cc_mad(answer).header.status == IB_MAD_STATUS_SUCCESS)
+    sw_.set_congestion_control(c);
+  return answer;
+}
+
 }  // namespace ibfsim

@@ -15,6 +15,7 @@
 
 #include "sim/network/switch.h"
 #include "sim/subnet_manager/sma_shell.h"
+#include "sim/subnet_manager/congestion_control_agent.h"
 
 namespace ibfsim {
 
@@ -45,6 +46,11 @@ class SwitchSma : public SmaShell {
   void sync_port(PortNum p) override;
   void apply(const Smp& request, const SmaResult& result, PortNum arrival) override;
   void on_trap_repress(const Smp& smp) override;
+  // Congestion Control MADs (class 0x21) go to the switch's Congestion Control Agent, which
+  // reprograms the switch after a Set; other classes are not answered.
+  std::optional<Mad> on_gmp(const ReceivedGmp& gmp, PortNum port) override;
+  void send_gmp_packet(PortNum port, Packet* p) override { sw_.send_gsi(port, p); }
+  std::uint8_t gmp_vl(PortNum port, std::uint8_t sl) const override { return sw_.sl_to_vl_table(port, port).vl(sl); }
 
  private:
   enum Kind : std::uint32_t { kTrapRepeat = 100 };

@@ -51,6 +51,7 @@ Hca::Hca(const sc_core::sc_module_name& name, HcaConfig config, PacketPool& pool
   port_sl_to_vl_.assign(config_.num_ports, config_.sl_to_vl);
   port_lmc_.assign(config_.num_ports, 0);
   management_queues_.resize(config_.num_ports);
+  gsi_queues_.resize(config_.num_ports);
   send_queues_.resize(config_.num_ports);
   queued_vls_.assign(config_.num_ports, 0);
   qp_rings_.resize(config_.num_ports);
@@ -162,6 +163,17 @@ void Hca::send_management(PortNum n, Packet* p) {
   try_send(n);
 }
 
+void Hca::send_gsi(PortNum n, Packet* p) {
+  IBFSIM_CHECK(!is_management_packet(*p), "GMPs travel on data VLs");
+  if (n == 0 || n > ports_.size() || !ports_[n - 1]->connected() || ports_[n - 1]->state() == PortState::kDown) {
+    ledger_.dropped(DropReason::kLinkDown, true);
+    pool_.release(p);
+    return;
+  }
+  gsi_queues_[n - 1].push_back(p);
+  try_send(n);
+}
+
 void Hca::on_port_state_change(LinkPort& port) {
   if (port.state() == PortState::kDown) {
     // SMPs waiting for a port that went down are lost with it.
@@ -195,6 +207,23 @@ void Hca::try_send_impl(PortNum n) {
     arbiters_[n - 1].sent(kVl15, static_cast<std::uint32_t>(p->wire_bytes()));
     if (!mq.empty() || queued_vls_[n - 1] || (kCc && !cc->cnps[n - 1].empty())) port.notify_when_free();
     return;
+  }
+  auto& gq = gsi_queues_[n - 1];
+  if (!gq.empty() && port.state() == PortState::kActive) {
+    // QP1's GMPs next, as soon as their data VL has credits (on_credits brings us back).
+    Packet* p = gq.front();
+    const std::uint8_t v = p->header[0] >> 4;
+    if (!port.can_start_data()) {
+      port.notify_when_free();
+      return;
+    }
+    if (port.may_send(v, credits_for_bytes(p->wire_bytes()))) {
+      gq.pop_front();
+      port.transmit(p);
+      arbiters_[n - 1].sent(v, static_cast<std::uint32_t>(p->wire_bytes()));
+      port.notify_when_free();
+      return;
+    }
   }
   if (queued_vls_[n - 1] == 0 && !(kCc && !cc->cnps[n - 1].empty())) return;
   Time dma_wait = kTimeNever;
@@ -345,6 +374,13 @@ void Hca::consume(PortNum n, Packet* p) {
   if (multicast ? !mcast_qp_.count(lrh.dlid) : !is_own_lid(n, lrh.dlid)) return drop(n, p, DropReason::kWrongDlid);
   if (!icrc_ok(*p)) return drop(n, p, DropReason::kIcrcError);
   if (cc_ && is_cnp(*p)) return consume_cnp(n, p);
+  if (agent_ && !multicast && lrh.lnh == kLnhIbaLocal && p->header_len >= kLrhBytes + kBthBytes &&
+      load_be24(p->header.data() + kLrhBytes + 5) == 1) {
+    // QP1, the GSI: the management agent takes the GMP (and checks its Q_Key and MAD).
+    ports_[n - 1]->free_rx(lrh.vl, credits_for_bytes(p->wire_bytes()));
+    agent_->on_management_packet(p, n);
+    return;
+  }
   if (!qps_.empty()) {
     // A verbs QP takes the packet through the full transport parser.
     const std::size_t bth_at = kLrhBytes + (lrh.lnh == kLnhIbaGlobal ? kGrhBytes : 0);

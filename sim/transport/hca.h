@@ -92,6 +92,9 @@ class Hca : public ScheduledModule, public PortOwner, public ActionHandler, publ
   // Sends an SMP (a VL15 packet the agent counted as created) out of port n, before data packets;
   // on a port that is down or not cabled it is dropped and counted.
   void send_management(PortNum n, Packet* p);
+  // Sends a GMP from QP1 (the GSI) out of port n on the data VL in its LRH, once that VL has
+  // credits, ahead of the data packets. GMPs to QP1 of this port reach the management agent.
+  void send_gsi(PortNum n, Packet* p);
   PacketPool& pool() { return pool_; }
   PacketLedger& ledger() { return ledger_; }
   std::uint32_t node_index() const { return config_.node_index; }
@@ -245,6 +248,7 @@ class Hca : public ScheduledModule, public PortOwner, public ActionHandler, publ
   std::vector<VlArbConfig> arb_configs_;                                     // per port
   std::vector<SlToVlTable> port_sl_to_vl_;                                   // per port
   std::vector<std::uint8_t> port_lmc_;                                       // per port
+  std::vector<RingQueue<Packet*>> gsi_queues_;                               // per port: GMPs to send
   std::vector<RingQueue<Packet*>> management_queues_;                        // per port: SMPs to send
   ManagementAgent* agent_ = nullptr;
   std::vector<std::uint16_t> queued_vls_;  // per port: bit v set while send_queues_[port][v] is not empty
