@@ -188,9 +188,40 @@ Fabric::Fabric(const Topology& topo, const FabricOptions& options)
     if (!options.link.vl_arbitration.high.empty() || !options.link.vl_arbitration.low.empty())
       c.sweep.vl_arbitration = options.link.vl_arbitration;
     sm_ = std::make_unique<SubnetManager>(*hca_smas_[st.host], st.port, c);
+    if (options.congestion_control.enabled) sm_->set_cc_targets(cc_targets(options.congestion_control), 0);
     sm_->start();
   }
-  if (options.congestion_control.enabled) configure_congestion_control(options.congestion_control);
+  // With the SM the CC MADs go in-band (SubnetManager::set_cc_targets); without it, at setup.
+  if (options.congestion_control.enabled && !sm) configure_congestion_control(options.congestion_control);
+}
+
+std::vector<CcTarget> Fabric::cc_targets(const CongestionControlSettings& s) const {
+  std::uint64_t tid = 1;
+  std::vector<CcTarget> out;
+  const CaCcPlan ca_plan = ca_cc_plan(s);
+  for (std::size_t i = 0; i < topo_.nodes.size(); ++i) {
+    const TopoNode& n = topo_.nodes[i];
+    CcTarget t;
+    t.node_guid = n.guid;
+    if (switches_[i]) {
+      std::vector<bool> hca_port(n.num_ports + 1, false);
+      for (unsigned p = 1; p <= n.num_ports; ++p)
+        if (auto k = topo_.cable_at(i, p)) {
+          const TopoCable& c = topo_.cables[*k];
+          const std::size_t peer = c.node_a == i && c.port_a == p ? c.node_b : c.node_a;
+          hca_port[p] = topo_.nodes[peer].type == NodeType::kHca;
+        }
+      t.port = 0;
+      t.mads = switch_cc_mads(switch_cc_plan(s, i, n.num_ports, hca_port), &tid);
+    } else if (hcas_[i]) {
+      t.port = 1;
+      t.mads = ca_cc_mads(ca_plan, &tid);
+    } else {
+      continue;
+    }
+    out.push_back(std::move(t));
+  }
+  return out;
 }
 
 std::size_t Fabric::configure_congestion_control(const CongestionControlSettings& s) {

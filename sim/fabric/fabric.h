@@ -137,7 +137,11 @@ class Fabric {
   // constructor calls it when options.congestion_control.enabled, at time 0: the stand-in for the
   // SM's congestion control step, which will send the same MADs in-band. Returns the MADs applied.
   std::size_t configure_congestion_control(const CongestionControlSettings& s);
-  std::size_t cc_mads_applied() const { return cc_mads_applied_; }
+  // The CC MADs the nodes' agents applied: at setup, or (with the SM) the SM's answered Sets.
+  std::size_t cc_mads_applied() const { return sm_ ? sm_->cc_mads_answered() : cc_mads_applied_; }
+  std::size_t cc_mads_sent() const { return sm_ ? sm_->cc_mads_sent() : cc_mads_applied_; }
+  // Every node's CC Sets, as the SM sends them (switches at port 0, HCAs at port 1).
+  std::vector<CcTarget> cc_targets(const CongestionControlSettings& s) const;
   // Total actions run by all modules (a measure of simulation work).
   std::uint64_t actions_run() const;
   // Data packets sent over all links (one per packet per hop).

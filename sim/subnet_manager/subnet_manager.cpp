@@ -110,6 +110,15 @@ void SubnetManager::on_action(std::uint32_t kind, std::uint64_t arg, void* ptr) 
       check_done();
       return;
     }
+    case kCcTimeout: {
+      auto it = cc_in_flight_.find(arg);
+      if (it == cc_in_flight_.end() || it->second.tries != reinterpret_cast<std::uintptr_t>(ptr)) return;
+      if (it->second.tries <= config_.smp_retries) return send_cc(arg);
+      cc_in_flight_.erase(it);
+      ++cc_failed_;
+      if (cc_in_flight_.empty()) finish_sweep();
+      return;
+    }
     case kPeriodic:
       if (arg != periodic_generation_) return;
       if (sweeping_) {
@@ -123,8 +132,56 @@ void SubnetManager::on_action(std::uint32_t kind, std::uint64_t arg, void* ptr) 
   }
 }
 
+bool SubnetManager::start_cc() {
+  cc_done_ = true;
+  const SubnetGraph& g = sweep_.graph();
+  std::uint64_t tid = 0xCC000000;
+  for (const CcTarget& t : cc_targets_) {
+    Lid dlid = 0;
+    for (const SubnetNode& n : g.nodes)
+      if (n.node_guid == t.node_guid && t.port < n.ports.size()) dlid = n.ports[t.port].lids.first;
+    if (!is_unicast_lid(dlid)) {
+      cc_failed_ += t.mads.size();  // not found by the sweep: cannot be reached
+      continue;
+    }
+    for (Mad m : t.mads) {
+      ++tid;
+      for (int i = 0; i < 8; ++i) m[8 + i] = static_cast<std::uint8_t>(tid >> (56 - 8 * i));
+      cc_in_flight_[tid] = CcInFlight{m, dlid, 0};
+      send_cc(tid);
+    }
+  }
+  return !cc_in_flight_.empty();
+}
+
+void SubnetManager::send_cc(std::uint64_t tid) {
+  CcInFlight& f = cc_in_flight_.at(tid);
+  ++f.tries;
+  ++cc_sent_;
+  sma_.send_gmp_from_sm(f.mad, port_, f.dlid, cc_sl_);
+  sma_.hca().schedule(now() + config_.smp_timeout, this, kCcTimeout, tid,
+                      reinterpret_cast<void*>(static_cast<std::uintptr_t>(f.tries)));
+}
+
+void SubnetManager::on_gmp(const ReceivedGmp& gmp, PortNum) {
+  std::uint64_t tid = 0;
+  for (int i = 0; i < 8; ++i) tid = (tid << 8) | gmp.mad[8 + i];
+  auto it = cc_in_flight_.find(tid);
+  if (it == cc_in_flight_.end()) return;
+  cc_in_flight_.erase(it);
+  if (decode_cc_mad(gmp.mad).header.status == IB_MAD_STATUS_SUCCESS) ++cc_answered_;
+  else ++cc_failed_;
+  if (cc_in_flight_.empty()) finish_sweep();
+}
+
 void SubnetManager::check_done() {
   if (!sweeping_ || !sweep_.done() || !in_flight_.empty()) return;
+  // The first sweep configured the fabric: now the congestion control step, then done.
+  if (!cc_done_ && !cc_targets_.empty() && start_cc()) return;
+  finish_sweep();
+}
+
+void SubnetManager::finish_sweep() {
   sweeping_ = false;
   SweepRecord& r = records_.back();
   r.done = now();

@@ -31,6 +31,14 @@ struct SubnetManagerConfig {
   std::uint8_t priority = 0;  // SMInfo.Priority
 };
 
+// Congestion control MADs (class 0x21) the SM sends to one node after its first sweep: to the
+// LID of port `port` (0 for a switch's management port) of the node with `node_guid`.
+struct CcTarget {
+  Guid node_guid = 0;
+  PortNum port = 0;
+  std::vector<Mad> mads;  // Sets, in the order sent (cc_configuration.h)
+};
+
 // One heavy sweep, for results.
 struct SweepRecord {
   std::string trigger;         // "port up", "trap 128", "periodic"
@@ -56,6 +64,18 @@ class SubnetManager : public SmpReceiver, public ActionHandler {
 
   void on_smp(const Smp& smp, PortNum port, Lid slid) override;
   void on_port_state_change(PortNum port) override;
+  void on_gmp(const ReceivedGmp& gmp, PortNum port) override;
+  // Congestion control step (IBA Annex A10, OpenSM's osm_congestion_control): once the first
+  // sweep has configured the fabric, the SM sends these Sets as GMPs (QP1, service level `sl`, a
+  // data VL) and the first sweep counts as done only when every one is answered (or given up on
+  // after smp_retries resends, like SMPs). Call before start().
+  void set_cc_targets(std::vector<CcTarget> targets, std::uint8_t sl) {
+    cc_targets_ = std::move(targets);
+    cc_sl_ = sl;
+  }
+  std::uint64_t cc_mads_sent() const { return cc_sent_; }          // retries included
+  std::uint64_t cc_mads_answered() const { return cc_answered_; }  // GetResp with status 0
+  std::uint64_t cc_mads_failed() const { return cc_failed_; }      // bad status or given up
   void on_action(std::uint32_t kind, std::uint64_t arg, void* ptr) override;
 
   bool sweeping() const { return sweeping_; }
@@ -69,7 +89,15 @@ class SubnetManager : public SmpReceiver, public ActionHandler {
   const SubnetManagerConfig& config() const { return config_; }
 
  private:
-  enum Kind : std::uint32_t { kStart = 1, kTimeout, kPeriodic };
+  enum Kind : std::uint32_t { kStart = 1, kTimeout, kPeriodic, kCcTimeout };
+  struct CcInFlight {
+    Mad mad{};
+    Lid dlid = 0;
+    unsigned tries = 0;
+  };
+  bool start_cc();  // false when there is nothing to send
+  void send_cc(std::uint64_t tid);
+  void finish_sweep();
   struct InFlight {
     Smp smp;
     unsigned tries = 0;
@@ -94,6 +122,11 @@ class SubnetManager : public SmpReceiver, public ActionHandler {
   std::uint64_t sweep_smps_ = 0, sweep_retries_ = 0;
   std::uint64_t periodic_generation_ = 0;
   std::function<void(const SweepRecord&)> on_done_;
+  std::vector<CcTarget> cc_targets_;
+  std::uint8_t cc_sl_ = 0;
+  bool cc_done_ = false;  // the CC step ran (after the first sweep)
+  std::unordered_map<std::uint64_t, CcInFlight> cc_in_flight_;
+  std::uint64_t cc_sent_ = 0, cc_answered_ = 0, cc_failed_ = 0;
 };
 
 }  // namespace ibfsim

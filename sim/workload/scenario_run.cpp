@@ -294,6 +294,7 @@ nlohmann::json congestion_control_json(const Scenario& sc, Fabric& fabric) {
                         {"trigger_threshold", s.ca.trigger_threshold},
                         {"ccti_limit", s.cct.ccti_limit},
                         {"cct", cct}}},
+                      {"mads_sent", fabric.cc_mads_sent()},
                       {"mads_applied", fabric.cc_mads_applied()}};
   std::uint64_t marked = 0;
   nlohmann::json ports = nlohmann::json::array();
