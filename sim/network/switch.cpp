@@ -379,7 +379,7 @@ void Switch::try_start_impl(PortNum out) {
       port.transmit(p);
       o.sending_seq = p->link_seq;
       port.notify_when_free();
-      o.arbiter.sent(v, static_cast<std::uint32_t>(p->wire_bytes()));
+      // Outside VL arbitration (as management packets are): the arbiter did not choose it.
       return;
     }
   }

@@ -12,11 +12,11 @@
 #include "sim/core/packet.h"
 #include "sim/network/lrh.h"
 #include "sim/subnet_manager/mad_header.h"
+#include "sim/transport/q_key.h"  // kGsiQKey: QP1's well-known Q_Key (R36)
 
 namespace ibfsim {
 
 constexpr Qpn kGsiQp = 1;
-constexpr std::uint32_t kGsiQKey = 0x80010000;  // QP1's well-known Q_Key (R36)
 
 struct GmpAddress {
   Lid dlid = 0, slid = 0;

@@ -219,8 +219,7 @@ void Hca::try_send_impl(PortNum n) {
     }
     if (port.may_send(v, credits_for_bytes(p->wire_bytes()))) {
       gq.pop_front();
-      port.transmit(p);
-      arbiters_[n - 1].sent(v, static_cast<std::uint32_t>(p->wire_bytes()));
+      port.transmit(p);  // outside VL arbitration, as management packets are
       port.notify_when_free();
       return;
     }
