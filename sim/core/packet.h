@@ -73,6 +73,18 @@ struct alignas(64) Packet {
 // LRH byte 0 bits 7-4.
 inline bool is_management_packet(const Packet& p) { return (p.header[0] >> 4) == 15; }
 
+// Whether the packet ledger counts it as management traffic: an SMP, or a GMP (a packet to QP1,
+// the GSI, on a data VL). The BTH follows the LRH (LNH 2, byte 1 bits 1-0) or the LRH and GRH
+// (LNH 3); its DestQP is BTH bytes 5-7.
+inline bool counts_as_management(const Packet& p) {
+  if (is_management_packet(p)) return true;
+  const unsigned lnh = p.header[1] & 3u;
+  if (lnh < 2) return false;
+  const std::size_t bth = lnh == 2 ? 8 : 48;
+  if (p.header_len < bth + 12) return false;
+  return p.header[bth + 5] == 0 && p.header[bth + 6] == 0 && p.header[bth + 7] == 1;
+}
+
 // Recycles Packet objects so the hot path never allocates; counts live packets so that a run can
 // check that every injected packet was delivered or dropped.
 class PacketPool {

@@ -50,7 +50,7 @@ const SlToVlTable& Switch::sl_to_vl(PortNum in, PortNum out) const {
 void Switch::count_discard(PortNum port, DropReason reason, const Packet& p) {
   ++discards_[port - 1][static_cast<int>(reason)];
   ++stats_.discarded;
-  ledger_.dropped(reason, is_management_packet(p));
+  ledger_.dropped(reason, counts_as_management(p));
 }
 
 void Switch::set_sl_to_vl(PortNum in, PortNum out, const SlToVlTable& table) {

@@ -338,14 +338,14 @@ void Hca::on_action(std::uint32_t kind, std::uint64_t arg, void* ptr) {
 }
 
 void Hca::drop(PortNum n, Packet* p, DropReason reason) {
-  ledger_.dropped(reason, is_management_packet(*p));
+  ledger_.dropped(reason, counts_as_management(*p));
   ++discards_[n - 1][static_cast<int>(reason)];
   ports_[n - 1]->free_rx(p->header[0] >> 4, credits_for_bytes(p->wire_bytes()));
   pool_.release(p);
 }
 
 void Hca::on_link_discard(LinkPort& port, Packet* p, DropReason reason) {
-  ledger_.dropped(reason, is_management_packet(*p));
+  ledger_.dropped(reason, counts_as_management(*p));
   ++discards_[port.number() - 1][static_cast<int>(reason)];
   pool_.release(p);
 }

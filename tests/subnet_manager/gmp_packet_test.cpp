@@ -69,3 +69,24 @@ TEST_CASE("R36 (A10): QP1 discards what is not a GMP: VL15, wrong Q_Key, QP0, an
   build_gmp_packet(p, smp, a);
   CHECK_FALSE(parse_gmp_packet(p).has_value());
 }
+
+TEST_CASE("the packet ledger counts GMPs with the management packets, data packets to other QPs not",
+          "[subnet_manager][codec]") {
+  Packet p;
+  GmpAddress a;
+  a.dlid = 5;
+  a.slid = 1;
+  a.vl = 0;
+  build_gmp_packet(p, cc_get(), a);
+  CHECK_FALSE(is_management_packet(p));  // not VL15
+  CHECK(counts_as_management(p));        // DestQP 1
+  p.header[8 + 7] = 0x02;                 // DestQP 2: an ordinary UD packet
+  CHECK_FALSE(counts_as_management(p));
+  p.header[8 + 5] = 0x01;                 // DestQP 0x010001
+  p.header[8 + 7] = 0x01;
+  CHECK_FALSE(counts_as_management(p));
+  Packet raw;                               // a raw packet (LNH 0): no BTH to look at
+  raw.header[1] = 0x00;
+  raw.header_len = 8;
+  CHECK_FALSE(counts_as_management(raw));
+}
