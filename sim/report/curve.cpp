@@ -15,6 +15,9 @@ std::optional<double> get(const nlohmann::json& j, const char* a, const char* b)
   return j[a][b].get<double>();
 }
 
+// A CSV cell: quoted when it holds a comma or a quote.
+std::string csv_cell(const std::string& v) { return v.find_first_of(",\"") == std::string::npos ? v : "\"" + v + "\""; }
+
 std::string opt(const std::optional<double>& v, const char* fmt_spec = "{:.3f}") {
   return v ? fmt::format(fmt::runtime(fmt_spec), *v) : std::string();
 }
@@ -108,7 +111,7 @@ std::string curve_csv(const Curve& c) {
   out += "\n";
   for (const CurveRow& r : c.rows) {
     out += std::to_string(r.point);
-    for (const std::string& v : r.values) out += "," + (v.find_first_of(",\"") == std::string::npos ? v : "\"" + v + "\"");
+    for (const std::string& v : r.values) out += "," + csv_cell(v);
     out += "," + r.status;
     if (r.has_load)
       out += fmt::format(",{:.6f},{:.6f},{:.4f},{:.4f}", r.offered_load, r.accepted_load, r.offered_gbps, r.accepted_gbps);
@@ -168,39 +171,42 @@ std::string saturation_summary(const Curve& c) {
   return out;
 }
 
-std::string plot_data_csv(const Curve& c) {
+namespace {
+
+// One block per series, as gnuplot's `index` expects (blocks separated by two blank lines): a
+// "# label" line, then `line(row)` for each of the series' rows that `rows_of` lists.
+template <typename RowsOf, typename Line>
+std::string series_blocks(const Curve& c, RowsOf rows_of, Line line) {
   std::string out;
   bool first = true;
   for (const CurveSeries& s : c.series) {
     if (!first) out += "\n\n";
     first = false;
     out += "# " + (s.label.empty() ? std::string("curve") : s.label) + "\n";
-    for (std::size_t i : s.rows) {
-      const CurveRow& r = c.rows[i];
-      out += fmt::format("{:.6f},{:.6f},{},{}\n", r.offered_load, r.accepted_load, opt(r.msg_mean), opt(r.msg_p99));
-    }
+    for (std::size_t i : rows_of(s)) out += line(c.rows[i]) + "\n";
   }
   return out;
 }
 
+}  // namespace
+
+std::string plot_data_csv(const Curve& c) {
+  return series_blocks(
+      c, [](const CurveSeries& s) -> const std::vector<std::size_t>& { return s.rows; },
+      [](const CurveRow& r) {
+        return fmt::format("{:.6f},{:.6f},{},{}", r.offered_load, r.accepted_load, opt(r.msg_mean), opt(r.msg_p99));
+      });
+}
+
 std::string metrics_data_csv(const Curve& c) {
   if (c.metrics.empty()) return "";
-  std::string out;
-  bool first = true;
-  for (const CurveSeries& s : c.series) {
-    if (!first) out += "\n\n";
-    first = false;
-    out += "# " + (s.label.empty() ? std::string("curve") : s.label) + "\n";
-    for (std::size_t i : s.metric_rows) {
-      const CurveRow& r = c.rows[i];
-      std::string v = r.values.empty() ? "" : r.values.front();
-      if (v.find_first_of(",\"") != std::string::npos) v = "\"" + v + "\"";
-      out += v;
-      for (const auto& m : r.metrics) out += "," + opt(m, "{:.6g}");
-      out += "\n";
-    }
-  }
-  return out;
+  return series_blocks(
+      c, [](const CurveSeries& s) -> const std::vector<std::size_t>& { return s.metric_rows; },
+      [](const CurveRow& r) {
+        std::string line = csv_cell(r.values.empty() ? "" : r.values.front());
+        for (const auto& m : r.metrics) line += "," + opt(m, "{:.6g}");
+        return line;
+      });
 }
 
 namespace {
