@@ -19,7 +19,7 @@
 #include "sim/core/calendar_process.h"
 #include "sim/fabric/fabric.h"
 #include "sim/fabric/topology_loader.h"
-#include "sim/subnet_manager/routing_engine.h"
+#include "sim/subnet_manager/routing/routing_engine.h"
 
 using namespace ibfsim;
 

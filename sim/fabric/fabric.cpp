@@ -8,7 +8,7 @@
 #include "sim/fabric/cable_training.h"
 #include "sim/report/erf_record.h"
 #include "sim/report/pcap_writer.h"
-#include "sim/subnet_manager/congestion_control_agent.h"
+#include "sim/subnet_manager/congestion_control/congestion_control_agent.h"
 
 namespace ibfsim {
 

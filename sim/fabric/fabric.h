@@ -19,10 +19,10 @@
 #include "sim/phy/skip_schedule.h"
 #include "sim/link/port_owner.h"
 #include "sim/network/switch.h"
-#include "sim/subnet_manager/cc_configuration.h"
-#include "sim/subnet_manager/hca_sma.h"
-#include "sim/subnet_manager/subnet_manager.h"
-#include "sim/subnet_manager/switch_sma.h"
+#include "sim/subnet_manager/sm/cc_configuration.h"
+#include "sim/subnet_manager/sma/hca_sma.h"
+#include "sim/subnet_manager/sm/subnet_manager.h"
+#include "sim/subnet_manager/sma/switch_sma.h"
 #include "sim/transport/hca.h"
 
 namespace ibfsim {

@@ -9,7 +9,7 @@
 
 #include "sim/fabric/topology.h"
 #include "sim/network/mft.h"
-#include "sim/subnet_manager/multicast_forwarding_table.h"  // kMulticastLidBase
+#include "sim/subnet_manager/mad/multicast_forwarding_table.h"  // kMulticastLidBase
 
 namespace ibfsim {
 constexpr Qpn kMulticastQpn = 0xFFFFFF;

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "sim/fabric/topology.h"
-#include "sim/subnet_manager/subnet_graph.h"
+#include "sim/subnet_manager/routing/subnet_graph.h"
 
 namespace ibfsim {
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/subnet_manager/routing_tables.h"
-#include "sim/subnet_manager/subnet_graph.h"
+#include "sim/subnet_manager/routing/routing_tables.h"
+#include "sim/subnet_manager/routing/subnet_graph.h"
 #include "sim/workload/scenario.h"
 
 namespace ibfsim {

@@ -9,7 +9,7 @@
 #include "sim/core/time.h"
 #include "sim/fabric/topology.h"
 #include "sim/fabric/yaml_input.h"
-#include "sim/subnet_manager/cc_configuration.h"
+#include "sim/subnet_manager/sm/cc_configuration.h"
 
 namespace ibfsim {
 

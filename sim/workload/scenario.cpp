@@ -11,7 +11,7 @@
 #include "sim/fabric/topology_loader.h"
 #include "sim/fabric/topology_yaml.h"
 #include "sim/fabric/yaml_input.h"
-#include "sim/subnet_manager/routing_engine.h"
+#include "sim/subnet_manager/routing/routing_engine.h"
 
 namespace ibfsim {
 

@@ -7,7 +7,7 @@
 #include <map>
 
 #include "sim/network/fecn_marker.h"
-#include "sim/subnet_manager/congestion_control_agent.h"
+#include "sim/subnet_manager/congestion_control/congestion_control_agent.h"
 #include "sim/transport/bth.h"
 #include "sim/transport/cnp.h"
 #include "sim/transport/icrc.h"

@@ -6,13 +6,13 @@
 #include <cstdint>
 #include <vector>
 
-#include "sim/subnet_manager/directed_route.h"
-#include "sim/subnet_manager/m_key_check.h"
-#include "sim/subnet_manager/mad_acceptance.h"
-#include "sim/subnet_manager/node_info.h"
-#include "sim/subnet_manager/port_info.h"
-#include "sim/subnet_manager/smp.h"
-#include "sim/subnet_manager/smp_packet.h"
+#include "sim/subnet_manager/mad/directed_route.h"
+#include "sim/subnet_manager/mad/m_key_check.h"
+#include "sim/subnet_manager/mad/mad_acceptance.h"
+#include "sim/subnet_manager/mad/node_info.h"
+#include "sim/subnet_manager/mad/port_info.h"
+#include "sim/subnet_manager/mad/smp.h"
+#include "sim/subnet_manager/mad/smp_packet.h"
 
 using namespace ibfsim;
 

@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "sim/subnet_manager/directed_route.h"
+#include "sim/subnet_manager/mad/directed_route.h"
 #include "tests/support/fabric_harness.h"
 
 using namespace ibfsim;

@@ -13,7 +13,7 @@
 #include "sim/fabric/fabric.h"
 #include "sim/fabric/topology_loader.h"
 #include "sim/report/erf_record.h"
-#include "sim/subnet_manager/linear_forwarding_table.h"
+#include "sim/subnet_manager/mad/linear_forwarding_table.h"
 #include "sim/transport/ud_send_packet.h"
 #include "tests/support/run_command.h"
 

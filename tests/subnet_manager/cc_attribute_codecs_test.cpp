@@ -7,12 +7,12 @@
 
 #include <map>
 
-#include "sim/subnet_manager/ca_congestion_setting.h"
-#include "sim/subnet_manager/cc_mad.h"
-#include "sim/subnet_manager/congestion_control_table_mad.h"
-#include "sim/subnet_manager/congestion_info.h"
-#include "sim/subnet_manager/switch_congestion_setting.h"
-#include "sim/subnet_manager/switch_port_congestion_setting.h"
+#include "sim/subnet_manager/congestion_control/ca_congestion_setting.h"
+#include "sim/subnet_manager/congestion_control/cc_mad.h"
+#include "sim/subnet_manager/congestion_control/congestion_control_table_mad.h"
+#include "sim/subnet_manager/congestion_control/congestion_info.h"
+#include "sim/subnet_manager/congestion_control/switch_congestion_setting.h"
+#include "sim/subnet_manager/congestion_control/switch_port_congestion_setting.h"
 
 using namespace ibfsim;
 

@@ -2,8 +2,8 @@
 // read it back, and bad requests are answered with the right status and change nothing.
 #include <catch2/catch.hpp>
 
-#include "sim/subnet_manager/cc_configuration.h"
-#include "sim/subnet_manager/congestion_control_agent.h"
+#include "sim/subnet_manager/sm/cc_configuration.h"
+#include "sim/subnet_manager/congestion_control/congestion_control_agent.h"
 
 using namespace ibfsim;
 

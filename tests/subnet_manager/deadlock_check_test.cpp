@@ -3,11 +3,11 @@
 #include <catch2/catch.hpp>
 
 #include "sim/core/error.h"
-#include "sim/subnet_manager/deadlock_check.h"
-#include "sim/subnet_manager/dfsssp.h"
-#include "sim/subnet_manager/lid_assignment.h"
-#include "sim/subnet_manager/minhop.h"
-#include "sim/subnet_manager/updn.h"
+#include "sim/subnet_manager/routing/deadlock_check.h"
+#include "sim/subnet_manager/routing/dfsssp.h"
+#include "sim/subnet_manager/sm/lid_assignment.h"
+#include "sim/subnet_manager/routing/minhop.h"
+#include "sim/subnet_manager/routing/updn.h"
 #include "tests/subnet_manager/golden_runs.h"
 #include "tests/subnet_manager/routing_check.h"
 

@@ -5,8 +5,8 @@
 #include <stdexcept>
 #include <vector>
 
-#include "sim/subnet_manager/directed_route.h"
-#include "sim/subnet_manager/node_info.h"
+#include "sim/subnet_manager/mad/directed_route.h"
+#include "sim/subnet_manager/mad/node_info.h"
 
 using namespace ibfsim;
 

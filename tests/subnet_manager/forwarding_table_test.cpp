@@ -1,8 +1,8 @@
 // LinearForwardingTable and MulticastForwardingTable codecs: blocks, entry order, modifiers.
 #include <catch2/catch.hpp>
 
-#include "sim/subnet_manager/linear_forwarding_table.h"
-#include "sim/subnet_manager/multicast_forwarding_table.h"
+#include "sim/subnet_manager/mad/linear_forwarding_table.h"
+#include "sim/subnet_manager/mad/multicast_forwarding_table.h"
 #include "tests/subnet_manager/smp_data.h"
 
 using namespace ibfsim;

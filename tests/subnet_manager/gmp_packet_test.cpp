@@ -6,9 +6,9 @@
 
 #include "sim/core/packet.h"
 #include "sim/link/vcrc.h"
-#include "sim/subnet_manager/cc_mad.h"
-#include "sim/subnet_manager/gmp_packet.h"
-#include "sim/subnet_manager/smp_packet.h"
+#include "sim/subnet_manager/congestion_control/cc_mad.h"
+#include "sim/subnet_manager/mad/gmp_packet.h"
+#include "sim/subnet_manager/mad/smp_packet.h"
 #include "sim/transport/icrc.h"
 
 using namespace ibfsim;

@@ -15,8 +15,8 @@
 
 #include "sim/fabric/subnet_graph_from_topology.h"
 #include "sim/fabric/topology_loader.h"
-#include "sim/subnet_manager/lid_assignment.h"
-#include "sim/subnet_manager/routing_tables.h"
+#include "sim/subnet_manager/sm/lid_assignment.h"
+#include "sim/subnet_manager/routing/routing_tables.h"
 
 namespace ibfsim::test {
 

@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 #include <cstdint>
 
-#include "sim/subnet_manager/mad_header.h"
+#include "sim/subnet_manager/mad/mad_header.h"
 
 using namespace ibfsim;
 

@@ -2,7 +2,7 @@
 #include <catch2/catch.hpp>
 #include <string>
 
-#include "sim/subnet_manager/node_description.h"
+#include "sim/subnet_manager/mad/node_description.h"
 #include "tests/subnet_manager/smp_data.h"
 
 using namespace ibfsim;

@@ -1,7 +1,7 @@
 // NodeInfo codec: a 36-port switch byte for byte, decoding, round trips, masking.
 #include <catch2/catch.hpp>
 
-#include "sim/subnet_manager/node_info.h"
+#include "sim/subnet_manager/mad/node_info.h"
 #include "tests/subnet_manager/smp_data.h"
 
 using namespace ibfsim;

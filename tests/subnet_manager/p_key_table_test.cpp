@@ -1,7 +1,7 @@
 // P_KeyTable codec: 32 big-endian entries, membership bit, block/port modifier.
 #include <catch2/catch.hpp>
 
-#include "sim/subnet_manager/p_key_table.h"
+#include "sim/subnet_manager/mad/p_key_table.h"
 #include "tests/subnet_manager/smp_data.h"
 
 using namespace ibfsim;

@@ -2,7 +2,7 @@
 // decoded back, reserved bits, and masking of sub-byte fields.
 #include <catch2/catch.hpp>
 
-#include "sim/subnet_manager/port_info.h"
+#include "sim/subnet_manager/mad/port_info.h"
 #include "tests/subnet_manager/smp_data.h"
 
 using namespace ibfsim;

@@ -7,9 +7,9 @@
 #include <sstream>
 
 #include "sim/core/error.h"
-#include "sim/subnet_manager/guid2lid_file.h"
-#include "sim/subnet_manager/lft_file.h"
-#include "sim/subnet_manager/ucast_lft_dump.h"
+#include "sim/subnet_manager/sm/guid2lid_file.h"
+#include "sim/subnet_manager/routing/lft_file.h"
+#include "sim/subnet_manager/routing/ucast_lft_dump.h"
 #include "tests/subnet_manager/golden_runs.h"
 #include "tests/support/run_command.h"
 

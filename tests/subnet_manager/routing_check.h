@@ -3,8 +3,8 @@
 #pragma once
 #include <string>
 
-#include "sim/subnet_manager/routing_tables.h"
-#include "sim/subnet_manager/subnet_graph.h"
+#include "sim/subnet_manager/routing/routing_tables.h"
+#include "sim/subnet_manager/routing/subnet_graph.h"
 
 namespace ibfsim::test {
 

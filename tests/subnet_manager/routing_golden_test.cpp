@@ -6,10 +6,10 @@
 #include <filesystem>
 #include <set>
 
-#include "sim/subnet_manager/dor.h"
-#include "sim/subnet_manager/ftree.h"
-#include "sim/subnet_manager/minhop.h"
-#include "sim/subnet_manager/updn.h"
+#include "sim/subnet_manager/routing/dor.h"
+#include "sim/subnet_manager/routing/ftree.h"
+#include "sim/subnet_manager/routing/minhop.h"
+#include "sim/subnet_manager/routing/updn.h"
 #include "tests/subnet_manager/golden_runs.h"
 
 using namespace ibfsim;

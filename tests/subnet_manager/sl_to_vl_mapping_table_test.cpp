@@ -2,7 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "sim/link/sl_to_vl_table.h"
-#include "sim/subnet_manager/sl_to_vl_mapping_table.h"
+#include "sim/subnet_manager/mad/sl_to_vl_mapping_table.h"
 #include "tests/subnet_manager/smp_data.h"
 
 using namespace ibfsim;

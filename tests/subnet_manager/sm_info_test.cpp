@@ -1,7 +1,7 @@
 // SMInfo codec: GUID, SM_Key, ActCount and the Priority/SMState byte.
 #include <catch2/catch.hpp>
 
-#include "sim/subnet_manager/sm_info.h"
+#include "sim/subnet_manager/mad/sm_info.h"
 #include "tests/subnet_manager/smp_data.h"
 
 using namespace ibfsim;

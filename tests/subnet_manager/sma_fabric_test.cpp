@@ -5,8 +5,8 @@
 
 #include <vector>
 
-#include "sim/subnet_manager/directed_route.h"
-#include "sim/subnet_manager/notice.h"
+#include "sim/subnet_manager/mad/directed_route.h"
+#include "sim/subnet_manager/mad/notice.h"
 #include "tests/support/fabric_harness.h"
 
 using namespace ibfsim;

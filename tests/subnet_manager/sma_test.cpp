@@ -1,10 +1,10 @@
-// The pure SMA (sim/subnet_manager/sma.h): Get and Set of every attribute on a hand-built node
+// The pure SMA (sim/subnet_manager/sma/sma.h): Get and Set of every attribute on a hand-built node
 // state, the status of each refusal, M_Key protection and what a refused Set leaves unchanged.
 #include <catch2/catch.hpp>
 
-#include "sim/subnet_manager/directed_route.h"
-#include "sim/subnet_manager/node_description.h"
-#include "sim/subnet_manager/sma.h"
+#include "sim/subnet_manager/mad/directed_route.h"
+#include "sim/subnet_manager/mad/node_description.h"
+#include "sim/subnet_manager/sma/sma.h"
 
 using namespace ibfsim;
 

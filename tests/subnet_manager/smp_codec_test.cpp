@@ -5,8 +5,8 @@
 #include <initializer_list>
 #include <stdexcept>
 
-#include "sim/subnet_manager/node_info.h"
-#include "sim/subnet_manager/smp.h"
+#include "sim/subnet_manager/mad/node_info.h"
+#include "sim/subnet_manager/mad/smp.h"
 
 using namespace ibfsim;
 

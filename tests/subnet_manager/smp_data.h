@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <initializer_list>
 
-#include "sim/subnet_manager/smp.h"
+#include "sim/subnet_manager/mad/smp.h"
 
 namespace ibfsim::test {
 

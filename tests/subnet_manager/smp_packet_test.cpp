@@ -6,9 +6,9 @@
 
 #include "sim/core/packet.h"
 #include "sim/link/vcrc.h"
-#include "sim/subnet_manager/directed_route.h"
-#include "sim/subnet_manager/node_info.h"
-#include "sim/subnet_manager/smp_packet.h"
+#include "sim/subnet_manager/mad/directed_route.h"
+#include "sim/subnet_manager/mad/node_info.h"
+#include "sim/subnet_manager/mad/smp_packet.h"
 #include "sim/transport/icrc.h"
 #include "sim/transport/ud_send_packet.h"
 

@@ -1,7 +1,7 @@
 // SwitchInfo codec: exact bytes including the packed LifeTimeValue and capability bits.
 #include <catch2/catch.hpp>
 
-#include "sim/subnet_manager/switch_info.h"
+#include "sim/subnet_manager/mad/switch_info.h"
 #include "tests/subnet_manager/smp_data.h"
 
 using namespace ibfsim;

@@ -1,7 +1,7 @@
 // VLArbitrationTable codec: (VL, weight) pairs, reserved nibble, block-selector modifier.
 #include <catch2/catch.hpp>
 
-#include "sim/subnet_manager/vl_arbitration_table.h"
+#include "sim/subnet_manager/mad/vl_arbitration_table.h"
 #include "tests/subnet_manager/smp_data.h"
 
 using namespace ibfsim;

@@ -43,9 +43,10 @@ inline std::string read_file(const std::string& path) {
   return ss.str();
 }
 
-// A fresh, empty folder for one test's outputs.
+// A fresh, empty folder for one test's outputs, under the build tree (IBFSIM_TEST_OUT_DIR), never
+// in the source tree or the current folder.
 inline std::string scratch_dir(const std::string& name) {
-  const std::string dir = std::string("ibfsim_test_out/") + name;
+  const std::string dir = std::string(IBFSIM_TEST_OUT_DIR) + "/" + name;
   run_command("rm -rf '" + dir + "' && mkdir -p '" + dir + "'");
   return dir;
 }

@@ -1,0 +1,223 @@
+#include "sim/subnet_manager/routing/dfsssp.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <boost/graph/adjacency_list.hpp>
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <queue>
+
+#include "sim/core/error.h"
+#include "sim/subnet_manager/routing/hop_matrix.h"
+#include "sim/subnet_manager/routing/dependency_cycle.h"
+
+namespace ibfsim {
+
+namespace {
+
+constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
+
+// Switch-to-switch channels, numbered; per (switch number, port) the channel leaving by it.
+struct Channels {
+  std::vector<std::size_t> from, to;  // switch numbers
+  std::vector<std::vector<std::uint32_t>> out;  // [switch][port] -> channel or kNone
+};
+
+Channels switch_channels(const SubnetGraph& g, const SwitchIndex& sw) {
+  Channels c;
+  c.out.resize(sw.size());
+  for (std::size_t s = 0; s < sw.size(); ++s) {
+    const SubnetNode& n = g.nodes[sw.node[s]];
+    c.out[s].assign(n.num_ports() + 1, kNone);
+    for (unsigned p = 1; p <= n.num_ports(); ++p) {
+      const auto& peer = n.ports[p].peer;
+      if (!peer || !sw.is_switch(peer->node)) continue;
+      c.out[s][p] = static_cast<std::uint32_t>(c.from.size());
+      c.from.push_back(s);
+      c.to.push_back(sw.of[peer->node]);
+    }
+  }
+  return c;
+}
+
+// A cycle (channel list) in the dependencies, empty if none.
+std::vector<std::size_t> find_cycle(std::size_t channels, const std::map<std::pair<std::uint32_t, std::uint32_t>, std::size_t>& deps) {
+  DependencyGraph graph(channels);
+  for (const auto& [d, n] : deps)
+    if (n > 0) boost::add_edge(d.first, d.second, graph);
+  return find_dependency_cycle(graph);
+}
+
+}  // namespace
+
+RoutingTables route_dfsssp(const SubnetGraph& g) {
+  RoutingTables t = empty_routing_tables(g);
+  const SwitchIndex sw(g);
+  const Channels ch = switch_channels(g, sw);
+  const std::size_t n = sw.size();
+
+  std::vector<std::uint32_t> hcas(n, 0);
+  for (std::size_t s = 0; s < n; ++s)
+    for (const SubnetPort& p : g.nodes[sw.node[s]].ports)
+      if (p.peer && !g.nodes[p.peer->node].is_switch()) ++hcas[s];
+
+  // LID -> destination switch number and, at that switch, the port (0: the switch itself).
+  std::vector<std::size_t> dest_switch(static_cast<std::size_t>(t.lft_top) + 1, kNoSubnetNode);
+  std::vector<PortNum> dest_port(dest_switch.size(), 0);
+  for (std::size_t node = 0; node < g.nodes.size(); ++node) {
+    const SubnetNode& nd = g.nodes[node];
+    for (unsigned p = 0; p <= nd.num_ports(); ++p) {
+      const LidRange r = nd.ports[p].lids;
+      if (!r.assigned()) continue;
+      std::size_t s = kNoSubnetNode;
+      PortNum at = 0;
+      if (nd.is_switch()) {
+        s = sw.of[node];
+      } else if (nd.ports[p].peer && sw.is_switch(nd.ports[p].peer->node)) {
+        s = sw.of[nd.ports[p].peer->node];
+        at = nd.ports[p].peer->port;
+      }
+      for (unsigned lid = r.first; lid <= r.last; ++lid) {
+        dest_switch[lid] = s;
+        dest_port[lid] = at;
+      }
+    }
+  }
+
+  // ---- routing: Dijkstra per destination LID with balancing weights ----
+  // Like OpenSM's dfsssp, every channel starts at (number of HCA ports)^2, so that the balancing
+  // increments rarely outweigh a hop: paths stay shortest as long as the load allows.
+  std::uint64_t total_hcas = 0;
+  for (std::uint32_t k : hcas) total_hcas += k;
+  std::vector<std::uint64_t> weight(ch.from.size(), std::max<std::uint64_t>(1, total_hcas * total_hcas));
+  std::vector<std::uint64_t> dist(n);
+  std::vector<PortNum> via(n);
+  using Item = std::pair<std::uint64_t, std::size_t>;
+  for (unsigned lid = 1; lid <= t.lft_top; ++lid) {
+    const std::size_t target = dest_switch[lid];
+    if (target == kNoSubnetNode) continue;
+    std::fill(dist.begin(), dist.end(), std::numeric_limits<std::uint64_t>::max());
+    std::fill(via.begin(), via.end(), kNoRoute);
+    std::priority_queue<Item, std::vector<Item>, std::greater<Item>> queue;
+    dist[target] = 0;
+    queue.push({0, target});
+    while (!queue.empty()) {
+      const auto [d, u] = queue.top();
+      queue.pop();
+      if (d != dist[u]) continue;
+      const SubnetNode& un = g.nodes[sw.node[u]];
+      for (unsigned p = 1; p <= un.num_ports(); ++p) {
+        const auto& peer = un.ports[p].peer;
+        if (!peer || !sw.is_switch(peer->node)) continue;
+        const std::size_t v = sw.of[peer->node];
+        const std::uint32_t c = ch.out[v][peer->port];  // v -> u
+        const std::uint64_t nd = d + weight[c];
+        if (nd < dist[v] || (nd == dist[v] && peer->port < via[v])) {
+          if (nd < dist[v]) queue.push({nd, v});
+          dist[v] = nd;
+          via[v] = peer->port;
+        }
+      }
+    }
+    for (std::size_t s = 0; s < n; ++s) {
+      auto& lft = t.lft[sw.node[s]];
+      if (s == target) lft[lid] = dest_port[lid];
+      else if (via[s] != kNoRoute) lft[lid] = via[s];
+    }
+    for (std::size_t s = 0; s < n; ++s) {
+      if (hcas[s] == 0 || s == target || via[s] == kNoRoute) continue;
+      for (std::size_t u = s; u != target;) {
+        const std::uint32_t c = ch.out[u][via[u]];
+        weight[c] += hcas[s];
+        u = ch.to[c];
+      }
+    }
+  }
+
+  // ---- layers: break dependency cycles by moving paths up ----
+  unsigned max_vls = 15;
+  for (const SubnetNode& nd : g.nodes)
+    for (unsigned p = 1; p <= nd.num_ports(); ++p)
+      if (nd.ports[p].peer) max_vls = std::min(max_vls, nd.ports[p].data_vls);
+
+  // The channels of the path from switch s to LID lid.
+  auto path = [&](std::size_t s, unsigned lid) {
+    std::vector<std::uint32_t> out;
+    for (std::size_t u = s, hops = 0; u != dest_switch[lid] && hops <= n; ++hops) {
+      const PortNum p = t.lft[sw.node[u]][lid];
+      if (p == kNoRoute || p == 0) break;
+      const std::uint32_t c = ch.out[u][p];
+      if (c == kNone) break;
+      out.push_back(c);
+      u = ch.to[c];
+    }
+    return out;
+  };
+  struct Path {
+    std::size_t s;
+    unsigned lid;
+    unsigned layer = 0;
+  };
+  std::vector<Path> paths;
+  // Only switches with HCAs are sources of data traffic (deadlock_check.h).
+  for (std::size_t s = 0; s < n; ++s)
+    if (hcas[s] != 0)
+      for (unsigned lid = 1; lid <= t.lft_top; ++lid)
+        if (dest_switch[lid] != kNoSubnetNode && dest_switch[lid] != s) paths.push_back({s, lid});
+
+  unsigned layers = 1;
+  for (unsigned layer = 0; layer < layers; ++layer) {
+    // Dependencies of this layer with the paths using each.
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::size_t> deps;
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<std::size_t>> users;
+    for (std::size_t i = 0; i < paths.size(); ++i) {
+      if (paths[i].layer != layer) continue;
+      const auto chans = path(paths[i].s, paths[i].lid);
+      for (std::size_t k = 1; k < chans.size(); ++k) {
+        ++deps[{chans[k - 1], chans[k]}];
+        users[{chans[k - 1], chans[k]}].push_back(i);
+      }
+    }
+    for (;;) {
+      const auto cycle = find_cycle(ch.from.size(), deps);
+      if (cycle.empty()) break;
+      // The cycle's dependency with the fewest paths.
+      std::pair<std::uint32_t, std::uint32_t> weakest{};
+      std::size_t fewest = std::numeric_limits<std::size_t>::max();
+      for (std::size_t k = 0; k < cycle.size(); ++k) {
+        const std::pair<std::uint32_t, std::uint32_t> d{static_cast<std::uint32_t>(cycle[k]),
+                                                        static_cast<std::uint32_t>(cycle[(k + 1) % cycle.size()])};
+        if (deps[d] < fewest) {
+          fewest = deps[d];
+          weakest = d;
+        }
+      }
+      if (layer + 1 >= max_vls) {
+        throw InputError(fmt::format("dfsssp: expected the routes to fit in the {} data VLs every port has, they "
+                                     "need more (the dependency cycles of VL {} cannot be broken)",
+                                     max_vls, layer));
+      }
+      layers = std::max(layers, layer + 2);
+      for (std::size_t i : users[weakest]) {
+        if (paths[i].layer != layer) continue;
+        paths[i].layer = layer + 1;
+        const auto chans = path(paths[i].s, paths[i].lid);
+        for (std::size_t k = 1; k < chans.size(); ++k) --deps[{chans[k - 1], chans[k]}];
+      }
+    }
+  }
+
+  PathServiceLevels sl;
+  sl.by_source_switch.resize(g.nodes.size());
+  for (std::size_t s = 0; s < n; ++s) sl.by_source_switch[sw.node[s]].assign(static_cast<std::size_t>(t.lft_top) + 1, 0);
+  for (const Path& p : paths) sl.by_source_switch[sw.node[p.s]][p.lid] = static_cast<std::uint8_t>(p.layer);
+  for (unsigned i = 0; i < 16; ++i) sl.sl_to_vl[i] = static_cast<std::uint8_t>(i < layers ? i : 0);
+  sl.vls_needed = layers;
+  t.sl = std::move(sl);
+  t.notes.push_back(fmt::format("dfsssp: {} layer{} (SL i -> VL i)", layers, layers == 1 ? "" : "s"));
+  return t;
+}
+
+}  // namespace ibfsim

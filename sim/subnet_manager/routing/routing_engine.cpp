@@ -1,0 +1,56 @@
+#include "sim/subnet_manager/routing/routing_engine.h"
+
+#include "sim/core/error.h"
+#include "sim/subnet_manager/routing/dfsssp.h"
+#include "sim/subnet_manager/routing/dor.h"
+#include "sim/subnet_manager/routing/ftree.h"
+#include "sim/subnet_manager/routing/lft_file.h"
+#include "sim/subnet_manager/routing/minhop.h"
+#include "sim/subnet_manager/routing/updn.h"
+
+namespace ibfsim {
+
+namespace {
+
+constexpr RoutingEngine kAll[] = {RoutingEngine::kMinhop, RoutingEngine::kUpdn,   RoutingEngine::kDor,
+                                  RoutingEngine::kFtree,  RoutingEngine::kDfsssp, RoutingEngine::kFile};
+
+}  // namespace
+
+const char* routing_engine_name(RoutingEngine e) {
+  switch (e) {
+    case RoutingEngine::kMinhop: return "minhop";
+    case RoutingEngine::kUpdn: return "updn";
+    case RoutingEngine::kDor: return "dor";
+    case RoutingEngine::kFtree: return "ftree";
+    case RoutingEngine::kDfsssp: return "dfsssp";
+    case RoutingEngine::kFile: return "file";
+  }
+  return "?";
+}
+
+std::optional<RoutingEngine> parse_routing_engine(std::string_view name) {
+  for (RoutingEngine e : kAll)
+    if (name == routing_engine_name(e)) return e;
+  return std::nullopt;
+}
+
+std::string routing_engine_names() {
+  std::string out;
+  for (RoutingEngine e : kAll) out += (out.empty() ? "" : ", ") + std::string(routing_engine_name(e));
+  return out;
+}
+
+RoutingTables compute_routes(const SubnetGraph& g, const RoutingOptions& opts) {
+  switch (opts.engine) {
+    case RoutingEngine::kMinhop: return route_minhop(g);
+    case RoutingEngine::kUpdn: return route_updn(g, opts.roots);
+    case RoutingEngine::kDor: return route_dor(g);
+    case RoutingEngine::kFtree: return route_ftree(g);
+    case RoutingEngine::kDfsssp: return route_dfsssp(g);
+    case RoutingEngine::kFile: return route_from_lft_file(g, opts.lft_file);
+  }
+  throw SimError("unknown routing engine");
+}
+
+}  // namespace ibfsim

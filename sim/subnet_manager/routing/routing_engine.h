@@ -1,0 +1,31 @@
+// Choosing a routing engine by name (OpenSM's routing_engine option) and running it.
+#pragma once
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/core/ids.h"
+#include "sim/subnet_manager/routing/routing_tables.h"
+#include "sim/subnet_manager/routing/subnet_graph.h"
+
+namespace ibfsim {
+
+enum class RoutingEngine { kMinhop, kUpdn, kDor, kFtree, kDfsssp, kFile };
+
+// "minhop", "updn", "dor", "ftree", "dfsssp", "file".
+const char* routing_engine_name(RoutingEngine e);
+std::optional<RoutingEngine> parse_routing_engine(std::string_view name);
+// "minhop, updn, dor, ftree, dfsssp, file" for error messages and help.
+std::string routing_engine_names();
+
+struct RoutingOptions {
+  RoutingEngine engine = RoutingEngine::kMinhop;
+  std::vector<Guid> roots;  // updn: root switches (empty: found automatically); ftree: ignored
+  std::string lft_file;     // file: the dump to load
+};
+
+// Requires LIDs assigned. Engine errors are InputErrors.
+RoutingTables compute_routes(const SubnetGraph& g, const RoutingOptions& opts);
+
+}  // namespace ibfsim

@@ -1,0 +1,212 @@
+#include "sim/subnet_manager/sm/subnet_manager.h"
+
+#include "sim/subnet_manager/mad/notice.h"
+
+namespace ibfsim {
+
+SubnetManager::SubnetManager(HcaSma& sma, PortNum port, SubnetManagerConfig config)
+    : sma_(sma), port_(port), config_(config), sweep_(config.sweep, port) {
+  SmInfo info;
+  info.guid = sma_.state().ports.at(port).guid;
+  info.priority = config_.priority;
+  info.sm_state = IB_SMINFO_STATE_DISCOVERING;
+  sma_.attach_sm(this, port, info);
+}
+
+void SubnetManager::start() {
+  started_ = true;
+  if (sma_.hca().port(port_).state() != PortState::kDown) on_port_state_change(port_);
+}
+
+void SubnetManager::on_port_state_change(PortNum port) {
+  if (port != port_ || !started_ || sma_.hca().port(port_).state() == PortState::kDown) return;
+  if (!records_.empty() || sweeping_ || start_pending_) return;  // only the first time: traps tell the rest
+  start_pending_ = true;
+  pending_trigger_ = "port up";
+  sma_.hca().schedule(now(), this, kStart);
+}
+
+void SubnetManager::begin_sweep(const std::string& trigger) {
+  sweeping_ = true;
+  SweepRecord r;
+  r.trigger = trigger;
+  r.started = now();
+  records_.push_back(r);
+  sweep_smps_ = sweep_retries_ = 0;
+  sweep_.start();
+  pump();
+  check_done();
+}
+
+void SubnetManager::pump() {
+  while (in_flight_.size() < config_.max_wire_smps) {
+    auto r = sweep_.next_request();
+    if (!r) break;
+    const std::uint64_t tid = r->transaction_id;
+    in_flight_[tid] = InFlight{std::move(*r), 0};
+    send(tid);
+  }
+}
+
+void SubnetManager::send(std::uint64_t tid) {
+  InFlight& f = in_flight_.at(tid);
+  ++f.tries;
+  ++smps_sent_;
+  ++sweep_smps_;
+  if (f.tries > 1) {
+    ++retries_;
+    ++sweep_retries_;
+  }
+  sma_.send_from_sm(f.smp, port_);
+  sma_.hca().schedule(now() + config_.smp_timeout, this, kTimeout, tid,
+                      reinterpret_cast<void*>(static_cast<std::uintptr_t>(f.tries)));
+}
+
+void SubnetManager::on_smp(const Smp& smp, PortNum, Lid slid) {
+  if (smp.method == IB_MAD_METHOD_TRAP) {
+    ++traps_;
+    if (is_unicast_lid(slid)) sma_.send_from_sm(make_smp_response(smp), port_, slid);  // TrapRepress
+    const Notice n = decode_notice(smp.data.data());
+    if (n.is_generic && n.trap_number_or_device == kTrapLinkStateChange) {
+      if (sweeping_) {
+        if (pending_trigger_.empty()) pending_trigger_ = "trap 128";
+      } else if (!start_pending_) {
+        start_pending_ = true;
+        pending_trigger_ = "trap 128";
+        sma_.hca().schedule(now(), this, kStart);
+      }
+    }
+    return;
+  }
+  if (!is_response_method(smp.method)) return;
+  auto it = in_flight_.find(smp.transaction_id);
+  if (it == in_flight_.end()) return;  // an answer to a request already answered or given up
+  in_flight_.erase(it);
+  sweep_.on_answer(smp);
+  pump();
+  check_done();
+}
+
+void SubnetManager::on_action(std::uint32_t kind, std::uint64_t arg, void* ptr) {
+  switch (kind) {
+    case kStart: {
+      start_pending_ = false;
+      std::string trigger = std::move(pending_trigger_);
+      pending_trigger_.clear();
+      if (sweeping_) {
+        pending_trigger_ = trigger;
+        return;
+      }
+      begin_sweep(trigger);
+      return;
+    }
+    case kTimeout: {
+      auto it = in_flight_.find(arg);
+      if (it == in_flight_.end() || it->second.tries != reinterpret_cast<std::uintptr_t>(ptr)) return;
+      if (it->second.tries <= config_.smp_retries) return send(arg);
+      in_flight_.erase(it);
+      sweep_.on_lost(arg);
+      pump();
+      check_done();
+      return;
+    }
+    case kCcTimeout: {
+      auto it = cc_in_flight_.find(arg);
+      if (it == cc_in_flight_.end() || it->second.tries != reinterpret_cast<std::uintptr_t>(ptr)) return;
+      if (it->second.tries <= config_.smp_retries) return send_cc(arg);
+      cc_in_flight_.erase(it);
+      ++cc_failed_;
+      if (cc_in_flight_.empty()) finish_sweep();
+      return;
+    }
+    case kPeriodic:
+      if (arg != periodic_generation_) return;
+      if (sweeping_) {
+        if (pending_trigger_.empty()) pending_trigger_ = "periodic";
+      } else {
+        begin_sweep("periodic");
+      }
+      return;
+    default:
+      return;
+  }
+}
+
+bool SubnetManager::start_cc() {
+  cc_done_ = true;
+  const SubnetGraph& g = sweep_.graph();
+  std::uint64_t tid = 0xCC000000;
+  for (const CcTarget& t : cc_targets_) {
+    Lid dlid = 0;
+    for (const SubnetNode& n : g.nodes)
+      if (n.node_guid == t.node_guid && t.port < n.ports.size()) dlid = n.ports[t.port].lids.first;
+    if (!is_unicast_lid(dlid)) {
+      cc_failed_ += t.mads.size();  // not found by the sweep: cannot be reached
+      continue;
+    }
+    for (Mad m : t.mads) {
+      ++tid;
+      for (int i = 0; i < 8; ++i) m[8 + i] = static_cast<std::uint8_t>(tid >> (56 - 8 * i));
+      cc_in_flight_[tid] = CcInFlight{m, dlid, 0};
+      send_cc(tid);
+    }
+  }
+  return !cc_in_flight_.empty();
+}
+
+void SubnetManager::send_cc(std::uint64_t tid) {
+  CcInFlight& f = cc_in_flight_.at(tid);
+  ++f.tries;
+  ++cc_sent_;
+  sma_.send_gmp_from_sm(f.mad, port_, f.dlid, cc_sl_);
+  sma_.hca().schedule(now() + config_.smp_timeout, this, kCcTimeout, tid,
+                      reinterpret_cast<void*>(static_cast<std::uintptr_t>(f.tries)));
+}
+
+void SubnetManager::on_gmp(const ReceivedGmp& gmp, PortNum) {
+  std::uint64_t tid = 0;
+  for (int i = 0; i < 8; ++i) tid = (tid << 8) | gmp.mad[8 + i];
+  auto it = cc_in_flight_.find(tid);
+  if (it == cc_in_flight_.end()) return;
+  cc_in_flight_.erase(it);
+  if (decode_cc_mad(gmp.mad).header.status == IB_MAD_STATUS_SUCCESS) ++cc_answered_;
+  else ++cc_failed_;
+  if (cc_in_flight_.empty()) finish_sweep();
+}
+
+void SubnetManager::check_done() {
+  if (!sweeping_ || !sweep_.done() || !in_flight_.empty()) return;
+  // The first sweep configured the fabric: now the congestion control step, then done.
+  if (!cc_done_ && !cc_targets_.empty() && start_cc()) return;
+  finish_sweep();
+}
+
+void SubnetManager::finish_sweep() {
+  sweeping_ = false;
+  SweepRecord& r = records_.back();
+  r.done = now();
+  r.smps_sent = sweep_smps_;
+  r.retries = sweep_retries_;
+  const SweepStats& s = sweep_.stats();
+  r.requests = s.requests;
+  r.errors = s.errors;
+  r.lft_blocks = s.lft_blocks;
+  r.nodes = s.nodes;
+  r.switches = s.switches;
+  r.cas = s.cas;
+  r.links = s.links;
+  SmInfo info = *sma_.state().sm_info;
+  info.sm_state = IB_SMINFO_STATE_MASTER;
+  ++info.act_count;
+  sma_.set_sm_info(info);
+  if (on_done_) on_done_(r);
+  if (config_.sweep_interval > 0)
+    sma_.hca().schedule(now() + config_.sweep_interval, this, kPeriodic, ++periodic_generation_);
+  if (!pending_trigger_.empty() && !start_pending_) {
+    const std::string t = std::move(pending_trigger_);
+    pending_trigger_.clear();
+    begin_sweep(t);
+  }
+}
+
+}  // namespace ibfsim

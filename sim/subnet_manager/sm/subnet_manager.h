@@ -1,0 +1,132 @@
+// The subnet manager as it runs inside the simulation, on one HCA port (OpenSM on a host): the
+// timed shell around the sweep (sm_sweep.h). It sends the sweep's SMPs through the host's SMA
+// (hca_sma.h) onto the fabric, so every SMP crosses the simulated links on VL15 and every answer
+// comes back the same way; it never reads or writes a module directly.
+//
+//   * At most `max_wire_smps` requests are outstanding at once (OpenSM's max_wire_smps, 4).
+//   * A request with no answer after `smp_timeout` is sent again, at most `smp_retries` times,
+//     then given up (the sweep goes on without it). OpenSM waits 200 ms (transaction_timeout);
+//     the default here is shorter so that a lost SMP does not dominate a run of microseconds.
+//   * The first sweep starts when the SM's port comes up (its link trained). A trap 128 (a switch
+//     port changed state) is answered with TrapRepress and starts a new heavy sweep, right away or
+//     as soon as the running one ends; so does the periodic sweep every `sweep_interval` (0: none).
+//   * The SM's own processing takes no simulated time; only the SMPs do.
+#pragma once
+#include <functional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "sim/subnet_manager/sma/hca_sma.h"
+#include "sim/subnet_manager/sm/sm_sweep.h"
+
+namespace ibfsim {
+
+struct SubnetManagerConfig {
+  SmSweepConfig sweep;
+  unsigned max_wire_smps = 4;
+  Time smp_timeout = 100 * kUs;
+  unsigned smp_retries = 3;
+  Time sweep_interval = 0;
+  std::uint8_t priority = 0;  // SMInfo.Priority
+};
+
+// Congestion control MADs (class 0x21) the SM sends to one node after its first sweep: to the
+// LID of port `port` (0 for a switch's management port) of the node with `node_guid`.
+struct CcTarget {
+  Guid node_guid = 0;
+  PortNum port = 0;
+  std::vector<Mad> mads;  // Sets, in the order sent (cc_configuration.h)
+};
+
+// One heavy sweep, for results.
+struct SweepRecord {
+  std::string trigger;         // "port up", "trap 128", "periodic"
+  Time started = 0, done = 0;
+  std::uint64_t smps_sent = 0;  // SMPs the SM put on the wire (retries included)
+  std::uint64_t retries = 0;
+  std::uint64_t requests = 0;  // distinct requests of the sweep
+  std::uint64_t errors = 0;    // bad statuses and requests given up on
+  std::uint64_t lft_blocks = 0;
+  std::size_t nodes = 0, switches = 0, cas = 0, links = 0;
+};
+
+class SubnetManager : public SmpReceiver, public ActionHandler {
+ public:
+  // Runs on `port` of the HCA whose SMA is `sma`, and attaches itself to it.
+  SubnetManager(HcaSma& sma, PortNum port, SubnetManagerConfig config);
+
+  // Sweeps as soon as the SM's port is up (now, if it already is). Call once, before or during
+  // the run.
+  void start();
+  // Called after every sweep, once its last answer is in.
+  void set_on_sweep_done(std::function<void(const SweepRecord&)> f) { on_done_ = std::move(f); }
+
+  void on_smp(const Smp& smp, PortNum port, Lid slid) override;
+  void on_port_state_change(PortNum port) override;
+  void on_gmp(const ReceivedGmp& gmp, PortNum port) override;
+  // Congestion control step (IBA Annex A10, OpenSM's osm_congestion_control): once the first
+  // sweep has configured the fabric, the SM sends these Sets as GMPs (QP1, service level `sl`, a
+  // data VL) and the first sweep counts as done only when every one is answered (or given up on
+  // after smp_retries resends, like SMPs). Call before start().
+  void set_cc_targets(std::vector<CcTarget> targets, std::uint8_t sl) {
+    cc_targets_ = std::move(targets);
+    cc_sl_ = sl;
+  }
+  std::uint64_t cc_mads_sent() const { return cc_sent_; }          // retries included
+  std::uint64_t cc_mads_answered() const { return cc_answered_; }  // GetResp with status 0
+  std::uint64_t cc_mads_failed() const { return cc_failed_; }      // bad status or given up
+  void on_action(std::uint32_t kind, std::uint64_t arg, void* ptr) override;
+
+  bool sweeping() const { return sweeping_; }
+  // Whether the first sweep is over: LIDs, LFTs programmed and ports activated.
+  bool configured() const { return !records_.empty() && !sweeping_; }
+  const std::vector<SweepRecord>& sweeps() const { return records_; }
+  const SmSweep& sweep() const { return sweep_; }
+  std::uint64_t smps_sent() const { return smps_sent_; }
+  std::uint64_t traps_received() const { return traps_; }
+  PortNum port() const { return port_; }
+  const SubnetManagerConfig& config() const { return config_; }
+
+ private:
+  enum Kind : std::uint32_t { kStart = 1, kTimeout, kPeriodic, kCcTimeout };
+  struct CcInFlight {
+    Mad mad{};
+    Lid dlid = 0;
+    unsigned tries = 0;
+  };
+  bool start_cc();  // false when there is nothing to send
+  void send_cc(std::uint64_t tid);
+  void finish_sweep();
+  struct InFlight {
+    Smp smp;
+    unsigned tries = 0;
+  };
+  void begin_sweep(const std::string& trigger);
+  void pump();
+  void send(std::uint64_t tid);
+  void check_done();
+  Time now() const { return ScheduledModule::now(); }
+
+  HcaSma& sma_;
+  PortNum port_;
+  SubnetManagerConfig config_;
+  SmSweep sweep_;
+  std::unordered_map<std::uint64_t, InFlight> in_flight_;
+  bool started_ = false;       // start() was called
+  bool sweeping_ = false;
+  bool start_pending_ = false;  // a kStart action is scheduled
+  std::string pending_trigger_;  // a sweep asked for while one runs
+  std::vector<SweepRecord> records_;
+  std::uint64_t smps_sent_ = 0, retries_ = 0, traps_ = 0;
+  std::uint64_t sweep_smps_ = 0, sweep_retries_ = 0;
+  std::uint64_t periodic_generation_ = 0;
+  std::function<void(const SweepRecord&)> on_done_;
+  std::vector<CcTarget> cc_targets_;
+  std::uint8_t cc_sl_ = 0;
+  bool cc_done_ = false;  // the CC step ran (after the first sweep)
+  std::unordered_map<std::uint64_t, CcInFlight> cc_in_flight_;
+  std::uint64_t cc_sent_ = 0, cc_answered_ = 0, cc_failed_ = 0;
+};
+
+}  // namespace ibfsim

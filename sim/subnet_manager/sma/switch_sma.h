@@ -1,0 +1,66 @@
+// A switch's SMA (IBA Vol1 14.3): its management port 0, attached to a Switch as its
+// ManagementAgent. It answers SMPs to the switch's LID or on the permissive LID when a directed
+// route ends here, passes directed-route SMPs on along their path (DR SMPs with DLID 0xFFFF go
+// through the management port at every switch they cross), and programs the switch with what a
+// Set changed: the LID (PortInfo of port 0), the LFT and LinearFDBTop, the MFT, per-port
+// NeighborMTU, HOQLife, OperationalVLs, PortState (Init -> Armed -> Active), VLHighLimit and the
+// VL arbitration tables, the SL->VL tables, LifeTimeValue.
+//
+// Trap 128: when a port's link comes up or goes down the SMA sets SwitchInfo.PortStateChange and,
+// once it knows an SM (PortInfo.MasterSMLID of port 0) and has a LID of its own, sends a Trap(Notice
+// 128) by LID to the SM, again every `trap_repeat` until the SM answers with TrapRepress (at most
+// `trap_repeats` times). A port state change while a trap is outstanding needs no second trap.
+#pragma once
+#include <string>
+
+#include "sim/network/switch.h"
+#include "sim/subnet_manager/sma/sma_shell.h"
+#include "sim/subnet_manager/congestion_control/congestion_control_agent.h"
+
+namespace ibfsim {
+
+struct SwitchSmaConfig {
+  Guid node_guid = 0;
+  std::string description;
+  SmaTiming timing;
+  Time trap_repeat = 100 * kUs;
+  unsigned trap_repeats = 8;
+  // Enabled speeds (PortInfo LinkSpeedEnabled / LinkSpeedExtEnabled) and widths per port 1..N,
+  // index 0 unused; empty: every speed and width.
+  std::vector<std::uint8_t> speeds, speeds_ext, widths;
+};
+
+class SwitchSma : public SmaShell {
+ public:
+  // Attaches itself to `sw` as its management agent; the state starts as the switch is configured.
+  SwitchSma(Switch& sw, SwitchSmaConfig config);
+
+  void on_port_state_change(PortNum port) override;
+  void on_action(std::uint32_t kind, std::uint64_t arg, void* ptr) override;
+  bool trap_outstanding() const { return trap_tid_ != 0; }
+
+ protected:
+  void send_packet(PortNum port, Packet* p) override { sw_.send_management(port, p); }
+  Lid own_lid(PortNum) const override { return sw_.lid(); }
+  PortNum lid_route(Lid dlid, PortNum arrival) const override;
+  void sync_port(PortNum p) override;
+  void apply(const Smp& request, const SmaResult& result, PortNum arrival) override;
+  void on_trap_repress(const Smp& smp) override;
+  // Congestion Control MADs (class 0x21) go to the switch's Congestion Control Agent, which
+  // reprograms the switch after a Set; other classes are not answered.
+  std::optional<Mad> on_gmp(const ReceivedGmp& gmp, PortNum port) override;
+  void send_gmp_packet(PortNum port, Packet* p) override { sw_.send_gsi(port, p); }
+  std::uint8_t gmp_vl(PortNum port, std::uint8_t sl) const override { return sw_.sl_to_vl_table(port, port).vl(sl); }
+
+ private:
+  enum Kind : std::uint32_t { kTrapRepeat = 100 };
+  void send_trap();
+
+  Switch& sw_;
+  SwitchSmaConfig config_;
+  std::uint64_t trap_tid_ = 0;     // outstanding trap (0: none)
+  unsigned trap_sends_ = 0;
+  std::uint64_t next_tid_ = 1;
+};
+
+}  // namespace ibfsim
