@@ -92,6 +92,6 @@ int sc_main(int argc, char** argv) {
              r.smps_sent, r.requests, r.retries, r.errors, r.lft_blocks, r.nodes, r.links);
   fmt::print("ports Active: {} of {} cabled\n", active, ports);
   fmt::print("peak memory: {:.0f} MB\n", ru.ru_maxrss / 1024.0);
-  fmt::print("simulation actions: {}\n", fabric->actions_run());
+  fmt::print("simulation actions: {}\n", fabric->events_run());
   return active == ports ? 0 : 1;
 }

@@ -9,7 +9,7 @@ namespace ibfsim {
 
 namespace {
 CalendarMode g_mode = CalendarMode::kFabricWide;
-std::uint64_t g_actions = 0;
+std::uint64_t g_events = 0;
 std::exception_ptr g_failure;
 }  // namespace
 
@@ -18,6 +18,7 @@ CalendarMode calendar_mode() { return g_mode; }
 
 Time CalendarProcess::current_time_ = 0;
 bool CalendarProcess::in_action_ = false;
+EventTrace* CalendarProcess::trace_ = nullptr;
 Time CalendarProcess::horizon_ = 0;
 bool CalendarProcess::pause_requested_ = false;
 std::atomic<Time> CalendarProcess::published_{0};
@@ -36,7 +37,7 @@ CalendarProcess& CalendarProcess::shared() {
   return *c;
 }
 
-std::uint64_t CalendarProcess::total_actions() { return g_actions; }
+std::uint64_t CalendarProcess::total_events() { return g_events; }
 
 void CalendarProcess::rethrow_failure() {
   if (g_failure) {
@@ -46,10 +47,11 @@ void CalendarProcess::rethrow_failure() {
   }
 }
 
-void CalendarProcess::schedule(Time at, ActionHandler* handler, std::uint32_t kind, std::uint64_t arg, void* ptr) {
+void CalendarProcess::push(Event e) {
   const Time t = waking_ ? current_time_ : sc_core::sc_time_stamp().value();
-  IBFSIM_CHECK(at >= t, "action scheduled in the past");
-  calendar_.push(at, handler, kind, arg, ptr);
+  const Time at = e.at;
+  IBFSIM_CHECK(at >= t, "event scheduled in the past");
+  calendar_.push(e);
   // Before the simulation runs, the initial wake at time 0 arms the event; during a wake, the
   // wake arms it once at the end (re-notifying per action would leave a cancelled entry in
   // SystemC's timed queue each time).
@@ -104,9 +106,10 @@ void CalendarProcess::wake() {
       }
       // Everything due now runs in this one wake, including actions it schedules for now.
       while (!calendar_.empty() && calendar_.top().at <= t) {
-        Action a = calendar_.pop();
-        ++g_actions;
-        a.handler->on_action(a.kind, a.arg, a.ptr);
+        const Event e = calendar_.pop();
+        ++g_events;
+        if (trace_) trace_->on_event(e);
+        e.run();
       }
       if (calendar_.empty() || !may_run_ahead(kernel_time, calendar_.top().at)) break;
       t = calendar_.top().at;

@@ -1,10 +1,10 @@
-// The SystemC process behind a calendar of future actions: it holds at most one pending sc_event,
-// for the earliest action, and runs every action due when it wakes.
+// The SystemC process behind a calendar of future events (event.h): it holds at most one pending
+// sc_event, for the earliest event, and runs every event due when it wakes.
 //
 // Two layouts (design.md, "Keep SystemC's pending set small"):
 //  * per module: every ScheduledModule owns one, so SystemC's queue holds one event per busy module;
 //  * fabric-wide (default): all modules share one, so SystemC holds a single pending event and
-//    ordering among actions at the same instant is by scheduling order across the whole fabric.
+//    ordering among events at the same instant is by scheduling order across the whole fabric.
 // bench/fabric_bench measures both.
 #pragma once
 #include <atomic>
@@ -12,10 +12,18 @@
 #include <functional>
 #include <systemc>
 
+#include "sim/core/event.h"
 #include "sim/core/event_calendar.h"
 #include "sim/core/time.h"
 
 namespace ibfsim {
+
+// Told about every event just before it runs (`ibfsim run --event-trace`).
+class EventTrace {
+ public:
+  virtual ~EventTrace() = default;
+  virtual void on_event(const Event& e) = 0;
+};
 
 enum class CalendarMode { kFabricWide, kPerModule };
 
@@ -28,11 +36,19 @@ class CalendarProcess : public sc_core::sc_module {
   SC_HAS_PROCESS(CalendarProcess);
   explicit CalendarProcess(const sc_core::sc_module_name& name);
 
-  void schedule(Time at, ActionHandler* handler, std::uint32_t kind, std::uint64_t arg, void* ptr);
+  // Runs target->*Method(args...) at `at` (>= now); events at the same instant run in scheduling
+  // order.
+  template <auto Method, class T, class... X>
+  void schedule(Time at, T* target, X&&... args) {
+    push(make_event<Method>(at, target, std::forward<X>(args)...));
+  }
+  void push(Event e);
   std::size_t pending() const { return calendar_.size(); }
   // Called after every wake, once all actions of that instant have run (waveform sampling).
   void set_after_wake(std::function<void()> hook) { after_wake_ = std::move(hook); }
 
+  // Every event of every calendar is shown to `trace` before it runs (nullptr: none).
+  static void set_trace(EventTrace* trace) { trace_ = trace; }
   // The current simulated time, as of the running wake (cheaper than asking the kernel).
   static Time now() { return current_time_; }
   // Outside actions: the kernel's time, or the last action's if a wake ran ahead of the kernel.
@@ -46,7 +62,7 @@ class CalendarProcess : public sc_core::sc_module {
   // Ends the running sc_start / run_for after the current instant (sc_pause), so that it can be
   // resumed with another run_for; a wake does not run ahead past the instant that asked.
   static void pause();
-  // Whether some calendar is running actions right now.
+  // Whether some calendar is running events right now.
   static bool in_action() { return in_action_; }
   // The simulated time the calendars have reached, for a progress display on another thread:
   // stored (relaxed) at every instant a wake runs. Reading it never touches the simulation.
@@ -58,9 +74,9 @@ class CalendarProcess : public sc_core::sc_module {
   static bool stop_requested() { return stop_.load(std::memory_order_relaxed); }
   // The calendar shared by all modules in fabric-wide mode (created on first use).
   static CalendarProcess& shared();
-  // Actions run by every calendar of this process so far.
-  static std::uint64_t total_actions();
-  // An exception thrown by an action (a broken invariant) stops the simulation; SystemC would
+  // Events run by every calendar of this process so far.
+  static std::uint64_t total_events();
+  // An exception thrown by an event (a broken invariant) stops the simulation; SystemC would
   // otherwise wrap it in an sc_report. Call after sc_start returns to rethrow it as it was.
   static void rethrow_failure();
 
@@ -72,6 +88,7 @@ class CalendarProcess : public sc_core::sc_module {
   static Time horizon_;  // end of the running run_for (exclusive, as sc_start's); 0 outside it
   static bool pause_requested_;
   static bool in_action_;
+  static EventTrace* trace_;
   static std::atomic<Time> published_;
   static std::atomic<bool> stop_;
   EventCalendar calendar_;

@@ -7,12 +7,12 @@
 namespace ibfsim {
 
 namespace {
-bool earlier(const Action& a, const Action& b) { return a.at != b.at ? a.at < b.at : a.seq < b.seq; }
+bool earlier(const Event& a, const Event& b) { return a.at != b.at ? a.at < b.at : a.order < b.order; }
 }  // namespace
 
 EventCalendar::EventCalendar() : wheel_(kBuckets) {}
 
-void EventCalendar::insert_into_wheel(const Action& a) {
+void EventCalendar::insert_into_wheel(const Event& a) {
   Bucket& b = wheel_[(a.at >> kBucketShift) & (kBuckets - 1)];
   if (b.sorted) {
     // The current bucket is being drained in order: insert in place (usually at the end).
@@ -24,9 +24,9 @@ void EventCalendar::insert_into_wheel(const Action& a) {
   ++in_wheel_;
 }
 
-void EventCalendar::push(Time at, ActionHandler* h, std::uint32_t kind, std::uint64_t arg, void* ptr) {
-  const Action a{at, next_seq_++, h, kind, arg, ptr};
-  const std::uint64_t bucket = at >> kBucketShift;
+void EventCalendar::push(Event a) {
+  a.order = next_seq_++;
+  const std::uint64_t bucket = a.at >> kBucketShift;
   IBFSIM_CHECK(bucket >= floor_, "calendar push before the current time");
   if (bucket < cur_) rewind_to(bucket);
   if (bucket < cur_ + kBuckets) {
@@ -38,8 +38,8 @@ void EventCalendar::push(Time at, ActionHandler* h, std::uint32_t kind, std::uin
   ++size_;
 }
 
-// top() moved the window up to the next action, and now an earlier one arrives (another module
-// scheduled into this calendar): actions beyond the new horizon go back to the far heap.
+// top() moved the window up to the next event, and now an earlier one arrives (another module
+// scheduled into this calendar): events beyond the new horizon go back to the far heap.
 void EventCalendar::rewind_to(std::uint64_t bucket) {
   const std::uint64_t new_end = bucket + kBuckets;
   for (std::uint64_t b = std::max(new_end, cur_); b < cur_ + kBuckets; ++b) {
@@ -63,7 +63,7 @@ void EventCalendar::advance() {
     if (b.sorted && b.read < b.items.size()) return;
   }
   for (;;) {
-    // Actions that have come within the wheel's horizon move in.
+    // Events that have come within the wheel's horizon move in.
     while (!far_.empty() && (far_.front().at >> kBucketShift) < cur_ + kBuckets) {
       std::pop_heap(far_.begin(), far_.end(), Later{});
       insert_into_wheel(far_.back());
@@ -72,9 +72,9 @@ void EventCalendar::advance() {
     Bucket& b = wheel_[cur_ & (kBuckets - 1)];
     if (b.read < b.items.size()) {
       if (!b.sorted) {
-        // Buckets hold few actions, mostly already in order: insertion sort beats std::sort.
+        // Buckets hold few events, mostly already in order: insertion sort beats std::sort.
         for (std::size_t i = 1; i < b.items.size(); ++i) {
-          Action a = b.items[i];
+          Event a = b.items[i];
           std::size_t j = i;
           for (; j > 0 && earlier(a, b.items[j - 1]); --j) b.items[j] = b.items[j - 1];
           b.items[j] = a;
@@ -87,7 +87,7 @@ void EventCalendar::advance() {
     b.read = 0;
     b.sorted = false;
     if (in_wheel_ == 0) {
-      // Nothing near: jump straight to the first far action.
+      // Nothing near: jump straight to the first far event.
       cur_ = far_.front().at >> kBucketShift;
     } else {
       ++cur_;
@@ -95,16 +95,16 @@ void EventCalendar::advance() {
   }
 }
 
-const Action& EventCalendar::top() {
+const Event& EventCalendar::top() {
   advance();
   const Bucket& b = wheel_[cur_ & (kBuckets - 1)];
   return b.items[b.read];
 }
 
-Action EventCalendar::pop() {
+Event EventCalendar::pop() {
   advance();
   Bucket& b = wheel_[cur_ & (kBuckets - 1)];
-  Action a = b.items[b.read++];
+  Event a = b.items[b.read++];
   floor_ = cur_;
   --in_wheel_;
   --size_;

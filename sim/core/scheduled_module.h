@@ -15,11 +15,14 @@ class ScheduledModule : public sc_core::sc_module {
  public:
   explicit ScheduledModule(const sc_core::sc_module_name& name);
 
-  // Runs handler->on_action(kind, arg, ptr) at time `at` (>= now). Other modules call this to
-  // deliver something in the future; actions at the same instant run in scheduling order.
-  void schedule(Time at, ActionHandler* handler, std::uint32_t kind, std::uint64_t arg = 0, void* ptr = nullptr) {
-    calendar_->schedule(at, handler, kind, arg, ptr);
+  // Runs target->*Method(args...) at time `at` (>= now), on this module's calendar: a module
+  // schedules its own events, and a wire schedules the events of the module at its far end there
+  // (event.h); events at the same instant run in scheduling order.
+  template <auto Method, class T, class... X>
+  void schedule(Time at, T* target, X&&... args) {
+    calendar_->schedule<Method>(at, target, std::forward<X>(args)...);
   }
+  CalendarProcess& calendar() { return *calendar_; }
 
   // Inside an action this is the instant it runs; outside (elaboration, after the run) the kernel's.
   static Time now() { return CalendarProcess::in_action() ? CalendarProcess::now() : CalendarProcess::kernel_or_action_time(); }

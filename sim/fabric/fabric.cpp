@@ -306,7 +306,7 @@ void Fabric::finish() {
   if (capture_) static_cast<PcapCapture*>(capture_.get())->close();
 }
 
-std::uint64_t Fabric::actions_run() const { return CalendarProcess::total_actions(); }
+std::uint64_t Fabric::events_run() const { return CalendarProcess::total_events(); }
 
 }  // namespace ibfsim
 

@@ -143,7 +143,7 @@ class Fabric {
   // Every node's CC Sets, as the SM sends them (switches at port 0, HCAs at port 1).
   std::vector<CcTarget> cc_targets(const CongestionControlSettings& s) const;
   // Total actions run by all modules (a measure of simulation work).
-  std::uint64_t actions_run() const;
+  std::uint64_t events_run() const;
   // Data packets sent over all links (one per packet per hop).
   std::uint64_t packet_hops();
   // Link training of cable k: the speed and width both ends' enabled sets and the cable allow.

@@ -18,8 +18,7 @@ void LinkBringUp::begin_training(std::size_t k, Time now) {
   if (!c.result.up) return;  // nothing both ends agree on: it stays down (a retry would fail alike)
   if (!training_delay_) return come_up(k, now);
   c.training = true;
-  const std::uint64_t arg = k | (std::uint64_t{c.generation} << 32);
-  scheduler_.schedule(training_done_at(c.result, now), this, kTrained, arg);
+  scheduler_.schedule<&LinkBringUp::training_done>(training_done_at(c.result, now), this, k, c.generation);
 }
 
 void LinkBringUp::come_up(std::size_t k, Time now) {
@@ -31,41 +30,34 @@ void LinkBringUp::come_up(std::size_t k, Time now) {
 }
 
 void LinkBringUp::schedule_fault(Time at, std::size_t cable, bool up) {
-  scheduler_.schedule(at, this, up ? kFaultUp : kFaultDown, cable);
+  if (up) scheduler_.schedule<&LinkBringUp::fault_up>(at, this, cable);
+  else scheduler_.schedule<&LinkBringUp::fault_down>(at, this, cable);
 }
 
-void LinkBringUp::on_action(std::uint32_t kind, std::uint64_t arg, void*) {
-  const Time now = ScheduledModule::now();
-  switch (kind) {
-    case kTrained: {
-      Cable& c = cables_.at(arg & 0xFFFFFFFF);
-      if (!c.training || (arg >> 32) != c.generation) break;  // a fault cut this training short
-      come_up(arg & 0xFFFFFFFF, now);
-      break;
-    }
-    case kFaultDown: {
-      Cable& c = cables_.at(arg);
-      if (c.training) {
-        c.training = false;
-        ++c.generation;
-      } else if (c.a->state() == PortState::kDown) {
-        break;  // already down
-      } else {
-        c.a->link_down();
-        c.b->link_down();
-      }
-      c.down_times.push_back(now);
-      break;
-    }
-    case kFaultUp: {
-      Cable& c = cables_.at(arg);
-      if (c.training || c.a->state() != PortState::kDown) break;  // up, or on its way
-      begin_training(arg, now);
-      break;
-    }
-    default:
-      break;
+void LinkBringUp::training_done(std::size_t k, std::uint32_t generation) {
+  Cable& c = cables_.at(k);
+  if (!c.training || generation != c.generation) return;  // a fault cut this training short
+  come_up(k, ScheduledModule::now());
+}
+
+void LinkBringUp::fault_down(std::size_t k) {
+  Cable& c = cables_.at(k);
+  if (c.training) {
+    c.training = false;
+    ++c.generation;
+  } else if (c.a->state() == PortState::kDown) {
+    return;  // already down
+  } else {
+    c.a->link_down();
+    c.b->link_down();
   }
+  c.down_times.push_back(ScheduledModule::now());
+}
+
+void LinkBringUp::fault_up(std::size_t k) {
+  Cable& c = cables_.at(k);
+  if (c.training || c.a->state() != PortState::kDown) return;  // up, or on its way
+  begin_training(k, ScheduledModule::now());
 }
 
 }  // namespace ibfsim

@@ -18,7 +18,7 @@
 
 namespace ibfsim {
 
-class LinkBringUp : public ActionHandler {
+class LinkBringUp {
  public:
   // Events go on `scheduler`'s calendar. `training_delay`: training takes its simulated time.
   LinkBringUp(ScheduledModule& scheduler, bool training_delay, PortState up_state = PortState::kActive);
@@ -36,10 +36,13 @@ class LinkBringUp : public ActionHandler {
   const std::vector<Time>& down_times(std::size_t k) const { return cables_.at(k).down_times; }
   bool training(std::size_t k) const { return cables_.at(k).training; }
 
-  void on_action(std::uint32_t kind, std::uint64_t arg, void* ptr) override;
+  // --- events (event.h) ---
+  // Training of cable `cable` that started in `generation` is over (stale if a fault cut it short).
+  void training_done(std::size_t cable, std::uint32_t generation);
+  void fault_down(std::size_t cable);
+  void fault_up(std::size_t cable);
 
  private:
-  enum Kind : std::uint32_t { kTrained = 1, kFaultDown, kFaultUp };
   struct Cable {
     LinkPort* a;
     LinkPort* b;

@@ -11,16 +11,6 @@
 namespace ibfsim {
 
 namespace {
-std::uint64_t pack6(const std::array<std::uint8_t, 6>& b) {
-  std::uint64_t v = 0;
-  for (std::uint8_t x : b) v = (v << 8) | x;
-  return v;
-}
-std::array<std::uint8_t, 6> unpack6(std::uint64_t v) {
-  std::array<std::uint8_t, 6> b{};
-  for (int i = 5; i >= 0; --i, v >>= 8) b[i] = static_cast<std::uint8_t>(v);
-  return b;
-}
 constexpr std::size_t kLrhBytes = 8;
 // Bit error streams: lane i of cable direction d draws from stream d + i * 2^48 (bit_exact_link.h,
 // at most 12 lanes, so below 2^52); the link-up epoch goes above that.
@@ -155,7 +145,7 @@ void LinkPort::schedule_refresh() {
   // packets, or a bit-exact PHY (whose bit errors may hit them).
   const bool eager = (capture_ && capture_->wants_link_packets()) || phy_;
   if (!eager || refresh_event_pending_ || next_refresh_ == ~std::uint64_t{0}) return;
-  module_.schedule(clock_.time_of(next_refresh_), this, kRefresh);
+  module_.schedule<&LinkPort::refresh_due>(clock_.time_of(next_refresh_), this);
   refresh_event_pending_ = true;
 }
 
@@ -223,9 +213,9 @@ Time LinkPort::transmit(Packet* p) {
     pending_ = PendingFrame{true, false, p->link_seq, c - up_edge_, s};
   }
   p->link_epoch = static_cast<std::uint32_t>(link_epoch_);
-  peer_->module_.schedule(clock_.time_of(c + prop_cycles_ + head_cycles_), peer_, kRxHead,
-                          clock_.time_of(c + prop_cycles_ + s), p);
-  module_.schedule(end, this, kTxDone, 0, p);
+  peer_->module_.schedule<&LinkPort::head_arrives>(clock_.time_of(c + prop_cycles_ + head_cycles_), peer_, p,
+                                                   clock_.time_of(c + prop_cycles_ + s));
+  module_.schedule<&LinkPort::tx_done>(end, this, p);
   end_event_pending_ = true;
   data_in_flight_ = true;
   ++stats_.tx_packets;
@@ -318,7 +308,7 @@ void LinkPort::send_flow_control(std::uint8_t op, std::uint8_t vl) {
   busy_until_ = c + fc_cycles_;
   const Time start = clock_.time_of(c);
   if (capture_) capture_->capture_link_packet(start, bytes.data(), bytes.size(), link_id_);
-  std::uint64_t wire = pack6(bytes);
+  FlowControlArrival arrival{bytes, false, static_cast<std::uint32_t>(link_epoch_)};
   if (phy_) {
     flush_pending();  // the data packet before it
     const std::uint64_t e = c - up_edge_;
@@ -329,14 +319,12 @@ void LinkPort::send_flow_control(std::uint8_t op, std::uint8_t vl) {
     IBFSIM_CHECK(phy_start == e && (as_sent || phy_->bits_flipped() != flipped_when_in_step_),
                  "bit-exact PHY and timing model disagree on " + name_);
     if (as_sent) flipped_when_in_step_ = phy_->bits_flipped();
-    // A symbol error loses the link packet (bit 63); wrong bytes arrive and fail their LPCRC.
-    if (!as_sent || !frames[0].ok() || frames[0].bytes.size() != 6) wire |= std::uint64_t{1} << 63;
-    else wire = pack6({frames[0].bytes[0], frames[0].bytes[1], frames[0].bytes[2], frames[0].bytes[3],
-                       frames[0].bytes[4], frames[0].bytes[5]});
+    // A symbol error loses the link packet; wrong bytes arrive and fail their LPCRC.
+    if (!as_sent || !frames[0].ok() || frames[0].bytes.size() != 6) arrival.lost = true;
+    else std::copy(frames[0].bytes.begin(), frames[0].bytes.end(), arrival.bytes.begin());
   }
-  // The link epoch travels with the packet (above the 6 bytes) so a link that went down loses it.
-  peer_->module_.schedule(clock_.time_of(c + prop_cycles_ + fc_cycles_), peer_, kRxFlowControl,
-                          wire | ((link_epoch_ & 0x7FFF) << 48));
+  peer_->module_.schedule<&LinkPort::flow_control_arrives>(clock_.time_of(c + prop_cycles_ + fc_cycles_), peer_,
+                                                           arrival);
   ++stats_.tx_flow_control;
   stats_.tx_busy += clock_.time_of(c + fc_cycles_) - start;
 }
@@ -352,7 +340,7 @@ void LinkPort::send_pending_flow_control() {
 
 void LinkPort::ensure_end_event() {
   if (end_event_pending_) return;
-  module_.schedule(clock_.time_of(busy_until_), this, kIdle);
+  module_.schedule<&LinkPort::tx_idle>(clock_.time_of(busy_until_), this);
   end_event_pending_ = true;
 }
 
@@ -421,75 +409,68 @@ void LinkPort::link_became_idle() {
   }
 }
 
-void LinkPort::on_action(std::uint32_t kind, std::uint64_t arg, void* ptr) {
-  switch (kind) {
-    case kRxHead: {
-      auto* p = static_cast<Packet*>(ptr);
-      if (p->link_epoch != static_cast<std::uint32_t>(link_epoch_) || state_ == PortState::kDown)
-        return owner_.on_link_discard(*this, p, DropReason::kLinkDown);
-      const std::uint8_t vl = packet_vl(*p);
-      const std::uint64_t bytes = p->wire_bytes();
-      const std::uint32_t blocks = credits_for_bytes(bytes);
-      if (vl == kVl15) {
-        // VL15 is not flow controlled: no room means the packet is dropped (R3).
-        if (vl15_occupied_ + blocks > buffers_.vl15_blocks) {
-          ++stats_.vl15_dropped;
-          return owner_.on_link_discard(*this, p, DropReason::kVl15Overflow);
-        }
-        vl15_occupied_ += blocks;
-      } else if (vl >= buffers_.op_vls) {
-        return owner_.on_link_discard(*this, p, DropReason::kInvalidVl);
-      } else {
-        vls_[vl].rx.receive(blocks, module_.now());
-        // R20: a port in Init accepts only management packets.
-        if (state_ == PortState::kInit) {
-          vls_[vl].rx.release(blocks, module_.now());
-          request_flow_control(vl);
-          return owner_.on_link_discard(*this, p, DropReason::kPortState);
-        }
-        if (state_ == PortState::kArmed && activate_on_data_) set_state(PortState::kActive);  // R21
-      }
-      ++stats_.rx_packets;
-      stats_.rx_bytes += bytes;
-      ++vls_[vl].stats.rx_packets;
-      vls_[vl].stats.rx_bytes += bytes;
-      owner_.on_packet_head(*this, p, module_.now(), static_cast<Time>(arg));
-      break;
+void LinkPort::head_arrives(Packet* p, Time tail) {
+  if (p->link_epoch != static_cast<std::uint32_t>(link_epoch_) || state_ == PortState::kDown)
+    return owner_.on_link_discard(*this, p, DropReason::kLinkDown);
+  const std::uint8_t vl = packet_vl(*p);
+  const std::uint64_t bytes = p->wire_bytes();
+  const std::uint32_t blocks = credits_for_bytes(bytes);
+  if (vl == kVl15) {
+    // VL15 is not flow controlled: no room means the packet is dropped (R3).
+    if (vl15_occupied_ + blocks > buffers_.vl15_blocks) {
+      ++stats_.vl15_dropped;
+      return owner_.on_link_discard(*this, p, DropReason::kVl15Overflow);
     }
-    case kRxFlowControl: {
-      if (((arg >> 48) & 0x7FFF) != (link_epoch_ & 0x7FFF) || state_ == PortState::kDown) break;  // lost with the link
-      const auto bytes = unpack6(arg & 0xFFFFFFFFFFFFull);
-      auto fc = (arg >> 63) ? std::nullopt : decode_flow_control(bytes.data());
-      if (!fc || fc->vl >= buffers_.op_vls) {
-        ++stats_.rx_flow_control_errors;
-        break;
-      }
-      ++stats_.rx_flow_control;
-      vls_[fc->vl].tx.set_limit(fc->fccl);
-      if (!vls_[fc->vl].rx.resync(fc->fctbs)) ++stats_.abr_resyncs;
-      owner_.on_credits(*this);
-      break;
+    vl15_occupied_ += blocks;
+  } else if (vl >= buffers_.op_vls) {
+    return owner_.on_link_discard(*this, p, DropReason::kInvalidVl);
+  } else {
+    vls_[vl].rx.receive(blocks, module_.now());
+    // R20: a port in Init accepts only management packets.
+    if (state_ == PortState::kInit) {
+      vls_[vl].rx.release(blocks, module_.now());
+      request_flow_control(vl);
+      return owner_.on_link_discard(*this, p, DropReason::kPortState);
     }
-    case kTxDone: {
-      end_event_pending_ = false;
-      data_in_flight_ = false;
-      owner_.on_tx_done(*this, static_cast<Packet*>(ptr));
-      link_became_idle();
-      break;
-    }
-    case kIdle:
-      end_event_pending_ = false;
-      link_became_idle();
-      break;
-    case kRefresh:
-      refresh_event_pending_ = false;
-      catch_up();
-      if (fc_pending_ && idle_now() && !data_in_flight_) send_pending_flow_control();
-      schedule_refresh();
-      break;
-    default:
-      IBFSIM_CHECK(false, "unknown link port action");
+    if (state_ == PortState::kArmed && activate_on_data_) set_state(PortState::kActive);  // R21
   }
+  ++stats_.rx_packets;
+  stats_.rx_bytes += bytes;
+  ++vls_[vl].stats.rx_packets;
+  vls_[vl].stats.rx_bytes += bytes;
+  owner_.on_packet_head(*this, p, module_.now(), tail);
+}
+
+void LinkPort::flow_control_arrives(FlowControlArrival arrival) {
+  if (arrival.epoch != static_cast<std::uint32_t>(link_epoch_) || state_ == PortState::kDown) return;  // lost with the link
+  auto fc = arrival.lost ? std::nullopt : decode_flow_control(arrival.bytes.data());
+  if (!fc || fc->vl >= buffers_.op_vls) {
+    ++stats_.rx_flow_control_errors;
+    return;
+  }
+  ++stats_.rx_flow_control;
+  vls_[fc->vl].tx.set_limit(fc->fccl);
+  if (!vls_[fc->vl].rx.resync(fc->fctbs)) ++stats_.abr_resyncs;
+  owner_.on_credits(*this);
+}
+
+void LinkPort::tx_done(Packet* p) {
+  end_event_pending_ = false;
+  data_in_flight_ = false;
+  owner_.on_tx_done(*this, p);
+  link_became_idle();
+}
+
+void LinkPort::tx_idle() {
+  end_event_pending_ = false;
+  link_became_idle();
+}
+
+void LinkPort::refresh_due() {
+  refresh_event_pending_ = false;
+  catch_up();
+  if (fc_pending_ && idle_now() && !data_in_flight_) send_pending_flow_control();
+  schedule_refresh();
 }
 
 }  // namespace ibfsim

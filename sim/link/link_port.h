@@ -67,7 +67,7 @@ struct LinkPortStats {
   std::uint64_t rx_errors() const { return rx_phy_errors + rx_vcrc_errors + rx_ebp; }
 };
 
-class LinkPort : public ActionHandler {
+class LinkPort {
  public:
   static constexpr std::uint64_t kFlowControlRefreshEdges = 65536;
 
@@ -185,10 +185,24 @@ class LinkPort : public ActionHandler {
   // Edges a packet of `bytes` occupies on this link.
   std::uint64_t symbols_for(std::uint64_t bytes) const;
 
-  void on_action(std::uint32_t kind, std::uint64_t arg, void* ptr) override;
+  // --- events (event.h): what the wire and the port's own timers deliver ---
+  // A 6-byte flow-control packet as it arrived: `lost` if the PHY lost it (a symbol error).
+  struct FlowControlArrival {
+    std::array<std::uint8_t, 6> bytes;
+    bool lost;
+    std::uint32_t epoch;  // link epoch it was sent in: a link that went down since loses it
+  };
+  // The LRH of data packet `p` has arrived; its tail arrives at `tail`.
+  void head_arrives(Packet* p, Time tail);
+  void flow_control_arrives(FlowControlArrival fc);
+  // The last edge of data packet `p` has left the transmitter.
+  void tx_done(Packet* p);
+  // The transmitter became idle (the end of a flow-control packet or a wait).
+  void tx_idle();
+  // Periodic flow-control refreshes are due (eager mode: captures or a bit-exact PHY).
+  void refresh_due();
 
  private:
-  enum Kind : std::uint32_t { kRxHead = 1, kRxFlowControl, kTxDone, kIdle, kRefresh };
   std::uint64_t now_cycle() const { return clock_.cycle_at_or_after(module_.now()); }
   bool idle_now() const { return now_cycle() >= busy_until_; }
   void send_flow_control(std::uint8_t op, std::uint8_t vl);

@@ -14,11 +14,6 @@ Time lifetime_from_code(unsigned code) {
   return static_cast<Time>(4096) * kNs * (Time{1} << code);  // 4.096 us x 2^code
 }
 
-namespace {
-void* serial_ptr(std::uint64_t serial) { return reinterpret_cast<void*>(static_cast<std::uintptr_t>(serial)); }
-std::uint64_t ptr_serial(void* p) { return reinterpret_cast<std::uintptr_t>(p); }
-}  // namespace
-
 Switch::Switch(const sc_core::sc_module_name& name, SwitchConfig config, PacketPool& pool, PacketLedger& ledger)
     : ScheduledModule(name), config_(std::move(config)), pool_(pool), ledger_(ledger),
       life_time_(lifetime_from_code(config_.life_time_code)),
@@ -93,7 +88,9 @@ void Switch::send_gsi(PortNum out, Packet* p) {
   try_start(out);
 }
 
-void Switch::management_in(PortNum in, Packet* p, bool check) {
+void Switch::management_arrives(Packet* p, TailDiscard where) {
+  const PortNum in = where.in;
+  const bool check = where.check;
   const std::uint32_t blocks = credits_for_bytes(p->wire_bytes());
   const std::uint8_t vl = p->header[0] >> 4;  // VL15 (an SMP) or a data VL (a GMP)
   if (check)
@@ -116,9 +113,8 @@ void Switch::on_port_state_change(LinkPort& port) {
   if (agent_) agent_->on_port_state_change(port.number());
 }
 
-void Switch::discard_at_tail(PortNum in, Packet* p, Time tail, DropReason reason, bool check) {
-  schedule(tail, this, kDiscardAtTail,
-           (static_cast<std::uint64_t>(reason) << 16) | (std::uint64_t{check} << 12) | (in << 4) | (p->header[0] >> 4), p);
+void Switch::schedule_discard_at_tail(PortNum in, Packet* p, Time tail, DropReason reason, bool check) {
+  schedule<&Switch::discard_at_tail>(tail, this, p, TailDiscard{in, reason, check});
 }
 
 void Switch::on_link_discard(LinkPort& port, Packet* p, DropReason reason) {
@@ -133,7 +129,7 @@ void Switch::on_packet_head(LinkPort& port, Packet* p, Time head, Time tail) {
   // Whether the packet is good (VCRC, R11; PHY errors; EBP) is known at its tail: it is routed on
   // the header as sent meanwhile, and checked then (tail_check) if it can be bad at all.
   const bool check = port.tail_check_needed(*p);
-  auto discard = [&](DropReason r) { discard_at_tail(in, p, tail, r, check); };
+  auto discard = [&](DropReason r) { schedule_discard_at_tail(in, p, tail, r, check); };
   if ((lrh[0] & 0x0F) != 0) return discard(DropReason::kMalformed);  // LVer (R8)
   const Lid dlid = lrh_dlid(lrh);
   // R13: DLID 0 is never valid; the SLID is unicast, or permissive in a directed-route SMP.
@@ -142,12 +138,12 @@ void Switch::on_packet_head(LinkPort& port, Packet* p, Time head, Time tail) {
     return discard(DropReason::kInvalidLid);
   if (vl_in == kVl15 && (dlid == kLidPermissive || is_own_lid(dlid))) {
     // For the management port: it takes the packet whole, at its tail.
-    schedule(tail, this, kManagementIn, (std::uint64_t{check} << 12) | (in << 4) | kVl15, p);
+    schedule<&Switch::management_arrives>(tail, this, p, TailDiscard{in, DropReason::kCount, check});
     return;
   }
   if (vl_in != kVl15 && is_own_lid(dlid)) {
     // A GMP to the switch itself (QP1 behind management port 0), also taken whole at its tail.
-    schedule(tail, this, kManagementIn, (std::uint64_t{check} << 12) | (in << 4) | vl_in, p);
+    schedule<&Switch::management_arrives>(tail, this, p, TailDiscard{in, DropReason::kCount, check});
     return;
   }
   if (is_multicast_lid(dlid)) {
@@ -165,7 +161,7 @@ void Switch::on_packet_head(LinkPort& port, Packet* p, Time head, Time tail) {
     e.check = check;
     e.in_seq = p->link_seq;
     q.push_back(e);
-    if (check) schedule(tail, this, kTailCheck, (in << 4) | vl_in, serial_ptr(e.serial));
+    if (check) schedule<&Switch::tail_arrives>(tail, this, EntryRef{e.serial, in, vl_in, 0});
     if (q.size() == 1) consider_head(in, vl_in);
     return;
   }
@@ -184,7 +180,7 @@ void Switch::on_packet_head(LinkPort& port, Packet* p, Time head, Time tail) {
   e.in_seq = p->link_seq;
   if (cc_) e.fecn = cc_->arrive(out, out_vl, e.blocks);
   q.push_back(e);
-  if (check) schedule(tail, this, kTailCheck, (in << 4) | vl_in, serial_ptr(e.serial));
+  if (check) schedule<&Switch::tail_arrives>(tail, this, EntryRef{e.serial, in, vl_in, 0});
   if (q.size() == 1) consider_head(in, vl_in);
 }
 
@@ -260,18 +256,17 @@ void Switch::consider_head(PortNum in, std::uint8_t vl) {
     return;
   }
   const Time eligible = eligible_time(e, e.out);
-  const std::uint64_t who = (in << 4) | vl;
+  const EntryRef who{e.serial, in, vl, 0};
   if (life_time_ != kTimeNever && e.head + life_time_ < config_.horizon)
-    schedule(std::max(e.head + life_time_, now()), this, kLifetimeExpiry, who, serial_ptr(e.serial));
-  if (eligible > now()) schedule(eligible, this, kEligible, who, serial_ptr(e.serial));
+    schedule<&Switch::lifetime_expired>(std::max(e.head + life_time_, now()), this, who);
+  if (eligible > now()) schedule<&Switch::head_eligible>(eligible, this, who);
   else request(in, vl);
 }
 
 void Switch::schedule_request(PortNum in, std::uint8_t vl, PortNum out) {
   const Entry& e = inputs_[in - 1][vl].front();
   const Time eligible = eligible_time(e, out);
-  if (eligible > now()) schedule(eligible, this, kEligible, (static_cast<std::uint64_t>(out) << 12) | (in << 4) | vl,
-                                 serial_ptr(e.serial));
+  if (eligible > now()) schedule<&Switch::copy_eligible>(eligible, this, EntryRef{e.serial, in, vl, out});
   else request_copy(in, vl, out);
 }
 
@@ -311,7 +306,7 @@ void Switch::request(PortNum in, std::uint8_t vl) {
   o.waiting |= static_cast<std::uint16_t>(1u << e.out_vl);
   const Time hoq = hoq_life_[e.out - 1];
   if (hoq != kTimeNever && now() + hoq < config_.horizon)
-    schedule(now() + hoq, this, kHoqExpiry, (in << 4) | vl, serial_ptr(e.serial));
+    schedule<&Switch::hoq_expired>(now() + hoq, this, EntryRef{e.serial, in, vl, 0});
   try_start(e.out);
 }
 
@@ -543,50 +538,42 @@ void Switch::on_output_free(LinkPort& port) { try_start(port.number()); }
 
 void Switch::on_credits(LinkPort& port) { try_start(port.number()); }
 
-void Switch::on_action(std::uint32_t kind, std::uint64_t arg, void* ptr) {
-  const PortNum in = static_cast<PortNum>((arg >> 4) & 0xFF);
-  const std::uint8_t vl = arg & 15;
-  switch (kind) {
-    case kEligible: {
-      auto& q = inputs_[in - 1][vl];
-      if (q.empty() || q.front().serial != ptr_serial(ptr)) break;
-      const PortNum out = static_cast<PortNum>((arg >> 12) & 0xFF);
-      if (out != 0) {
-        if (!q.front().bad) request_copy(in, vl, out);
-      }
-      else if (!q.front().requesting) request(in, vl);
-      break;
-    }
-    case kDiscardAtTail: {
-      auto* p = static_cast<Packet*>(ptr);
-      auto reason = static_cast<DropReason>(arg >> 16);
-      // A link-layer error is what the input counts first (PortRcvErrors).
-      if ((arg >> 12) & 1)
-        if (auto bad = ports_[in - 1]->check_tail(p->link_seq, p)) reason = *bad;
-      count_discard(in, reason, *p);
-      ports_[in - 1]->free_rx(vl, credits_for_bytes(p->wire_bytes()));
-      pool_.release(p);
-      break;
-    }
-    case kHoqExpiry:
-    case kLifetimeExpiry: {
-      auto& q = inputs_[in - 1][vl];
-      if (q.empty() || q.front().serial != ptr_serial(ptr) || q.front().granted) break;
-      if (kind == kHoqExpiry && !q.front().requesting) break;
-      const PortNum out = q.front().out;
-      discard_head(in, vl, kind == kHoqExpiry ? DropReason::kHoqLifetime : DropReason::kSwitchLifetime);
-      try_start(out);
-      break;
-    }
-    case kTailCheck:
-      tail_check(in, vl, ptr_serial(ptr));
-      break;
-    case kManagementIn:
-      management_in(in, static_cast<Packet*>(ptr), (arg >> 12) & 1);
-      break;
-    default:
-      IBFSIM_CHECK(false, "unknown switch action");
-  }
+void Switch::head_eligible(EntryRef r) {
+  auto& q = inputs_[r.in - 1][r.vl];
+  if (q.empty() || q.front().serial != r.serial) return;
+  if (!q.front().requesting) request(r.in, r.vl);
 }
+
+void Switch::copy_eligible(EntryRef r) {
+  auto& q = inputs_[r.in - 1][r.vl];
+  if (q.empty() || q.front().serial != r.serial) return;
+  if (!q.front().bad) request_copy(r.in, r.vl, r.out);
+}
+
+void Switch::discard_at_tail(Packet* p, TailDiscard d) {
+  const PortNum in = d.in;
+  DropReason reason = d.reason;
+  // A link-layer error is what the input counts first (PortRcvErrors).
+  if (d.check)
+    if (auto bad = ports_[in - 1]->check_tail(p->link_seq, p)) reason = *bad;
+  count_discard(in, reason, *p);
+  ports_[in - 1]->free_rx(p->header[0] >> 4, credits_for_bytes(p->wire_bytes()));
+  pool_.release(p);
+}
+
+void Switch::hoq_expired(EntryRef r) { expired(r, true); }
+
+void Switch::lifetime_expired(EntryRef r) { expired(r, false); }
+
+void Switch::expired(EntryRef r, bool hoq) {
+  auto& q = inputs_[r.in - 1][r.vl];
+  if (q.empty() || q.front().serial != r.serial || q.front().granted) return;
+  if (hoq && !q.front().requesting) return;
+  const PortNum out = q.front().out;
+  discard_head(r.in, r.vl, hoq ? DropReason::kHoqLifetime : DropReason::kSwitchLifetime);
+  try_start(out);
+}
+
+void Switch::tail_arrives(EntryRef r) { tail_check(r.in, r.vl, r.serial); }
 
 }  // namespace ibfsim

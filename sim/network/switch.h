@@ -74,7 +74,7 @@ struct SwitchStats {
   std::uint64_t discarded = 0;
 };
 
-class Switch : public ScheduledModule, public PortOwner, public ActionHandler {
+class Switch : public ScheduledModule, public PortOwner {
  public:
   Switch(const sc_core::sc_module_name& name, SwitchConfig config, PacketPool& pool, PacketLedger& ledger);
 
@@ -141,10 +141,35 @@ class Switch : public ScheduledModule, public PortOwner, public ActionHandler {
   void on_credits(LinkPort& port) override;
   void on_link_discard(LinkPort& port, Packet* p, DropReason reason) override;
   void on_port_state_change(LinkPort& port) override;
-  void on_action(std::uint32_t kind, std::uint64_t arg, void* ptr) override;
+
+  // --- events (event.h) ---
+  // A queued packet: the entry `serial` of input (in, vl); for a multicast copy, `out` names the
+  // copy's output (0: the packet's own output).
+  struct EntryRef {
+    std::uint64_t serial;
+    PortNum in;
+    std::uint8_t vl;
+    PortNum out;
+  };
+  // A packet discarded on its header, counted at its tail (where a link error found then counts first).
+  struct TailDiscard {
+    PortNum in;
+    DropReason reason;
+    bool check;  // its tail needs the link layer's verdict
+  };
+  // The head of input (in, vl) may now request its output (the cut-through rule), or a copy its.
+  void head_eligible(EntryRef r);
+  void copy_eligible(EntryRef r);
+  void discard_at_tail(Packet* p, TailDiscard d);
+  // HOQLife (R17) or the switch lifetime (R18) of a queued head ran out.
+  void hoq_expired(EntryRef r);
+  void lifetime_expired(EntryRef r);
+  // The tail of a packet that may turn out bad has arrived: the link layer's verdict (tail_check).
+  void tail_arrives(EntryRef r);
+  // An SMP to the management port (or a GMP to the switch's LID) is in whole.
+  void management_arrives(Packet* p, TailDiscard where);
 
  private:
-  enum Kind : std::uint32_t { kEligible = 1, kDiscardAtTail, kHoqExpiry, kLifetimeExpiry, kTailCheck, kManagementIn };
   struct Entry {
     Packet* p;
     Time head, tail;
@@ -193,7 +218,8 @@ class Switch : public ScheduledModule, public PortOwner, public ActionHandler {
   // kCc: congestion control is on. Without it the code has no trace of it (a bench figure).
   template <bool kCc>
   void try_start_impl(PortNum out);
-  void discard_at_tail(PortNum in, Packet* p, Time tail, DropReason reason, bool check);
+  void schedule_discard_at_tail(PortNum in, Packet* p, Time tail, DropReason reason, bool check);
+  void expired(EntryRef r, bool hoq);
   void tail_check(PortNum in, std::uint8_t vl, std::uint64_t serial);
   // Takes requester r off every VL of output `out`.
   void withdraw(PortNum out, std::uint16_t r);
@@ -206,7 +232,6 @@ class Switch : public ScheduledModule, public PortOwner, public ActionHandler {
     if (o.requesters[v].empty() && (v != kVl15 || o.management.empty()))
       o.waiting &= static_cast<std::uint16_t>(~(1u << v));
   }
-  void management_in(PortNum in, Packet* p, bool check);
   const SlToVlTable& sl_to_vl(PortNum in, PortNum out) const;
   // Whether the packet of `e` leaves (out, vl) with FECN (out of line: the hot path keeps a null test).
   bool cc_depart(PortNum out, std::uint8_t vl, const Entry& e, const LinkPort& port);

@@ -248,7 +248,7 @@ void Hca::try_send_impl(PortNum n) {
   }
   if (dma_wait != kTimeNever && !send_ready_pending_) {
     send_ready_pending_ = true;
-    schedule(dma_wait, this, kSendReady, n);
+    schedule<&Hca::staged_payload_ready>(dma_wait, this);
   }
   if constexpr (kCc)
     if (cc_wait != kTimeNever) cc_wake(n, cc_wait);
@@ -298,43 +298,43 @@ void Hca::on_output_free(LinkPort& port) { try_send(port.number()); }
 void Hca::on_credits(LinkPort& port) { try_send(port.number()); }
 
 void Hca::on_packet_head(LinkPort& port, Packet* p, Time, Time tail) {
-  schedule(tail, this, kConsume, port.number(), p);
+  schedule<&Hca::tail_arrives>(tail, this, p, port.number());
 }
 
-void Hca::on_action(std::uint32_t kind, std::uint64_t arg, void* ptr) {
-  switch (kind) {
-    case kConsume: return consume(static_cast<PortNum>(arg), static_cast<Packet*>(ptr));
-    case kDeliver: return deliver_verbs(static_cast<PortNum>(arg), static_cast<Packet*>(ptr));
-    case kDoorbell:
-      if (QueuePair* q = qp(static_cast<Qpn>(arg))) q->on_doorbell();
-      return;
-    case kTimer:
-      if (QueuePair* q = qp(static_cast<Qpn>((arg >> 8) & kQpnMask)))
-        q->on_timer(static_cast<std::uint8_t>(arg & 0xFF), arg >> 32);
-      return;
-    case kCompletion: {
-      PendingCompletion c = completions_.front();
-      completions_.pop_front();
-      CompletionQueue& q = cq(c.cq);
-      q.push(c.wc);
-      if (q.listener()) q.listener()->on_completion(c.cq, c.wc);
-      return;
-    }
-    case kSendReady:
-      send_ready_pending_ = false;
-      for (unsigned i = 1; i <= ports_.size(); ++i) try_send(static_cast<PortNum>(i));
-      return;
-    case kCcTimer:
-      if (cc_)
-        if (auto next = cc_->throttle.on_timer(static_cast<CcThrottle::Key>(arg), now()))
-          schedule(*next, this, kCcTimer, arg);
-      return;
-    case kCcWake:
-      if (cc_ && cc_->wake_at[arg - 1] <= now()) cc_->wake_at[arg - 1] = kTimeNever;
-      try_send(static_cast<PortNum>(arg));
-      return;
-    default: IBFSIM_CHECK(false, "unknown HCA action");
-  }
+void Hca::tail_arrives(Packet* p, PortNum n) { consume(n, p); }
+
+void Hca::rx_dma_done(Packet* p, PortNum n) { deliver_verbs(n, p); }
+
+void Hca::doorbell(Qpn qpn) {
+  if (QueuePair* q = qp(qpn)) q->on_doorbell();
+}
+
+void Hca::qp_timer(QpTimer t) {
+  if (QueuePair* q = qp(t.qpn)) q->on_timer(t.kind, t.generation);
+}
+
+void Hca::completion_due() {
+  PendingCompletion c = completions_.front();
+  completions_.pop_front();
+  CompletionQueue& q = cq(c.cq);
+  q.push(c.wc);
+  if (q.listener()) q.listener()->on_completion(c.cq, c.wc);
+}
+
+void Hca::staged_payload_ready() {
+  send_ready_pending_ = false;
+  for (unsigned i = 1; i <= ports_.size(); ++i) try_send(static_cast<PortNum>(i));
+}
+
+void Hca::cc_timer_expired(std::uint32_t key) {
+  if (cc_)
+    if (auto next = cc_->throttle.on_timer(static_cast<CcThrottle::Key>(key), now()))
+      schedule<&Hca::cc_timer_expired>(*next, this, key);
+}
+
+void Hca::cc_delay_over(PortNum n) {
+  if (cc_ && cc_->wake_at[n - 1] <= now()) cc_->wake_at[n - 1] = kTimeNever;
+  try_send(n);
 }
 
 void Hca::drop(PortNum n, Packet* p, DropReason reason) {
@@ -464,7 +464,7 @@ int Hca::modify_qp(QueuePair& q, const verbs::ibv_qp_attr& attr, unsigned mask) 
 int Hca::post_send(QueuePair& q, const verbs::ibv_send_wr& wr) {
   const Time ready = now() + config_.doorbell_to_wire;
   const int rc = q.post_send(wr, ready);
-  if (rc == 0) schedule(ready, this, kDoorbell, q.qpn());
+  if (rc == 0) schedule<&Hca::doorbell>(ready, this, q.qpn());
   return rc;
 }
 
@@ -552,13 +552,13 @@ void Hca::pull_from_qps(PortNum n) {
 }
 
 void Hca::arm_timer(QueuePair& q, std::uint8_t kind, Time at, std::uint64_t generation) {
-  schedule(at, this, kTimer, ((generation & 0xFFFFFFFFu) << 32) | (std::uint64_t{q.qpn()} << 8) | kind);
+  schedule<&Hca::qp_timer>(at, this, QpTimer{generation & 0xFFFFFFFFu, q.qpn(), kind});
 }
 
 void Hca::complete(QueuePair& q, bool send_side, const verbs::ibv_wc& wc) {
   const Time at = now() + config_.wire_to_completion;
   completions_.push_back({at, send_side ? q.init_attr().send_cq : q.init_attr().recv_cq, wc});
-  schedule(at, this, kCompletion);
+  schedule<&Hca::completion_due>(at, this);
 }
 
 std::uint16_t Hca::port_p_key(PortNum, std::uint16_t index) const {
@@ -592,7 +592,7 @@ void Hca::consume_verbs(PortNum n, Packet* p, QueuePair& q, bool multicast) {
   // see the packets in the order they arrived (an ACK never overtakes a READ response's data).
   const Time done = p->payload_len ? dma_rx_.transfer(now(), p->payload_len) : dma_rx_.drained(now());
   if (done > now()) {
-    schedule(done, this, kDeliver, n, p);
+    schedule<&Hca::rx_dma_done>(done, this, p, n);
     return;
   }
   deliver_verbs(n, p, &pp);
@@ -669,13 +669,13 @@ void Hca::cc_sent(PortNum n, const Packet& p) {
 
 void Hca::cc_on_becn(PortNum n, Qpn qpn, std::uint8_t sl) {
   const CcThrottle::Key key = cc_->throttle.key(qpn, n, sl);
-  if (auto at = cc_->throttle.on_becn(key, sl, now())) schedule(*at, this, kCcTimer, key);
+  if (auto at = cc_->throttle.on_becn(key, sl, now())) schedule<&Hca::cc_timer_expired>(*at, this, key);
 }
 
 void Hca::cc_wake(PortNum n, Time at) {
   if (at >= cc_->wake_at[n - 1]) return;  // an earlier wake is pending
   cc_->wake_at[n - 1] = at;
-  schedule(at, this, kCcWake, n);
+  schedule<&Hca::cc_delay_over>(at, this, n);
 }
 
 void Hca::cc_send_cnp(PortNum n, const CnpFields& f) {

@@ -73,7 +73,7 @@ struct HcaStats {
   std::uint64_t payload_mismatches = 0;  // carried payload differed from the pattern sent
 };
 
-class Hca : public ScheduledModule, public PortOwner, public ActionHandler, public TransportEnv {
+class Hca : public ScheduledModule, public PortOwner, public TransportEnv {
  public:
   Hca(const sc_core::sc_module_name& name, HcaConfig config, PacketPool& pool, PacketLedger& ledger);
 
@@ -182,13 +182,32 @@ class Hca : public ScheduledModule, public PortOwner, public ActionHandler, publ
   void on_credits(LinkPort& port) override;
   void on_link_discard(LinkPort& port, Packet* p, DropReason reason) override;
   void on_port_state_change(LinkPort& port) override;
-  void on_action(std::uint32_t kind, std::uint64_t arg, void* ptr) override;
+
+  // --- events (event.h) ---
+  // The tail of packet `p` is in on port n: the receive checks, then delivery or a drop.
+  void tail_arrives(Packet* p, PortNum n);
+  // The payload of verbs packet `p` is in host memory: the QP takes it.
+  void rx_dma_done(Packet* p, PortNum n);
+  // A posted work request's doorbell reaches QP `qpn` (doorbell_to_wire after post_send).
+  void doorbell(Qpn qpn);
+  struct QpTimer {
+    std::uint64_t generation;  // stale if the QP re-armed it since
+    Qpn qpn;
+    std::uint8_t kind;
+  };
+  void qp_timer(QpTimer t);
+  // The earliest pending completion is due (wire_to_completion after its cause).
+  void completion_due();
+  // The DMA of a staged packet is done: it may go.
+  void staged_payload_ready();
+  // Congestion control: the CCTI timer of throttle `key` expired; a held packet's delay is over.
+  void cc_timer_expired(std::uint32_t key);
+  void cc_delay_over(PortNum n);
 
   // Packet ids are unique across the fabric: node index in the high bits, a counter below.
   static std::uint64_t make_packet_id(std::uint32_t node, std::uint64_t seq) { return (std::uint64_t{node} << 40) | seq; }
 
  private:
-  enum Kind : std::uint32_t { kConsume = 1, kDoorbell, kTimer, kCompletion, kSendReady, kDeliver, kCcTimer, kCcWake };
   static constexpr Qpn kFirstQpn = 0x100;
   struct UdQp {
     std::uint32_t q_key = 0;

@@ -10,13 +10,16 @@ PortWindow::PortWindow(Fabric& fabric, Time begin, Time end) : fabric_(fabric), 
 }
 
 void PortWindow::setup(ScheduledModule& clock) {
-  clock.schedule(begin_, this, 0);
-  clock.schedule(end_, this, 1);
+  clock.schedule<&PortWindow::window_opens>(begin_, this);
+  clock.schedule<&PortWindow::window_closes>(end_, this);
 }
 
-void PortWindow::on_action(std::uint32_t kind, std::uint64_t, void*) {
+void PortWindow::window_opens() { snapshot(at_begin_); }
+
+void PortWindow::window_closes() { snapshot(at_end_); }
+
+void PortWindow::snapshot(std::vector<Snapshot>& into) {
   const Time now = ScheduledModule::now();
-  std::vector<Snapshot>& into = kind == 0 ? at_begin_ : at_end_;
   into.clear();
   for (const auto& [n, p] : ports_) {
     const LinkPort& lp = fabric_.port(n, p);

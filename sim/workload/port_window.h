@@ -11,7 +11,7 @@
 
 namespace ibfsim {
 
-class PortWindow : public ActionHandler {
+class PortWindow {
  public:
   struct PortFigures {
     std::size_t node = 0;
@@ -29,7 +29,9 @@ class PortWindow : public ActionHandler {
   // The figures, in port order (node, then port); empty unless complete().
   std::vector<PortFigures> figures() const;
 
-  void on_action(std::uint32_t kind, std::uint64_t arg, void* ptr) override;
+  // Events (event.h): the window opens and closes; each takes a snapshot of every port.
+  void window_opens();
+  void window_closes();
 
  private:
   struct Snapshot {
@@ -39,6 +41,7 @@ class PortWindow : public ActionHandler {
   Fabric& fabric_;
   Time begin_, end_;
   std::vector<std::pair<std::size_t, unsigned>> ports_;
+  void snapshot(std::vector<Snapshot>& into);
   std::vector<Snapshot> at_begin_, at_end_;
   int taken_ = 0;
 };

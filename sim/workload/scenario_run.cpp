@@ -72,7 +72,7 @@ struct FaultWatch {
 // begun) and every packet created has been delivered or dropped, and every verbs flow is done. With
 // verbs flows the run ends `settle` later (the longest wire_to_completion), so that every
 // completion a delivered packet causes is posted and counted.
-class RunObserver : public DeliveryObserver, public VerbsFlowOwner, public ActionHandler {
+class RunObserver : public DeliveryObserver, public VerbsFlowOwner {
  public:
   RunObserver(TrafficStats& all, std::vector<TrafficStats>& flows, const PacketLedger& ledger, Time generation_end,
               bool generators, const std::vector<std::unique_ptr<VerbsFlow>>& verbs, Time settle,
@@ -130,15 +130,15 @@ class RunObserver : public DeliveryObserver, public VerbsFlowOwner, public Actio
   void flow_progress() override { check_end(ScheduledModule::now()); }
   bool cnps_possible = false;  // congestion control is on
   // Traffic classes: look again when their sources stop, in case everything was delivered before.
-  void check_at(Time t) { clock_->schedule(t, this, kCheck); }
-  void on_action(std::uint32_t kind, std::uint64_t, void*) override {
-    if (kind == kCheck) return check_end(ScheduledModule::now());
+  void check_at(Time t) { clock_->schedule<&RunObserver::check_due>(t, this); }
+  // Events (event.h): a look at whether the run is over, and the end of the settling time.
+  void check_due() { check_end(ScheduledModule::now()); }
+  void settled() {
     pending_ = false;
     if (can_end(ScheduledModule::now())) sc_core::sc_stop();
   }
 
  private:
-  static constexpr std::uint32_t kCheck = 1;
   bool can_end(Time t) const {
     if (generators_ && t < generation_end_) return false;
     if (ledger_.created_count() != ledger_.delivered_count() + ledger_.dropped_total() + ledger_.replicated_count())
@@ -155,7 +155,7 @@ class RunObserver : public DeliveryObserver, public VerbsFlowOwner, public Actio
       sc_core::sc_stop();
     } else if (!pending_) {
       pending_ = true;
-      clock_->schedule(t + settle_, this, 0);
+      clock_->schedule<&RunObserver::settled>(t + settle_, this);
     }
   }
 
@@ -669,7 +669,7 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
   fabric.set_horizon(end_limit);
   const double bring_up_cpu = thread_cpu_seconds() - bring_up_cpu_start;
   const double bring_up_wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-  const std::uint64_t bring_up_actions = fabric.actions_run(), bring_up_hops = fabric.packet_hops();
+  const std::uint64_t bring_up_actions = fabric.events_run(), bring_up_hops = fabric.packet_hops();
   std::vector<LinkFault> faults = sc.faults;
   for (LinkFault& f : faults) f.at += start;
   fabric.schedule_faults(faults);
@@ -913,7 +913,7 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
     j["hca_model"] = hm;
   }
   j["throughput"] = throughput_json(offered_total, all_stats, sc.phases.measure);
-  j["simulation"] = {{"actions", fabric.actions_run()},
+  j["simulation"] = {{"actions", fabric.events_run()},
                      {"packet_hops", fabric.packet_hops()},
                      {"bring_up_actions", bring_up_actions},
                      {"bring_up_packet_hops", bring_up_hops}};

@@ -12,10 +12,10 @@ void TimeSeriesSampler::start() {
     names_.push_back(c.name);
     if (c.rate) c.last_bytes = c.bytes();
   }
-  if (first_ < end_) clock_.schedule(first_, this, 0);
+  if (first_ < end_) clock_.schedule<&TimeSeriesSampler::sample_due>(first_, this);
 }
 
-void TimeSeriesSampler::on_action(std::uint32_t, std::uint64_t, void*) {
+void TimeSeriesSampler::sample_due() {
   const Time now = first_ + k_ * interval_;
   std::vector<double> row;
   row.reserve(columns_.size());
@@ -33,7 +33,7 @@ void TimeSeriesSampler::on_action(std::uint32_t, std::uint64_t, void*) {
   times_.push_back(now);
   ++k_;
   const Time next = first_ + k_ * interval_;  // from the index: no accumulated rounding
-  if (next < end_) clock_.schedule(next, this, 0);
+  if (next < end_) clock_.schedule<&TimeSeriesSampler::sample_due>(next, this);
 }
 
 std::string TimeSeriesSampler::csv() const {

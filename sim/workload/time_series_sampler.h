@@ -12,7 +12,7 @@
 
 namespace ibfsim {
 
-class TimeSeriesSampler : public ActionHandler {
+class TimeSeriesSampler {
  public:
   // Samples at first + k x interval (k = 0, 1, ...) while the time is before `end`.
   TimeSeriesSampler(ScheduledModule& clock, Time first, Time interval, Time end)
@@ -26,7 +26,8 @@ class TimeSeriesSampler : public ActionHandler {
   std::size_t columns() const { return columns_.size(); }
 
   void start();
-  void on_action(std::uint32_t kind, std::uint64_t arg, void* ptr) override;
+  // Event (event.h): the next row is due.
+  void sample_due();
 
   // time_ns, then one column per figure, in the order added.
   std::string csv() const;

@@ -253,7 +253,7 @@ void TrafficClass::setup() {
   if (spec_.collective()) {
     steps_ = spec_.pattern.kind == PatternKind::kRingAllreduce ? ring_allreduce_steps(n) : all_to_all_rounds(n);
     next_step_.assign(n, 0);
-    hosts_.front()->hca->schedule(window_.start + spec_.start, this, kCollectiveStart);
+    hosts_.front()->hca->schedule<&TrafficClass::iteration_starts>(window_.start + spec_.start, this);
     return;
   }
   for (std::size_t i = 0; i < n; ++i) {
@@ -268,24 +268,17 @@ void TrafficClass::setup() {
 
 void TrafficClass::schedule_arrival(std::size_t host, Time at) {
   if (at >= window_.measure_end) return;
-  hosts_[host]->hca->schedule(at, this, kArrival, host);
+  hosts_[host]->hca->schedule<&TrafficClass::message_arrives>(at, this, host);
 }
 
-void TrafficClass::on_action(std::uint32_t kind, std::uint64_t arg, void*) {
-  switch (kind) {
-    case kArrival: return arrive(static_cast<std::size_t>(arg));
-    case kCollectiveStart: return start_iteration(ScheduledModule::now());
-    case kCollectiveStep: {
-      Host& h = *hosts_[arg];
-      const std::size_t i = static_cast<std::size_t>(arg);
-      while (next_step_[i] < steps_ && next_step_[i] <= h.got) collective_post(i, next_step_[i]++);
-      return;
-    }
-    default: IBFSIM_CHECK(false, "unknown traffic class action");
-  }
+void TrafficClass::iteration_starts() { start_iteration(ScheduledModule::now()); }
+
+void TrafficClass::steps_enabled(std::size_t i) {
+  Host& h = *hosts_[i];
+  while (next_step_[i] < steps_ && next_step_[i] <= h.got) collective_post(i, next_step_[i]++);
 }
 
-void TrafficClass::arrive(std::size_t i) {
+void TrafficClass::message_arrives(std::size_t i) {
   Host& h = *hosts_[i];
   const Time t = ScheduledModule::now();
   const std::size_t dst = pattern_.next(i, h.messages++, h.dest_rng);
@@ -493,11 +486,11 @@ void TrafficClass::message_delivered(std::uint32_t slot, Time tail) {
   Host& h = *hosts_[m.dst];
   if (m.step < h.received.size()) h.received[m.step] = 1;
   while (h.got < steps_ && h.received[h.got]) ++h.got;
-  h.hca->schedule(tail + h.react, this, kCollectiveStep, m.dst);
+  h.hca->schedule<&TrafficClass::steps_enabled>(tail + h.react, this, m.dst);
   if (++received_this_iteration_ == hosts_.size() * steps_) {
     fct_.emplace_back(iteration_start_, tail);
     ++iteration_;
-    if (iteration_ < spec_.iterations) hosts_.front()->hca->schedule(tail, this, kCollectiveStart);
+    if (iteration_ < spec_.iterations) hosts_.front()->hca->schedule<&TrafficClass::iteration_starts>(tail, this);
     owner_.flow_progress();
   }
 }

@@ -56,13 +56,13 @@ struct ClassTotals {
   std::size_t sources = 0;      // sending hosts of load-driven classes
 };
 
-class TrafficClass : public ActionHandler {
+class TrafficClass {
  public:
   // `completion_delay`: by node, the HCA model's wire_to_completion, which collectives on verbs
   // transports wait after a message arrives before they post the step it allows.
   TrafficClass(const TrafficClassSpec& spec, std::size_t index, Fabric& fabric, std::uint64_t seed, ClassWindow window,
                std::vector<Time> completion_delay, VerbsFlowOwner& owner);
-  ~TrafficClass() override;
+  ~TrafficClass();
   TrafficClass(const TrafficClass&) = delete;
   TrafficClass& operator=(const TrafficClass&) = delete;
 
@@ -91,10 +91,14 @@ class TrafficClass : public ActionHandler {
   // fct.csv rows for collectives: "class,iteration,start_ns,end_ns,fct_ns\n" lines.
   std::string fct_csv_rows() const;
 
-  void on_action(std::uint32_t kind, std::uint64_t arg, void* ptr) override;
+  // --- events (event.h) ---
+  // Host `host`'s next message arrives (load-driven patterns).
+  void message_arrives(std::size_t host);
+  // A collective's next iteration starts; host `host` may post the steps its arrivals enabled.
+  void iteration_starts();
+  void steps_enabled(std::size_t host);
 
  private:
-  enum Kind : std::uint32_t { kArrival = 1, kCollectiveStart, kCollectiveStep };
   struct Message {
     Time arrival = 0;
     std::uint64_t bytes = 0;
@@ -114,7 +118,6 @@ class TrafficClass : public ActionHandler {
 
   double wire_fs(const LinkPort& port, std::uint64_t bytes) const;
   void schedule_arrival(std::size_t host, Time at);
-  void arrive(std::size_t host);
   void offer(std::size_t src, std::size_t dst, std::uint64_t bytes, bool measured, std::uint32_t step);
   void post(Endpoint& e, std::uint32_t slot);
   void post_recv(std::size_t host, QueuePair& qp);

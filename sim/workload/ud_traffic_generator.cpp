@@ -33,10 +33,10 @@ void UdTrafficGenerator::start(Time begin) {
   // Sources start at a random phase within one mean gap so they are not synchronised.
   first_ = begin + static_cast<Time>(std::floor(rng_.uniform() * mean_gap_fs_));
   last_ = first_;
-  if (first_ < stop_) hca_.schedule(first_, this, 0);
+  if (first_ < stop_) hca_.schedule<&UdTrafficGenerator::message_due>(first_, this);
 }
 
-void UdTrafficGenerator::on_action(std::uint32_t, std::uint64_t, void*) {
+void UdTrafficGenerator::message_due() {
   const Time t = ScheduledModule::now();
   std::size_t k = choices_ == 1 ? 0 : static_cast<std::size_t>(rng_.below(choices_));
   if (k >= skip_) ++k;
@@ -47,7 +47,7 @@ void UdTrafficGenerator::on_action(std::uint32_t, std::uint64_t, void*) {
   if (measured) ++measured_posted_;
   last_ = t;
   const Time next = next_arrival();
-  if (next < stop_) hca_.schedule(next, this, 0);
+  if (next < stop_) hca_.schedule<&UdTrafficGenerator::message_due>(next, this);
 }
 
 }  // namespace ibfsim

@@ -20,7 +20,7 @@ struct UdDestination {
   Qpn qpn;
 };
 
-class UdTrafficGenerator : public ActionHandler {
+class UdTrafficGenerator {
  public:
   static constexpr std::size_t kNoSkip = std::numeric_limits<std::size_t>::max();
 
@@ -39,7 +39,8 @@ class UdTrafficGenerator : public ActionHandler {
   const Hca& hca() const { return hca_; }
   Qpn src_qp() const { return src_qp_; }
 
-  void on_action(std::uint32_t kind, std::uint64_t arg, void* ptr) override;
+  // Event (event.h): the next message's arrival time has come; it is posted now.
+  void message_due();
 
  private:
   Time next_arrival();

@@ -203,11 +203,11 @@ void VerbsFlow::setup() {
   }
   connect(sides_[0], sides_[1]);
   connect(sides_[1], sides_[0]);
-  sides_[0].hca->schedule(begin_, this, kStart, 0);
+  sides_[0].hca->schedule<&VerbsFlow::flow_starts>(begin_, this);
   for (int i = 0; i < 2; ++i)
     if (sides_[i].recvs_wanted > 0) {
       const std::uint64_t n = std::min<std::uint64_t>(spec_.rx_depth, sides_[i].recvs_wanted);
-      sides_[i].hca->schedule(begin_ + spec_.recv_post_delay, this, kPostRecvs, (n << 1) | static_cast<unsigned>(i));
+      sides_[i].hca->schedule<&VerbsFlow::receives_due>(begin_ + spec_.recv_post_delay, this, i, n);
     }
 }
 
@@ -432,7 +432,7 @@ void VerbsFlow::on_recv_completion(int side, const ibv_wc& wc) {
   ++s.arrived;
   if (s.recvs_posted < s.recvs_wanted) {
     if (spec_.recv_post_delay == 0) post_recvs(side, 1);
-    else s.hca->schedule(ScheduledModule::now() + spec_.recv_post_delay, this, kPostRecvs, (1u << 1) | static_cast<unsigned>(side));
+    else s.hca->schedule<&VerbsFlow::receives_due>(ScheduledModule::now() + spec_.recv_post_delay, this, side, 1);
   }
   if (ping_pong()) post_sends(side);
   owner_.flow_progress();
@@ -450,10 +450,10 @@ void VerbsFlow::on_delivered(Hca& hca, const Packet& p) {
   const std::uint8_t o = opcode_operation(p.header[bth]);
   if (!executed || (o != op::kRdmaWriteLast && o != op::kRdmaWriteOnly)) return;
   // The data is visible to the polling application wire_to_completion after its last DMA.
-  hca.schedule(ScheduledModule::now() + s.wire_to_completion, this, kArrive, static_cast<unsigned>(side));
+  hca.schedule<&VerbsFlow::write_visible>(ScheduledModule::now() + s.wire_to_completion, this, side);
 }
 
-void VerbsFlow::arrive(int side) {
+void VerbsFlow::write_visible(int side) {
   Side& s = sides_[side];
   if (data_check_) {
     const std::uint64_t idx = s.arrived;
@@ -468,14 +468,12 @@ void VerbsFlow::arrive(int side) {
   owner_.flow_progress();
 }
 
-void VerbsFlow::on_action(std::uint32_t kind, std::uint64_t arg, void*) {
-  switch (kind) {
-    case kStart: post_sends(0); owner_.flow_progress(); return;
-    case kPostRecvs: post_recvs(static_cast<int>(arg & 1), arg >> 1); return;
-    case kArrive: arrive(static_cast<int>(arg)); return;
-    default: IBFSIM_CHECK(false, "unknown verbs flow action");
-  }
+void VerbsFlow::flow_starts() {
+  post_sends(0);
+  owner_.flow_progress();
 }
+
+void VerbsFlow::receives_due(int side, std::uint64_t n) { post_recvs(side, n); }
 
 bool VerbsFlow::done() const {
   const Side& a = sides_[0];

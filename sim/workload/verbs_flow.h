@@ -32,7 +32,7 @@ class VerbsFlowOwner {
   virtual void flow_progress() = 0;
 };
 
-class VerbsFlow : public ActionHandler {
+class VerbsFlow {
  public:
   // `from_model`/`to_model`: the two HCAs' configurations (for wire_to_completion). `begin`: when
   // the flow starts (phases.start + the flow's start).
@@ -58,10 +58,14 @@ class VerbsFlow : public ActionHandler {
   const Hca& requester_hca() const { return *sides_[0].hca; }
   const QueuePair* requester_qp() const { return sides_[0].qp; }
 
-  void on_action(std::uint32_t kind, std::uint64_t arg, void* ptr) override;
+  // --- events (event.h) ---
+  void flow_starts();
+  // Side `side` posts `n` receives (recv_post_delay after the start or after a receive completed).
+  void receives_due(int side, std::uint64_t n);
+  // A WRITE's data became visible to side `side`'s polling application.
+  void write_visible(int side);
 
  private:
-  enum Kind : std::uint32_t { kStart = 1, kPostRecvs, kArrive };
   struct Side;
   struct Listener : CompletionListener {
     VerbsFlow* flow = nullptr;
@@ -107,7 +111,6 @@ class VerbsFlow : public ActionHandler {
   void post_recvs(int side, std::uint64_t n);
   void on_send_completion(int side, const verbs::ibv_wc& wc);
   void on_recv_completion(int side, const verbs::ibv_wc& wc);
-  void arrive(int side);  // a message from the peer is visible at `side` (ping-pong)
   // Data checks.
   void fill_message(std::uint8_t* dst, std::uint64_t key, std::uint64_t index, std::uint32_t len) const;
   bool check_message(const std::uint8_t* got, std::uint64_t key, std::uint64_t index, std::uint32_t len) const;

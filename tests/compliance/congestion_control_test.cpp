@@ -13,6 +13,7 @@
 #include "sim/transport/icrc.h"
 #include "tests/support/fabric_harness.h"
 #include "tests/support/verbs_harness.h"
+#include "tests/support/fire_at.h"
 
 using namespace ibfsim;
 using namespace ibfsim::test;
@@ -90,7 +91,7 @@ TEST_CASE("R42 (A10): a congested switch port sets FECN, never on packets smalle
   });
   Watch w;
   h3.set_delivery_observer(&w);
-  h3.schedule(1 * kUs, &burst, 0);
+  fire_at(h3, 1 * kUs, &burst);
   run_for(f, 100 * kUs);
   std::size_t data = 0, marked_big = 0, small = 0;
   for (const auto& g : w.delivered) {
@@ -127,7 +128,7 @@ TEST_CASE("R42 (A10): a FECN-marked UD packet is answered with a CNP (OpCode 0x8
   Watch w;
   h3.set_delivery_observer(&w);
   h3.set_send_observer(&w);
-  h3.schedule(1 * kUs, &send, 0);
+  fire_at(h3, 1 * kUs, &send);
   run_for(f, 50 * kUs);
   REQUIRE(w.cnps.size() == 3);
   // The CNP: LRH SL 0, DLID = h2, SLID = h3, PktLen 6; BTH OpCode 0x80, BECN set, FECN clear,
@@ -170,7 +171,7 @@ TEST_CASE("R42 (A10): an RC request with an ACK due carries the BECN on that ACK
   At post([&] { REQUIRE(h1.post_send(*a.qp, write_wr(a, b, 0, 3000, 1)) == 0); });
   Watch w;
   h3.set_send_observer(&w);
-  h1.schedule(1 * kUs, &post, 0);
+  fire_at(h1, 1 * kUs, &post);
   run_for(f, 50 * kUs);
   const auto wcs = a.poll_all();
   REQUIRE(wcs.size() == 1);
@@ -205,7 +206,7 @@ TEST_CASE("R42 (A10): the source's CCTI rises by CCTI_Increase per BECN up to CC
   At send([&] {
     for (int i = 0; i < 10; ++i) h2.post_ud_send(q2, h3.lid(), q3, 0x42, 2048, true);
   });
-  h3.schedule(1 * kUs, &send, 0);
+  fire_at(h3, 1 * kUs, &send);
   run_for(f, 400 * kUs);
   const CcThrottle::State* s = h2.cc_throttle()->state(q2);
   REQUIRE(s != nullptr);
@@ -251,7 +252,7 @@ TEST_CASE("A10: injection honours the CCT entry exactly: next start = end + (Tp 
     src.set_congestion_control(applied);
     aim(post[k], src, dst, 2048, 6);
     src.set_send_observer(&rec[k]);
-    src.schedule(1 * kUs, &post[k], 0);
+    fire_at(src, 1 * kUs, &post[k]);
   }
   run_for(f, 20 * kUs);
   for (int k = 0; k < 3; ++k) {
@@ -317,7 +318,7 @@ CongestionDetector::PortStats flood_h3(CongestionControlSettings::Ports victim_m
   for (std::size_t n : {2u, 3u, 5u}) {
     aim(post[k], *f.hca(n), h3, 2048, 60);
     post[k].dst = q3;
-    f.hca(n)->schedule(1 * kUs, &post[k], 0);
+    fire_at(*f.hca(n), 1 * kUs, &post[k]);
     ++k;
   }
   run_for(f, 60 * kUs);

@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "tests/support/fabric_harness.h"
+#include "tests/support/fire_at.h"
 
 using namespace ibfsim;
 using namespace ibfsim::test;
@@ -20,7 +21,7 @@ FabricOptions links_up() {
 
 void post(Fabric& f, Poster& p, std::size_t from, std::size_t to, int count, Time at) {
   aim(p, *f.hca(from), *f.hca(to), 512, count);
-  f.hca(from)->schedule(at, &p, 0);
+  fire_at(*f.hca(from), at, &p);
 }
 }  // namespace
 

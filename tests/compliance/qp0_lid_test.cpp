@@ -8,6 +8,7 @@
 
 #include "sim/subnet_manager/mad/directed_route.h"
 #include "tests/support/fabric_harness.h"
+#include "tests/support/fire_at.h"
 
 using namespace ibfsim;
 using namespace ibfsim::test;
@@ -24,10 +25,10 @@ struct TestSm : SmpReceiver {
   void on_smp(const Smp&, PortNum, Lid) override { ++got; }
 };
 
-struct SmpSender : ActionHandler {
+struct SmpSender {
   HcaSma* sma = nullptr;
   Smp smp;
-  void on_action(std::uint32_t, std::uint64_t, void*) override { sma->send_from_sm(smp, 1); }
+  void fire() { sma->send_from_sm(smp, 1); }
 };
 
 FabricOptions no_training() {
@@ -40,16 +41,16 @@ FabricOptions no_training() {
 
 TEST_CASE("R2 (ch14): QP0 discards a packet that arrives on a data VL, and the SMA never sees it", "[compliance][R2][ch14]") {
   Fabric& f = build_fabric(kOneSwitch, no_training());
-  struct ToQp0 : ActionHandler {
+  struct ToQp0 {
     Hca* h;
     Lid dlid;
     Qpn src;
-    void on_action(std::uint32_t, std::uint64_t, void*) override { h->post_ud_send(src, dlid, 0, 0, 256, true); }
+    void fire() { h->post_ud_send(src, dlid, 0, 0, 256, true); }
   } post;
   post.h = f.hca(1);
   post.dlid = f.hca(2)->lid();
   post.src = f.hca(1)->create_ud_qp(0);
-  f.hca(1)->schedule(1 * kUs, &post, 0);
+  fire_at(*f.hca(1), 1 * kUs, &post);
   run_for(f, 5 * kUs);
   CHECK(f.ledger().dropped_count(DropReason::kNoQp) == 1);
   CHECK(f.hca_sma(2)->stats().processed == 0);
@@ -60,12 +61,12 @@ TEST_CASE("R13 (ch4): DLID 0 and SLIDs that are not unicast are discarded, and 0
           "[compliance][R13][ch4]") {
   Fabric& f = build_fabric(kOneSwitch, no_training());
   Switch& sw = *f.switch_at(0);
-  struct Post : ActionHandler {
+  struct Post {
     Post(Hca* h_, Lid d, Lid s, Qpn sq, Qpn dq) : h(h_), dlid(d), slid(s), src(sq), dst(dq) {}
     Hca* h;
     Lid dlid, slid;
     Qpn src, dst;
-    void on_action(std::uint32_t, std::uint64_t, void*) override {
+    void fire() {
       h->set_port_lid(1, slid, 0);
       h->post_ud_send(src, dlid, dst, 0x42, 64, true);
     }
@@ -77,14 +78,14 @@ TEST_CASE("R13 (ch4): DLID 0 and SLIDs that are not unicast are discarded, and 0
                              {f.hca(1), h2, 0xC001, src, dst},   // multicast SLID
                              {f.hca(1), h2, 0xFFFF, src, dst},   // permissive SLID on VL0
                              {f.hca(1), h2, h1, src, dst}};      // a good one
-  for (std::size_t i = 0; i < posts.size(); ++i) f.hca(1)->schedule((1 + i) * kUs, &posts[i], 0);
+  for (std::size_t i = 0; i < posts.size(); ++i) fire_at(*f.hca(1), (1 + i) * kUs, &posts[i]);
   // A directed-route SMP (DLID = SLID = 0xFFFF on VL15) is accepted by the same switch.
   TestSm sm;
   f.hca_sma(1)->attach_sm(&sm, 1, SmInfo{});
   SmpSender dr;
   dr.sma = f.hca_sma(1);
   dr.smp = make_dr_request(IB_MAD_METHOD_GET, IB_MAD_ATTR_NODE_INFO, 0, 3, {1});
-  f.hca(1)->schedule(8 * kUs, &dr, 0);
+  fire_at(*f.hca(1), 8 * kUs, &dr);
   run_for(f, 12 * kUs);
   CHECK(sw.port_discards(1, DropReason::kInvalidLid) == 4);
   CHECK(f.ledger().dropped_count(DropReason::kInvalidLid) == 4);
@@ -97,12 +98,12 @@ TEST_CASE("R13 (ch4): an HCA discards a packet with DLID 0 or a non-unicast SLID
       "nodes: [{name: h1, type: hca}, {name: h2, type: hca}]\n"
       "cables: [{from: h1/1, to: h2/1}]\n",
       no_training());
-  struct Post : ActionHandler {
+  struct Post {
     Post(Hca* h_, Lid d, Lid s, Qpn sq, Qpn dq) : h(h_), dlid(d), slid(s), src(sq), dst(dq) {}
     Hca* h;
     Lid dlid, slid;
     Qpn src, dst;
-    void on_action(std::uint32_t, std::uint64_t, void*) override {
+    void fire() {
       h->set_port_lid(1, slid, 0);
       h->post_ud_send(src, dlid, dst, 0x42, 64, true);
     }
@@ -113,7 +114,7 @@ TEST_CASE("R13 (ch4): an HCA discards a packet with DLID 0 or a non-unicast SLID
                              {f.hca(0), h2, 0xC001, src, dst},
                              {f.hca(0), h2, 0xFFFF, src, dst},
                              {f.hca(0), h2, h1, src, dst}};
-  for (std::size_t i = 0; i < posts.size(); ++i) f.hca(0)->schedule((1 + i) * kUs, &posts[i], 0);
+  for (std::size_t i = 0; i < posts.size(); ++i) fire_at(*f.hca(0), (1 + i) * kUs, &posts[i]);
   run_for(f, 8 * kUs);
   CHECK(f.ledger().dropped_count(DropReason::kInvalidLid) == 3);
   CHECK(f.ledger().delivered_count() == 1);

@@ -6,6 +6,7 @@
 
 #include "sim/subnet_manager/mad/directed_route.h"
 #include "tests/support/fabric_harness.h"
+#include "tests/support/fire_at.h"
 
 using namespace ibfsim;
 using namespace ibfsim::test;
@@ -15,10 +16,10 @@ struct TestSm : SmpReceiver {
   std::vector<Smp> got;
   void on_smp(const Smp& smp, PortNum, Lid) override { got.push_back(smp); }
 };
-struct SmpSender : ActionHandler {
+struct SmpSender {
   HcaSma* sma = nullptr;
   Smp smp;
-  void on_action(std::uint32_t, std::uint64_t, void*) override { sma->send_from_sm(smp, 1); }
+  void fire() { sma->send_from_sm(smp, 1); }
 };
 }  // namespace
 
@@ -48,7 +49,7 @@ TEST_CASE("R41 (ch14): a SubnSet with a wrong M_Key is ignored by the switch SMA
   sends[1].smp = port0(lid + 100, 0x1111, 2);   // wrong key: ignored
   sends[2].smp = make_dr_request(IB_MAD_METHOD_GET, IB_MAD_ATTR_PORT_INFO, 0, 3, {1}, 0x1111);  // refused at level 2
   sends[3].smp = port0(lid + 200, 0xABCD, 4);   // right key
-  for (std::size_t i = 0; i < sends.size(); ++i) f.hca(1)->schedule((1 + 5 * i) * kUs, &sends[i], 0);
+  for (std::size_t i = 0; i < sends.size(); ++i) fire_at(*f.hca(1), (1 + 5 * i) * kUs, &sends[i]);
   run_for(f, 30 * kUs);
   REQUIRE(sm.got.size() == 2);  // no answer to the SMPs with the wrong key
   CHECK(sm.got[0].transaction_id == 1);

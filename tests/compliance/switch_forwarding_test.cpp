@@ -3,6 +3,7 @@
 
 #include "tests/support/fabric_harness.h"
 #include "tests/support/run_command.h"
+#include "tests/support/fire_at.h"
 
 using namespace ibfsim;
 using namespace ibfsim::test;
@@ -28,8 +29,8 @@ TEST_CASE("R15 (ch18): unicast goes by LFT[DLID], a DLID above LinearFDBTop is d
   bad.dlid = 4;  // above LinearFDBTop
   Recorder rec;
   h2.set_delivery_observer(&rec);
-  h1.schedule(1 * kUs, &good, 0);
-  h1.schedule(2 * kUs, &bad, 0);
+  fire_at(h1, 1 * kUs, &good);
+  fire_at(h1, 2 * kUs, &bad);
   run_for(f, 20 * kUs);
   CHECK(rec.delivered.size() == 3);
   CHECK(sw.port_discards(1, DropReason::kUnknownDlid) == 3);  // counted at the input port

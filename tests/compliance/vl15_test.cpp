@@ -4,21 +4,22 @@
 
 #include "sim/transport/ud_send_packet.h"
 #include "tests/support/fabric_harness.h"
+#include "tests/support/fire_at.h"
 
 using namespace ibfsim;
 using namespace ibfsim::test;
 
 namespace {
 // Sends `count` management-sized packets on VL15 straight out of an HCA port, back to back.
-struct Vl15Sender : ActionHandler {
+struct Vl15Sender {
   Fabric* fabric = nullptr;
   Hca* hca = nullptr;
   Lid dlid = 0;
   int left = 0;
-  void on_action(std::uint32_t, std::uint64_t, void*) override {
+  void fire() {
     LinkPort& port = hca->port();
     if (!port.can_start_data()) {
-      hca->schedule(ScheduledModule::now() + 1 * kNs, this, 0);
+      fire_at(*hca, ScheduledModule::now() + 1 * kNs, this);
       return;
     }
     Packet* p = fabric->pool().acquire();
@@ -33,7 +34,7 @@ struct Vl15Sender : ActionHandler {
     fabric->ledger().management_created();  // VL15 packets are counted apart from the workload's
     REQUIRE(port.may_send(15, 5));  // no credits needed on VL15, however many were used
     port.transmit(p);
-    if (--left > 0) hca->schedule(ScheduledModule::now() + 1 * kNs, this, 0);
+    if (--left > 0) fire_at(*hca, ScheduledModule::now() + 1 * kNs, this);
   }
 };
 }  // namespace
@@ -51,13 +52,13 @@ TEST_CASE("R3 (ch7): a VL15 packet with no buffer space is dropped and counted, 
   s.hca = f.hca(1);
   s.dlid = f.hca(3)->lid();
   s.left = 6;
-  f.hca(1)->schedule(1 * kUs, &s, 0);
+  fire_at(*f.hca(1), 1 * kUs, &s);
   // Data on VL0 from h2 to h3 behind them still flows.
   Poster data;
   aim(data, *f.hca(2), *f.hca(3), 1024, 5);
   Recorder rec;
   f.hca(3)->set_delivery_observer(&rec);
-  f.hca(2)->schedule(2 * kUs, &data, 0);
+  fire_at(*f.hca(2), 2 * kUs, &data);
   run_for(f, 50 * kUs);
   CHECK(f.switch_at(0)->port(1).stats().vl15_dropped == 4);
   CHECK(f.ledger().management_dropped_count(DropReason::kVl15Overflow) == 4);

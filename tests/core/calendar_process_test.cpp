@@ -15,10 +15,10 @@ using namespace ibfsim;
 
 namespace {
 
-// Records (time, tag) of every action; an action with tag 99 stops the simulation.
-struct Recorder : ActionHandler {
+// Records (time, tag) of every event; an event with tag 99 stops the simulation.
+struct Recorder {
   std::vector<std::pair<Time, std::uint64_t>> seen;
-  void on_action(std::uint32_t, std::uint64_t tag, void*) override {
+  void record(std::uint64_t tag) {
     seen.emplace_back(ScheduledModule::now(), tag);
     if (tag == 99) sc_core::sc_stop();
   }
@@ -45,7 +45,7 @@ TEST_CASE("run_for runs every action before its end and none at or after it, in 
   Recorder rec;
   CalendarProcess& cal = CalendarProcess::shared();
   // sc_start(d) leaves an event at exactly now + d for the next run: so must run_for.
-  for (Time t : {Time{5}, Time{3}, Time{3}, Time{100}, Time{7}}) cal.schedule(t, &rec, 0, t, nullptr);
+  for (Time t : {Time{5}, Time{3}, Time{3}, Time{100}, Time{7}}) cal.schedule<&Recorder::record>(t, &rec, t);
   CalendarProcess::run_for(100);
   CHECK(rec.seen == std::vector<std::pair<Time, std::uint64_t>>{{3, 3}, {3, 3}, {5, 5}, {7, 7}});
   CHECK(sc_core::sc_time_stamp().value() == 100);
@@ -60,7 +60,7 @@ TEST_CASE("a wake running ahead stops before another SystemC process's event and
   Recorder rec;
   Ticker ticker("ticker", rec);
   CalendarProcess& cal = CalendarProcess::shared();
-  for (Time t : {Time{10}, Time{20}, Time{30}, Time{40}}) cal.schedule(t, &rec, 0, t, nullptr);
+  for (Time t : {Time{10}, Time{20}, Time{30}, Time{40}}) cal.schedule<&Recorder::record>(t, &rec, t);
   sc_core::sc_start(sc_core::SC_ZERO_TIME);
   ticker.ev.notify(sc_core::sc_time::from_value(25));
   CalendarProcess::run_for(1000);
@@ -71,9 +71,9 @@ TEST_CASE("sc_stop inside a wake that ran ahead ends the run at that action's ti
   init_time_resolution();
   Recorder rec;
   CalendarProcess& cal = CalendarProcess::shared();
-  cal.schedule(10, &rec, 0, 1, nullptr);
-  cal.schedule(20, &rec, 0, 99, nullptr);  // stops
-  cal.schedule(30, &rec, 0, 3, nullptr);   // must not run
+  cal.schedule<&Recorder::record>(10, &rec, 1);
+  cal.schedule<&Recorder::record>(20, &rec, 99);  // stops
+  cal.schedule<&Recorder::record>(30, &rec, 3);   // must not run
   CalendarProcess::run_for(1000);
   CHECK(rec.seen == std::vector<std::pair<Time, std::uint64_t>>{{10, 1}, {20, 99}});
   // The kernel stopped at the wake's start (10); the simulated time is the stopping action's.

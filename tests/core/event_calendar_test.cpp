@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cstring>
 #include <tuple>
 #include <vector>
 
@@ -8,6 +9,20 @@
 #include "sim/core/rng.h"
 
 using namespace ibfsim;
+
+namespace {
+// Events whose argument is a tag, read back with tag_of, to check the order they pop in.
+struct Tagged {
+  void fire(std::uint64_t) {}
+};
+Tagged target;
+Event tagged(Time at, std::uint64_t tag) { return make_event<&Tagged::fire>(at, &target, tag); }
+std::uint64_t tag_of(const Event& e) {
+  std::uint64_t t;
+  std::memcpy(&t, e.args, sizeof t);
+  return t;
+}
+}  // namespace
 
 TEST_CASE("the calendar pops in (time, scheduling order) under random interleaved pushes and pops",
           "[core][calendar]") {
@@ -32,18 +47,18 @@ TEST_CASE("the calendar pops in (time, scheduling order) under random interleave
       else if (kind < 8) at = now + rng.below(3'000'000);      // within ~3 ns
       else if (kind < 9) at = now + rng.below(4 * kUs);        // within the wheel
       else at = now + rng.below(200 * kUs);                    // far beyond it
-      cal.push(at, nullptr, 0, seq, nullptr);
+      cal.push(tagged(at, seq));
       pushed.emplace_back(at, seq++);
     } else {
-      Action a = cal.pop();
+      Event a = cal.pop();
       REQUIRE(a.at >= now);
       now = a.at;
-      popped.emplace_back(a.at, a.arg);
+      popped.emplace_back(a.at, tag_of(a));
     }
   }
   while (!cal.empty()) {
-    Action a = cal.pop();
-    popped.emplace_back(a.at, a.arg);
+    Event a = cal.pop();
+    popped.emplace_back(a.at, tag_of(a));
   }
   REQUIRE(popped.size() == pushed.size());
   // Popped order is nondecreasing in time, FIFO among equal times.
@@ -57,30 +72,30 @@ TEST_CASE("the calendar pops in (time, scheduling order) under random interleave
   CHECK(pushed == popped);
 }
 
-TEST_CASE("an empty calendar jumps straight to a far action", "[core][calendar]") {
+TEST_CASE("an empty calendar jumps straight to a far event", "[core][calendar]") {
   EventCalendar cal;
-  cal.push(5 * kSec, nullptr, 1, 0, nullptr);
-  cal.push(5 * kSec, nullptr, 2, 0, nullptr);
-  cal.push(7 * kSec, nullptr, 3, 0, nullptr);
-  CHECK(cal.top().kind == 1);
-  CHECK(cal.pop().kind == 1);
-  cal.push(5 * kSec, nullptr, 4, 0, nullptr);
-  CHECK(cal.pop().kind == 2);
-  CHECK(cal.pop().kind == 4);
+  cal.push(tagged(5 * kSec, 1));
+  cal.push(tagged(5 * kSec, 2));
+  cal.push(tagged(7 * kSec, 3));
+  CHECK(tag_of(cal.top()) == 1);
+  CHECK(tag_of(cal.pop()) == 1);
+  cal.push(tagged(5 * kSec, 4));
+  CHECK(tag_of(cal.pop()) == 2);
+  CHECK(tag_of(cal.pop()) == 4);
   CHECK(cal.pop().at == 7 * kSec);
   CHECK(cal.empty());
 }
 
 TEST_CASE("a push earlier than the head after the wheel moved ahead rewinds it", "[core][calendar]") {
   EventCalendar cal;
-  cal.push(10 * kUs, nullptr, 1, 0, nullptr);
-  cal.push(9 * kUs, nullptr, 2, 0, nullptr);  // within the horizon of the rewound window
-  CHECK(cal.top().kind == 2);                  // window now at 9 us
-  cal.push(1 * kUs, nullptr, 3, 0, nullptr);   // 10 us is now beyond the horizon: goes far
-  cal.push(3 * kUs, nullptr, 4, 0, nullptr);
-  CHECK(cal.pop().kind == 3);
-  CHECK(cal.pop().kind == 4);
-  CHECK(cal.pop().kind == 2);
-  CHECK(cal.pop().kind == 1);
+  cal.push(tagged(10 * kUs, 1));
+  cal.push(tagged(9 * kUs, 2));  // within the horizon of the rewound window
+  CHECK(tag_of(cal.top()) == 2);                  // window now at 9 us
+  cal.push(tagged(1 * kUs, 3));   // 10 us is now beyond the horizon: goes far
+  cal.push(tagged(3 * kUs, 4));
+  CHECK(tag_of(cal.pop()) == 3);
+  CHECK(tag_of(cal.pop()) == 4);
+  CHECK(tag_of(cal.pop()) == 2);
+  CHECK(tag_of(cal.pop()) == 1);
   CHECK(cal.empty());
 }

@@ -5,6 +5,7 @@
 
 #include "sim/core/calendar_process.h"
 #include "tests/support/fabric_harness.h"
+#include "tests/support/fire_at.h"
 
 using namespace ibfsim;
 using namespace ibfsim::test;
@@ -29,7 +30,7 @@ TEST_CASE("credit return latency is exact: a one-packet buffer spaces packets by
   h2.set_delivery_observer(&rec);
   const Time up = f.training(0).duration;
   REQUIRE(up % 2'560'000 == 0);
-  h1.schedule(up + 1 * kUs, &post, 0);
+  fire_at(h1, up + 1 * kUs, &post);
   run_for(f, up + 20 * kUs);
   REQUIRE(rec.injected.size() == 10);
   REQUIRE(rec.delivered.size() == 10);
@@ -54,7 +55,7 @@ TEST_CASE("with enough buffer the same sender runs back to back at line rate", "
   aim(post, h1, h2, 2048, 20);
   Recorder rec;
   h1.set_send_observer(&rec);
-  h1.schedule(f.training(0).duration + 1 * kUs, &post, 0);
+  fire_at(h1, f.training(0).duration + 1 * kUs, &post);
   run_for(f, f.training(0).duration + 20 * kUs);
   REQUIRE(rec.injected.size() == 20);
   // FC packets from h2 travel on the other direction, so h1's sends are never delayed: 66 edges.
@@ -78,7 +79,7 @@ TEST_CASE("queued packets leave back to back without waiting for a flow-control 
   Recorder rec;
   h1.set_send_observer(&rec);
   const Time up = f.training(0).duration;
-  for (Poster* p : {&a, &b, &c}) h1.schedule(up + 1 * kUs, p, 0);
+  for (Poster* p : {&a, &b, &c}) fire_at(h1, up + 1 * kUs, p);
   run_for(f, up + 20 * kUs);
   REQUIRE(rec.injected.size() == 3);
   CHECK(rec.injected[1] - rec.injected[0] == 66 * 2'560'000ull);

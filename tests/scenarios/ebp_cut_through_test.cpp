@@ -6,6 +6,7 @@
 
 #include "sim/fabric/static_multicast.h"
 #include "tests/support/fabric_harness.h"
+#include "tests/support/fire_at.h"
 
 using namespace ibfsim;
 using namespace ibfsim::test;
@@ -49,9 +50,9 @@ TEST_CASE("a corrupted packet is discarded at the tail if not yet forwarded, els
   Recorder rec;
   h1.set_send_observer(&rec);
   h2.set_delivery_observer(&rec);
-  h1.schedule(up + 1 * kUs, &a, 0);
-  h1.schedule(up + 1 * kUs, &b, 0);
-  h1.schedule(up + 1 * kUs, &cc, 0);
+  fire_at(h1, up + 1 * kUs, &a);
+  fire_at(h1, up + 1 * kUs, &b);
+  fire_at(h1, up + 1 * kUs, &cc);
   run_for(f, up + 20 * kUs);  // checks the ledger: every packet delivered or dropped with a reason
 
   constexpr Time kEdge = 2'560'000;
@@ -126,7 +127,7 @@ TEST_CASE("a corrupted multicast packet: the copies already cut through end with
   Recorder rec;
   for (std::size_t m : {2, 3}) f.hca(m)->set_delivery_observer(&rec);
   const Time up = f.training(0).duration;
-  for (Poster* p : {&a, &b, &cc}) h1.schedule(up + 1 * kUs, p, 0);
+  for (Poster* p : {&a, &b, &cc}) fire_at(h1, up + 1 * kUs, p);
   run_for(f, up + 20 * kUs);
 
   CHECK(sw1.port(1).stats().rx_vcrc_errors == 1);

@@ -5,6 +5,7 @@
 
 #include "sim/core/calendar_process.h"
 #include "tests/support/fabric_harness.h"
+#include "tests/support/fire_at.h"
 
 using namespace ibfsim;
 using namespace ibfsim::test;
@@ -21,13 +22,13 @@ TEST_CASE("an idle fabric runs no actions: one packet in 10 ms costs a fixed, co
   Hca& h2 = *f.hca(2);
   Poster post;
   aim(post, h1, h2, 1024);
-  h1.schedule(5 * kMs, &post, 0);
+  fire_at(h1, 5 * kMs, &post);
   run_for(f, 10 * kMs);
   // Link training: one event per cable when it is over (8). Link init: 16 ports each send one FC
   // packet per operational VL (8) -> 128 arrivals. The periodic flow-control refreshes of the idle
   // links (every 65,536 edges) are accounted lazily: no actions.
   // The packet: post (1), h1 tx done (1), switch head (1), switch eligible (1), switch tx done (1),
   // h2 head (1), h2 consume (1), FC switch->h1 arrives (1), FC h2->switch arrives (1) = 9.
-  CHECK(CalendarProcess::total_actions() == 8 + 16 * 8 + 9);
+  CHECK(CalendarProcess::total_events() == 8 + 16 * 8 + 9);
   CHECK(f.ledger().delivered_count() == 1);
 }

@@ -7,6 +7,7 @@
 
 #include "tests/support/fabric_harness.h"
 #include "tests/support/run_command.h"
+#include "tests/support/fire_at.h"
 
 using namespace ibfsim;
 using namespace ibfsim::test;
@@ -22,7 +23,7 @@ void send_one(Fabric& f, Poster& p, Recorder& rec) {
   aim(p, *f.hca(0), *f.hca(1), 2048);
   f.hca(1)->set_delivery_observer(&rec);
   f.hca(0)->set_send_observer(&rec);
-  f.hca(0)->schedule(1 * kUs, &p, 0);
+  fire_at(*f.hca(0), 1 * kUs, &p);
 }
 }  // namespace
 
@@ -83,10 +84,10 @@ TEST_CASE("a dead lane 0 keeps the link down: nothing is sent", "[scenarios][tra
 
 namespace {
 // Records h1's port state when its action runs.
-struct StateProbe : ActionHandler {
+struct StateProbe {
   LinkPort* port = nullptr;
   std::vector<PortState> seen;
-  void on_action(std::uint32_t, std::uint64_t, void*) override { seen.push_back(port->state()); }
+  void fire() { seen.push_back(port->state()); }
 };
 }  // namespace
 
@@ -101,8 +102,8 @@ TEST_CASE("a link is Down while it trains and Active at exactly the training tim
   CHECK(up == 272 * 16 * 4 * kNs + 272 * 2'560'000ull);
   StateProbe before, at;
   before.port = at.port = &f.hca(0)->port();
-  f.hca(0)->schedule(up - 1, &before, 0);
-  f.hca(0)->schedule(up, &at, 0);  // runs after the link-up event, scheduled when the fabric was built
+  fire_at(*f.hca(0), up - 1, &before);
+  fire_at(*f.hca(0), up, &at);  // runs after the link-up event, scheduled when the fabric was built
   Poster p;
   Recorder rec;
   send_one(f, p, rec);  // posted at 1 us
@@ -192,7 +193,7 @@ TEST_CASE("a fault during training cuts it short, and the next up event trains a
   f.schedule_faults({{5 * kUs, 0, 1, false}, {30 * kUs, 0, 1, true}, {60 * kUs, 1, 1, false}, {61 * kUs, 1, 1, true}});
   StateProbe probe;
   probe.port = &f.hca(1)->port();
-  f.hca(0)->schedule(t.duration, &probe, 0);  // the first training would have ended here
+  fire_at(*f.hca(0), t.duration, &probe);  // the first training would have ended here
   run_for(f, 100 * kUs);
   CHECK(probe.seen == std::vector<PortState>{PortState::kDown});
   CHECK(f.link_up_times(0) == std::vector<Time>{training_done_at(t, 30 * kUs), training_done_at(t, 61 * kUs)});

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "tests/support/fabric_harness.h"
+#include "tests/support/fire_at.h"
 
 using namespace ibfsim;
 using namespace ibfsim::test;
@@ -33,7 +34,7 @@ TEST_CASE("a bit error in a packet's EGP: that packet is a PHY error, the packet
   Recorder rec;
   h1.set_send_observer(&rec);
   h2.set_delivery_observer(&rec);
-  h1.schedule(1 * kUs, &p, 0);
+  fire_at(h1, 1 * kUs, &p);
   run_for(f, 10 * kUs);  // checks the ledger too
   REQUIRE(rec.injected.size() == 2);
   CHECK(rec.injected[0] == 1000 * kNs);

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "tests/support/fabric_harness.h"
+#include "tests/support/fire_at.h"
 
 using namespace ibfsim;
 using namespace ibfsim::test;
@@ -29,8 +30,8 @@ TEST_CASE("two inputs saturating one switch output alternate round robin at full
   }
   Recorder rec;
   h3.set_delivery_observer(&rec);
-  h1.schedule(1 * kUs, &p1, 0);
-  h2.schedule(1 * kUs, &p2, 0);
+  fire_at(h1, 1 * kUs, &p1);
+  fire_at(h2, 1 * kUs, &p2);
   run_for(f, 50 * kUs);
   REQUIRE(rec.delivered.size() == 80);
   int from1 = 0;

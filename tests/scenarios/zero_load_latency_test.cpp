@@ -14,6 +14,7 @@
 #include <algorithm>
 
 #include "tests/support/fabric_harness.h"
+#include "tests/support/fire_at.h"
 
 using namespace ibfsim;
 using namespace ibfsim::test;
@@ -34,7 +35,7 @@ Delivery run_one(const std::string& speed, const std::string& len1, const std::s
   f.hca(2)->set_delivery_observer(&rec);
   const Time trained = std::max(f.training(0).duration, f.training(1).duration);
   const Time shift = shift_past(trained, grain);
-  f.hca(1)->schedule(1 * kUs + shift, &poster, 0);
+  fire_at(*f.hca(1), 1 * kUs + shift, &poster);
   run_for(f, 100 * kUs);
   REQUIRE(rec.delivered.size() == 1);
   REQUIRE(f.link_up_times(0).at(0) == f.training(0).duration);

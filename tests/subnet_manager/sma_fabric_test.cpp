@@ -8,6 +8,7 @@
 #include "sim/subnet_manager/mad/directed_route.h"
 #include "sim/subnet_manager/mad/notice.h"
 #include "tests/support/fabric_harness.h"
+#include "tests/support/fire_at.h"
 
 using namespace ibfsim;
 using namespace ibfsim::test;
@@ -38,11 +39,11 @@ struct TestSm : SmpReceiver {
 };
 
 // Sends one SMP from h1's SMA when its action runs.
-struct SmpSender : ActionHandler {
+struct SmpSender {
   HcaSma* sma = nullptr;
   Smp smp;
   Lid dlid = kLidPermissive;
-  void on_action(std::uint32_t, std::uint64_t, void*) override { sma->send_from_sm(smp, 1, dlid); }
+  void fire() { sma->send_from_sm(smp, 1, dlid); }
 };
 
 FabricOptions no_training() {
@@ -63,7 +64,7 @@ TEST_CASE("a directed-route NodeInfo Get is answered by the switch after the SMA
   SmpSender send;
   send.sma = f.hca_sma(1);
   send.smp = make_dr_request(IB_MAD_METHOD_GET, IB_MAD_ATTR_NODE_INFO, 0, 0x1234, {1});
-  f.hca(1)->schedule(clk.time_of(c0), &send, 0);
+  fire_at(*f.hca(1), clk.time_of(c0), &send);
   run_for(f, 5 * kUs);
 
   REQUIRE(sm.got.size() == 1);
@@ -102,8 +103,8 @@ TEST_CASE("directed-route SMPs cross switches through their management ports, an
   // h1 -> sw1 (in 1, out 4) -> sw2 (in 3, out 2) -> h2.
   good.smp = make_dr_request(IB_MAD_METHOD_GET, IB_MAD_ATTR_PORT_INFO, 0, 1, {1, 4, 2});
   bad.smp = make_dr_request(IB_MAD_METHOD_GET, IB_MAD_ATTR_NODE_INFO, 0, 2, {1, 9});  // sw1 has 4 ports
-  f.hca(2)->schedule(1 * kUs, &good, 0);
-  f.hca(2)->schedule(1 * kUs, &bad, 0);
+  fire_at(*f.hca(2), 1 * kUs, &good);
+  fire_at(*f.hca(2), 1 * kUs, &bad);
   run_for(f, 20 * kUs);
   REQUIRE(sm.got.size() == 1);
   const Smp& r = sm.got[0].smp;
@@ -141,10 +142,10 @@ TEST_CASE("a SubnSet of an LFT block reprograms the switch's forwarding") {
   set.sma = f.hca_sma(1);
   set.smp = make_dr_request(IB_MAD_METHOD_SET, IB_MAD_ATTR_LIN_FWD_TBL, 0, 5, {1});
   set.smp.data = encode_linear_forwarding_table(b);
-  f.hca(1)->schedule(1 * kUs, &set, 0);
+  fire_at(*f.hca(1), 1 * kUs, &set);
   Poster post;
   aim(post, *f.hca(1), *f.hca(2), 256);
-  f.hca(1)->schedule(5 * kUs, &post, 0);
+  fire_at(*f.hca(1), 5 * kUs, &post);
   run_for(f, 10 * kUs);
   REQUIRE(sm.got.size() == 1);
   CHECK(sm.got[0].smp.status == 0);
@@ -168,7 +169,7 @@ TEST_CASE("a switch whose port goes down sends trap 128 to its SM until the SM r
   p0.lid = f.switch_at(0)->lid();
   p0.master_sm_lid = f.hca(1)->lid();
   set.smp.data = encode_port_info(p0);
-  f.hca(1)->schedule(1 * kUs, &set, 0);
+  fire_at(*f.hca(1), 1 * kUs, &set);
   f.schedule_faults({LinkFault{10 * kUs, 3, 1, false}});  // h3's cable
   run_for(f, 215 * kUs);
   // The Set's answer, then the trap at 10 us + 1 us of SMA time + the wire, repeated every 100 us.
@@ -231,7 +232,7 @@ TEST_CASE("Sets of PortInfo, SLtoVL and VLArbitration reprogram the switch and H
   sets[3].smp.data = encode_sl_to_vl_mapping_table(t);
   sets[4].smp = make_dr_request(IB_MAD_METHOD_SET, IB_MAD_ATTR_VL_ARBITRATION, 1u << 16, 5, {1, 2});
   sets[4].smp.data = encode_vl_arbitration_table(b);
-  for (std::size_t i = 0; i < sets.size(); ++i) f.hca(1)->schedule((1 + i) * kUs, &sets[i], 0);
+  for (std::size_t i = 0; i < sets.size(); ++i) fire_at(*f.hca(1), (1 + i) * kUs, &sets[i]);
   run_for(f, 20 * kUs);
   REQUIRE(sm.got.size() == 5);
   for (const auto& g : sm.got) CHECK(g.smp.status == 0);

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "tests/support/fabric_harness.h"
+#include "tests/support/fire_at.h"
 
 using namespace ibfsim;
 using namespace ibfsim::test;
@@ -78,7 +79,7 @@ TEST_CASE("after bring-up data flows between hosts on the LIDs the SM gave them"
   aim(post, *f.hca(2), *f.hca(3), 512, 3);
   Recorder rec;
   f.hca(3)->set_delivery_observer(&rec);
-  f.hca(2)->schedule(ScheduledModule::now() + 1 * kUs, &post, 0);
+  fire_at(*f.hca(2), ScheduledModule::now() + 1 * kUs, &post);
   sc_core::sc_start(to_sc_time(20 * kUs));
   ScheduledModule::rethrow_failure();
   f.check_invariants();
@@ -184,7 +185,7 @@ TEST_CASE("the SM sets OperationalVLs to the smaller VLCap of each link's two en
   aim(post, *f.hca(1), *f.hca(2), 256, 2);
   Recorder rec;
   f.hca(2)->set_delivery_observer(&rec);
-  f.hca(1)->schedule(ScheduledModule::now() + 1 * kUs, &post, 0);
+  fire_at(*f.hca(1), ScheduledModule::now() + 1 * kUs, &post);
   sc_core::sc_start(to_sc_time(10 * kUs));
   ScheduledModule::rethrow_failure();
   f.check_invariants();

@@ -11,13 +11,13 @@
 namespace ibfsim::test {
 
 // Posts `count` UD SENDs of `bytes` from `hca` to (dlid, dst) when its action runs.
-struct Poster : ActionHandler {
+struct Poster {
   Hca* hca = nullptr;
   Lid dlid = 0;
   Qpn src = 0, dst = 0;
   std::uint32_t bytes = 0;
   int count = 1;
-  void on_action(std::uint32_t, std::uint64_t, void*) override {
+  void fire() {
     for (int i = 0; i < count; ++i) hca->post_ud_send(src, dlid, dst, 0x42, bytes, true);
   }
 };

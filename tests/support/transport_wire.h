@@ -11,6 +11,7 @@
 #include "sim/transport/icrc.h"
 #include "sim/transport/transport_packet.h"
 #include "tests/support/verbs_harness.h"
+#include "tests/support/fire_at.h"
 
 namespace ibfsim::test {
 
@@ -127,7 +128,7 @@ struct Timeline {
   std::deque<std::unique_ptr<At>> actions;
   void at(Hca& hca, Time t, std::function<void()> fn) {
     actions.push_back(std::make_unique<At>(std::move(fn)));
-    hca.schedule(t, actions.back().get(), 0);
+    fire_at(hca, t, actions.back().get());
   }
   // Sends a copy of `p` from `hca` at `t`.
   void send(Hca& hca, Time t, const Packet& p) {

@@ -28,11 +28,11 @@ inline FabricOptions with_data() {
   return o;
 }
 
-// Runs `fn` when its action fires: hca.schedule(t, &at, 0).
-struct At : ActionHandler {
+// Runs `fn` when its event fires: fire_at(hca, t, &at).
+struct At {
   std::function<void()> fn;
   explicit At(std::function<void()> f) : fn(std::move(f)) {}
-  void on_action(std::uint32_t, std::uint64_t, void*) override { fn(); }
+  void fire() { fn(); }
 };
 
 // One side of a connection: its PD, CQ (shared by send and receive), QP, and a buffer with an MR.

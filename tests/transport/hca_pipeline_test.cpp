@@ -6,6 +6,7 @@
 
 #include "tests/support/fabric_harness.h"
 #include "tests/support/verbs_harness.h"
+#include "tests/support/fire_at.h"
 
 using namespace ibfsim;
 using namespace ibfsim::test;
@@ -33,7 +34,7 @@ TEST_CASE("HCA pipeline: 64 KiB RDMA WRITEs leave back to back, the next packet'
   At go([&] {
     for (int i = 0; i < 4; ++i) REQUIRE(a.hca->post_send(*a.qp, write_wr(a, b, 0, 65536, i)) == 0);
   });
-  a.hca->schedule(1 * kUs, &go, 0);
+  fire_at(*a.hca, 1 * kUs, &go);
   run_for(f, 1 * kMs);
   REQUIRE(starts.t.size() == 64);
   // The first packet: doorbell at 1.25 us, its 4096 bytes over PCIe gen3 x16 (14.4 GB/s) take
@@ -70,7 +71,7 @@ TEST_CASE("HCA pipeline: a PCIe gen3 x4 host interface throttles 4x EDR to its o
   Starts starts;
   a.hca->set_send_observer(&starts);
   At go([&] { REQUIRE(a.hca->post_send(*a.qp, write_wr(a, b, 0, 65536, 1)) == 0); });
-  a.hca->schedule(1 * kUs, &go, 0);
+  fire_at(*a.hca, 1 * kUs, &go);
   run_for(f, 1 * kMs);
   REQUIRE(starts.t.size() == 16);
   // Ready at 1250 + 1137.5 ns = 2387.5 ns: edge ceil(932.6) = 933.
@@ -99,8 +100,8 @@ TEST_CASE("HCA pipeline: an IBV_SEND_INLINE payload is not read over the host in
     REQUIRE(a.hca->post_send(*a.qp, wr) == 0);
   });
   At later([&] { REQUIRE(a.hca->post_send(*a.qp, write_wr(a, b, 2048, 1024, 2)) == 0); });
-  a.hca->schedule(1 * kUs, &go, 0);
-  a.hca->schedule(10 * kUs, &later, 0);
+  fire_at(*a.hca, 1 * kUs, &go);
+  fire_at(*a.hca, 10 * kUs, &later);
   run_for(f, 1 * kMs);
   REQUIRE(starts.t.size() == 2);
   // Inline: the doorbell (1.25 us) and the first edge after it, ceil(488.28) = 489.

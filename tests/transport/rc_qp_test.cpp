@@ -6,6 +6,7 @@
 
 #include "tests/support/fabric_harness.h"
 #include "tests/support/verbs_harness.h"
+#include "tests/support/fire_at.h"
 
 using namespace ibfsim;
 using namespace ibfsim::test;
@@ -26,7 +27,7 @@ TEST_CASE("RC RDMA WRITE of 64 KiB: 16 packets at PMTU 4096, one ACK, target mem
   connect(a, b);
   fill(*a.hca, a.buf, 65536, 3);
   At go([&] { REQUIRE(a.hca->post_send(*a.qp, write_wr(a, b, 0, 65536, 77)) == 0); });
-  a.hca->schedule(1 * kUs, &go, 0);
+  fire_at(*a.hca, 1 * kUs, &go);
   run_for(f, 1 * kMs);
   auto wcs = a.poll_all();
   REQUIRE(wcs.size() == 1);
@@ -60,7 +61,7 @@ TEST_CASE("RC SEND with immediate lands in the posted receive, byte_len and imm_
     wr.sg_list = {a.sge(0, 10000)};
     REQUIRE(a.hca->post_send(*a.qp, wr) == 0);
   });
-  a.hca->schedule(1 * kUs, &go, 0);
+  fire_at(*a.hca, 1 * kUs, &go);
   run_for(f, 1 * kMs);
   auto rw = b.poll_all();
   REQUIRE(rw.size() == 1);
@@ -93,7 +94,7 @@ TEST_CASE("RC RDMA READ of 10000 bytes: 3 response packets, local buffer equals 
     wr.rdma.rkey = b.mr.rkey;
     REQUIRE(a.hca->post_send(*a.qp, wr) == 0);
   });
-  a.hca->schedule(1 * kUs, &go, 0);
+  fire_at(*a.hca, 1 * kUs, &go);
   run_for(f, 1 * kMs);
   auto wcs = a.poll_all();
   REQUIRE(wcs.size() == 1);
@@ -135,7 +136,7 @@ TEST_CASE("RC atomics: three FetchAdds return 0, 5, 10, CmpSwap swaps only on a 
       REQUIRE(a.hca->post_send(*a.qp, wr) == 0);
     }
   });
-  a.hca->schedule(1 * kUs, &go, 0);
+  fire_at(*a.hca, 1 * kUs, &go);
   run_for(f, 1 * kMs);
   auto wcs = a.poll_all();
   REQUIRE(wcs.size() == 5);
@@ -161,7 +162,7 @@ TEST_CASE("RC to a QP that does not answer: ACK timeout 8.192 us, retry_cnt 2, t
   connect(a, b, prm);
   REQUIRE(b.hca->modify_qp(*b.qp, [] { ibv_qp_attr x; x.qp_state = IBV_QPS_RESET; return x; }(), IBV_QP_STATE) == 0);
   At go([&] { REQUIRE(a.hca->post_send(*a.qp, write_wr(a, b, 0, 64, 1)) == 0); });
-  a.hca->schedule(1 * kUs, &go, 0);
+  fire_at(*a.hca, 1 * kUs, &go);
   run_for(f, 1 * kMs);
   auto wcs = a.poll_all();
   REQUIRE(wcs.size() == 1);

@@ -7,6 +7,7 @@
 
 #include "tests/support/fabric_harness.h"
 #include "tests/support/verbs_harness.h"
+#include "tests/support/fire_at.h"
 
 using namespace ibfsim;
 using namespace ibfsim::test;
@@ -39,8 +40,8 @@ TEST_CASE("RC SEND before the receive is posted: RNR NAK, retry after the RNR ti
     r.sg_list = {b.sge(0, 4096)};
     REQUIRE(b.hca->post_recv(*b.qp, r) == 0);
   });
-  a.hca->schedule(1 * kUs, &go, 0);
-  b.hca->schedule(25 * kUs, &late, 0);  // after the first retry (at ~11 us), before the third (~33 us)
+  fire_at(*a.hca, 1 * kUs, &go);
+  fire_at(*b.hca, 25 * kUs, &late);  // after the first retry (at ~11 us), before the third (~33 us)
   run_for(f, 1 * kMs);
   auto sw = a.poll_all();
   REQUIRE(sw.size() == 1);
@@ -62,7 +63,7 @@ TEST_CASE("RC RNR with rnr_retry 1: the second RNR NAK ends in IBV_WC_RNR_RETRY_
   prm.rnr_retry = 1;
   connect(a, b, prm);
   At go([&] { REQUIRE(a.hca->post_send(*a.qp, send_wr(a, 0, 100, 1)) == 0); });
-  a.hca->schedule(1 * kUs, &go, 0);
+  fire_at(*a.hca, 1 * kUs, &go);
   run_for(f, 1 * kMs);
   auto sw = a.poll_all();
   REQUIRE(sw.size() == 1);
@@ -85,7 +86,7 @@ TEST_CASE("RC WRITE with a wrong R_Key: NAK remote access error, IBV_WC_REM_ACCE
     REQUIRE(a.hca->post_send(*a.qp, wr) == 0);
     REQUIRE(a.hca->post_send(*a.qp, write_wr(a, b, 0, 100, 2)) == 0);  // flushed
   });
-  a.hca->schedule(1 * kUs, &go, 0);
+  fire_at(*a.hca, 1 * kUs, &go);
   run_for(f, 1 * kMs);
   auto sw = a.poll_all();
   REQUIRE(sw.size() == 2);
@@ -121,7 +122,7 @@ TEST_CASE("RC WRITE out of bounds and READ without remote-read access are both r
     rd.rdma.rkey = d.mr.rkey;  // the MR grants remote write, not read
     REQUIRE(c.hca->post_send(*c.qp, rd) == 0);
   });
-  a.hca->schedule(1 * kUs, &go, 0);
+  fire_at(*a.hca, 1 * kUs, &go);
   run_for(f, 1 * kMs);
   auto w1 = a.poll_all();
   auto w2 = c.poll_all();
@@ -174,7 +175,7 @@ void lossy_rc(int msgs, std::uint32_t len, double ber, std::uint64_t seed, Time 
   At go([&] {
     for (int m = 0; m < msgs; ++m) REQUIRE(h1.post_send(*a.qp, send_wr(a, std::uint64_t{kLen} * m, kLen, m)) == 0);
   });
-  h1.schedule(1 * kUs, &go, 0);
+  fire_at(h1, 1 * kUs, &go);
   run_for(f, duration);
   auto sw_wc = a.poll_all();
   auto rw = b.poll_all();

@@ -5,6 +5,7 @@
 
 #include "tests/support/fabric_harness.h"
 #include "tests/support/verbs_harness.h"
+#include "tests/support/fire_at.h"
 
 using namespace ibfsim;
 using namespace ibfsim::test;
@@ -68,8 +69,8 @@ TEST_CASE("UC: a SEND with no receive posted is dropped and counted, the next on
     wr.imm_data = 42;
     REQUIRE(a.hca->post_send(*a.qp, wr) == 0);
   });
-  a.hca->schedule(1 * kUs, &first, 0);
-  a.hca->schedule(50 * kUs, &second, 0);
+  fire_at(*a.hca, 1 * kUs, &first);
+  fire_at(*a.hca, 50 * kUs, &second);
   run_for(f, 1 * kMs);
   auto sw = a.poll_all();
   REQUIRE(sw.size() == 2);  // UC completes on the wire, whatever happens at the far end
@@ -101,7 +102,7 @@ TEST_CASE("UD verbs: delivered with 40 bytes of GRH room, a wrong Q_Key dropped 
     REQUIRE(a.hca->post_send(*a.qp, ud_send(a, b, 1000, 0x9999, 1)) == 0);  // wrong Q_Key
     REQUIRE(a.hca->post_send(*a.qp, ud_send(a, b, 1000, 0x2222, 2)) == 0);
   });
-  a.hca->schedule(1 * kUs, &go, 0);
+  fire_at(*a.hca, 1 * kUs, &go);
   run_for(f, 1 * kMs);
   CHECK(a.poll_all().size() == 2);
   auto rw = b.poll_all();
@@ -136,7 +137,7 @@ TEST_CASE("P_Keys: full-limited passes, limited-limited and another partition ar
     REQUIRE(lim5.hca->post_send(*lim5.qp, ud_send(lim5, lim5b, 100, 1, 2)) == 0);  // limited -> limited: no
     REQUIRE(lim6.hca->post_send(*lim6.qp, ud_send(lim6, full5, 100, 1, 3)) == 0);  // partition 6 -> 5: no
   });
-  lim5.hca->schedule(1 * kUs, &go, 0);
+  fire_at(*lim5.hca, 1 * kUs, &go);
   run_for(f, 1 * kMs);
   CHECK(full5.poll_all().size() == 1);
   CHECK(lim5b.poll_all().empty());

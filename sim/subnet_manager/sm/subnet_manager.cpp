@@ -23,7 +23,7 @@ void SubnetManager::on_port_state_change(PortNum port) {
   if (!records_.empty() || sweeping_ || start_pending_) return;  // only the first time: traps tell the rest
   start_pending_ = true;
   pending_trigger_ = "port up";
-  sma_.hca().schedule(now(), this, kStart);
+  sma_.hca().schedule<&SubnetManager::sweep_due>(now(), this);
 }
 
 void SubnetManager::begin_sweep(const std::string& trigger) {
@@ -58,8 +58,7 @@ void SubnetManager::send(std::uint64_t tid) {
     ++sweep_retries_;
   }
   sma_.send_from_sm(f.smp, port_);
-  sma_.hca().schedule(now() + config_.smp_timeout, this, kTimeout, tid,
-                      reinterpret_cast<void*>(static_cast<std::uintptr_t>(f.tries)));
+  sma_.hca().schedule<&SubnetManager::smp_timed_out>(now() + config_.smp_timeout, this, tid, f.tries);
 }
 
 void SubnetManager::on_smp(const Smp& smp, PortNum, Lid slid) {
@@ -73,7 +72,7 @@ void SubnetManager::on_smp(const Smp& smp, PortNum, Lid slid) {
       } else if (!start_pending_) {
         start_pending_ = true;
         pending_trigger_ = "trap 128";
-        sma_.hca().schedule(now(), this, kStart);
+        sma_.hca().schedule<&SubnetManager::sweep_due>(now(), this);
       }
     }
     return;
@@ -87,48 +86,42 @@ void SubnetManager::on_smp(const Smp& smp, PortNum, Lid slid) {
   check_done();
 }
 
-void SubnetManager::on_action(std::uint32_t kind, std::uint64_t arg, void* ptr) {
-  switch (kind) {
-    case kStart: {
-      start_pending_ = false;
-      std::string trigger = std::move(pending_trigger_);
-      pending_trigger_.clear();
-      if (sweeping_) {
-        pending_trigger_ = trigger;
-        return;
-      }
-      begin_sweep(trigger);
-      return;
-    }
-    case kTimeout: {
-      auto it = in_flight_.find(arg);
-      if (it == in_flight_.end() || it->second.tries != reinterpret_cast<std::uintptr_t>(ptr)) return;
-      if (it->second.tries <= config_.smp_retries) return send(arg);
-      in_flight_.erase(it);
-      sweep_.on_lost(arg);
-      pump();
-      check_done();
-      return;
-    }
-    case kCcTimeout: {
-      auto it = cc_in_flight_.find(arg);
-      if (it == cc_in_flight_.end() || it->second.tries != reinterpret_cast<std::uintptr_t>(ptr)) return;
-      if (it->second.tries <= config_.smp_retries) return send_cc(arg);
-      cc_in_flight_.erase(it);
-      ++cc_failed_;
-      if (cc_in_flight_.empty()) finish_sweep();
-      return;
-    }
-    case kPeriodic:
-      if (arg != periodic_generation_) return;
-      if (sweeping_) {
-        if (pending_trigger_.empty()) pending_trigger_ = "periodic";
-      } else {
-        begin_sweep("periodic");
-      }
-      return;
-    default:
-      return;
+void SubnetManager::sweep_due() {
+  start_pending_ = false;
+  std::string trigger = std::move(pending_trigger_);
+  pending_trigger_.clear();
+  if (sweeping_) {
+    pending_trigger_ = trigger;
+    return;
+  }
+  begin_sweep(trigger);
+}
+
+void SubnetManager::smp_timed_out(std::uint64_t tid, unsigned tries) {
+  auto it = in_flight_.find(tid);
+  if (it == in_flight_.end() || it->second.tries != tries) return;
+  if (it->second.tries <= config_.smp_retries) return send(tid);
+  in_flight_.erase(it);
+  sweep_.on_lost(tid);
+  pump();
+  check_done();
+}
+
+void SubnetManager::cc_mad_timed_out(std::uint64_t tid, unsigned tries) {
+  auto it = cc_in_flight_.find(tid);
+  if (it == cc_in_flight_.end() || it->second.tries != tries) return;
+  if (it->second.tries <= config_.smp_retries) return send_cc(tid);
+  cc_in_flight_.erase(it);
+  ++cc_failed_;
+  if (cc_in_flight_.empty()) finish_sweep();
+}
+
+void SubnetManager::periodic_sweep_due(std::uint64_t generation) {
+  if (generation != periodic_generation_) return;
+  if (sweeping_) {
+    if (pending_trigger_.empty()) pending_trigger_ = "periodic";
+  } else {
+    begin_sweep("periodic");
   }
 }
 
@@ -159,8 +152,7 @@ void SubnetManager::send_cc(std::uint64_t tid) {
   ++f.tries;
   ++cc_sent_;
   sma_.send_gmp_from_sm(f.mad, port_, f.dlid, cc_sl_);
-  sma_.hca().schedule(now() + config_.smp_timeout, this, kCcTimeout, tid,
-                      reinterpret_cast<void*>(static_cast<std::uintptr_t>(f.tries)));
+  sma_.hca().schedule<&SubnetManager::cc_mad_timed_out>(now() + config_.smp_timeout, this, tid, f.tries);
 }
 
 void SubnetManager::on_gmp(const ReceivedGmp& gmp, PortNum) {
@@ -201,7 +193,8 @@ void SubnetManager::finish_sweep() {
   sma_.set_sm_info(info);
   if (on_done_) on_done_(r);
   if (config_.sweep_interval > 0)
-    sma_.hca().schedule(now() + config_.sweep_interval, this, kPeriodic, ++periodic_generation_);
+    sma_.hca().schedule<&SubnetManager::periodic_sweep_due>(now() + config_.sweep_interval, this,
+                                                           ++periodic_generation_);
   if (!pending_trigger_.empty() && !start_pending_) {
     const std::string t = std::move(pending_trigger_);
     pending_trigger_.clear();

@@ -51,7 +51,7 @@ struct SweepRecord {
   std::size_t nodes = 0, switches = 0, cas = 0, links = 0;
 };
 
-class SubnetManager : public SmpReceiver, public ActionHandler {
+class SubnetManager : public SmpReceiver {
  public:
   // Runs on `port` of the HCA whose SMA is `sma`, and attaches itself to it.
   SubnetManager(HcaSma& sma, PortNum port, SubnetManagerConfig config);
@@ -76,7 +76,15 @@ class SubnetManager : public SmpReceiver, public ActionHandler {
   std::uint64_t cc_mads_sent() const { return cc_sent_; }          // retries included
   std::uint64_t cc_mads_answered() const { return cc_answered_; }  // GetResp with status 0
   std::uint64_t cc_mads_failed() const { return cc_failed_; }      // bad status or given up
-  void on_action(std::uint32_t kind, std::uint64_t arg, void* ptr) override;
+
+  // --- events (event.h) ---
+  // A sweep is due (the port came up, or trap 128 arrived): it starts unless one is running.
+  void sweep_due();
+  // The answer to SMP `tid` (sent for the `tries`th time) or CC MAD `tid` is late.
+  void smp_timed_out(std::uint64_t tid, unsigned tries);
+  void cc_mad_timed_out(std::uint64_t tid, unsigned tries);
+  // The periodic sweep of `generation` is due (stale if a later sweep re-armed it).
+  void periodic_sweep_due(std::uint64_t generation);
 
   bool sweeping() const { return sweeping_; }
   // Whether the first sweep is over: LIDs, LFTs programmed and ports activated.
@@ -89,7 +97,6 @@ class SubnetManager : public SmpReceiver, public ActionHandler {
   const SubnetManagerConfig& config() const { return config_; }
 
  private:
-  enum Kind : std::uint32_t { kStart = 1, kTimeout, kPeriodic, kCcTimeout };
   struct CcInFlight {
     Mad mad{};
     Lid dlid = 0;
@@ -115,7 +122,7 @@ class SubnetManager : public SmpReceiver, public ActionHandler {
   std::unordered_map<std::uint64_t, InFlight> in_flight_;
   bool started_ = false;       // start() was called
   bool sweeping_ = false;
-  bool start_pending_ = false;  // a kStart action is scheduled
+  bool start_pending_ = false;  // a sweep_due event is scheduled
   std::string pending_trigger_;  // a sweep asked for while one runs
   std::vector<SweepRecord> records_;
   std::uint64_t smps_sent_ = 0, retries_ = 0, traps_ = 0;

@@ -172,11 +172,10 @@ void SmaShell::start_next() {
   busy_ = true;
   const Job& job = queue_.front();
   const bool passing = job.smp.directed() && job.decision.action != DrAction::kProcess;
-  module_.schedule(ScheduledModule::now() + (passing ? timing_.dr_forward : timing_.process), this, kServe);
+  module_.schedule<&SmaShell::smp_served>(ScheduledModule::now() + (passing ? timing_.dr_forward : timing_.process), this);
 }
 
-void SmaShell::on_action(std::uint32_t kind, std::uint64_t, void*) {
-  if (kind != kServe) return;
+void SmaShell::smp_served() {
   Job job = std::move(queue_.front());
   queue_.pop_front();
   serve(job);

@@ -60,7 +60,7 @@ class SmpReceiver {
   virtual void on_gmp(const ReceivedGmp& /*gmp*/, PortNum /*port*/) {}
 };
 
-class SmaShell : public ManagementAgent, public ActionHandler {
+class SmaShell : public ManagementAgent {
  public:
   SmaState& state() { return state_; }
   const SmaState& state() const { return state_; }
@@ -69,7 +69,8 @@ class SmaShell : public ManagementAgent, public ActionHandler {
   void set_timing(const SmaTiming& t) { timing_ = t; }
 
   void on_management_packet(Packet* p, PortNum port) override;
-  void on_action(std::uint32_t kind, std::uint64_t arg, void* ptr) override;
+  // Event (event.h): the management processor is done with the SMP at the head of its queue.
+  void smp_served();
 
  protected:
   SmaShell(ScheduledModule& module, PacketPool& pool, PacketLedger& ledger, SmaState state, DrNode node,
@@ -116,7 +117,6 @@ class SmaShell : public ManagementAgent, public ActionHandler {
   SmaState state_;
 
  private:
-  enum Kind : std::uint32_t { kServe = 1 };
   struct Job {
     Smp smp;          // after this node's step of the directed-route walk
     DrDecision decision;

@@ -166,7 +166,7 @@ void SwitchSma::on_port_state_change(PortNum) {
   if (!is_unicast_lid(state_.ports[0].info.master_sm_lid) || sw_.lid() == 0) return;
   trap_tid_ = next_tid_++;
   trap_sends_ = 0;
-  module().schedule(ScheduledModule::now() + timing().process, this, kTrapRepeat, trap_tid_);
+  module().schedule<&SwitchSma::trap_due>(ScheduledModule::now() + timing().process, this, trap_tid_);
 }
 
 void SwitchSma::send_trap() {
@@ -187,14 +187,13 @@ void SwitchSma::send_trap() {
   send_smp(trap, sm_lid, own, out);
   ++stats_.traps_sent;
   if (++trap_sends_ < config_.trap_repeats)
-    module().schedule(ScheduledModule::now() + config_.trap_repeat, this, kTrapRepeat, trap_tid_);
+    module().schedule<&SwitchSma::trap_due>(ScheduledModule::now() + config_.trap_repeat, this, trap_tid_);
   else
     trap_tid_ = 0;
 }
 
-void SwitchSma::on_action(std::uint32_t kind, std::uint64_t arg, void* ptr) {
-  if (kind != kTrapRepeat) return SmaShell::on_action(kind, arg, ptr);
-  if (arg == trap_tid_) send_trap();
+void SwitchSma::trap_due(std::uint64_t tid) {
+  if (tid == trap_tid_) send_trap();
 }
 
 void SwitchSma::on_trap_repress(const Smp& smp) {

@@ -36,7 +36,8 @@ class SwitchSma : public SmaShell {
   SwitchSma(Switch& sw, SwitchSmaConfig config);
 
   void on_port_state_change(PortNum port) override;
-  void on_action(std::uint32_t kind, std::uint64_t arg, void* ptr) override;
+  // Event (event.h): trap `tid` is due (again), unless the SM repressed it.
+  void trap_due(std::uint64_t tid);
   bool trap_outstanding() const { return trap_tid_ != 0; }
 
  protected:
@@ -53,7 +54,6 @@ class SwitchSma : public SmaShell {
   std::uint8_t gmp_vl(PortNum port, std::uint8_t sl) const override { return sw_.sl_to_vl_table(port, port).vl(sl); }
 
  private:
-  enum Kind : std::uint32_t { kTrapRepeat = 100 };
   void send_trap();
 
   Switch& sw_;
