@@ -47,11 +47,11 @@ void CalendarProcess::rethrow_failure() {
   }
 }
 
-void CalendarProcess::push(Event e) {
+void CalendarProcess::push(Event e, bool early) {
   const Time t = waking_ ? current_time_ : sc_core::sc_time_stamp().value();
   const Time at = e.at;
   IBFSIM_CHECK(at >= t, "event scheduled in the past");
-  calendar_.push(e);
+  calendar_.push(e, early);
   // Before the simulation runs, the initial wake at time 0 arms the event; during a wake, the
   // wake arms it once at the end (re-notifying per action would leave a cancelled entry in
   // SystemC's timed queue each time).

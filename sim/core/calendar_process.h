@@ -42,7 +42,12 @@ class CalendarProcess : public sc_core::sc_module {
   void schedule(Time at, T* target, X&&... args) {
     push(make_event<Method>(at, target, std::forward<X>(args)...));
   }
-  void push(Event e);
+  // The same, before every ordinary event of its instant (EventCalendar::push).
+  template <auto Method, class T, class... X>
+  void schedule_early(Time at, T* target, X&&... args) {
+    push(make_event<Method>(at, target, std::forward<X>(args)...), true);
+  }
+  void push(Event e, bool early = false);
   std::size_t pending() const { return calendar_.size(); }
   // Called after every wake, once all actions of that instant have run (waveform sampling).
   void set_after_wake(std::function<void()> hook) { after_wake_ = std::move(hook); }

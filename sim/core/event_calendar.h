@@ -20,7 +20,9 @@ class EventCalendar {
 
   // `e.at` must not be earlier than the time of the last event popped; it may be earlier than
   // top(): the wheel then moves its window back. The calendar sets e.order (scheduling order).
-  void push(Event e);
+  // An `early` event runs before every ordinary event of its instant (in scheduling order among
+  // early ones): for what must be in place before anything at that instant looks at it.
+  void push(Event e, bool early = false);
   bool empty() const { return size_ == 0; }
   std::size_t size() const { return size_; }
   // The earliest event; the calendar must not be empty.

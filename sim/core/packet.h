@@ -33,6 +33,9 @@ struct alignas(64) Packet {
   std::uint64_t link_seq = 0;
   std::uint32_t link_epoch = 0;  // epoch of the link it is crossing (a link that went down loses it)
   bool end_pending = false;
+  // Set by the wire it is crossing (sim/link/wire.h): the receiver must check its tail, since the
+  // line can corrupt it or its transmitter may still stomp it (end_pending).
+  bool tail_check = false;
   // Set when its bytes differ from what the VCRC was written for (received_frame holds them).
   // Destination HCAs verify VCRC and ICRC of every packet; on the way, the link layer judges a
   // packet at its tail only where an error source exists (LinkPort::check_tail), since a link

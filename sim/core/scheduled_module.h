@@ -22,6 +22,10 @@ class ScheduledModule : public sc_core::sc_module {
   void schedule(Time at, T* target, X&&... args) {
     calendar_->schedule<Method>(at, target, std::forward<X>(args)...);
   }
+  template <auto Method, class T, class... X>
+  void schedule_early(Time at, T* target, X&&... args) {
+    calendar_->schedule_early<Method>(at, target, std::forward<X>(args)...);
+  }
   CalendarProcess& calendar() { return *calendar_; }
 
   // Inside an action this is the instant it runs; outside (elaboration, after the run) the kernel's.

@@ -130,8 +130,7 @@ Fabric::Fabric(const Topology& topo, const FabricOptions& options)
     LinkPort& b = port(c.node_b, c.port_b);
     const std::uint64_t prop = rate.clock().cycle_at_or_after(topo_.cable_delay(k));
     const auto id_ab = static_cast<std::uint32_t>(2 * k), id_ba = static_cast<std::uint32_t>(2 * k + 1);
-    a.connect(b, rate, prop, id_ab);
-    b.connect(a, rate, prop, id_ba);
+    links_.push_back(std::make_unique<Link>(a, module(c.node_a), b, module(c.node_b), rate, prop, id_ab, id_ba));
     a.set_skip_interval(options.phy.skip_interval_edges);
     b.set_skip_interval(options.phy.skip_interval_edges);
     const bool exact = options.phy.bit_exact &&
@@ -264,6 +263,11 @@ Fabric::~Fabric() = default;
 LinkPort& Fabric::port(std::size_t node, unsigned p) {
   if (hcas_.at(node)) return hcas_[node]->port(static_cast<PortNum>(p));
   return switches_.at(node)->port(static_cast<PortNum>(p));
+}
+
+ScheduledModule& Fabric::module(std::size_t node) {
+  if (hcas_.at(node)) return *hcas_[node];
+  return *switches_.at(node);
 }
 
 std::uint64_t Fabric::prop_cycles(std::size_t k) const {

@@ -13,6 +13,7 @@
 #include "sim/fabric/static_multicast.h"
 #include "sim/fabric/static_routing.h"
 #include "sim/fabric/topology.h"
+#include "sim/link/link.h"
 #include "sim/link/sl_to_vl_table.h"
 #include "sim/link/vl_arbiter.h"
 #include "sim/phy/link_training.h"
@@ -114,8 +115,11 @@ class Fabric {
   HcaSma* hca_sma(std::size_t node) { return hca_smas_.at(node).get(); }
   SwitchSma* switch_sma(std::size_t node) { return switch_smas_.at(node).get(); }
   std::vector<std::size_t> hca_nodes() const { return topo_.hcas(); }
-  // The link port at (node, port).
+  // The link port at (node, port), and the module it belongs to.
   LinkPort& port(std::size_t node, unsigned port);
+  ScheduledModule& module(std::size_t node);
+  // Cable k: its two ports and wires.
+  Link& link(std::size_t k) { return *links_.at(k); }
   // Propagation delay of cable `k` rounded up to whole symbol edges of its link, so that every
   // arrival lands on an edge of the link clock.
   std::uint64_t prop_cycles(std::size_t k) const;
@@ -166,6 +170,7 @@ class Fabric {
   std::unique_ptr<CaptureSink> capture_;
   std::unique_ptr<LinkBringUp> bring_up_;
   std::vector<TrainingResult> training_;
+  std::vector<std::unique_ptr<Link>> links_;  // by cable
   std::size_t cc_mads_applied_ = 0;
 };
 

@@ -11,21 +11,9 @@
 namespace ibfsim {
 
 namespace {
-constexpr std::size_t kLrhBytes = 8;
-// Bit error streams: lane i of cable direction d draws from stream d + i * 2^48 (bit_exact_link.h,
-// at most 12 lanes, so below 2^52); the link-up epoch goes above that.
-constexpr unsigned kPhyEpochShift = 52;
 constexpr std::size_t kLinkPacketBytes = 6;
 // The VL is the link layer's own field: LRH byte 0, bits 7-4.
 std::uint8_t packet_vl(const Packet& p) { return p.header[0] >> 4; }
-// Frames that started before `start` (the receiver's edge of the packet just sent) are what is
-// left of an earlier packet whose end a bit error hid: the receiver closes such a frame only at
-// the next control symbol, which may be this packet's start. That packet was already judged (a
-// PHY error) when it was sent. Removes them.
-void drop_leftover_frames(std::vector<PhyRxFrame>& frames, std::uint64_t start) {
-  frames.erase(std::remove_if(frames.begin(), frames.end(), [&](const PhyRxFrame& f) { return f.start_edge < start; }),
-               frames.end());
-}
 }  // namespace
 
 const char* port_state_name(PortState s) {
@@ -61,44 +49,42 @@ void LinkPort::set_op_vls(unsigned op_vls) {
     vls_[v].tx = CreditCounter();
     vls_[v].rx = ReceiveBuffer(v < op_vls ? buffers_.data_vl_blocks : 0);
   }
-  if (!peer_ || state_ == PortState::kDown) return;
+  if (!out_ || state_ == PortState::kDown) return;
   for (unsigned v = old; v < op_vls; ++v) {
     send_flow_control(1, static_cast<std::uint8_t>(v));
-    peer_->request_flow_control(static_cast<std::uint8_t>(v));
+    reinit_vls_ |= static_cast<std::uint16_t>(1u << v);
   }
 }
 
-void LinkPort::connect(LinkPort& peer, const LinkRate& rate, std::uint64_t prop_cycles, std::uint32_t link_id) {
-  IBFSIM_CHECK(peer_ == nullptr, "port connected twice: " + name_);
-  peer_ = &peer;
-  rate_ = rate;
-  clock_ = rate.clock();
-  prop_cycles_ = prop_cycles;
-  head_cycles_ = symbols_until_bytes(rate, kLrhBytes);
-  fc_cycles_ = symbols_for_packet(rate, kLinkPacketBytes);
-  skip_edges_ = skip_edges(rate.info().line_code);
-  link_id_ = link_id;
+void LinkPort::connect(Wire& out, const Wire& in, std::uint32_t far_buffer_blocks) {
+  IBFSIM_CHECK(out_ == nullptr, "port connected twice: " + name_);
+  out_ = &out;
+  in_ = &in;
+  far_buffer_blocks_ = far_buffer_blocks;
+  rate_ = out.rate();
+  clock_ = out.clock();
+  fc_cycles_ = symbols_for_packet(rate_, kLinkPacketBytes);
+  skip_edges_ = skip_edges(rate_.info().line_code);
+}
+
+LinkPortStats LinkPort::stats() const {
+  LinkPortStats s = stats_;
+  if (in_) s.rx_flow_control += in_->idle_refreshes();
+  return s;
 }
 
 std::uint64_t LinkPort::symbols_for(std::uint64_t bytes) const { return symbols_for_packet(rate_, bytes); }
 
 void LinkPort::link_up(PortState state) {
-  if (!peer_) return;
+  if (!out_) return;
   set_state(state);
   busy_until_ = std::max(busy_until_, now_cycle());
   up_edge_ = busy_until_;
   skip_ = SkipScheduler(skip_.interval());  // the line restarts: the first SKIP is one interval on
-  if (phy_) {
-    flush_pending();  // the last packet before the link went down
-    // Retraining resets the line (disparity, scrambler, lane alignment); each link-up draws its
-    // bit errors from streams of its own.
-    const PhyTotals t = phy_totals();
-    phy_retired_ = t;
-    BitExactLinkConfig c = phy_->config();
-    c.stream_id = (c.stream_id & ((std::uint64_t{1} << kPhyEpochShift) - 1)) + (link_epoch_ << kPhyEpochShift);
-    phy_ = std::make_unique<BitExactLink>(c);
-    flipped_when_in_step_ = 0;
-  }
+  reinit_vls_ = 0;
+  // Retraining resets the line (disparity, scrambler, lane alignment); each link-up draws its bit
+  // errors from streams of its own.
+  out_->restart(up_edge_, link_epoch_);
   for (unsigned v = 0; v < buffers_.op_vls; ++v) {
     vls_[v].tx = CreditCounter();
     vls_[v].rx.reset_abr();
@@ -121,29 +107,16 @@ void LinkPort::link_down() {
 }
 
 void LinkPort::set_bit_exact(const BitExactLinkConfig& config) {
-  IBFSIM_CHECK(peer_ != nullptr, "set_bit_exact before connect: " + name_);
+  IBFSIM_CHECK(out_ != nullptr, "set_bit_exact before connect: " + name_);
   IBFSIM_CHECK(config.skip_interval_edges == skip_.interval(), "bit-exact PHY and link disagree on SKIPs: " + name_);
-  phy_ = std::make_unique<BitExactLink>(config);
-  flipped_when_in_step_ = 0;
-  peer_->rx_can_corrupt_ = config.can_corrupt();
-  phy_retired_ = {};
+  out_->set_bit_exact(config);
   schedule_refresh();
-}
-
-LinkPort::PhyTotals LinkPort::phy_totals() const {
-  PhyTotals t = phy_retired_;
-  if (phy_) {
-    t.bits_flipped += phy_->bits_flipped();
-    t.skips += phy_->skips_sent();
-    t.rx += phy_->rx_counters();
-  }
-  return t;
 }
 
 void LinkPort::schedule_refresh() {
   // Refreshes are real events when something looks at every link packet: a capture of link
   // packets, or a bit-exact PHY (whose bit errors may hit them).
-  const bool eager = (capture_ && capture_->wants_link_packets()) || phy_;
+  const bool eager = (capture_ && capture_->wants_link_packets()) || bit_exact();
   if (!eager || refresh_event_pending_ || next_refresh_ == ~std::uint64_t{0}) return;
   module_.schedule<&LinkPort::refresh_due>(clock_.time_of(next_refresh_), this);
   refresh_event_pending_ = true;
@@ -175,7 +148,7 @@ void LinkPort::account_idle_refreshes(std::uint64_t start) {
     stats_.tx_busy += clock_.time_of(c) - clock_.time_of(s);
   }
   stats_.tx_flow_control += buffers_.op_vls;
-  peer_->stats_.rx_flow_control += buffers_.op_vls;
+  out_->count_idle_refreshes(buffers_.op_vls);  // the far end received them too
   set_next_refresh(start + kFlowControlRefreshEdges);
 }
 
@@ -204,17 +177,12 @@ Time LinkPort::transmit(Packet* p) {
   busy_until_ = c + s;
   const Time start = clock_.time_of(c);
   const Time end = clock_.time_of(c + s);
-  if (capture_) capture_->capture_data(start, *p, link_id_);
+  if (capture_) capture_->capture_data(start, *p, out_->link_id());
   p->link_seq = ++tx_seq_;
-  if (phy_) {
-    // The PHY encodes the frame once its end delimiter is known (flush_pending).
-    flush_pending();
-    p->write_frame(frame_);
-    pending_ = PendingFrame{true, false, p->link_seq, c - up_edge_, s};
-  }
   p->link_epoch = static_cast<std::uint32_t>(link_epoch_);
-  peer_->module_.schedule<&LinkPort::head_arrives>(clock_.time_of(c + prop_cycles_ + head_cycles_), peer_, p,
-                                                   clock_.time_of(c + prop_cycles_ + s));
+  in_flight_seq_ = p->link_seq;
+  in_flight_end_ = c + s;
+  out_->carry_data(p, c, s);
   module_.schedule<&LinkPort::tx_done>(end, this, p);
   end_event_pending_ = true;
   data_in_flight_ = true;
@@ -226,65 +194,26 @@ Time LinkPort::transmit(Packet* p) {
   return start;
 }
 
-void LinkPort::flush_pending() {
-  if (!pending_.valid) return;
-  pending_.valid = false;
-  const std::uint64_t e = pending_.edge;
-  const std::uint64_t phy_start =
-      phy_->send(frame_, FrameKind::kData, pending_.end_bad ? FrameEnd::kBad : FrameEnd::kGood, e);
-  auto frames = phy_->take_frames();
-  drop_leftover_frames(frames, e + phy_->skew_latency_edges());
-  const bool as_sent = frames.size() == 1 && frames[0].end_edge == e + pending_.edges + phy_->skew_latency_edges();
-  // Without a bit error the PHY must frame the packet exactly as the timing model counts it;
-  // with one since the last packet that arrived as sent (in this one, or in an earlier one that
-  // left the receiver out of step), the receiver may lose, cut or merge frames: a PHY error.
-  IBFSIM_CHECK(phy_start == e && (as_sent || phy_->bits_flipped() != flipped_when_in_step_),
-               "bit-exact PHY and timing model disagree on " + name_);
-  if (as_sent) flipped_when_in_step_ = phy_->bits_flipped();
-  RxVerdict v;
-  v.seq = pending_.seq;
-  if (!as_sent || frames[0].symbol_error || frames[0].framing_error) {
-    v.reason = DropReason::kPhyError;
-  } else if (frames[0].end == FrameEnd::kBad) {
-    v.reason = DropReason::kEbp;
-  } else if (frames[0].bytes != frame_) {
-    const auto& f = frames[0].bytes;
-    if (f.size() < 2 || vcrc16_bytes(f.data(), f.size() - 2) != load_crc16(f.data() + f.size() - 2))
-      v.reason = DropReason::kVcrcError;
-    else
-      v.bytes = std::move(frames[0].bytes);  // a change the VCRC misses: the ICRC may still catch it
-  } else {
-    return;  // arrived as sent
-  }
-  peer_->add_verdict(std::move(v));
+void LinkPort::stomp(std::uint64_t link_seq) {
+  IBFSIM_CHECK(data_in_flight_ && link_seq == in_flight_seq_, "stomp of a packet not on the wire: " + name_);
+  ++stats_.tx_ebp;
+  out_->stomp(link_seq, in_flight_end_);
 }
 
-void LinkPort::add_verdict(RxVerdict v) {
+void LinkPort::verdict_arrives(TailVerdict* arrived) {
+  std::unique_ptr<TailVerdict> v(arrived);
   // In link_seq order; a packet keeps its first verdict (a PHY error beats a late stomp).
   auto it = rx_verdicts_.end();
-  while (it != rx_verdicts_.begin() && std::prev(it)->seq >= v.seq) --it;
-  if (it != rx_verdicts_.end() && it->seq == v.seq) return;
-  rx_verdicts_.insert(it, std::move(v));
-}
-
-void LinkPort::stomp(std::uint64_t link_seq) {
-  ++stats_.tx_ebp;
-  if (pending_.valid && pending_.seq == link_seq) {
-    pending_.end_bad = true;  // the PHY sends EBP, and the receiver decodes it
-    return;
-  }
-  RxVerdict v;
-  v.seq = link_seq;
-  v.reason = DropReason::kEbp;
-  peer_->add_verdict(std::move(v));
+  while (it != rx_verdicts_.begin() && std::prev(it)->seq >= v->seq) --it;
+  if (it != rx_verdicts_.end() && it->seq == v->seq) return;
+  rx_verdicts_.insert(it, std::move(*v));
 }
 
 std::optional<DropReason> LinkPort::check_tail(std::uint64_t link_seq, Packet* held) {
-  if (peer_ && peer_->pending_.valid && peer_->pending_.seq == link_seq) peer_->flush_pending();
   // Verdicts of packets that never reached their tail check (dropped on the way in) are stale.
   while (!rx_verdicts_.empty() && rx_verdicts_.front().seq < link_seq) rx_verdicts_.pop_front();
   if (rx_verdicts_.empty() || rx_verdicts_.front().seq != link_seq) return std::nullopt;
-  RxVerdict v = std::move(rx_verdicts_.front());
+  TailVerdict v = std::move(rx_verdicts_.front());
   rx_verdicts_.pop_front();
   if (!v.reason) {
     if (held) {
@@ -307,24 +236,8 @@ void LinkPort::send_flow_control(std::uint8_t op, std::uint8_t vl) {
   const auto bytes = encode_flow_control(fc);
   busy_until_ = c + fc_cycles_;
   const Time start = clock_.time_of(c);
-  if (capture_) capture_->capture_link_packet(start, bytes.data(), bytes.size(), link_id_);
-  FlowControlArrival arrival{bytes, false, static_cast<std::uint32_t>(link_epoch_)};
-  if (phy_) {
-    flush_pending();  // the data packet before it
-    const std::uint64_t e = c - up_edge_;
-    const std::uint64_t phy_start = phy_->send(bytes.data(), bytes.size(), FrameKind::kLink, FrameEnd::kGood, e);
-    auto frames = phy_->take_frames();
-    drop_leftover_frames(frames, e + phy_->skew_latency_edges());
-    const bool as_sent = frames.size() == 1 && frames[0].end_edge == e + fc_cycles_ + phy_->skew_latency_edges();
-    IBFSIM_CHECK(phy_start == e && (as_sent || phy_->bits_flipped() != flipped_when_in_step_),
-                 "bit-exact PHY and timing model disagree on " + name_);
-    if (as_sent) flipped_when_in_step_ = phy_->bits_flipped();
-    // A symbol error loses the link packet; wrong bytes arrive and fail their LPCRC.
-    if (!as_sent || !frames[0].ok() || frames[0].bytes.size() != 6) arrival.lost = true;
-    else std::copy(frames[0].bytes.begin(), frames[0].bytes.end(), arrival.bytes.begin());
-  }
-  peer_->module_.schedule<&LinkPort::flow_control_arrives>(clock_.time_of(c + prop_cycles_ + fc_cycles_), peer_,
-                                                           arrival);
+  if (capture_) capture_->capture_link_packet(start, bytes.data(), bytes.size(), out_->link_id());
+  out_->carry_link_packet(bytes, c, fc_cycles_, static_cast<std::uint32_t>(link_epoch_));
   ++stats_.tx_flow_control;
   stats_.tx_busy += clock_.time_of(c + fc_cycles_) - start;
 }
@@ -350,7 +263,7 @@ void LinkPort::notify_when_free() {
 }
 
 void LinkPort::request_flow_control(std::uint8_t vl) {
-  if (!peer_ || state_ == PortState::kDown || vl >= buffers_.op_vls) return;
+  if (!out_ || state_ == PortState::kDown || vl >= buffers_.op_vls) return;
   catch_up();
   fc_pending_ |= static_cast<std::uint16_t>(1u << vl);
   if (idle_now() && !data_in_flight_) send_pending_flow_control();
@@ -379,8 +292,8 @@ void LinkPort::free_rx(std::uint8_t vl, std::uint32_t blocks) {
 }
 
 void LinkPort::finish(Time end) {
-  if (phy_) flush_pending();  // so the PHY's counts include the last packet
-  if (peer_ && state_ != PortState::kDown) {
+  if (out_) out_->finish_frames();  // so the PHY's counts include the last packet
+  if (out_ && state_ != PortState::kDown) {
     // Refreshes that an idle link would have sent by `end`.
     const std::uint64_t c = clock_.cycle_at_or_after(end);
     while (next_refresh_ < c) {
@@ -389,7 +302,7 @@ void LinkPort::finish(Time end) {
       account_idle_refreshes(start);
     }
     if (c > busy_until_) place(c - 1);  // counts the SKIPs that started before the end
-    if (phy_) phy_->idle_until(c - up_edge_);  // the PHY sends those too, so both counts agree
+    out_->idle_until(c);  // the PHY sends those too, so both counts agree
   }
   for (unsigned v = 0; v < kMaxDataVls; ++v)
     if (stalled_ >> v & 1) vls_[v].stats.credit_stall += end - vls_[v].stall_since, vls_[v].stall_since = end;
@@ -451,12 +364,19 @@ void LinkPort::flow_control_arrives(FlowControlArrival arrival) {
   ++stats_.rx_flow_control;
   vls_[fc->vl].tx.set_limit(fc->fccl);
   if (!vls_[fc->vl].rx.resync(fc->fctbs)) ++stats_.abr_resyncs;
+  if (fc->op == 1 && (reinit_vls_ >> fc->vl & 1)) {
+    // The far end (re)initialised a VL this port set up after link-up: it may have missed this
+    // port's Op 1, so it learns this port's credits now.
+    reinit_vls_ &= static_cast<std::uint16_t>(~(1u << fc->vl));
+    request_flow_control(fc->vl);
+  }
   owner_.on_credits(*this);
 }
 
 void LinkPort::tx_done(Packet* p) {
   end_event_pending_ = false;
   data_in_flight_ = false;
+  out_->end_data();  // its end delimiter is known now: a bit-exact PHY encodes it
   owner_.on_tx_done(*this, p);
   link_became_idle();
 }

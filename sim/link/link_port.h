@@ -1,13 +1,13 @@
 // The link layer of one port: its transmitter (serialization on the link's symbol clock, per-VL
 // credit checks, flow-control packets slotted between data packets) and its receiver (per-VL
-// buffers and ABR, the VL15 buffer), and the port's logical state.
+// buffers and ABR, the VL15 buffer), and the port's logical state. The two ends of a cable meet
+// only on their wires (wire.h): what the far end sends arrives here as events.
 //
 // Timing on a link, all in edges of the link's symbol clock: a packet that starts at edge c and
-// takes s edges leaves the transmitter at c+s; its head (LRH decoded) reaches the peer at
-// c+prop+h and its tail at c+prop+s, where prop is the cable's propagation rounded up to whole
-// edges and h the edges needed for the start delimiter and the 8-byte LRH.
+// takes s edges leaves the transmitter at c+s; its head (LRH decoded) reaches the far end at
+// c+prop+h and its tail at c+prop+s (wire.h).
 //
-// Flow control (fact sheet 2.2, R3-R7): one 6-byte packet per operational data VL at link
+// Flow control (IBA Vol1 7.9, R3-R7): one 6-byte packet per operational data VL at link
 // initialisation (Op 1), whenever buffer space of that VL frees, and for every VL at least every
 // 65,536 edges. Those periodic refreshes are exact but lazy: while the link idles they change
 // nothing at the peer (same FCTBS, same FCCL), so they are accounted for (wire time, counters)
@@ -32,6 +32,7 @@
 #include "sim/link/port_owner.h"
 #include "sim/link/receive_buffer.h"
 #include "sim/link/vl_arbiter.h"
+#include "sim/link/wire.h"
 #include "sim/phy/bit_exact_link.h"
 #include "sim/phy/link_speed.h"
 #include "sim/phy/skip_schedule.h"
@@ -73,9 +74,12 @@ class LinkPort {
 
   LinkPort(ScheduledModule& module, PortOwner& owner, PortNum number, PortBuffers buffers, std::string name);
 
-  // Wires this port's transmitter to `peer`'s receiver. Called once for each direction of a cable.
-  void connect(LinkPort& peer, const LinkRate& rate, std::uint64_t prop_cycles, std::uint32_t link_id);
-  bool connected() const { return peer_ != nullptr; }
+  // Cabling (link.h does it for both ends of a cable): this port's transmitter drives `out`, and
+  // `in` is the wire from the far end (read only for the per-link counts in stats()).
+  // `far_buffer_blocks`: the far receiver's buffer per data VL (its configuration, as a switch
+  // knows its neighbour's: congestion control compares credits with it).
+  void connect(Wire& out, const Wire& in, std::uint32_t far_buffer_blocks);
+  bool connected() const { return out_ != nullptr; }
   // The physical link came up (link training is over): the port enters `state` (Init, or Active
   // while no subnet manager runs) and sends the initialising flow-control packet (Op 1) of every
   // operational VL. A bit-exact PHY starts afresh (edge 0 is this edge), as after a real retrain.
@@ -92,10 +96,13 @@ class LinkPort {
   const std::vector<Time>& active_times() const { return active_times_; }
   // Changes the operational data VLs (PortInfo.OperationalVLs), 1..vl_cap(). Only in Down or Init,
   // when no data flows: VLs that stay operational keep their credit state, VLs that stop lose
-  // their buffers, and VLs that start are initialised as at link-up (Op 1 both ways).
+  // their buffers, and VLs that start are initialised as at link-up: this port sends their Op 1,
+  // and answers the far end's Op 1 for them with its own credits (the far end may have set them
+  // up first and missed ours).
   void set_op_vls(unsigned op_vls);
-  // The data VLs the port's buffers were built for (PortInfo.VLCap).
+  // The data VLs the port's buffers were built for (PortInfo.VLCap), and each one's receive buffer.
   unsigned vl_cap() const { return vl_cap_; }
+  std::uint32_t buffer_blocks() const { return buffers_.data_vl_blocks; }
   // Switch external ports go from Armed to Active on the first data packet received (R21).
   void set_activate_on_data(bool on) { activate_on_data_ = on; }
 
@@ -124,24 +131,27 @@ class LinkPort {
   Time credit_stall_until(std::uint8_t vl, Time now) const {
     return vls_[vl].stats.credit_stall + ((stalled_ >> vl & 1) ? now - vls_[vl].stall_since : 0);
   }
+  // The far receiver's buffer per data VL (connect).
+  std::uint32_t far_buffer_blocks() const { return far_buffer_blocks_; }
 
   // Ends the data packet this port is sending as number `link_seq` (Packet::link_seq) with EBP
   // instead of EGP: a cut-through switch found, at the packet's tail on its input, that it was bad.
-  // Call before the packet's last edge. The next receiver drops it (check_tail).
+  // Call before the packet's last edge has left. The next receiver drops it (check_tail).
   void stomp(std::uint64_t link_seq);
 
   // --- receiver ---
   // The owner is done with a received packet of `blocks` on `vl`: free the space and advertise it.
   void free_rx(std::uint8_t vl, std::uint32_t blocks);
   // Whether a packet whose head has just arrived may turn out bad at its tail, so that its owner
-  // must call check_tail then: a bit-exact PHY with errors feeds this input, or the transmitter may
-  // still stomp the packet. Otherwise every packet is good and needs no check (and no event).
-  bool tail_check_needed(const Packet& p) const { return p.end_pending || rx_can_corrupt_; }
+  // must call check_tail then: the wire it came on can corrupt it, or its transmitter may still
+  // stomp it (Packet::tail_check, set by the wire). Otherwise it is good and needs no check.
+  static bool tail_check_needed(const Packet& p) { return p.tail_check; }
   // The link layer's verdict at the tail of the packet received as number `link_seq`: why it is
   // dropped (kPhyError: the PHY saw a code or framing error; kEbp: it ended with EBP; kVcrcError),
   // counted as a receive error, or nullopt if it is good. Errors are known only now, never at the
-  // head. `held`: the packet, if the owner still holds it (a cut-through switch may have passed it
-  // on): bytes a PHY changed without breaking the VCRC are attached to it for the ICRC check.
+  // head (the wire's verdict arrives at the tail, before the owner looks). `held`: the packet, if
+  // the owner still holds it (a cut-through switch may have passed it on): bytes a PHY changed
+  // without breaking the VCRC are attached to it for the ICRC check.
   std::optional<DropReason> check_tail(std::uint64_t link_seq, Packet* held);
 
   // Brings lazy accounting (periodic flow control, stall and occupancy time) up to `end`.
@@ -155,28 +165,26 @@ class LinkPort {
   std::uint64_t skip_interval() const { return skip_.interval(); }
 
   void set_capture(CaptureSink* sink) { capture_ = sink; }
-  // Bit-exact PHY for this port's transmit direction (design.md, "PHY fidelity"): every packet
-  // is encoded, striped, corrupted at the bit error rate and decoded. The timing is unchanged:
-  // the PHY must start and end each packet on the same edges as the timing model (checked).
+  // Bit-exact PHY for this port's transmit direction (docs/architecture.md, "PHY fidelity"):
+  // every packet is encoded, striped, corrupted at the bit error rate and decoded on its wire. The
+  // timing is unchanged: the PHY must start and end each packet on the same edges as the timing
+  // model (checked).
   void set_bit_exact(const BitExactLinkConfig& config);
-  bool bit_exact() const { return phy_ != nullptr; }
-  const BitExactLink* phy() const { return phy_.get(); }
+  bool bit_exact() const { return out_ && out_->bit_exact(); }
+  const BitExactLink* phy() const { return out_ ? out_->phy() : nullptr; }
   // The PHY's counts over every time the link came up (each link_up starts a fresh PHY).
-  struct PhyTotals {
-    std::uint64_t bits_flipped = 0;
-    std::uint64_t skips = 0;
-    PhyRxCounters rx;
-  };
-  PhyTotals phy_totals() const;
+  using PhyTotals = Wire::PhyTotals;
+  PhyTotals phy_totals() const { return out_ ? out_->phy_totals() : PhyTotals{}; }
   PortNum number() const { return number_; }
   const std::string& name() const { return name_; }
   const LinkRate& rate() const { return rate_; }
   const SymbolClock& clock() const { return clock_; }
-  std::uint64_t prop_cycles() const { return prop_cycles_; }
-  std::uint32_t link_id() const { return link_id_; }
-  LinkPort* peer() const { return peer_; }
+  std::uint64_t prop_cycles() const { return out_ ? out_->prop_cycles() : 0; }
+  std::uint32_t link_id() const { return out_ ? out_->link_id() : 0; }
   unsigned op_vls() const { return buffers_.op_vls; }
-  const LinkPortStats& stats() const { return stats_; }
+  // The port's counters; rx_flow_control includes the refreshes the far end sent while its link
+  // idled, which it counted on the wire (wire.h) instead of sending one by one.
+  LinkPortStats stats() const;
   // Per-VL counters; vl 15 is the management VL.
   const VlStats& vl_stats(std::uint8_t vl) const { return vls_[vl].stats; }
   const CreditCounter& tx_credits(std::uint8_t vl) const { return vls_[vl].tx; }
@@ -185,16 +193,12 @@ class LinkPort {
   // Edges a packet of `bytes` occupies on this link.
   std::uint64_t symbols_for(std::uint64_t bytes) const;
 
-  // --- events (event.h): what the wire and the port's own timers deliver ---
-  // A 6-byte flow-control packet as it arrived: `lost` if the PHY lost it (a symbol error).
-  struct FlowControlArrival {
-    std::array<std::uint8_t, 6> bytes;
-    bool lost;
-    std::uint32_t epoch;  // link epoch it was sent in: a link that went down since loses it
-  };
+  // --- events (event.h): what the wire from the far end and the port's own timers deliver ---
   // The LRH of data packet `p` has arrived; its tail arrives at `tail`.
   void head_arrives(Packet* p, Time tail);
   void flow_control_arrives(FlowControlArrival fc);
+  // What a packet's tail brought when it did not arrive as sent (early in the tail's instant).
+  void verdict_arrives(TailVerdict* v);
   // The last edge of data packet `p` has left the transmitter.
   void tx_done(Packet* p);
   // The transmitter became idle (the end of a flow-control packet or a wait).
@@ -234,24 +238,27 @@ class LinkPort {
   PortBuffers buffers_;
   unsigned vl_cap_;
 
-  LinkPort* peer_ = nullptr;
+  Wire* out_ = nullptr;       // this port's transmit direction
+  const Wire* in_ = nullptr;  // the far end's (its idle-refresh count only)
+  std::uint32_t far_buffer_blocks_ = 0;
   LinkRate rate_;
   SymbolClock clock_;
-  std::uint64_t prop_cycles_ = 0;
-  std::uint64_t head_cycles_ = 0;  // start delimiter + LRH
   std::uint64_t fc_cycles_ = 0;    // one 6-byte link packet
   SkipScheduler skip_{0};
   unsigned skip_edges_ = 0;        // one SKIP ordered set
-  std::uint32_t link_id_ = 0;
 
   PortState state_ = PortState::kDown;
   std::vector<Time> active_times_;
   bool activate_on_data_ = false;
   std::uint64_t busy_until_ = 0;  // first edge at which the transmitter is free
   bool end_event_pending_ = false;
-  bool data_in_flight_ = false;   // until its tx-done action has run, even at the instant it ends
+  bool data_in_flight_ = false;   // until its tx-done event has run, even at the instant it ends
+  std::uint64_t in_flight_seq_ = 0, in_flight_end_ = 0;  // that packet's link_seq and last edge
   bool waiter_ = false;
   std::uint16_t fc_pending_ = 0;  // data VLs whose flow-control packet waits for a gap
+  // Data VLs this port made operational after link-up (set_op_vls): it answers the far end's
+  // Op 1 for them with a flow-control packet of its own.
+  std::uint16_t reinit_vls_ = 0;
   std::uint64_t next_refresh_ = ~std::uint64_t{0};  // edge at which every VL's refresh is due
   Time next_refresh_time_ = kTimeNever;              // its time: a cheap test on the hot path
   void set_next_refresh(std::uint64_t edge) {
@@ -274,37 +281,11 @@ class LinkPort {
   std::uint32_t vl15_occupied_ = 0;
   std::uint16_t stalled_ = 0;
   CaptureSink* capture_ = nullptr;
-  std::unique_ptr<BitExactLink> phy_;
   std::uint64_t up_edge_ = 0;   // the edge the link came up on: edge 0 of the PHY and of the SKIP schedule
-  PhyTotals phy_retired_;        // counts of the PHYs of earlier link-ups
-  // The data packet on the wire whose frame the bit-exact PHY has not encoded yet: its end
-  // delimiter (EGP or EBP) is known only at its end. It is encoded before the PHY sends anything
-  // else, or when the receiver asks for its verdict, never touching the Packet (the receiver may
-  // have let go of it).
-  struct PendingFrame {
-    bool valid = false;
-    bool end_bad = false;
-    std::uint64_t seq = 0;
-    std::uint64_t edge = 0;   // PHY edge it starts on
-    std::uint64_t edges = 0;  // its length
-  };
-  PendingFrame pending_;
-  // The PHY's bits_flipped() when the last packet arrived as sent: a packet that does not arrive
-  // as sent needs a bit error since then.
-  std::uint64_t flipped_when_in_step_ = 0;
-  std::vector<std::uint8_t> frame_;  // its bytes
-  void flush_pending();
-  std::uint64_t tx_seq_ = 0;         // data packets sent so far (Packet::link_seq)
-  // What the peer's transmitter found wrong with packets it sent here, by link_seq (only packets
-  // that did not arrive as sent); the receiver takes them at the tails (check_tail).
-  struct RxVerdict {
-    std::uint64_t seq = 0;
-    std::optional<DropReason> reason;   // nullopt: bytes changed, VCRC still good
-    std::vector<std::uint8_t> bytes;    // then: what arrived
-  };
-  std::deque<RxVerdict> rx_verdicts_;
-  void add_verdict(RxVerdict v);
-  bool rx_can_corrupt_ = false;
+  std::uint64_t tx_seq_ = 0;    // data packets sent so far (Packet::link_seq)
+  // What the wire brought at the tails of packets that did not arrive as sent, by link_seq; the
+  // receiver takes them at the tails (check_tail).
+  std::deque<TailVerdict> rx_verdicts_;
   LinkPortStats stats_;
 };
 

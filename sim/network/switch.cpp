@@ -503,7 +503,7 @@ void Switch::on_tx_done(LinkPort& port, Packet* p) {
 bool Switch::cc_depart(PortNum out, std::uint8_t vl, const Entry& e, const LinkPort& port) {
   const std::uint32_t left = port.tx_credits(vl).available();
   return cc_->depart(out, vl, e.blocks, e.fecn && !e.mcast, left >= e.blocks ? left - e.blocks : 0,
-                     port.peer()->rx_buffer(vl).capacity());
+                     port.far_buffer_blocks());
 }
 
 std::uint32_t Switch::output_queue_blocks(PortNum out) const {

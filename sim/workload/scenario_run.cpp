@@ -209,6 +209,11 @@ PortTables port_tables(Fabric& fabric) {
   PortTables t;
   const Topology& topo = fabric.topology();
   const Time end = ScheduledModule::now();
+  const auto cables = topo.port_cables();
+  auto peer_name = [&](std::size_t n, unsigned p) {
+    const PortRef far = topo.cables[*cables[n][p]].far_end(n);
+    return topo.nodes[far.node].name + "/" + std::to_string(far.port);
+  };
   for (std::size_t n = 0; n < topo.nodes.size(); ++n) {
     for (unsigned p = 1; p <= topo.nodes[n].num_ports; ++p) {
       LinkPort& lp = fabric.port(n, p);
@@ -216,12 +221,12 @@ PortTables port_tables(Fabric& fabric) {
       const LinkPortStats& s = lp.stats();
       const double busy = end ? static_cast<double>(s.tx_busy) / static_cast<double>(end) : 0.0;
       fmt::format_to(std::back_inserter(t.ports_csv), "{},{},{},{},{},{},{},{},{},{},{},{:.6f},{},{},{}\n",
-                     topo.nodes[n].name, p, lp.peer()->name(), lp.rate().name(), port_state_name(lp.state()),
+                     topo.nodes[n].name, p, peer_name(n, p), lp.rate().name(), port_state_name(lp.state()),
                      s.tx_packets, s.tx_bytes, s.rx_packets, s.rx_bytes, s.tx_flow_control, s.rx_flow_control, busy,
                      s.vl15_dropped, s.rx_errors(), s.tx_ebp);
       nlohmann::json pj = {{"node", topo.nodes[n].name},
                            {"port", p},
-                           {"peer", lp.peer()->name()},
+                           {"peer", peer_name(n, p)},
                            {"state", port_state_name(lp.state())},
                            {"tx_packets", s.tx_packets},
                            {"tx_bytes", s.tx_bytes},

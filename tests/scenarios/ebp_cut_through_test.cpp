@@ -88,10 +88,12 @@ TEST_CASE("a corrupted packet is discarded at the tail if not yet forwarded, els
   CHECK(f.ledger().dropped_total() == 2);
   CHECK(f.ledger().delivered_count() == 1);
   // Credits: every receive buffer is empty again and every transmitter has its full window back.
-  for (LinkPort* p : {&sw1.port(1), &sw1.port(2), &sw2.port(1), &sw2.port(2), &h2.port()}) {
+  // (Each receiving port with the port at the far end of its cable.)
+  for (auto [p, far] : {std::pair<LinkPort*, LinkPort*>{&sw1.port(1), &h1.port()}, {&sw1.port(2), &sw2.port(1)},
+                        {&sw2.port(1), &sw1.port(2)}, {&sw2.port(2), &h2.port()}, {&h2.port(), &sw2.port(2)}}) {
     INFO(p->name());
     CHECK(p->rx_buffer(0).occupied() == 0);
-    CHECK(p->peer()->tx_credits(0).available() == p->rx_buffer(0).capacity());
+    CHECK(far->tx_credits(0).available() == p->rx_buffer(0).capacity());
   }
 }
 
