@@ -7,11 +7,12 @@
 // c+prop+h and its tail at c+prop+s, where prop is the cable's propagation rounded up to whole
 // edges and h the edges needed for the start delimiter and the 8-byte LRH.
 //
-// Flow control (fact sheet 2.2, R3-R7): one 6-byte packet per operational data VL at link
-// initialisation (Op 1), whenever buffer space of that VL frees, and for every VL at least every
-// 65,536 edges. Those periodic refreshes are exact but lazy: while the link idles they change
-// nothing at the peer (same FCTBS, same FCCL), so they are accounted for (wire time, counters)
-// when the port next does something, not simulated one by one; an idle link costs no events.
+// Flow control (IBA Vol1 ch. 7; R3-R7 in docs/compliance.md): one 6-byte packet per operational
+// data VL at link initialisation (Op 1), whenever buffer space of that VL frees, and for every VL
+// at least every 65,536 edges. Those periodic refreshes are exact but lazy: while the link idles
+// they change nothing at the peer (same FCTBS, same FCCL), so they are accounted for (wire time,
+// counters) when the port next does something, not simulated one by one; an idle link costs no
+// events.
 // When link packets are captured, refreshes are sent as real events instead.
 #pragma once
 #include <algorithm>
@@ -38,7 +39,7 @@
 
 namespace ibfsim {
 
-// PortInfo.PortState values (fact sheet 2.5).
+// PortInfo.PortState values (IBA Vol1 14.2.5.6).
 enum class PortState : std::uint8_t { kDown = 1, kInit = 2, kArmed = 3, kActive = 4 };
 const char* port_state_name(PortState s);
 
@@ -155,7 +156,7 @@ class LinkPort : public ActionHandler {
   std::uint64_t skip_interval() const { return skip_.interval(); }
 
   void set_capture(CaptureSink* sink) { capture_ = sink; }
-  // Bit-exact PHY for this port's transmit direction (design.md, "PHY fidelity"): every packet
+  // Bit-exact PHY for this port's transmit direction (docs/architecture.md, "PHY fidelity"): every packet
   // is encoded, striped, corrupted at the bit error rate and decoded. The timing is unchanged:
   // the PHY must start and end each packet on the same edges as the timing model (checked).
   void set_bit_exact(const BitExactLinkConfig& config);
