@@ -1,7 +1,7 @@
 // The SystemC process behind a calendar of future events (event.h): it holds at most one pending
 // sc_event, for the earliest event, and runs every event due when it wakes.
 //
-// Two layouts (design.md, "Keep SystemC's pending set small"):
+// Two layouts (docs/architecture.md, "Time"):
 //  * per module: every ScheduledModule owns one, so SystemC's queue holds one event per busy module;
 //  * fabric-wide (default): all modules share one, so SystemC holds a single pending event and
 //    ordering among events at the same instant is by scheduling order across the whole fabric.

@@ -1,6 +1,6 @@
 // Base of every ibfsim SystemC module (switch, HCA): it schedules its future actions on a
 // calendar (its own or the fabric-wide one, see calendar_process.h) and is woken only for them.
-// A module with nothing to do costs nothing: no clock, no polling (design.md, "Time").
+// A module with nothing to do costs nothing: no clock, no polling (docs/architecture.md, "Time").
 #pragma once
 #include <memory>
 #include <systemc>

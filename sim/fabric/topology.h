@@ -42,7 +42,7 @@ constexpr unsigned kMaxPorts = 254;
 // ---- Enabled link speeds and widths of a port ----
 //
 // A SpeedSet has bit static_cast<int>(LinkSpeed) set for each enabled speed, which lines up with
-// PortInfo (fact sheet 1.1): bits 0..2 (SDR, DDR, QDR) are LinkSpeedEnabled's bits 1, 2, 4; bits
+// PortInfo (IBA Vol1 14.2.5.6): bits 0..2 (SDR, DDR, QDR) are LinkSpeedEnabled's bits 1, 2, 4; bits
 // 4..7 (FDR, EDR, HDR, NDR) shifted down by 4 are LinkSpeedExtEnabled's bits 1, 2, 4, 8; bit 3 is
 // FDR10, which is Mellanox-only (a vendor MAD, not PortInfo).
 // A WidthSet is PortInfo's LinkWidthEnabled encoding itself: 1 = 1x, 2 = 4x, 4 = 8x, 8 = 12x, 16 = 2x.

@@ -1,5 +1,6 @@
-// Transmitter-side credit state for one data VL (fact sheet 2.2, rules R4/R5): FCTBS counts the
-// 64-byte blocks this port has sent, FCCL is the limit the peer last advertised; both mod 4096.
+// Transmitter-side credit state for one data VL (IBA Vol1 ch. 7, rules R4/R5 in docs/compliance.md):
+// FCTBS counts the 64-byte blocks this port has sent, FCCL is the limit the peer last advertised;
+// both mod 4096.
 #pragma once
 #include <cstdint>
 

@@ -26,7 +26,7 @@ struct FlowControlPacket {
 std::array<std::uint8_t, kFlowControlPacketBytes> encode_flow_control(const FlowControlPacket& fc);
 
 // Decodes 6 bytes; nullopt if the LPCRC is wrong or Op is reserved (> 1), which the receiver
-// must discard (fact sheet rule R6).
+// must discard (rule R6, docs/compliance.md).
 std::optional<FlowControlPacket> decode_flow_control(const std::uint8_t* bytes6);
 
 }  // namespace ibfsim

@@ -7,11 +7,12 @@
 // takes s edges leaves the transmitter at c+s; its head (LRH decoded) reaches the far end at
 // c+prop+h and its tail at c+prop+s (wire.h).
 //
-// Flow control (IBA Vol1 7.9, R3-R7): one 6-byte packet per operational data VL at link
-// initialisation (Op 1), whenever buffer space of that VL frees, and for every VL at least every
-// 65,536 edges. Those periodic refreshes are exact but lazy: while the link idles they change
-// nothing at the peer (same FCTBS, same FCCL), so they are accounted for (wire time, counters)
-// when the port next does something, not simulated one by one; an idle link costs no events.
+// Flow control (IBA Vol1 ch. 7; R3-R7 in docs/compliance.md): one 6-byte packet per operational
+// data VL at link initialisation (Op 1), whenever buffer space of that VL frees, and for every VL
+// at least every 65,536 edges. Those periodic refreshes are exact but lazy: while the link idles
+// they change nothing at the peer (same FCTBS, same FCCL), so they are accounted for (wire time,
+// counters) when the port next does something, not simulated one by one; an idle link costs no
+// events.
 // When link packets are captured, refreshes are sent as real events instead.
 #pragma once
 #include <algorithm>
@@ -39,7 +40,7 @@
 
 namespace ibfsim {
 
-// PortInfo.PortState values (fact sheet 2.5).
+// PortInfo.PortState values (IBA Vol1 14.2.5.6).
 enum class PortState : std::uint8_t { kDown = 1, kInit = 2, kArmed = 3, kActive = 4 };
 const char* port_state_name(PortState s);
 

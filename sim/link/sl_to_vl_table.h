@@ -1,4 +1,4 @@
-// SLtoVLMappingTable (fact sheet 2.3): 16 SLs each mapped to a VL. HCAs have one per port, switches
+// SLtoVLMappingTable (IBA Vol1 14.2.5.8): 16 SLs each mapped to a VL. HCAs have one per port, switches
 // one per (input port, output port). An SL mapped to VL15, or to a VL the output does not operate,
 // means the packet is dropped (R16).
 #pragma once

@@ -22,9 +22,9 @@ std::uint16_t vcrc16_bytes(const std::uint8_t* data, std::size_t len);
 // Every hop sends and receives a flow-control packet, so this is on the hot path.
 std::uint16_t lpcrc16(const std::uint8_t* four);
 
-// Wire byte order of VCRC and LPCRC. The fact sheet's vectors send the least-significant byte
-// first, like the ICRC, but no public source pins it down: these two functions are the only place
-// that knows, so flipping it is a one-line change.
+// Wire byte order of VCRC and LPCRC. The reference packets (docs/compliance.md) send the
+// least-significant byte first, like the ICRC, but no public source pins it down: these two
+// functions are the only place that knows, so flipping it is a one-line change.
 inline void store_crc16(std::uint8_t* out2, std::uint16_t crc) {
   out2[0] = static_cast<std::uint8_t>(crc);
   out2[1] = static_cast<std::uint8_t>(crc >> 8);

@@ -1,4 +1,4 @@
-// Linear forwarding table (SubnSet LinearForwardingTable, fact sheet 6.3): egress port per
+// Linear forwarding table (SubnSet LinearForwardingTable, IBA Vol1 14.2.5.10): egress port per
 // unicast DLID, up to LinearFDBTop; 255 means no route (R15).
 #pragma once
 #include <cstdint>

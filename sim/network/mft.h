@@ -1,4 +1,4 @@
-// Multicast forwarding table (SubnSet MulticastForwardingTable, fact sheet 6.3): for each
+// Multicast forwarding table (SubnSet MulticastForwardingTable, IBA Vol1 14.2.5.12): for each
 // multicast LID (0xC000-0xFFFE) the set of ports a packet is replicated to. A switch sends a copy
 // out of every port in the set except the one it arrived on.
 #pragma once

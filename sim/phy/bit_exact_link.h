@@ -1,4 +1,4 @@
-// One direction of a link in bit-exact mode (design.md, "PHY fidelity"): everything between the
+// One direction of a link in bit-exact mode (docs/architecture.md, "PHY fidelity"): everything between the
 // link layer's bytes at the transmitter and its bytes at the receiver.
 //
 //   transmit: stripe across lanes (lane_striping.h) -> per lane 8b/10b encode with running

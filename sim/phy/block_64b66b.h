@@ -1,4 +1,4 @@
-// 64b/66b blocks (IB FDR10/FDR/EDR, and the block layer under HDR/NDR's FEC; fact sheet 1.3) and
+// 64b/66b blocks (IB FDR10/FDR/EDR, and the block layer under HDR/NDR's FEC; IBA Vol 2 Rel 1.3, ch. 5) and
 // the IB packet framing on them.
 //
 // A block is a 2-bit sync header and a 64-bit payload. Sync 01 = 8 data bytes, 10 = a control

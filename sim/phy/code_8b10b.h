@@ -1,4 +1,4 @@
-// 8b/10b line code (Widmer-Franaszek, as used by IB SDR/DDR/QDR; fact sheet 1.2).
+// 8b/10b line code (Widmer-Franaszek, as used by IB SDR/DDR/QDR; IBA Vol 2).
 //
 // Each byte becomes a 10-bit code group chosen so that the line stays DC balanced: a code group has
 // either as many ones as zeros, or two more of one kind, and the transmitter alternates the
@@ -45,7 +45,7 @@ constexpr Symbol8b10b data_symbol(std::uint8_t byte) { return Symbol8b10b{byte, 
 // The valid control symbols: K28.0 .. K28.7, K23.7, K27.7, K29.7, K30.7.
 bool is_valid_control(std::uint8_t value);
 
-// Control symbols by code, and the IB names for the ones the physical layer uses (fact sheet 1.2).
+// Control symbols by code, and the IB names for the ones the physical layer uses (IBA Vol 2).
 namespace sym8b10b {
 constexpr Symbol8b10b kK28_0 = k_symbol(28, 0);
 constexpr Symbol8b10b kK28_1 = k_symbol(28, 1);

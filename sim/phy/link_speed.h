@@ -1,4 +1,4 @@
-// Link speeds and widths (fact sheet 1.1) and the symbol clock each pair runs on.
+// Link speeds and widths (IBA Vol 2) and the symbol clock each pair runs on.
 //
 // The symbol clock of a link is the time one lane takes to carry one code unit:
 //   8b/10b  (SDR, DDR, QDR): one 10-bit symbol = 1 byte per lane.

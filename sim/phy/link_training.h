@@ -1,5 +1,5 @@
 // Link training: the TS1/TS2 ordered sets, and the negotiation that decides what a link comes up
-// as (fact sheet 1.1, 1.2).
+// as (IBA Vol 2).
 //
 // Training sets. On 8b/10b a TS1 or TS2 is 16 symbols on every lane at once: COM, the lane's
 // identifier as a data symbol (so the receiver learns the lane order and sees a reversal), then 14

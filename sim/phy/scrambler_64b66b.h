@@ -1,5 +1,5 @@
 // The self-synchronous scrambler of 64b/66b (polynomial x^58 + x^39 + 1; IEEE 802.3 clause 49,
-// which IB FDR/EDR use; fact sheet 1.3).
+// which IB FDR/EDR use; IBA Vol 2 Rel 1.3, ch. 5).
 //
 // Only the 64 payload bits of a block are scrambled; the 2-bit sync header goes out in clear so
 // the receiver can find block boundaries. Each scrambled bit is

@@ -1,4 +1,4 @@
-// When SKIP ordered sets go out, and how they delay the packets behind them (fact sheet 1.2).
+// When SKIP ordered sets go out, and how they delay the packets behind them (IBA Vol 2).
 //
 // A SKIP is due once `interval` edges have passed since the previous one started (or since the
 // link came up, edge 0). The transmitter never puts one inside a packet: it sends it at the first

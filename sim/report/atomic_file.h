@@ -1,6 +1,6 @@
 // Result files appear complete or not at all: each is written under a temporary name next to its
 // final path and renamed into place once fully written (rename is atomic within a file system), so
-// an interrupted run never leaves a half-written result behind (design.md, "Outputs").
+// an interrupted run never leaves a half-written result behind (docs/architecture.md, "Outputs").
 //
 // The files are not fsync'ed: the guarantee covers an interrupted or crashed process, not a power
 // failure, and fsync per result file would make a results folder slow to write on some file systems.

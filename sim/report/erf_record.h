@@ -1,6 +1,6 @@
 // Encoder for the 16-byte ERF (Endace Extensible Record Format) record header. Captures are pcap
 // files of link type DLT_ERF whose records are ERF header + InfiniBand frame: the form Mellanox's
-// ibdump writes and the one stock Wireshark/tshark 4.0 opens (ib-spec-facts.md section 9).
+// ibdump writes and the one stock Wireshark/tshark 4.0 opens (docs/scenario.md, "Outputs").
 #pragma once
 #include <array>
 #include <cstddef>

@@ -1,4 +1,4 @@
-// Memory regions and the protection checks on them (fact sheet 5.7): an MR belongs to a
+// Memory regions and the protection checks on them (IBA Vol1 ch. 10): an MR belongs to a
 // protection domain, covers [addr, addr+length) of host memory and grants access flags; its
 // L_Key serves local work requests, its R_Key remote RDMA and atomics.
 #pragma once

@@ -1,6 +1,6 @@
-// Partition keys (fact sheet 5.6, R37): bit 15 is membership (1 full, 0 limited), bits 14-0 the
-// partition. Two keys match iff their partitions are equal and non-zero and at least one side is
-// a full member.
+// Partition keys (IBA Vol1 ch. 9-10; R37 in docs/compliance.md): bit 15 is membership (1 full,
+// 0 limited), bits 14-0 the partition. Two keys match iff their partitions are equal and non-zero
+// and at least one side is a full member.
 #pragma once
 #include <cstdint>
 

@@ -1,4 +1,4 @@
-// 24-bit packet sequence numbers (fact sheet 5.2): arithmetic wraps modulo 2^24, and two PSNs
+// 24-bit packet sequence numbers (IBA Vol1 ch. 9): arithmetic wraps modulo 2^24, and two PSNs
 // compare by the sign of their 24-bit difference, so "behind" and "ahead" each span 2^23.
 #pragma once
 #include <cstdint>

@@ -1,7 +1,7 @@
-// Queue keys (fact sheet 5.5, R36). A UD QP accepts a packet only if its DETH.Q_Key is the QP's
-// own, except QP0 (the SMI), which checks none, and QP1 (the GSI), whose Q_Key is always the
-// well-known 0x80010000. A Q_Key with bit 31 set is "controlled": an application cannot send it
-// (the HCA substitutes the sending QP's own Q_Key).
+// Queue keys (IBA Vol1 ch. 9-10; R36 in docs/compliance.md). A UD QP accepts a packet only if its
+// DETH.Q_Key is the QP's own, except QP0 (the SMI), which checks none, and QP1 (the GSI), whose
+// Q_Key is always the well-known 0x80010000. A Q_Key with bit 31 set is "controlled": an
+// application cannot send it (the HCA substitutes the sending QP's own Q_Key).
 #pragma once
 #include <cstdint>
 

@@ -1,4 +1,4 @@
-// The send side of a QueuePair (fact sheet 5.3-5.5): segmentation at the path MTU, PSNs, and for
+// The send side of a QueuePair (IBA Vol1 ch. 9): segmentation at the path MTU, PSNs, and for
 // RC the reliability protocol: cumulative ACKs, NAK PSN-sequence-error with go-back-N, RNR NAK
 // with its timer and rnr_retry, the local ACK timeout with retry_cnt, READ responses and atomic
 // ACKs (which also acknowledge everything before them), and error completions.

@@ -1,4 +1,4 @@
-// The receive side of a QueuePair (fact sheet 5.3-5.7). RC: a request at ePSN executes; one ahead
+// The receive side of a QueuePair (IBA Vol1 ch. 9-10). RC: a request at ePSN executes; one ahead
 // of it gets a single NAK PSN-sequence-error and later ones are dropped until ePSN arrives; one
 // behind it is a duplicate (re-ACK, re-read, or the saved atomic result, never re-executed).
 // SEND without a posted receive gets an RNR NAK; protection failures a NAK Remote Access Error,

@@ -1,7 +1,7 @@
 // Building and parsing any IBA transport packet that ibfsim's QPs send (RC, UC, UD):
 //   LRH | [GRH] | BTH | [DETH] [RETH] [AtomicETH] [AETH] [AtomicAckETH] [ImmDt] [IETH] | payload |
 //   pad | ICRC | VCRC
-// Which extended headers follow the BTH is fixed by the opcode (fact sheet 4.5); the extended
+// Which extended headers follow the BTH is fixed by the opcode (IBA Vol1 ch. 9); the extended
 // headers always appear in the order above, which is the spec's order for every opcode.
 #pragma once
 #include <cstdint>

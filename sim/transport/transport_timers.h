@@ -1,4 +1,4 @@
-// The transport's encoded timers (fact sheet 4.4, 5.3): the local ACK timeout and the RNR NAK
+// The transport's encoded timers (IBA Vol1 ch. 9): the local ACK timeout and the RNR NAK
 // timer, both as exact femtosecond durations.
 #pragma once
 #include <array>

@@ -217,7 +217,7 @@ struct ibv_qp_attr {
 };
 
 // Which attributes each transition requires (and which it optionally accepts), per QP type, as
-// libibverbs/the spec define them (fact sheet 5.1). Returns nullopt if allowed, else what is wrong.
+// libibverbs/the spec define them (IBA Vol1 ch. 10-11). Returns nullopt if allowed, else what is wrong.
 std::optional<const char*> check_qp_transition(ibv_qp_type type, ibv_qp_state cur, ibv_qp_state next,
                                                unsigned attr_mask);
 

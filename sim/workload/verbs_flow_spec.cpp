@@ -92,7 +92,7 @@ VerbsFlowSpec parse_verbs_flow(const YamlMap& m, std::size_t index, bool data_ch
   for (const auto& n : kVerbs)
     if (vs == n.name) f.verb = n.verb, known = true;
   if (!known) verb.fail("send, send_imm, write, write_imm, read, cmp_swap or fetch_add");
-  // What each transport carries (fact sheet 4.5): UC has no READ or atomics, UD only SEND.
+  // What each transport carries (IBA Vol1 ch. 9, the opcodes): UC has no READ or atomics, UD only SEND.
   if (f.type == IBV_QPT_UD && !verb_is_send(f.verb)) verb.fail("send or send_imm on a UD flow");
   if (f.type == IBV_QPT_UC && (f.verb == Verb::kRead || verb_is_atomic(f.verb)))
     verb.fail("send, send_imm, write or write_imm on a UC flow (UC has no READ or atomics)");

@@ -446,7 +446,7 @@ TEST_CASE("R29 (ch9): with rnr_retry 3 the fourth RNR NAK completes the request 
 
 TEST_CASE("R29 (ch9): RNR timer codes 0-31 are the table of the spec, code 0 being 655.36 ms",
           "[compliance][R29][ch9]") {
-  // Fact sheet 4.4, in milliseconds.
+  // The RNR timer codes of the AETH (IBA Vol1 ch. 9), in milliseconds.
   const double ms[32] = {655.36, 0.01, 0.02,  0.03,  0.04,  0.06,  0.08,   0.12,   0.16,   0.24,  0.32,
                          0.48,   0.64, 0.96,  1.28,  1.92,  2.56,  3.84,   5.12,   7.68,   10.24, 15.36,
                          20.48,  30.72, 40.96, 61.44, 81.92, 122.88, 163.84, 245.76, 327.68, 491.52};

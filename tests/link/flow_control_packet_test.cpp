@@ -1,5 +1,5 @@
-// The 6-byte flow-control packet: the fact-sheet vector, round trips, masking, and rule R6
-// (bad LPCRC or reserved Op -> discard).
+// The 6-byte flow-control packet: the reference packet (docs/compliance.md), round trips, masking,
+// and rule R6 (bad LPCRC or reserved Op -> discard).
 #include "sim/link/flow_control_packet.h"
 
 #include <array>

@@ -124,5 +124,5 @@ TEST_CASE("the table-driven LPCRC equals Boost's CRC over the same 4 bytes", "[l
     REQUIRE(lpcrc16(b) == vcrc16({{b, 4}}));
   }
   const std::uint8_t fc[4] = {0x00, 0x64, 0x00, 0xc8};
-  CHECK(lpcrc16(fc) == 0x9C5F);  // the fact sheet's flow-control test vector
+  CHECK(lpcrc16(fc) == 0x9C5F);  // the flow-control reference packet, docs/compliance.md
 }

@@ -135,7 +135,7 @@ TEST_CASE("SwitchPortCongestionSetting overrides replace the switch-wide values 
 }
 
 TEST_CASE("FECN marking sets BTH byte 4 bit 7, keeps the ICRC valid and rewrites the VCRC", "[network][cc]") {
-  // The fact sheet's UD SEND test vector (4.9).
+  // The UD SEND reference packet (docs/compliance.md, "Reference packets").
   Packet p;
   UdSendFields f;
   f.dlid = 2;

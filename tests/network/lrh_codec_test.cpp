@@ -1,4 +1,5 @@
-// LRH codec: byte layout against the fact-sheet vectors, round trips, masking, hot-path helpers.
+// LRH codec: byte layout against the reference packets (docs/compliance.md), round trips, masking,
+// hot-path helpers.
 #include <array>
 #include <catch2/catch.hpp>
 #include <cstdint>
@@ -19,7 +20,7 @@ void require_equal(const Lrh& a, const Lrh& b) {
 }
 }  // namespace
 
-TEST_CASE("LRH encodes the fact-sheet UD and ACK headers byte for byte", "[network][codec]") {
+TEST_CASE("LRH encodes the reference UD and ACK headers byte for byte", "[network][codec]") {
   std::array<std::uint8_t, kLrhBytes> out{};
   encode_lrh({0, 0, 0, kLnhIbaLocal, 2, 12, 1}, out.data());
   REQUIRE(out == std::array<std::uint8_t, 8>{0x00, 0x02, 0x00, 0x02, 0x00, 0x0c, 0x00, 0x01});

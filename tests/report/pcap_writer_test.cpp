@@ -18,7 +18,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// UD SEND Only test vector, ib-spec-facts.md 4.9: DLID 2, SLID 1, DestQP 0x12, SrcQP 0x11.
+// UD SEND Only reference packet (docs/compliance.md, "Reference packets"): DLID 2, SLID 1,
+// DestQP 0x12, SrcQP 0x11.
 const std::vector<std::uint8_t> kUdSend = {
     0x00, 0x02, 0x00, 0x02, 0x00, 0x0c, 0x00, 0x01,                          // LRH
     0x64, 0xb0, 0xff, 0xff, 0x00, 0x00, 0x00, 0x12, 0x00, 0x00, 0x00, 0x01,  // BTH
@@ -34,7 +35,7 @@ const std::vector<std::uint8_t> kFlowControl = {0x00, 0x64, 0x00, 0xc8, 0x5f, 0x
 
 constexpr const char* kTshark = "/usr/bin/tshark";
 
-// Payload heuristics can claim synthetic payloads and mark them malformed (fact sheet section 9).
+// Payload heuristics can claim synthetic payloads and mark them malformed (docs/scenario.md, "Outputs").
 const char* const kNoHeuristics =
     " --disable-heuristic rpcrdma_infiniband --disable-heuristic smb_direct_infiniband"
     " --disable-heuristic iser_infiniband --disable-heuristic nvme_rdma"

@@ -1,5 +1,5 @@
 // build_gmp_packet / parse_gmp_packet: a GMP is a UD SEND Only to QP1 on a data VL with the GSI
-// Q_Key 0x80010000 (fact sheet 6.1, R36) and the 256-byte MAD as payload (R38).
+// Q_Key 0x80010000 (IBA Vol1 ch. 13, R36) and the 256-byte MAD as payload (R38).
 #include <catch2/catch.hpp>
 #include <cstdint>
 #include <vector>

@@ -23,7 +23,7 @@ void require_equal(const Bth& a, const Bth& b) {
 }
 }  // namespace
 
-TEST_CASE("BTH encodes the fact-sheet UD and ACK headers byte for byte", "[transport][codec]") {
+TEST_CASE("BTH encodes the reference UD and ACK headers byte for byte", "[transport][codec]") {
   std::array<std::uint8_t, kBthBytes> out{};
   Bth ud;
   ud.opcode = kOpcodeUdSendOnly;

@@ -1,4 +1,5 @@
-// The fact sheet's hand-built packets (section 4.9), reproduced byte for byte by the codecs.
+// The hand-built reference packets (docs/compliance.md, "Reference packets"), reproduced byte for
+// byte by the codecs.
 // (The flow-control vector lives in tests/link/flow_control_packet_test.cpp.)
 #include <catch2/catch.hpp>
 #include <cstdint>
@@ -31,7 +32,7 @@ std::uint32_t wire_icrc(const Packet& p) {
 }
 }  // namespace
 
-TEST_CASE("UD SEND Only \"hello, fabric\" built by build_ud_send matches the fact-sheet frame",
+TEST_CASE("UD SEND Only \"hello, fabric\" built by build_ud_send matches the reference frame",
           "[transport][codec][crc]") {
   const std::string text = "hello, fabric";
   UdSendFields f;
@@ -57,7 +58,7 @@ TEST_CASE("UD SEND Only \"hello, fabric\" built by build_ud_send matches the fac
   REQUIRE(vcrc_ok(p));
 }
 
-TEST_CASE("RC ACK built from the LRH, BTH and AETH encoders matches the fact-sheet frame",
+TEST_CASE("RC ACK built from the LRH, BTH and AETH encoders matches the reference frame",
           "[transport][codec][crc]") {
   Packet p;
   p.header_len = kLrhBytes + kBthBytes + kAethBytes;

@@ -1,4 +1,4 @@
-// A General Management Packet on the wire (fact sheet 6.1, IBA Vol1 13.4): a UD SEND Only to QP1
+// A General Management Packet on the wire (IBA Vol1 13.4): a UD SEND Only to QP1
 // (the GSI) on a data VL, with the 256-byte MAD as payload:
 //   LRH (VL from the sender's SL->VL table, LNH 2) | BTH (opcode 0x64, DestQP 1) |
 //   DETH (Q_Key 0x80010000, SrcQP 1) | MAD | ICRC | VCRC: 290 bytes, PktLen 72.

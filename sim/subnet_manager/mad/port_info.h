@@ -1,5 +1,5 @@
 // PortInfo (SMP attribute 0x0015, IBA Vol1 14.2.5.6): one port's addressing, link and VL settings.
-// 64 bytes, big-endian (fact sheet 6.4; bit positions as in OpenSM's ib_port_info_t accessors):
+// 64 bytes, big-endian (bit positions as in OpenSM's ib_port_info_t accessors):
 //   0-7 M_Key; 8-15 GidPrefix; 16-17 LID; 18-19 MasterSMLID; 20-23 CapabilityMask; 24-25 DiagCode;
 //   26-27 M_KeyLeasePeriod; 28 LocalPortNum; 29 LinkWidthEnabled; 30 LinkWidthSupported;
 //   31 LinkWidthActive; 32 LinkSpeedSupported (7-4) | PortState (3-0);

@@ -1,4 +1,4 @@
-// An SMP on the wire (fact sheet 6.1): a UD SEND Only to QP0 on VL15, P_Key 0xFFFF, Q_Key 0,
+// An SMP on the wire (IBA Vol1 13.4, 14.2.1): a UD SEND Only to QP0 on VL15, P_Key 0xFFFF, Q_Key 0,
 // source QP 0, with the 256-byte MAD as payload:
 //   LRH (VL 15, LNH 2) | BTH (opcode 0x64) | DETH | MAD | ICRC | VCRC: 290 bytes, PktLen 72.
 // A directed-route SMP on its directed part has DLID = SLID = 0xFFFF (permissive).

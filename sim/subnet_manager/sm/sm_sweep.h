@@ -1,4 +1,4 @@
-// One heavy sweep of the subnet manager (fact sheet 6.5, OpenSM's do_sweep), as a pure state
+// One heavy sweep of the subnet manager (IBA Vol1 ch. 14; OpenSM's do_sweep), as a pure state
 // machine: it says which SMPs to send next and consumes their answers; the SystemC shell
 // (subnet_manager.h) puts them on the wire, bounds how many are outstanding, and retries lost ones.
 // Every request is a directed-route SMP from the SM's port (as OpenSM sends them).
