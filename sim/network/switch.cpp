@@ -28,12 +28,8 @@ Switch::Switch(const sc_core::sc_module_name& name, SwitchConfig config, PacketP
     ports_.back()->set_activate_on_data(true);
   }
   inputs_.resize(config_.num_ports);
-  outputs_.resize(config_.num_ports);
-  for (auto& o : outputs_) {
-    o.arbiter = VlArbiter(config_.vl_arbitration);
-    o.arb_config = config_.vl_arbitration;
-    o.next_rr.fill(1);
-  }
+  for (unsigned i = 1; i <= config_.num_ports; ++i)
+    outputs_.push_back(std::make_unique<Output>(*this, static_cast<PortNum>(i), config_.vl_arbitration));
   discards_.resize(config_.num_ports);
 }
 
@@ -55,9 +51,7 @@ void Switch::set_sl_to_vl(PortNum in, PortNum out, const SlToVlTable& table) {
 }
 
 void Switch::set_vl_arbitration(PortNum out, const VlArbConfig& config) {
-  Output& o = outputs_.at(out - 1);
-  o.arb_config = config;
-  o.arbiter = VlArbiter(config);
+  outputs_.at(out - 1)->stage.set_vl_arbitration(config);
 }
 
 void Switch::send_management(PortNum out, Packet* p) {
@@ -69,10 +63,7 @@ void Switch::send_management(PortNum out, Packet* p) {
     pool_.release(p);
     return;
   }
-  Output& o = outputs_[out - 1];
-  o.management.push_back(p);
-  o.waiting |= static_cast<std::uint16_t>(1u << kVl15);
-  try_start(out);
+  outputs_[out - 1]->stage.send_management(p);
 }
 
 void Switch::send_gsi(PortNum out, Packet* p) {
@@ -84,8 +75,7 @@ void Switch::send_gsi(PortNum out, Packet* p) {
     pool_.release(p);
     return;
   }
-  outputs_[out - 1].gsi.push_back(p);
-  try_start(out);
+  outputs_[out - 1]->stage.send_gsi(p);
 }
 
 void Switch::management_arrives(Packet* p, TailDiscard where) {
@@ -203,14 +193,14 @@ void Switch::tail_check(PortNum in, std::uint8_t vl, std::uint64_t serial) {
   const auto r = static_cast<Requester>((in << 4) | vl);
   for (PortNum o : *e.mcast) {
     if (o == in || o < 1 || o > ports_.size()) continue;
-    if (outputs_[o - 1].sending == r) ports_[o - 1]->stomp(outputs_[o - 1].sending_seq);
+    if (outputs_[o - 1]->sending == r) ports_[o - 1]->stomp(outputs_[o - 1]->sending_seq);
     withdraw(o, r);
   }
   if (e.copies_active == 0) retire_multicast(in, vl);
 }
 
 void Switch::withdraw(PortNum out, std::uint16_t r) {
-  Output& o = outputs_[out - 1];
+  Output& o = *outputs_[out - 1];
   for (std::uint16_t m = o.waiting; m; m &= static_cast<std::uint16_t>(m - 1)) {
     const unsigned v = static_cast<unsigned>(__builtin_ctz(m));
     auto& reqs = o.requesters[v];
@@ -274,7 +264,7 @@ void Switch::request_copy(PortNum in, std::uint8_t vl, PortNum out) {
   const Entry& e = inputs_[in - 1][vl].front();
   const std::uint8_t out_vl = sl_to_vl(in, out).vl(lrh_sl(e.p->header.data()));
   if (out_vl == kVl15 || out_vl >= ports_[out - 1]->op_vls()) return drop_copy(in, vl, out, DropReason::kSlToVlDrop);
-  Output& o = outputs_[out - 1];
+  Output& o = *outputs_[out - 1];
   o.requesters[out_vl].push_back(static_cast<Requester>((in << 4) | vl));
   o.waiting |= static_cast<std::uint16_t>(1u << out_vl);
   try_start(out);
@@ -301,7 +291,7 @@ void Switch::retire_multicast(PortNum in, std::uint8_t vl) {
 void Switch::request(PortNum in, std::uint8_t vl) {
   Entry& e = inputs_[in - 1][vl].front();
   e.requesting = true;
-  Output& o = outputs_[e.out - 1];
+  Output& o = *outputs_[e.out - 1];
   o.requesters[e.out_vl].push_back(static_cast<Requester>((in << 4) | vl));
   o.waiting |= static_cast<std::uint16_t>(1u << e.out_vl);
   const Time hoq = hoq_life_[e.out - 1];
@@ -314,7 +304,7 @@ void Switch::discard_head(PortNum in, std::uint8_t vl, DropReason reason) {
   auto& q = inputs_[in - 1][vl];
   Entry e = q.front();
   if (e.requesting) {
-    Output& o = outputs_[e.out - 1];
+    Output& o = *outputs_[e.out - 1];
     auto& r = o.requesters[e.out_vl];
     r.erase(std::find(r.begin(), r.end(), static_cast<Requester>((in << 4) | vl)));
     clear_if_idle(o, e.out_vl);
@@ -327,109 +317,60 @@ void Switch::discard_head(PortNum in, std::uint8_t vl, DropReason reason) {
   if (!q.empty()) consider_head(in, vl);
 }
 
-template <bool kCc>
-void Switch::try_start_impl(PortNum out) {
-  CongestionDetector* const cc = kCc ? cc_.get() : nullptr;
-  Output& o = outputs_[out - 1];
-  LinkPort& port = *ports_[out - 1];
+// Heads waiting for an output that cannot carry them any more are discarded (R20).
+void Switch::discard_unsendable(PortNum out) {
+  Output& o = *outputs_[out - 1];
+  const LinkPort& port = *ports_[out - 1];
+  if (port.state() == PortState::kActive) return;
   const unsigned op_vls = port.op_vls();
-  // Heads waiting for an output that cannot carry them any more are discarded (R20).
-  if (port.state() != PortState::kActive) {
-    for (unsigned v = 0; v <= kMaxDataVls; ++v) {
-      if (v < kMaxDataVls && v >= op_vls) continue;
-      if (v == kVl15 && port.state() != PortState::kDown) continue;
-      while (!o.requesters[v].empty()) {
-        const Requester r = o.requesters[v].front();
-        const DropReason why = port.state() == PortState::kDown ? DropReason::kLinkDown : DropReason::kPortState;
-        if (inputs_[(r >> 4) - 1][r & 15].front().mcast) {
-          o.requesters[v].erase(o.requesters[v].begin());
-          clear_if_idle(o, v);
-          drop_copy(static_cast<PortNum>(r >> 4), r & 15, out, why);
-        } else {
-          discard_head(static_cast<PortNum>(r >> 4), r & 15, why);
-        }
+  for (unsigned v = 0; v <= kMaxDataVls; ++v) {
+    if (v < kMaxDataVls && v >= op_vls) continue;
+    if (v == kVl15 && port.state() != PortState::kDown) continue;
+    while (!o.requesters[v].empty()) {
+      const Requester r = o.requesters[v].front();
+      const DropReason why = port.state() == PortState::kDown ? DropReason::kLinkDown : DropReason::kPortState;
+      if (inputs_[(r >> 4) - 1][r & 15].front().mcast) {
+        o.requesters[v].erase(o.requesters[v].begin());
+        clear_if_idle(o, v);
+        drop_copy(static_cast<PortNum>(r >> 4), r & 15, out, why);
+      } else {
+        discard_head(static_cast<PortNum>(r >> 4), r & 15, why);
       }
     }
-    if (port.state() == PortState::kDown) {
-      while (!o.management.empty()) {
-        Packet* p = o.management.front();
-        o.management.pop_front();
-        count_discard(out, DropReason::kLinkDown, *p);
-        pool_.release(p);
-      }
-      clear_if_idle(o, kVl15);
-    }
   }
-  if (!o.gsi.empty() && port.state() == PortState::kActive) {
-    Packet* p = o.gsi.front();
-    const std::uint8_t v = p->header[0] >> 4;
-    if (!port.can_start_data()) {
-      port.notify_when_free();
-      return;
-    }
-    if (v < op_vls && port.may_send(v, credits_for_bytes(p->wire_bytes()))) {
-      o.gsi.pop_front();
-      o.sending = kManagementSender;
-      p->end_pending = false;
-      port.transmit(p);
-      o.sending_seq = p->link_seq;
-      port.notify_when_free();
-      // Outside VL arbitration (as management packets are): the arbiter did not choose it.
-      return;
-    }
-  }
-  if (o.waiting == 0) return;
-  if (!port.can_start_data()) {
-    port.notify_when_free();
-    return;
-  }
-  // One pass per waiting VL: the round-robin winner among the inputs whose packet fits (the
-  // first at or after next_rr), which also tells whether the VL is ready for the arbiter.
+}
+
+// The round-robin winner among the inputs requesting output VL `vl` whose packet fits (the first
+// at or after next_rr): kBlocked if none fits.
+PortOutput::Candidacy Switch::candidate(Output& o, std::uint8_t vl) {
+  const LinkPort& port = *ports_[o.out - 1];
   const unsigned n = static_cast<unsigned>(ports_.size());
-  std::array<std::int16_t, kMaxDataVls + 1> winner;
-  std::uint16_t ready = 0;
-  for (std::uint16_t m = o.waiting; m; m &= static_cast<std::uint16_t>(m - 1)) {
-    const unsigned v = static_cast<unsigned>(__builtin_ctz(m));
-    if (v != kVl15 && v >= op_vls) continue;
-    const auto& reqs = o.requesters[v];
-    std::int16_t best = -1;
-    unsigned best_dist = ~0u;
-    for (std::size_t i = 0; i < reqs.size(); ++i) {
-      const PortNum in = static_cast<PortNum>(reqs[i] >> 4);
-      const unsigned dist = ((in + n - o.next_rr[v]) % n) * 16 + (reqs[i] & 15);
-      if (dist < best_dist && port.may_send(static_cast<std::uint8_t>(v), inputs_[in - 1][reqs[i] & 15].front().blocks)) {
-        best = static_cast<std::int16_t>(i);
-        best_dist = dist;
-      }
+  const auto& reqs = o.requesters[vl];
+  std::int16_t best = -1;
+  unsigned best_dist = ~0u;
+  for (std::size_t i = 0; i < reqs.size(); ++i) {
+    const PortNum in = static_cast<PortNum>(reqs[i] >> 4);
+    const unsigned dist = ((in + n - o.next_rr[vl]) % n) * 16 + (reqs[i] & 15);
+    if (dist < best_dist && port.may_send(vl, inputs_[in - 1][reqs[i] & 15].front().blocks)) {
+      best = static_cast<std::int16_t>(i);
+      best_dist = dist;
     }
-    winner[v] = best;
-    if (v == kVl15) continue;
-    if (best >= 0) ready |= static_cast<std::uint16_t>(1u << v);
-    port.set_credit_stalled(static_cast<std::uint8_t>(v), best < 0);
-    if constexpr (kCc)
-      if (best < 0) cc->credit_wait(out, static_cast<std::uint8_t>(v));
   }
-  const bool vl15_ready = (o.waiting >> kVl15) & 1;
-  const int vl = o.arbiter.choose(ready, vl15_ready);
-  if (vl < 0) return;  // no credits: on_credits retries
-  if (vl == kVl15 && !o.management.empty()) {
-    // The management port's own SMPs go first.
-    Packet* p = o.management.front();
-    o.management.pop_front();
-    clear_if_idle(o, kVl15);
-    o.sending = kManagementSender;
-    p->end_pending = false;
-    port.transmit(p);
-    o.sending_seq = p->link_seq;
-    if (o.waiting) port.notify_when_free();
-    o.arbiter.sent(vl, static_cast<std::uint32_t>(p->wire_bytes()));
-    return;
-  }
+  o.winner[vl] = best;
+  if (best >= 0) return PortOutput::Candidacy::kReady;
+  if (cc_ && vl != kVl15) cc_->credit_wait(o.out, vl);
+  return PortOutput::Candidacy::kBlocked;
+}
+
+// The arbiter chose output VL `vl`: its winning input's packet (or a multicast copy of it) goes.
+Packet* Switch::grant(Output& o, std::uint8_t vl) {
+  LinkPort& port = *ports_[o.out - 1];
+  const unsigned n = static_cast<unsigned>(ports_.size());
   auto& reqs = o.requesters[vl];
-  const std::size_t best = static_cast<std::size_t>(winner[vl]);
+  const std::size_t best = static_cast<std::size_t>(o.winner[vl]);
   const Requester r = reqs[best];
   reqs.erase(reqs.begin() + static_cast<std::ptrdiff_t>(best));
-  clear_if_idle(o, static_cast<unsigned>(vl));
+  clear_if_idle(o, vl);
   const PortNum in = static_cast<PortNum>(r >> 4);
   o.next_rr[vl] = static_cast<PortNum>(in % n + 1);
   o.sending = r;
@@ -447,40 +388,32 @@ void Switch::try_start_impl(PortNum out) {
   bool rewrite = false;
   if (lrh_vl(p->header.data()) != vl) {
     // The VL is the only field a switch rewrites, with FECN; VCRC covers them, ICRC does not (R12).
-    set_lrh_vl(p->header.data(), static_cast<std::uint8_t>(vl));
+    set_lrh_vl(p->header.data(), vl);
     rewrite = true;
   }
-  if constexpr (kCc)
-    if (vl != kVl15 && cc_depart(out, static_cast<std::uint8_t>(vl), e, port)) rewrite |= mark_fecn(*p, false);
+  if (cc_ && vl != kVl15 && cc_depart(o.out, vl, e, port)) rewrite |= mark_fecn(*p, false);
   if (rewrite) write_vcrc(*p);
   // Before its tail check this switch may still stomp it: the next receiver must check it too.
   p->end_pending = e.check && !e.tail_checked;
-  port.transmit(p);
-  e.out_seq = o.sending_seq = p->link_seq;
-  // Others wait for this output: be told when it is free (its end is already an event).
-  if (o.waiting) port.notify_when_free();
-  o.arbiter.sent(vl, static_cast<std::uint32_t>(p->wire_bytes()));
-  if (vl != kVl15) {
-    // The packet took credits: the others waiting for this VL may now lack them, from now on.
-    bool fits = o.requesters[vl].empty();
-    for (const Requester q : o.requesters[vl])
-      fits = fits || port.may_send(static_cast<std::uint8_t>(vl), inputs_[(q >> 4) - 1][q & 15].front().blocks);
-    port.set_credit_stalled(static_cast<std::uint8_t>(vl), !fits);
-    if constexpr (kCc)
-      if (!fits) cc->credit_wait(out, static_cast<std::uint8_t>(vl));
-  }
-  ++stats_.forwarded;
+  return p;
 }
 
-template void Switch::try_start_impl<true>(PortNum);
-template void Switch::try_start_impl<false>(PortNum);
+void Switch::Output::sent(std::uint8_t, Packet* p, Time) {
+  Entry& e = sw.inputs_[(sending >> 4) - 1][sending & 15].front();
+  e.out_seq = sending_seq = p->link_seq;
+  ++sw.stats_.forwarded;
+}
 
-void Switch::on_tx_done(LinkPort& port, Packet* p) {
-  Output& o = outputs_[port.number() - 1];
-  if (o.sending == kManagementSender) {
-    o.sending = 0;  // the SMP is the next hop's now
-    return;
-  }
+bool Switch::blocked_after_send(Output& o, std::uint8_t vl) {
+  const LinkPort& port = *ports_[o.out - 1];
+  bool fits = o.requesters[vl].empty();
+  for (const Requester q : o.requesters[vl])
+    fits = fits || port.may_send(vl, inputs_[(q >> 4) - 1][q & 15].front().blocks);
+  if (!fits && cc_) cc_->credit_wait(o.out, vl);
+  return !fits;
+}
+
+void Switch::output_done(Output& o, Packet* p) {
   const PortNum in = static_cast<PortNum>(o.sending >> 4);
   const std::uint8_t vl = o.sending & 15;
   o.sending = 0;
@@ -499,6 +432,8 @@ void Switch::on_tx_done(LinkPort& port, Packet* p) {
   ports_[in - 1]->free_rx(vl, blocks);
   if (!q.empty()) consider_head(in, vl);
 }
+
+void Switch::on_tx_done(LinkPort& port, Packet* p) { outputs_[port.number() - 1]->stage.tx_done(p); }
 
 bool Switch::cc_depart(PortNum out, std::uint8_t vl, const Entry& e, const LinkPort& port) {
   const std::uint32_t left = port.tx_credits(vl).available();

@@ -38,6 +38,7 @@
 #include "sim/core/ring_queue.h"
 #include "sim/core/scheduled_module.h"
 #include "sim/link/link_port.h"
+#include "sim/link/port_output.h"
 #include "sim/link/sl_to_vl_table.h"
 #include "sim/link/vl_arbiter.h"
 #include "sim/network/congestion_detector.h"
@@ -131,7 +132,7 @@ class Switch : public ScheduledModule, public PortOwner {
   const SlToVlTable& sl_to_vl_table(PortNum in, PortNum out) const { return sl_to_vl(in, out); }
   // The VL arbitration tables of output `out` (the arbiter starts afresh).
   void set_vl_arbitration(PortNum out, const VlArbConfig& config);
-  const VlArbConfig& vl_arbitration(PortNum out) const { return outputs_.at(out - 1).arb_config; }
+  const VlArbConfig& vl_arbitration(PortNum out) const { return outputs_.at(out - 1)->stage.vl_arbitration(); }
   // End of the run, when it becomes known after construction (lifetime timers beyond it are not set).
   void set_horizon(Time horizon) { config_.horizon = horizon; }
 
@@ -194,17 +195,31 @@ class Switch : public ScheduledModule, public PortOwner {
     std::uint64_t out_seq = 0;
   };
   using Requester = std::uint16_t;  // (input port << 4) | input VL
-  static constexpr Requester kManagementSender = kVl15;  // port 0, VL15: the management port
-  struct Output {
+  // One output: the inputs' requests per output VL, offered to its port output stage
+  // (port_output.h), which also sends the management port's own SMPs and GMPs.
+  struct Output : PortOutput::Source {
+    Output(Switch& sw, PortNum out, const VlArbConfig& arbitration)
+        : sw(sw), out(out), stage(sw.port(out), *this, arbitration, false) {
+      next_rr.fill(1);
+    }
+    Switch& sw;
+    PortNum out;
     std::array<std::vector<Requester>, kMaxDataVls + 1> requesters;  // per output VL
-    std::uint16_t waiting = 0;  // bit v: requesters[v] not empty (bit 15: VL15)
+    std::uint16_t waiting = 0;  // bit v: requesters[v] not empty (bit 15: VL15 packets passing through)
     std::array<PortNum, kMaxDataVls + 1> next_rr{};
-    VlArbiter arbiter;
-    Requester sending = 0;
+    std::array<std::int16_t, kMaxDataVls + 1> winner{};  // per VL: the request candidate() found
+    Requester sending = 0;          // the input whose packet is on the wire (0: none of the inputs')
     std::uint64_t sending_seq = 0;  // its link_seq on this output
-    RingQueue<Packet*> management;  // SMPs from the management port, sent before other VL15 packets
-    RingQueue<Packet*> gsi;         // GMPs from the management port (QP1) on data VLs, sent when credits allow
-    VlArbConfig arb_config;
+    PortOutput stage;
+
+    void prepare() override { sw.discard_unsendable(out); }
+    std::uint16_t waiting_vls() const override { return waiting; }
+    PortOutput::Candidacy candidate(std::uint8_t vl) override { return sw.candidate(*this, vl); }
+    Packet* take(std::uint8_t vl) override { return sw.grant(*this, vl); }
+    void sent(std::uint8_t vl, Packet* p, Time start) override;
+    bool blocked_after_send(std::uint8_t vl) override { return sw.blocked_after_send(*this, vl); }
+    void tx_done(Packet* p) override { sw.output_done(*this, p); }
+    void drop_own(Packet* p, DropReason reason) override { sw.count_discard(out, reason, *p); }
   };
 
   Time eligible_time(const Entry& e, PortNum out) const;
@@ -214,10 +229,13 @@ class Switch : public ScheduledModule, public PortOwner {
   void request_copy(PortNum in, std::uint8_t vl, PortNum out);
   void drop_copy(PortNum in, std::uint8_t vl, PortNum out, DropReason reason);
   void retire_multicast(PortNum in, std::uint8_t vl);
-  void try_start(PortNum out) { cc_ ? try_start_impl<true>(out) : try_start_impl<false>(out); }
-  // kCc: congestion control is on. Without it the code has no trace of it (a bench figure).
-  template <bool kCc>
-  void try_start_impl(PortNum out);
+  void try_start(PortNum out) { outputs_[out - 1]->stage.try_send(); }
+  // The crossbar's side of an output (Output's PortOutput::Source).
+  void discard_unsendable(PortNum out);
+  PortOutput::Candidacy candidate(Output& o, std::uint8_t vl);
+  Packet* grant(Output& o, std::uint8_t vl);
+  bool blocked_after_send(Output& o, std::uint8_t vl);
+  void output_done(Output& o, Packet* p);
   void schedule_discard_at_tail(PortNum in, Packet* p, Time tail, DropReason reason, bool check);
   void expired(EntryRef r, bool hoq);
   void tail_check(PortNum in, std::uint8_t vl, std::uint64_t serial);
@@ -229,8 +247,7 @@ class Switch : public ScheduledModule, public PortOwner {
   void count_discard(PortNum port, DropReason reason, const Packet& p);
   // Clears output VL v's waiting bit when nothing waits for it any more.
   static void clear_if_idle(Output& o, unsigned v) {
-    if (o.requesters[v].empty() && (v != kVl15 || o.management.empty()))
-      o.waiting &= static_cast<std::uint16_t>(~(1u << v));
+    if (o.requesters[v].empty()) o.waiting &= static_cast<std::uint16_t>(~(1u << v));
   }
   const SlToVlTable& sl_to_vl(PortNum in, PortNum out) const;
   // Whether the packet of `e` leaves (out, vl) with FECN (out of line: the hot path keeps a null test).
@@ -247,7 +264,7 @@ class Switch : public ScheduledModule, public PortOwner {
   SlToVlTable default_sl_to_vl_;
   std::vector<std::unique_ptr<LinkPort>> ports_;
   std::vector<std::array<RingQueue<Entry>, kMaxDataVls + 1>> inputs_;  // [port-1][vl]
-  std::vector<Output> outputs_;
+  std::vector<std::unique_ptr<Output>> outputs_;
   std::vector<std::array<std::uint64_t, static_cast<int>(DropReason::kCount)>> discards_;
   std::uint64_t next_serial_ = 1;
   SwitchStats stats_;

@@ -45,13 +45,11 @@ Hca::Hca(const sc_core::sc_module_name& name, HcaConfig config, PacketPool& pool
   for (unsigned i = 1; i <= config_.num_ports; ++i) {
     ports_.push_back(std::make_unique<LinkPort>(*this, *this, static_cast<PortNum>(i), config_.buffers,
                                                 std::string(this->name()) + "/" + std::to_string(i)));
-    arbiters_.emplace_back(config_.vl_arbitration);
   }
-  arb_configs_.assign(config_.num_ports, config_.vl_arbitration);
   port_sl_to_vl_.assign(config_.num_ports, config_.sl_to_vl);
   port_lmc_.assign(config_.num_ports, 0);
-  management_queues_.resize(config_.num_ports);
-  gsi_queues_.resize(config_.num_ports);
+  for (unsigned i = 1; i <= config_.num_ports; ++i)
+    senders_.push_back(std::make_unique<PortSender>(*this, static_cast<PortNum>(i), config_.vl_arbitration));
   send_queues_.resize(config_.num_ports);
   queued_vls_.assign(config_.num_ports, 0);
   qp_rings_.resize(config_.num_ports);
@@ -148,8 +146,7 @@ void Hca::drop_unsent(Packet* p, DropReason reason) {
 }
 
 void Hca::set_vl_arbitration(PortNum n, const VlArbConfig& config) {
-  arb_configs_.at(n - 1) = config;
-  arbiters_.at(n - 1) = VlArbiter(config);
+  senders_.at(n - 1)->stage.set_vl_arbitration(config);
 }
 
 void Hca::send_management(PortNum n, Packet* p) {
@@ -159,8 +156,7 @@ void Hca::send_management(PortNum n, Packet* p) {
     pool_.release(p);
     return;
   }
-  management_queues_[n - 1].push_back(p);
-  try_send(n);
+  senders_[n - 1]->stage.send_management(p);
 }
 
 void Hca::send_gsi(PortNum n, Packet* p) {
@@ -170,126 +166,76 @@ void Hca::send_gsi(PortNum n, Packet* p) {
     pool_.release(p);
     return;
   }
-  gsi_queues_[n - 1].push_back(p);
-  try_send(n);
+  senders_[n - 1]->stage.send_gsi(p);
 }
 
 void Hca::on_port_state_change(LinkPort& port) {
-  if (port.state() == PortState::kDown) {
-    // SMPs waiting for a port that went down are lost with it.
-    auto& q = management_queues_[port.number() - 1];
-    while (!q.empty()) {
-      ledger_.dropped(DropReason::kLinkDown, true);
-      pool_.release(q.front());
-      q.pop_front();
-    }
-  }
+  // SMPs waiting for a port that went down are lost with it (its output stage drops them).
+  if (port.state() == PortState::kDown) try_send(port.number());
   if (agent_) agent_->on_port_state_change(port.number());
 }
 
-template <bool kCc>
-void Hca::try_send_impl(PortNum n) {
-  auto& queues = send_queues_[n - 1];
-  LinkPort& port = *ports_[n - 1];
-  std::uint16_t ready = 0;
-  if (ring_vls_[n - 1]) pull_from_qps(n);
-  Congestion* const cc = kCc ? cc_.get() : nullptr;
-  auto& mq = management_queues_[n - 1];
-  if (!mq.empty()) {
-    // QP0 first: SMPs go before any data packet (VL15 precedes the arbitration tables).
-    if (!port.can_start_data()) {
-      port.notify_when_free();
-      return;
-    }
-    Packet* p = mq.front();
-    mq.pop_front();
-    port.transmit(p);
-    arbiters_[n - 1].sent(kVl15, static_cast<std::uint32_t>(p->wire_bytes()));
-    if (!mq.empty() || queued_vls_[n - 1] || (kCc && !cc->cnps[n - 1].empty())) port.notify_when_free();
-    return;
-  }
-  auto& gq = gsi_queues_[n - 1];
-  if (!gq.empty() && port.state() == PortState::kActive) {
-    // QP1's GMPs next, as soon as their data VL has credits (on_credits brings us back).
-    Packet* p = gq.front();
-    const std::uint8_t v = p->header[0] >> 4;
-    if (!port.can_start_data()) {
-      port.notify_when_free();
-      return;
-    }
-    if (port.may_send(v, credits_for_bytes(p->wire_bytes()))) {
-      gq.pop_front();
-      port.transmit(p);  // outside VL arbitration, as management packets are
-      port.notify_when_free();
-      return;
-    }
-  }
-  if (queued_vls_[n - 1] == 0 && !(kCc && !cc->cnps[n - 1].empty())) return;
-  Time dma_wait = kTimeNever;
-  [[maybe_unused]] Time cc_wait = kTimeNever;
-  for (std::uint16_t m = queued_vls_[n - 1]; m; m &= static_cast<std::uint16_t>(m - 1)) {
-    const unsigned v = static_cast<unsigned>(__builtin_ctz(m));
-    if (staged_ready_[n - 1][v] > now()) {
-      // Its payload is still coming over the host interface.
-      dma_wait = std::min(dma_wait, staged_ready_[n - 1][v]);
-      continue;
-    }
-    if constexpr (kCc) {
-      // Congestion control holds the flow's next packet until its inter-packet delay is over.
-      const Time ready_at = cc_ready_at(n, *queues[v].front().p);
-      if (ready_at > now()) {
-        cc_wait = std::min(cc_wait, ready_at);
-        continue;
-      }
-    }
-    const bool fits = port.may_send(static_cast<std::uint8_t>(v), credits_for_bytes(queues[v].front().p->wire_bytes()));
-    if (fits) ready |= static_cast<std::uint16_t>(1u << v);
-    port.set_credit_stalled(static_cast<std::uint8_t>(v), !fits && port.state() == PortState::kActive);
-  }
-  if (dma_wait != kTimeNever && !send_ready_pending_) {
-    send_ready_pending_ = true;
-    schedule<&Hca::staged_payload_ready>(dma_wait, this);
-  }
-  if constexpr (kCc)
-    if (cc_wait != kTimeNever) cc_wake(n, cc_wait);
-  if (!port.can_start_data()) {
-    port.notify_when_free();
-    return;
-  }
-  if constexpr (kCc)
-    if (cc_transmit_cnp(n)) return;
-  const int vl = arbiters_[n - 1].choose(ready, false);
-  if (vl < 0) return;  // no credits (on_credits retries) or the port is not Active yet
-  auto& q = queues[vl];
-  const Queued next = q.front();
-  Packet* p = next.p;
-  q.pop_front();
-  if (q.empty()) {
-    queued_vls_[n - 1] &= static_cast<std::uint16_t>(~(1u << vl));
-    port.set_credit_stalled(static_cast<std::uint8_t>(vl), false);
-  }
-  p->injected = port.transmit(p);
-  if constexpr (kCc)
-    if (p->src_qp != 0) cc_sent(n, *p);
-  arbiters_[n - 1].sent(vl, static_cast<std::uint32_t>(p->wire_bytes()));
-  ledger_.injected();
-  ++stats_.sent_packets;
-  stats_.sent_payload_bytes += p->payload_len;
-  if (send_observer_) send_observer_->on_injected(*this, *p);
-  if (next.qp) next.qp->on_transmitted(*p);  // an RC request starts its ACK timer
-  // Verbs QPs: stage the next packet now, so that its payload DMA overlaps this packet's time on
-  // the wire (a pipelined HCA), rather than starting only once the line is free again.
-  if (ring_vls_[n - 1]) pull_from_qps(n);
-  // The packet took credits: the next one may now lack them, and waits for them from now on.
-  if (!q.empty())
-    port.set_credit_stalled(static_cast<std::uint8_t>(vl),
-                            !port.may_send(static_cast<std::uint8_t>(vl), credits_for_bytes(q.front().p->wire_bytes())));
-  // More to send: be told when this packet is out (no extra event, its end is already scheduled).
-  if (queued_vls_[n - 1]) port.notify_when_free();
+// --- the send side of a port (PortOutput::Source) ---
+
+void Hca::PortSender::prepare() {
+  dma_wait = cc_wait = kTimeNever;
+  if (h.ring_vls_[n - 1]) h.pull_from_qps(n);
 }
 
-template void Hca::try_send_impl<true>(PortNum);
-template void Hca::try_send_impl<false>(PortNum);
+PortOutput::Candidacy Hca::PortSender::candidate(std::uint8_t v) {
+  const Time now = h.now();
+  if (h.staged_ready_[n - 1][v] > now) {
+    // Its payload is still coming over the host interface.
+    dma_wait = std::min(dma_wait, h.staged_ready_[n - 1][v]);
+    return PortOutput::Candidacy::kNone;
+  }
+  const Packet& p = *h.send_queues_[n - 1][v].front().p;
+  if (h.cc_) {
+    // Congestion control holds the flow's next packet until its inter-packet delay is over.
+    const Time ready_at = h.cc_ready_at(n, p);
+    if (ready_at > now) {
+      cc_wait = std::min(cc_wait, ready_at);
+      return PortOutput::Candidacy::kNone;
+    }
+  }
+  return stage.port().may_send(v, credits_for_bytes(p.wire_bytes())) ? PortOutput::Candidacy::kReady
+                                                                      : PortOutput::Candidacy::kBlocked;
+}
+
+void Hca::PortSender::surveyed() {
+  if (dma_wait != kTimeNever && !h.send_ready_pending_) {
+    h.send_ready_pending_ = true;
+    h.schedule<&Hca::staged_payload_ready>(dma_wait, &h);
+  }
+  if (h.cc_ && cc_wait != kTimeNever) h.cc_wake(n, cc_wait);
+}
+
+Packet* Hca::PortSender::take(std::uint8_t v) {
+  auto& q = h.send_queues_[n - 1][v];
+  const Queued next = q.front();
+  q.pop_front();
+  if (q.empty()) h.queued_vls_[n - 1] &= static_cast<std::uint16_t>(~(1u << v));
+  taken_qp = next.qp;
+  return next.p;
+}
+
+void Hca::PortSender::sent(std::uint8_t, Packet* p, Time start) {
+  p->injected = start;
+  if (h.cc_ && p->src_qp != 0) h.cc_sent(n, *p);
+  h.ledger_.injected();
+  ++h.stats_.sent_packets;
+  h.stats_.sent_payload_bytes += p->payload_len;
+  if (h.send_observer_) h.send_observer_->on_injected(h, *p);
+  if (taken_qp) taken_qp->on_transmitted(*p);  // an RC request starts its ACK timer
+  // Verbs QPs: stage the next packet now, so that its payload DMA overlaps this packet's time on
+  // the wire (a pipelined HCA), rather than starting only once the line is free again.
+  if (h.ring_vls_[n - 1]) h.pull_from_qps(n);
+}
+
+bool Hca::PortSender::blocked_after_send(std::uint8_t v) {
+  const auto& q = h.send_queues_[n - 1][v];
+  return !q.empty() && !stage.port().may_send(v, credits_for_bytes(q.front().p->wire_bytes()));
+}
 
 void Hca::on_tx_done(LinkPort&, Packet*) {}
 
@@ -697,15 +643,14 @@ void Hca::cc_send_cnp(PortNum n, const CnpFields& f) {
 bool Hca::cc_transmit_cnp(PortNum n) {
   auto& q = cc_->cnps[n - 1];
   if (q.empty()) return false;
-  LinkPort& port = *ports_[n - 1];
+  PortOutput& out = senders_[n - 1]->stage;
   Packet* p = q.front();
   const std::uint8_t vl = p->header[0] >> 4;
-  if (!port.may_send(vl, credits_for_bytes(p->wire_bytes()))) return false;  // on_credits retries
+  if (!out.port().may_send(vl, credits_for_bytes(p->wire_bytes()))) return false;  // on_credits retries
   q.pop_front();
-  p->injected = port.transmit(p);  // outside VL arbitration, like management traffic
+  p->injected = out.send(p);  // outside VL arbitration, like management traffic
   ledger_.injected();
   if (send_observer_) send_observer_->on_injected(*this, *p);
-  if (queued_vls_[n - 1] || !q.empty()) port.notify_when_free();
   return true;
 }
 

@@ -22,6 +22,7 @@
 #include "sim/core/ring_queue.h"
 #include "sim/core/scheduled_module.h"
 #include "sim/link/link_port.h"
+#include "sim/link/port_output.h"
 #include "sim/link/sl_to_vl_table.h"
 #include "sim/link/vl_arbiter.h"
 #include "sim/network/management_agent.h"
@@ -105,7 +106,7 @@ class Hca : public ScheduledModule, public PortOwner, public TransportEnv {
   void set_sl_to_vl(PortNum n, const SlToVlTable& table) { port_sl_to_vl_.at(n - 1) = table; }
   const SlToVlTable& sl_to_vl_table(PortNum n) const { return port_sl_to_vl_.at(n - 1); }
   void set_vl_arbitration(PortNum n, const VlArbConfig& config);
-  const VlArbConfig& vl_arbitration(PortNum n) const { return arb_configs_.at(n - 1); }
+  const VlArbConfig& vl_arbitration(PortNum n) const { return senders_.at(n - 1)->stage.vl_arbitration(); }
   const std::vector<std::uint16_t>& p_keys() const { return config_.p_keys; }
 
   // Creates a UD QP with the given Q_Key; QPNs are handed out from 0x000100 upward (QP0 and QP1
@@ -232,10 +233,32 @@ class Hca : public ScheduledModule, public PortOwner, public TransportEnv {
   void consume_verbs(PortNum n, Packet* p, QueuePair& q, bool multicast);
   void deliver_verbs(PortNum n, Packet* p, const ParsedPacket* parsed = nullptr);
   UdQp* find_qp(Qpn qpn) { return qpn >= kFirstQpn && qpn - kFirstQpn < qps_.size() ? &qps_[qpn - kFirstQpn] : nullptr; }
-  void try_send(PortNum n) { cc_ ? try_send_impl<true>(n) : try_send_impl<false>(n); }
-  // kCc: congestion control is on. Without it the code has no trace of it (a bench figure).
-  template <bool kCc>
-  void try_send_impl(PortNum n);
+  // One port's send side: its send queues per VL, offered to the port's output stage
+  // (port_output.h), which also sends QP0's SMPs and QP1's GMPs.
+  struct PortSender : PortOutput::Source {
+    PortSender(Hca& h, PortNum n, const VlArbConfig& arbitration) : h(h), n(n), stage(h.port(n), *this, arbitration, true) {}
+    Hca& h;
+    PortNum n;
+    PortOutput stage;
+    QueuePair* taken_qp = nullptr;  // the verbs QP of the packet take() handed out
+    Time dma_wait = kTimeNever, cc_wait = kTimeNever;  // found by the survey: when to look again
+
+    void prepare() override;
+    std::uint16_t waiting_vls() const override { return h.queued_vls_[n - 1]; }
+    bool unarbitrated_waiting() const override { return h.cc_ && !h.cc_->cnps[n - 1].empty(); }
+    PortOutput::Candidacy candidate(std::uint8_t vl) override;
+    void surveyed() override;
+    bool send_unarbitrated(PortOutput&) override { return h.cc_ && h.cc_transmit_cnp(n); }
+    Packet* take(std::uint8_t vl) override;
+    void sent(std::uint8_t vl, Packet* p, Time start) override;
+    bool blocked_after_send(std::uint8_t vl) override;
+    void tx_done(Packet*) override {}
+    void drop_own(Packet* p, DropReason reason) override {
+      h.ledger_.dropped(reason, true);
+      h.pool_.release(p);
+    }
+  };
+  void try_send(PortNum n) { senders_[n - 1]->stage.try_send(); }
   void consume(PortNum n, Packet* p);
   void drop(PortNum n, Packet* p, DropReason reason);
   void drop_unsent(Packet* p, DropReason reason);
@@ -263,12 +286,9 @@ class Hca : public ScheduledModule, public PortOwner, public TransportEnv {
   PacketLedger& ledger_;
   std::vector<std::unique_ptr<LinkPort>> ports_;
   std::vector<std::array<RingQueue<Queued>, kMaxDataVls + 1>> send_queues_;  // [port-1][vl]
-  std::vector<VlArbiter> arbiters_;                                          // per port
-  std::vector<VlArbConfig> arb_configs_;                                     // per port
   std::vector<SlToVlTable> port_sl_to_vl_;                                   // per port
   std::vector<std::uint8_t> port_lmc_;                                       // per port
-  std::vector<RingQueue<Packet*>> gsi_queues_;                               // per port: GMPs to send
-  std::vector<RingQueue<Packet*>> management_queues_;                        // per port: SMPs to send
+  std::vector<std::unique_ptr<PortSender>> senders_;                         // per port
   ManagementAgent* agent_ = nullptr;
   std::vector<std::uint16_t> queued_vls_;  // per port: bit v set while send_queues_[port][v] is not empty
   std::vector<UdQp> qps_;        // QPN kFirstQpn + i; looked up on every packet sent and received
