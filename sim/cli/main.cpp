@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <memory>
 #include <systemc>
 
 #include "sim/cli/routes_command.h"
@@ -16,6 +17,7 @@
 #include "sim/core/error.h"
 #include "sim/fabric/yaml_input.h"
 #include "sim/workload/scenario.h"
+#include "sim/report/event_trace_file.h"
 #include "sim/workload/scenario_run.h"
 
 namespace {
@@ -28,15 +30,24 @@ void on_sigint(int) {
 }
 
 int run_command(const std::string& scenario_path, std::string out_dir, const std::optional<std::uint64_t>& seed,
-                const std::vector<std::string>& sets) {
+                const std::vector<std::string>& sets, const std::string& event_trace) {
   std::vector<std::pair<std::string, std::string>> overrides;
   for (const auto& s : sets) overrides.push_back(ibfsim::split_override(s));
   if (seed) overrides.emplace_back("seed", std::to_string(*seed));
   ibfsim::Scenario sc = ibfsim::load_scenario(scenario_path, overrides);
   for (const auto& w : sc.warnings) std::cerr << "warning: " << w << "\n";
   if (out_dir.empty()) out_dir = (std::filesystem::path("results") / std::filesystem::path(scenario_path).stem()).string();
+  std::unique_ptr<ibfsim::EventTraceFile> trace;
+  if (!event_trace.empty()) {
+    trace = std::make_unique<ibfsim::EventTraceFile>(event_trace);
+    ibfsim::CalendarProcess::set_trace(trace.get());
+  }
   const auto wall_start = std::chrono::steady_clock::now();
   ibfsim::RunResult r = ibfsim::run_scenario(sc, out_dir);
+  if (trace) {
+    ibfsim::CalendarProcess::set_trace(nullptr);
+    trace->close();
+  }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   std::cout << fmt::format("ibfsim {}: {} (seed {})\n", IBFSIM_VERSION_STRING, scenario_path, sc.seed) << r.summary
             << fmt::format("wall time: {:.2f} s\n", wall);
@@ -57,7 +68,7 @@ int sc_main(int argc, char* argv[]) {
   app.set_version_flag("--version", std::string("ibfsim ") + IBFSIM_VERSION_STRING);
   app.require_subcommand(1);
 
-  std::string scenario, out_dir;
+  std::string scenario, out_dir, event_trace;
   std::optional<std::uint64_t> seed;
   std::vector<std::string> sets;
   CLI::App* run = app.add_subcommand("run", "Run a scenario and write its results folder");
@@ -65,6 +76,8 @@ int sc_main(int argc, char* argv[]) {
   run->add_option("-o,--output", out_dir, "Results folder (default: results/<scenario name>)");
   run->add_option("--seed", seed, "Random seed (overrides the scenario's seed)");
   run->add_option("--set", sets, "Override a scenario key: --set workload.load=0.9 (repeatable)");
+  run->add_option("--event-trace", event_trace,
+                  "Write every event the simulation runs to FILE (time, event, target, arguments; small runs)");
 
   ibfsim::TopoOptions topo_options;
   CLI::App* topo = ibfsim::add_topo_subcommand(app, topo_options);
@@ -84,7 +97,7 @@ int sc_main(int argc, char* argv[]) {
     return code == 0 ? 0 : 2;
   }
   try {
-    if (*run) return run_command(scenario, out_dir, seed, sets);
+    if (*run) return run_command(scenario, out_dir, seed, sets, event_trace);
     if (*sweep) return ibfsim::run_sweep_command(sweep_options, std::cout, std::cerr);
     if (*collect) return ibfsim::run_collect_command(collect_options, std::cout, std::cerr);
     if (*topo) return ibfsim::run_topo_command(topo_options, std::cout);

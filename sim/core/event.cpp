@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "sim/core/packet.h"
+
 namespace ibfsim::event_detail {
 
 std::string member_name_from_signature(const char* pretty_function) {
@@ -20,5 +22,7 @@ std::string member_name_from_signature(const char* pretty_function) {
 }
 
 std::string pointer_text(const void* p) { return fmt::format("{}", p); }
+
+std::string packet_text(const Packet* p) { return p ? fmt::format("packet:{:#x}", p->id) : "packet:none"; }
 
 }  // namespace ibfsim::event_detail

@@ -20,6 +20,8 @@
 
 namespace ibfsim {
 
+struct Packet;
+
 constexpr std::size_t kEventArgBytes = 16;
 
 // What every event of one kind shares: how to run it, its name and who its target is (for traces).
@@ -27,6 +29,7 @@ struct EventType {
   void (*invoke)(void* target, const unsigned char* args);
   const char* (*name)();
   std::string (*describe_target)(const void* target);  // the target's name() if it has one
+  std::string (*describe_args)(const unsigned char* args);  // packets by id, numbers as numbers
 };
 
 // One scheduled event, as the calendar stores it (48 bytes).
@@ -41,6 +44,7 @@ struct Event {
   void run() const { type->invoke(target, args); }
   const char* name() const { return type->name(); }
   std::string target_name() const { return type->describe_target(target); }
+  std::string args_text() const { return type->describe_args(args); }
 };
 
 namespace event_detail {
@@ -81,6 +85,17 @@ template <class C>
 struct HasName<C, std::void_t<decltype(std::string(std::declval<const C&>().name()))>> : std::true_type {};
 
 std::string pointer_text(const void* p);
+std::string packet_text(const Packet* p);
+
+// One argument as text: a packet by its id, integers and enums as numbers, anything else as "{}".
+template <class T>
+std::string arg_text(const T& v) {
+  if constexpr (std::is_same_v<T, Packet*> || std::is_same_v<T, const Packet*>) return packet_text(v);
+  else if constexpr (std::is_same_v<T, bool>) return v ? "true" : "false";
+  else if constexpr (std::is_integral_v<T>) return std::to_string(v);
+  else if constexpr (std::is_enum_v<T>) return std::to_string(static_cast<std::underlying_type_t<T>>(v));
+  else return "{}";
+}
 
 template <class C>
 std::string describe(const void* target) {
@@ -108,7 +123,15 @@ struct Binding<Method, void (C::*)(P...)> {
     else if constexpr (sizeof...(P) == 2) (t->*Method)(p.a, p.b);
     else (t->*Method)(p.a, p.b, p.c);
   }
-  static constexpr EventType type{&invoke, &event_name<Method>, &describe<C>};
+  static std::string describe_args(const unsigned char* bytes) {
+    Pack p;
+    std::memcpy(static_cast<void*>(&p), bytes, sizeof(Pack));
+    if constexpr (sizeof...(P) == 0) return "";
+    else if constexpr (sizeof...(P) == 1) return arg_text(p.a);
+    else if constexpr (sizeof...(P) == 2) return arg_text(p.a) + " " + arg_text(p.b);
+    else return arg_text(p.a) + " " + arg_text(p.b) + " " + arg_text(p.c);
+  }
+  static constexpr EventType type{&invoke, &event_name<Method>, &describe<C>, &describe_args};
 
   template <class... X>
   static void store(unsigned char* bytes, X&&... x) {

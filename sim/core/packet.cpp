@@ -39,6 +39,8 @@ void PacketPool::release(Packet* p) {
   p->may_be_corrupted = false;
   p->received_frame.clear();
   p->end_pending = false;
+  p->tail_check = false;
+  p->management = false;
   free_.push_back(p);
 }
 

@@ -59,6 +59,9 @@ struct alignas(64) Packet {
   // The local QP that built it (0: none, e.g. a CNP): its sender's congestion control throttles
   // per QP. Set by whoever fills the packet; in the struct's tail padding, so it costs no space.
   std::uint32_t src_qp = 0;
+  // A management packet: an SMP (QP0, VL15) or a GMP (QP1). Set by the transport's builders of
+  // management packets (smp_packet.h, gmp_packet.h); the packet ledger counts them apart.
+  bool management = false;
 
   bool payload_carried() const { return !payload.empty() || payload_len == 0; }
   // Payload followed by pad, as one run (zeros when the payload is elided).
@@ -72,21 +75,8 @@ struct alignas(64) Packet {
   void write_frame(std::vector<std::uint8_t>& out) const;
 };
 
-// Whether a packet is a management packet (an SMP): VL15 carries nothing else (R1), and the VL is
-// LRH byte 0 bits 7-4.
-inline bool is_management_packet(const Packet& p) { return (p.header[0] >> 4) == 15; }
-
-// Whether the packet ledger counts it as management traffic: an SMP, or a GMP (a packet to QP1,
-// the GSI, on a data VL). The BTH follows the LRH (LNH 2, byte 1 bits 1-0) or the LRH and GRH
-// (LNH 3); its DestQP is BTH bytes 5-7.
-inline bool counts_as_management(const Packet& p) {
-  if (is_management_packet(p)) return true;
-  const unsigned lnh = p.header[1] & 3u;
-  if (lnh < 2) return false;
-  const std::size_t bth = lnh == 2 ? 8 : 48;
-  if (p.header_len < bth + 12) return false;
-  return p.header[bth + 5] == 0 && p.header[bth + 6] == 0 && p.header[bth + 7] == 1;
-}
+// Whether the packet ledger counts it as management traffic (an SMP or a GMP), as its builder said.
+inline bool counts_as_management(const Packet& p) { return p.management; }
 
 // Recycles Packet objects so the hot path never allocates; counts live packets so that a run can
 // check that every injected packet was delivered or dropped.

@@ -38,6 +38,11 @@ Lrh decode_lrh(const std::uint8_t* in8);
 // Single-field access for the switch hot path, without decoding the whole header.
 inline Lid lrh_dlid(const std::uint8_t* lrh) { return load_be16(lrh + 2); }
 inline std::uint8_t lrh_vl(const std::uint8_t* lrh) { return lrh[0] >> 4; }
+// Whether the packet travels on VL15: a management packet (an SMP), as VL15 carries nothing else (R1).
+template <class PacketT>
+bool is_management_packet(const PacketT& p) {
+  return lrh_vl(p.header.data()) == 15;
+}
 inline void set_lrh_vl(std::uint8_t* lrh, std::uint8_t vl) {
   lrh[0] = static_cast<std::uint8_t>((vl & 0x0F) << 4 | (lrh[0] & 0x0F));
 }

@@ -31,6 +31,7 @@ struct Vl15Sender {
     f.q_key = 0;
     f.src_qp = 0;
     build_ud_send(*p, f, 256, nullptr);  // a MAD is 256 bytes: 294 bytes on the wire, 5 blocks
+    p->management = true;  // this test builds the management packets: VL15 carries nothing else
     fabric->ledger().management_created();  // VL15 packets are counted apart from the workload's
     REQUIRE(port.may_send(15, 5));  // no credits needed on VL15, however many were used
     port.transmit(p);

@@ -9,7 +9,9 @@
 #include "sim/subnet_manager/congestion_control/cc_mad.h"
 #include "sim/subnet_manager/mad/gmp_packet.h"
 #include "sim/subnet_manager/mad/smp_packet.h"
+#include "sim/network/lrh.h"
 #include "sim/transport/icrc.h"
+#include "sim/transport/ud_send_packet.h"
 
 using namespace ibfsim;
 
@@ -79,13 +81,19 @@ TEST_CASE("the packet ledger counts GMPs with the management packets, data packe
   a.vl = 0;
   build_gmp_packet(p, cc_get(), a);
   CHECK_FALSE(is_management_packet(p));  // not VL15
-  CHECK(counts_as_management(p));        // DestQP 1
-  p.header[8 + 7] = 0x02;                 // DestQP 2: an ordinary UD packet
-  CHECK_FALSE(counts_as_management(p));
-  p.header[8 + 5] = 0x01;                 // DestQP 0x010001
-  p.header[8 + 7] = 0x01;
-  CHECK_FALSE(counts_as_management(p));
-  Packet raw;                               // a raw packet (LNH 0): no BTH to look at
+  CHECK(counts_as_management(p));        // built as a GMP (DestQP 1)
+  // Whether a packet counts as management is what its builder said, not a guess from its bytes:
+  // an ordinary UD SEND, even to DestQP 1 or 0x010001, is data.
+  for (Qpn dqp : {Qpn{2}, Qpn{0x010001}, Qpn{1}}) {
+    Packet ud;
+    UdSendFields f;
+    f.dlid = 5;
+    f.slid = 1;
+    f.dest_qp = dqp;
+    build_ud_send(ud, f, 256, nullptr);
+    CHECK_FALSE(counts_as_management(ud));
+  }
+  Packet raw;                               // a raw packet (LNH 0)
   raw.header[1] = 0x00;
   raw.header_len = 8;
   CHECK_FALSE(counts_as_management(raw));

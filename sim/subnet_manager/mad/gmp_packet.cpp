@@ -18,6 +18,7 @@ void build_gmp_packet(Packet& p, const Mad& mad, const GmpAddress& a) {
   f.q_key = kGsiQKey;
   f.src_qp = kGsiQp;
   build_ud_send(p, f, static_cast<std::uint32_t>(mad.size()), mad.data());
+  p.management = true;
 }
 
 std::optional<ReceivedGmp> parse_gmp_packet(const Packet& p) {

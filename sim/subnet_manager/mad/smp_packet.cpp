@@ -15,6 +15,7 @@ void build_smp_packet(Packet& p, const Mad& mad, Lid dlid, Lid slid, std::uint8_
   f.q_key = 0;
   f.src_qp = 0;
   build_ud_send(p, f, static_cast<std::uint32_t>(mad.size()), mad.data());
+  p.management = true;
 }
 
 }  // namespace ibfsim
