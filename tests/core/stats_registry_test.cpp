@@ -57,7 +57,7 @@ TEST_CASE("the registry reads each owner's counters through its getters when the
   CHECK(reg.snapshot().rows[1].values[0] == StatValue{std::uint64_t{3}});
 }
 
-TEST_CASE("nested kinds hang their rows under a parent row; kinds are extended by name", "[core][stats_registry]") {
+TEST_CASE("nested kinds hang their rows under a parent row, and kinds are extended by name", "[core][stats_registry]") {
   StatsRegistry reg;
   auto ports = reg.add_kind<int>("ports", {"port"});
   auto vls = reg.add_kind<std::pair<int, int>>("vls", {"vl"}, Nesting::kObjects, ports.index());
