@@ -4,7 +4,7 @@
 // holding a small value that says where its figures are (a pointer to the module). Adding a
 // counter to every output it belongs in is the one line of its registration:
 //
-//   ports.counter("tx_ebp", "packets", kPortsCsv | kResultsPorts, [](const PortSource& s) { return s.port->stats().tx_ebp; });
+//   ports.counter("tx_ebp", "packets", kPortsCsv | kResultsPorts, [](const PortStatsSource& p) { return p.port->stats().tx_ebp; });
 //
 // Modules keep their counters as plain fields, incremented on the hot path without any lookup or
 // call into the registry: the registry reads them through the getters only when snapshot() is
@@ -12,14 +12,15 @@
 //
 // Partitions. A run simulated on several threads keeps one registry per partition, with the same
 // kinds and statistics (the same registration code runs for each) and the rows of the owners that
-// partition simulates; owners every partition has (the fabric's own figures) are added by each.
-// Their snapshots merge into one: rows are matched by kind and key path (the keys of the row and of
-// its parents); a row in one snapshot only is taken as it is, one in several gets each statistic
-// combined by its Merge (kSum adds, kMax and kMin keep the extreme, kSame requires equal values;
-// an absent value yields to a present one). Rows keep the order a one-partition run would give
-// them if each partition adds its owners in the global order (nodes, then ports) and the merge
-// interleaves them by their parents' rows and keys in that order. Figures that are ratios of
-// fabric-wide sums are not registered as such but computed from the merged counts.
+// partition simulates; owners every partition has (the fabric's own figures) are added by each,
+// with getters that read that partition's state only. Their snapshots merge into one: rows are
+// matched by kind and key path (the keys of the row and of its parents); a row in one snapshot
+// only is taken as it is, one in several gets each statistic combined by its Merge (kSum adds,
+// kMax and kMin keep the extreme, kSame requires equal values; an absent value yields to a present
+// one). For the rows to come out in the order of a one-partition run, each would carry its owner's
+// place in one global order (node index, then port), which the merge sorts each kind's rows by.
+// Figures that are ratios of fabric-wide sums are not registered as such but computed from the
+// merged counts.
 #pragma once
 #include <cstddef>
 #include <deque>
@@ -36,6 +37,7 @@
 
 namespace ibfsim {
 
+// Whether T is a std::optional (to_stat_value: an empty one is absent).
 template <class T>
 struct IsOptional : std::false_type {};
 template <class T>
@@ -62,6 +64,8 @@ StatValue to_stat_value(V&& v) {
   }
 }
 
+// The kinds of owner, their statistics and their owners' rows. Movable, not copyable; a handle on
+// a kind (Kind) points at its registry: take it again after a move.
 class StatsRegistry {
  private:
   // The owners of one kind and the getters of its statistics.
@@ -80,7 +84,7 @@ class StatsRegistry {
 
  public:
   // A handle on one kind of owner whose rows hold a T, to register its statistics and add its
-  // owners. Handles stay valid as long as the registry.
+  // owners.
   template <class T>
   class Kind {
    public:

@@ -68,6 +68,7 @@ struct StatRow {
   std::vector<StatValue> values;
 };
 
+// Every kind of owner and every owner's row, as read at one instant.
 struct StatsSnapshot {
   std::vector<StatKindInfo> kinds;
   std::vector<StatRow> rows;  // in the order the owners were added

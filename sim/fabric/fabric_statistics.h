@@ -11,6 +11,7 @@
 
 namespace ibfsim {
 
+// What the fabric's statistics depend on beyond the fabric.
 struct FabricStatsOptions {
   Time end = 0;                     // when the figures are read (the end of the run)
   bool congestion_control = false;  // register its figures (results.json "congestion_control")

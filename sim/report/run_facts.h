@@ -115,6 +115,7 @@ struct StudyFigures {
   std::string saturation_reason;
 };
 
+// Everything results.json and the summary say about a run that is not a registered statistic.
 struct RunFacts {
   std::string version, scenario_file, topology_file;
   bool partial = false;  // stopped early (Ctrl-C)
