@@ -73,14 +73,13 @@ void register_fabric_kinds(StatsRegistry& r, const FabricStatsOptions& o) {
       .counter("totals.becn_received", "packets", kCc, [](F f) { return qp_total(*f, &CcQpCounters::becn_received); });
 }
 
-// Each connected port's peer, from the cables: the name of the port at the cable's other end.
-std::vector<std::vector<std::string>> peer_names(Fabric& fabric) {
-  const Topology& topo = fabric.topology();
+// Each connected port's peer, from the cables: "node/port" at the cable's other end.
+std::vector<std::vector<std::string>> peer_names(const Topology& topo) {
   std::vector<std::vector<std::string>> peer(topo.nodes.size());
   for (std::size_t n = 0; n < topo.nodes.size(); ++n) peer[n].resize(topo.nodes[n].num_ports + 1);
   for (const TopoCable& c : topo.cables) {
-    peer[c.node_a][c.port_a] = fabric.port(c.node_b, c.port_b).name();
-    peer[c.node_b][c.port_b] = fabric.port(c.node_a, c.port_a).name();
+    peer[c.node_a][c.port_a] = topo.nodes[c.node_b].name + "/" + std::to_string(c.port_b);
+    peer[c.node_b][c.port_b] = topo.nodes[c.node_a].name + "/" + std::to_string(c.port_a);
   }
   return peer;
 }
@@ -103,7 +102,7 @@ FabricStatRows register_fabric_statistics(StatsRegistry& r, Fabric& fabric, cons
   }
 
   const Topology& topo = fabric.topology();
-  std::vector<std::vector<std::string>> peer = peer_names(fabric);
+  std::vector<std::vector<std::string>> peer = peer_names(topo);
   rows.ports.resize(topo.nodes.size());
   for (std::size_t n = 0; n < topo.nodes.size(); ++n) {
     const std::string& node = topo.nodes[n].name;
