@@ -31,19 +31,14 @@ void PortWindow::snapshot(std::vector<Snapshot>& into) {
   ++taken_;
 }
 
-std::vector<PortWindow::PortFigures> PortWindow::figures() const {
-  std::vector<PortFigures> out;
-  if (!complete()) return out;
-  const double window = static_cast<double>(end_ - begin_);
-  for (std::size_t i = 0; i < ports_.size(); ++i) {
-    PortFigures f;
-    f.node = ports_[i].first;
-    f.port = ports_[i].second;
-    f.busy_fraction = static_cast<double>(at_end_[i].tx_busy - at_begin_[i].tx_busy) / window;
-    for (std::size_t v = 0; v < at_end_[i].stall.size(); ++v) f.credit_stall.push_back(at_end_[i].stall[v] - at_begin_[i].stall[v]);
-    out.push_back(std::move(f));
-  }
-  return out;
+std::optional<double> PortWindow::busy_fraction(std::size_t i) const {
+  if (!complete()) return std::nullopt;
+  return static_cast<double>(at_end_[i].tx_busy - at_begin_[i].tx_busy) / static_cast<double>(end_ - begin_);
+}
+
+std::optional<Time> PortWindow::credit_stall(std::size_t i, std::size_t vl) const {
+  if (!complete()) return std::nullopt;
+  return at_end_[i].stall[vl] - at_begin_[i].stall[vl];
 }
 
 }  // namespace ibfsim

@@ -4,6 +4,7 @@
 // a snapshot counts up to the snapshot only.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "sim/core/event_calendar.h"
@@ -13,21 +14,19 @@ namespace ibfsim {
 
 class PortWindow {
  public:
-  struct PortFigures {
-    std::size_t node = 0;
-    unsigned port = 0;
-    double busy_fraction = 0;                 // tx busy time in the window / window
-    std::vector<Time> credit_stall;           // per data VL, in the window
-  };
-
   PortWindow(Fabric& fabric, Time begin, Time end);
   // Schedules the two snapshots; call during elaboration.
   void setup(ScheduledModule& clock);
   // Whether both snapshots were taken (a run stopped early has only the first, or none).
   bool complete() const { return taken_ == 2; }
   Time window() const { return end_ - begin_; }
-  // The figures, in port order (node, then port); empty unless complete().
-  std::vector<PortFigures> figures() const;
+  // The connected ports, in order (node, then port), as (node, port).
+  const std::vector<std::pair<std::size_t, unsigned>>& ports() const { return ports_; }
+  // The figures of ports()[i]: its transmitter's busy time in the window / the window, and each
+  // data VL's credit stall time in the window. Nothing unless complete().
+  std::optional<double> busy_fraction(std::size_t i) const;
+  std::size_t vls(std::size_t i) const { return complete() ? at_end_[i].stall.size() : 0; }
+  std::optional<Time> credit_stall(std::size_t i, std::size_t vl) const;
 
   // Events (event.h): the window opens and closes; each takes a snapshot of every port.
   void window_opens();

@@ -1,0 +1,128 @@
+#include "sim/fabric/fabric_statistics.h"
+
+#include <optional>
+
+#include "sim/core/error.h"
+#include "sim/link/port_statistics.h"
+#include "sim/network/switch_statistics.h"
+#include "sim/transport/hca_statistics.h"
+
+namespace ibfsim {
+
+namespace {
+
+using F = Fabric*;
+// One drop reason of the ledger: data packets, or management packets.
+struct LedgerDrops {
+  const PacketLedger* ledger = nullptr;
+  DropReason reason = DropReason::kCount;
+};
+using Drops = const LedgerDrops&;
+
+// Congestion control totals over the fabric: marks at switch ports, counts at HCAs' QPs.
+std::uint64_t fecn_marked(Fabric& f) {
+  std::uint64_t n = 0;
+  for (std::size_t node = 0; node < f.topology().nodes.size(); ++node) {
+    const Switch* sw = f.switch_at(node);
+    if (!sw || !sw->congestion_detector()) continue;
+    for (unsigned p = 1; p <= sw->num_ports(); ++p) n += sw->congestion_detector()->stats(static_cast<PortNum>(p)).fecn_marked;
+  }
+  return n;
+}
+template <class Field>
+std::uint64_t qp_total(Fabric& f, Field field) {
+  std::uint64_t n = 0;
+  for (std::size_t node : f.topology().hcas())
+    for (const auto& [qpn, c] : f.hca(node)->cc_counters()) n += c.*field;
+  return n;
+}
+
+void register_fabric_kinds(StatsRegistry& r, const FabricStatsOptions& o) {
+  auto fabric = r.add_kind<F>("fabric", {});
+  fabric.counter("packets.created", "packets", kResultsTop, [](F f) { return f->ledger().created_count(); })
+      .counter("packets.replicated", "packets", kResultsTop, [](F f) { return f->ledger().replicated_count(); })
+      .counter("packets.injected", "packets", kResultsTop, [](F f) { return f->ledger().injected_count(); })
+      .counter("packets.delivered", "packets", kResultsTop, [](F f) { return f->ledger().delivered_count(); })
+      .counter("packets.dropped_total", "packets", kResultsTop, [](F f) { return f->ledger().dropped_total(); })
+      .counter("packets.queued_at_sources_at_end", "packets", kResultsTop, [](F f) { return f->queued_at_sources(); })
+      .counter("packets.in_network_at_end", "packets", kResultsTop,
+               [](F f) { return f->pool().live() - f->queued_at_sources(); })
+      .counter("management_packets.created", "packets", kResultsTop,
+               [](F f) { return f->ledger().management_created_count(); })
+      .counter("management_packets.delivered", "packets", kResultsTop,
+               [](F f) { return f->ledger().management_delivered_count(); })
+      .counter("simulation.actions", "actions", kResultsTop, [](F f) { return f->events_run(); })
+      .counter("simulation.packet_hops", "packets", kResultsTop, [](F f) { return f->packet_hops(); });
+  // Every reason for data packets, zero or not; only those that happened for management packets.
+  r.add_kind<LedgerDrops>("packets.dropped", {"reason"}, Nesting::kMap, fabric.index())
+      .counter("packets", "packets", kResultsTop, [](Drops d) { return d.ledger->dropped_count(d.reason); });
+  r.add_kind<LedgerDrops>("management_packets.dropped", {"reason"}, Nesting::kMap, fabric.index())
+      .counter("packets", "packets", kResultsTop, [](Drops d) {
+        const std::uint64_t n = d.ledger->management_dropped_count(d.reason);
+        return n ? std::optional<std::uint64_t>(n) : std::nullopt;
+      });
+  if (!o.congestion_control) return;
+  constexpr StatOutputs kCc = kResultsCongestionControl;
+  fabric.counter("mads_sent", "MADs", kCc, [](F f) { return f->cc_mads_sent(); })
+      .counter("mads_applied", "MADs", kCc, [](F f) { return f->cc_mads_applied(); })
+      .counter("totals.fecn_marked", "packets", kCc, [](F f) { return fecn_marked(*f); })
+      .counter("totals.fecn_received", "packets", kCc, [](F f) { return qp_total(*f, &CcQpCounters::fecn_received); })
+      .counter("totals.becn_on_response", "packets", kCc, [](F f) { return qp_total(*f, &CcQpCounters::becn_on_response); })
+      .counter("totals.cnp_sent", "packets", kCc, [](F f) { return qp_total(*f, &CcQpCounters::cnp_sent); })
+      .counter("totals.cnp_received", "packets", kCc, [](F f) { return qp_total(*f, &CcQpCounters::cnp_received); })
+      .counter("totals.becn_received", "packets", kCc, [](F f) { return qp_total(*f, &CcQpCounters::becn_received); });
+}
+
+// Each connected port's peer, from the cables: "node/port" at the cable's other end.
+std::vector<std::vector<std::string>> peer_names(const Topology& topo) {
+  std::vector<std::vector<std::string>> peer(topo.nodes.size());
+  for (std::size_t n = 0; n < topo.nodes.size(); ++n) peer[n].resize(topo.nodes[n].num_ports + 1);
+  for (const TopoCable& c : topo.cables) {
+    peer[c.node_a][c.port_a] = topo.nodes[c.node_b].name + "/" + std::to_string(c.port_b);
+    peer[c.node_b][c.port_b] = topo.nodes[c.node_a].name + "/" + std::to_string(c.port_a);
+  }
+  return peer;
+}
+
+}  // namespace
+
+FabricStatRows register_fabric_statistics(StatsRegistry& r, Fabric& fabric, const FabricStatsOptions& o) {
+  register_fabric_kinds(r, o);
+  register_port_kinds(r, o.end);
+  register_switch_kinds(r);
+  register_hca_kinds(r);
+  FabricStatRows rows;
+  rows.fabric = r.kind<F>("fabric").add(&fabric, kNoStatParent);
+  auto dropped = r.kind<LedgerDrops>("packets.dropped");
+  auto management_dropped = r.kind<LedgerDrops>("management_packets.dropped");
+  for (int i = 0; i < static_cast<int>(DropReason::kCount); ++i) {
+    const auto reason = static_cast<DropReason>(i);
+    dropped.add(LedgerDrops{&fabric.ledger(), reason}, rows.fabric, drop_reason_name(reason));
+    management_dropped.add(LedgerDrops{&fabric.ledger(), reason}, rows.fabric, drop_reason_name(reason));
+  }
+
+  const Topology& topo = fabric.topology();
+  std::vector<std::vector<std::string>> peer = peer_names(topo);
+  rows.ports.resize(topo.nodes.size());
+  for (std::size_t n = 0; n < topo.nodes.size(); ++n) {
+    const std::string& node = topo.nodes[n].name;
+    const Switch* sw = fabric.switch_at(n);
+    const Hca* hca = fabric.hca(n);
+    rows.ports[n].assign(topo.nodes[n].num_ports + 1, kNoStatParent);
+    for (unsigned p = 1; p <= topo.nodes[n].num_ports; ++p) {
+      const LinkPort& lp = fabric.port(n, p);
+      if (!lp.connected()) continue;
+      IBFSIM_CHECK(!peer[n][p].empty(), "statistics: a connected port on no cable: " + lp.name());
+      const std::size_t row = register_port_statistics(r, PortStatsSource{&lp, std::move(peer[n][p])}, node, p);
+      rows.ports[n][p] = row;
+      if (sw) register_switch_port_discards(r, *sw, static_cast<PortNum>(p), row);
+      else if (hca) register_hca_port_discards(r, *hca, static_cast<PortNum>(p), row);
+    }
+    if (!o.congestion_control) continue;
+    if (sw) register_switch_statistics(r, *sw, node);
+    if (hca) register_hca_statistics(r, *hca, node, o.cc_per_sl);
+  }
+  return rows;
+}
+
+}  // namespace ibfsim

@@ -1,0 +1,46 @@
+#include "sim/network/switch_statistics.h"
+
+#include <optional>
+
+#include "sim/link/port_statistics.h"
+
+namespace ibfsim {
+
+namespace {
+
+using Marks = const CongestionDetector::PortStats*;
+constexpr StatOutputs kOut = kResultsCcSwitchPorts;
+
+// A figure of a port that met congestion; nothing for the others, which are left out.
+std::optional<std::uint64_t> congested(Marks m, std::uint64_t value) {
+  if (m->congested_root + m->congested_victim + m->credit_starved == 0) return std::nullopt;
+  return value;
+}
+
+}  // namespace
+
+void register_switch_kinds(StatsRegistry& r) {
+  r.add_kind<Marks>("switch_ports", {"node", "port"})
+      .counter("fecn_marked", "packets", kOut, [](Marks m) { return congested(m, m->fecn_marked); })
+      .counter("congested_root", "packets", kOut, [](Marks m) { return congested(m, m->congested_root); })
+      .counter("congested_victim", "packets", kOut, [](Marks m) { return congested(m, m->congested_victim); })
+      .counter("credit_starved", "packets", kOut, [](Marks m) { return congested(m, m->credit_starved); })
+      .counter("eligible", "packets", kOut, [](Marks m) { return congested(m, m->eligible); })
+      .counter("too_small", "packets", kOut, [](Marks m) { return congested(m, m->too_small); });
+}
+
+void register_switch_port_discards(StatsRegistry& r, const Switch& sw, PortNum port, std::size_t port_row) {
+  for (int i = 0; i < static_cast<int>(DropReason::kCount); ++i) {
+    const auto reason = static_cast<DropReason>(i);
+    register_port_discards(r, port_row, reason, [&sw, port, reason] { return sw.port_discards(port, reason); });
+  }
+}
+
+void register_switch_statistics(StatsRegistry& r, const Switch& sw, const std::string& node) {
+  const CongestionDetector* cd = sw.congestion_detector();
+  if (!cd) return;
+  auto ports = r.kind<Marks>("switch_ports");
+  for (unsigned p = 1; p <= sw.num_ports(); ++p) ports.add(&cd->stats(static_cast<PortNum>(p)), kNoStatParent, node, p);
+}
+
+}  // namespace ibfsim

@@ -1,0 +1,244 @@
+#include "sim/report/run_results.h"
+
+#include "sim/report/histogram_json.h"
+#include "sim/report/stat_tables.h"
+
+namespace ibfsim {
+
+namespace {
+
+double ns(Time t) { return static_cast<double>(t) / 1e6; }
+double ns(double fs) { return fs / 1e6; }
+
+// A latency distribution: count, then min/mean/p50/p99/max in ns.
+nlohmann::json latency_json(const LatencyStats& s) {
+  nlohmann::json j;
+  j["count"] = s.count();
+  if (s.count() == 0) return j;
+  j["min_ns"] = ns(static_cast<double>(s.min()));
+  j["mean_ns"] = ns(s.mean_fs());
+  j["p50_ns"] = ns(static_cast<double>(s.percentile(50)));
+  j["p99_ns"] = ns(static_cast<double>(s.percentile(99)));
+  j["max_ns"] = ns(static_cast<double>(s.max()));
+  return j;
+}
+
+nlohmann::json throughput_json(const ThroughputFacts& t) {
+  return {{"offered_payload_gbps", t.offered_gbps()},
+          {"accepted_payload_gbps", t.accepted_gbps()},
+          {"accepted_packets", t.accepted_packets},
+          {"accepted_payload_bytes", t.accepted_bytes}};
+}
+
+nlohmann::json phases_json(const RunFacts& f) {
+  return {{"start_ns", ns(f.start)},
+          {"warmup_ns", ns(f.warmup)},
+          {"measure_ns", ns(f.measure)},
+          {"drain_limit_ns", ns(f.drain_limit)},
+          {"end_ns", ns(f.end)},
+          // null: stopped (Ctrl-C) before the subnet manager had brought the fabric up
+          {"fabric_up_ns", f.subnet_manager && !f.subnet_manager->configured ? nlohmann::json(nullptr)
+                                                                               : nlohmann::json(ns(f.fabric_up))},
+          {"drained", f.drained}};
+}
+
+nlohmann::json subnet_manager_json(const std::optional<SubnetManagerFacts>& sm) {
+  if (!sm) return {{"mode", "static"}};
+  nlohmann::json sweeps = nlohmann::json::array();
+  for (const SweepFacts& r : sm->sweeps)
+    sweeps.push_back({{"trigger", r.trigger},
+                      {"started_ns", ns(r.started)},
+                      {"done_ns", r.done ? nlohmann::json(ns(r.done)) : nlohmann::json(nullptr)},
+                      {"smps", r.smps},
+                      {"requests", r.requests},
+                      {"retries", r.retries},
+                      {"errors", r.errors},
+                      {"lft_blocks", r.lft_blocks},
+                      {"nodes", r.nodes},
+                      {"switches", r.switches},
+                      {"links", r.links}});
+  const SweepFacts& first = sm->sweeps.front();
+  return {{"mode", "in_band"},
+          {"host", sm->host},
+          {"port", sm->port},
+          {"routing", sm->routing},
+          {"lmc", sm->lmc},
+          {"bring_up_ns", ns(first.done)},
+          {"bring_up_smps", first.smps},
+          {"smps_sent", sm->smps_sent},
+          {"traps_received", sm->traps_received},
+          {"sweeps", sweeps},
+          {"notes", sm->notes}};
+}
+
+nlohmann::json generator_flow_json(const GeneratorFlowFacts& g) {
+  return {{"name", g.name},
+          {"transport", "ud_send"},
+          {"sl", g.sl},
+          {"message_size_bytes", g.message_size},
+          {"load", g.load},
+          {"arrival", g.arrival},
+          {"destination", g.destination},
+          {"sources", g.sources},
+          {"latency", latency_json(*g.latency)},
+          {"network_latency", latency_json(*g.network_latency)},
+          {"throughput", throughput_json(g.throughput)}};
+}
+
+nlohmann::json hca_model_json(const std::vector<HcaModelFacts>& models) {
+  nlohmann::json hm = nlohmann::json::array();
+  for (const HcaModelFacts& c : models)
+    hm.push_back({{"hca", c.hca},
+                  {"doorbell_to_wire_ns", ns(c.doorbell_to_wire)},
+                  {"wire_to_completion_ns", ns(c.wire_to_completion)},
+                  {"pcie_gen", c.pcie_gen},
+                  {"pcie_width", c.pcie_width},
+                  {"pcie_max_payload", c.pcie_max_payload},
+                  {"pcie_unlimited", c.pcie_unlimited},
+                  {"host_interface_gbytes_per_s", c.host_interface_gbytes_per_s},
+                  {"p_keys", c.p_keys}});
+  return hm;
+}
+
+void add_study_results(nlohmann::json& j, const StudyFigures& st) {
+  j["histogram_relative_error"] = LatencyHistogram::kRelativeError;
+  if (st.load_driven)
+    j["load"] = {{"offered", st.offered_load},
+                 {"accepted", st.accepted_load},
+                 {"offered_payload_gbps", st.offered_gbps},
+                 {"accepted_payload_gbps", st.accepted_gbps},
+                 {"sources", st.sources}};
+  j["message_latency"] = histogram_json(st.message_latency);
+  j["packet_latency"] = histogram_json(st.packet_latency);
+  j["packet_network_latency"] = histogram_json(st.network_latency);
+  j["saturation"] = {{"saturated", st.saturated},
+                     {"reason", st.saturation_reason},
+                     {"measured_messages_undelivered", st.measured_undelivered},
+                     {"messages_waiting_at_sources_at_end", st.waiting_at_sources}};
+}
+
+nlohmann::json times_json(const std::vector<Time>& times, std::size_t from) {
+  nlohmann::json a = nlohmann::json::array();
+  for (std::size_t i = from; i < times.size(); ++i) a.push_back(ns(times[i]));
+  return a;
+}
+
+// When training ended and the ports left Down (Active without the SM, Init with it), and when both
+// ends were Active: after the first training, then after each fault's retrain.
+nlohmann::json link_json(const LinkFacts& l) {
+  nlohmann::json lj = {{"a", l.a},
+                       {"b", l.b},
+                       {"rate", l.rate},
+                       {"trained", l.trained},
+                       {"lane_reversed", l.lane_reversed},
+                       {"training_ns", ns(l.training)},
+                       {"phy_mode", l.phy_mode}};
+  lj["up_ns"] = l.up.empty() ? nlohmann::json(nullptr) : nlohmann::json(ns(l.up.front()));
+  lj["active_ns"] = l.active.empty() ? nlohmann::json(nullptr) : nlohmann::json(ns(l.active.front()));
+  if (!l.down.empty()) {
+    lj["down_ns"] = times_json(l.down, 0);
+    lj["retrained_up_ns"] = times_json(l.up, 1);
+    lj["retrained_active_ns"] = times_json(l.active, 1);
+  }
+  if (l.phy) {
+    lj["bits_flipped"] = l.phy->bits_flipped;
+    lj["symbol_errors"] = l.phy->symbol_errors;
+    lj["bad_frames"] = l.phy->bad_frames;
+    lj["skips"] = l.phy->skips;  // SKIP ordered sets the PHYs sent, both directions
+  }
+  return lj;
+}
+
+// A fault: when it happened and, with the SM, when the sweep it caused (trap 128) had the fabric
+// configured again; per destination host, the gap in its deliveries around the fault.
+nlohmann::json fault_json(const FaultFacts& f) {
+  nlohmann::json fj = {{"link", f.link}, {"state", f.up ? "up" : "down"}, {"at_ns", ns(f.at)}};
+  if (f.subnet_manager) {
+    fj["resweep_done_ns"] = nullptr;
+    if (f.resweep_done) {
+      fj["resweep_done_ns"] = ns(*f.resweep_done);
+      fj["outage_ns"] = ns(*f.resweep_done - f.at);
+    }
+  }
+  nlohmann::json dests = nlohmann::json::array();
+  for (const FaultFacts::Destination& d : f.destinations) {
+    nlohmann::json dj = {{"node", d.node}};
+    const auto at = [](Time t) { return t == kTimeNever ? nlohmann::json(nullptr) : nlohmann::json(ns(t)); };
+    dj["last_delivery_before_ns"] = at(d.last_before);
+    dj["first_delivery_after_ns"] = at(d.first_after);
+    if (d.last_before != kTimeNever && d.first_after != kTimeNever) dj["gap_ns"] = ns(d.first_after - d.last_before);
+    dests.push_back(dj);
+  }
+  fj["destinations"] = dests;
+  return fj;
+}
+
+// Its settings, then every FECN a switch port marked, and each QP's FECN/BECN/CNP counts and
+// congestion control index.
+nlohmann::json congestion_control_json(const CcSettingsFacts& s, const StatsSnapshot& stats) {
+  nlohmann::json j = {{"settings",
+                       {{"threshold", s.threshold},
+                        {"packet_size_credits", s.packet_size},
+                        {"marking_rate", s.marking_rate},
+                        {"cs_threshold", s.cs_threshold},
+                        {"port_control", s.per_sl ? "sl" : "qp"},
+                        {"ccti_timer_us", s.ccti_timer_us},
+                        {"ccti_increase", s.ccti_increase},
+                        {"ccti_min", s.ccti_min},
+                        {"trigger_threshold", s.trigger_threshold},
+                        {"ccti_limit", s.ccti_limit},
+                        {"cct", s.cct}}}};
+  add_stats_json(stats, kResultsCongestionControl, j);
+  j["switch_ports"] = stats_json_array(stats, kResultsCcSwitchPorts);
+  j["qps"] = stats_json_array(stats, kResultsCcQps);
+  if (s.per_sl) j["sl_throttles"] = stats_json_array(stats, kResultsCcSlThrottles);
+  return j;
+}
+
+}  // namespace
+
+double ThroughputFacts::offered_gbps() const {
+  const double window_s = static_cast<double>(window) / static_cast<double>(kSec);
+  return static_cast<double>(offered_bytes) * 8 / window_s / 1e9;
+}
+
+double ThroughputFacts::accepted_gbps() const {
+  const double window_s = static_cast<double>(window) / static_cast<double>(kSec);
+  return static_cast<double>(accepted_bytes) * 8 / window_s / 1e9;
+}
+
+nlohmann::json run_results_json(const RunFacts& f, const StatsSnapshot& stats) {
+  nlohmann::json j;
+  j["ibfsim_version"] = f.version;
+  // Stopped early (Ctrl-C): every figure covers the simulated time up to phases.end_ns only.
+  j["partial"] = f.partial;
+  j["scenario"] = f.scenario_file;
+  j["topology"] = {{"file", f.topology_file}, {"hcas", f.hcas}, {"switches", f.switches}, {"cables", f.cables}};
+  j["seed"] = f.seed;
+  j["phases"] = phases_json(f);
+  j["subnet_manager"] = subnet_manager_json(f.subnet_manager);
+  add_stats_json(stats, kResultsTop, j);  // "packets", "management_packets", "simulation"
+  j["latency"] = latency_json(*f.latency);
+  j["network_latency"] = latency_json(*f.network_latency);
+  nlohmann::json flows = nlohmann::json::array();
+  for (const auto& flow : f.flows) {
+    if (const auto* g = std::get_if<GeneratorFlowFacts>(&flow)) flows.push_back(generator_flow_json(*g));
+    else flows.push_back(std::get<nlohmann::json>(flow));
+  }
+  j["flows"] = flows;
+  // The HCA model each HCA ran with (scenario `hca_model:` over HcaConfig's defaults).
+  if (!f.hca_models.empty()) j["hca_model"] = hca_model_json(f.hca_models);
+  j["throughput"] = throughput_json(f.throughput);
+  add_study_results(j, f.study);
+  j["ports"] = stats_json_array(stats, kResultsPorts);
+  nlohmann::json links = nlohmann::json::array();
+  for (const LinkFacts& l : f.links) links.push_back(link_json(l));
+  j["links"] = links;
+  nlohmann::json faults = nlohmann::json::array();
+  for (const FaultFacts& fault : f.faults) faults.push_back(fault_json(fault));
+  j["faults"] = faults;
+  if (f.congestion_control) j["congestion_control"] = congestion_control_json(*f.congestion_control, stats);
+  return j;
+}
+
+}  // namespace ibfsim

@@ -1,0 +1,15 @@
+// The few lines a run prints for humans: the fabric, how long it took to come up, what was
+// simulated, packets, latency and throughput, per flow and class, saturation, congestion control
+// and where the results are.
+#pragma once
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "sim/report/run_facts.h"
+
+namespace ibfsim {
+
+// `results`: the run's results.json (run_results.h), whose figures the summary repeats.
+std::string run_summary(const RunFacts& facts, const nlohmann::json& results);
+
+}  // namespace ibfsim

@@ -1,0 +1,214 @@
+#include "sim/report/stat_tables.h"
+
+#include <fmt/format.h>
+
+#include "sim/core/error.h"
+
+namespace ibfsim {
+
+namespace {
+
+bool in_output(const StatInfo& st, StatOutput output) { return (st.outputs & output) != 0; }
+
+bool has_output(const StatKindInfo& k, StatOutput output) {
+  for (const StatInfo& st : k.stats)
+    if (in_output(st, output)) return true;
+  return false;
+}
+
+bool absent(const StatValue& v) { return std::holds_alternative<std::monostate>(v); }
+
+// Whether a row appears in `output` (stat_tables.h).
+bool shown(const StatsSnapshot& s, const StatRow& row, StatOutput output) {
+  bool figures = false;
+  const StatKindInfo& k = s.kinds[row.kind];
+  for (std::size_t i = 0; i < k.stats.size(); ++i) {
+    if (!in_output(k.stats[i], output) || k.stats[i].attribute) continue;
+    if (!absent(row.values[i])) return true;
+    figures = true;
+  }
+  return !figures;
+}
+
+// The one statistic of a map's or list's row in `output`.
+const StatValue& only_value(const StatsSnapshot& s, const StatRow& row, StatOutput output) {
+  const StatKindInfo& k = s.kinds[row.kind];
+  const StatValue* v = nullptr;
+  for (std::size_t i = 0; i < k.stats.size(); ++i) {
+    if (!in_output(k.stats[i], output)) continue;
+    IBFSIM_CHECK(v == nullptr, "statistics: " + k.name + " has more than one statistic in an output");
+    v = &row.values[i];
+  }
+  return *v;
+}
+
+std::string text(const StatValue& v, int decimals = -1) {
+  struct Visitor {
+    int decimals;
+    std::string operator()(std::monostate) const { return ""; }
+    std::string operator()(std::uint64_t n) const { return fmt::format("{}", n); }
+    std::string operator()(double d) const { return decimals < 0 ? fmt::format("{}", d) : fmt::format("{:.{}f}", d, decimals); }
+    std::string operator()(const std::string& t) const { return t; }
+    std::string operator()(const std::vector<double>&) const {
+      IBFSIM_CHECK(false, "statistics: a list in a CSV table");
+      return "";
+    }
+  };
+  return std::visit(Visitor{decimals}, v);
+}
+
+nlohmann::json json_value(const StatValue& v) {
+  struct Visitor {
+    nlohmann::json operator()(std::monostate) const { return nullptr; }
+    nlohmann::json operator()(std::uint64_t n) const { return n; }
+    nlohmann::json operator()(double d) const { return d; }
+    nlohmann::json operator()(const std::string& t) const { return t; }
+    nlohmann::json operator()(const std::vector<double>& l) const { return l; }
+  };
+  return std::visit(Visitor{}, v);
+}
+
+// The member at a dotted path of `object`, made (null) with the objects on the way if missing.
+nlohmann::json& at_path(nlohmann::json& object, const std::string& path) {
+  nlohmann::json* at = &object;
+  std::size_t from = 0;
+  for (;;) {
+    const std::size_t dot = path.find('.', from);
+    at = &(*at)[path.substr(from, dot == std::string::npos ? std::string::npos : dot - from)];
+    if (dot == std::string::npos) return *at;
+    from = dot + 1;
+  }
+}
+
+std::string last_part(const std::string& path) {
+  const std::size_t dot = path.rfind('.');
+  return dot == std::string::npos ? path : path.substr(dot + 1);
+}
+
+// Each row's nested rows, in order.
+std::vector<std::vector<std::size_t>> children(const StatsSnapshot& s) {
+  std::vector<std::vector<std::size_t>> c(s.rows.size());
+  for (std::size_t r = 0; r < s.rows.size(); ++r)
+    if (s.rows[r].parent != kNoStatParent) c[s.rows[r].parent].push_back(r);
+  return c;
+}
+
+using Children = std::vector<std::vector<std::size_t>>;
+
+void fill_object(const StatsSnapshot& s, const Children& children, std::size_t r, StatOutput output,
+                 nlohmann::json& object);
+
+// A nested row into its parent's object, as its kind's Nesting says.
+void add_nested(const StatsSnapshot& s, const Children& children, std::size_t r, StatOutput output,
+                nlohmann::json& parent) {
+  const StatRow& row = s.rows[r];
+  const StatKindInfo& k = s.kinds[row.kind];
+  switch (k.nesting) {
+    case Nesting::kObjects: {
+      nlohmann::json& m = at_path(parent, k.name);
+      if (m.is_null()) m = nlohmann::json::array();
+      if (!shown(s, row, output)) return;
+      nlohmann::json o = nlohmann::json::object();
+      fill_object(s, children, r, output, o);
+      m.push_back(std::move(o));
+      return;
+    }
+    case Nesting::kMap: {
+      nlohmann::json& m = at_path(parent, k.name);
+      if (m.is_null()) m = nlohmann::json::object();
+      const StatValue& v = only_value(s, row, output);
+      if (!absent(v)) m[text(row.keys.back())] = json_value(v);
+      return;
+    }
+    case Nesting::kList: {
+      const StatValue& v = only_value(s, row, output);
+      if (absent(v)) return;
+      nlohmann::json& m = at_path(parent, k.name);
+      if (m.is_null()) m = nlohmann::json::array();
+      m.push_back(json_value(v));
+      return;
+    }
+    case Nesting::kTop:
+      break;
+  }
+  IBFSIM_CHECK(false, "statistics: a top-level kind nested: " + k.name);
+}
+
+// A row's keys, its figures in `output` and its nested rows, into `object`.
+void fill_object(const StatsSnapshot& s, const Children& children, std::size_t r, StatOutput output,
+                 nlohmann::json& object) {
+  const StatRow& row = s.rows[r];
+  const StatKindInfo& k = s.kinds[row.kind];
+  for (std::size_t i = 0; i < k.keys.size(); ++i) object[k.keys[i]] = json_value(row.keys[i]);
+  for (std::size_t i = 0; i < k.stats.size(); ++i)
+    if (in_output(k.stats[i], output) && !absent(row.values[i])) at_path(object, k.stats[i].name) = json_value(row.values[i]);
+  for (std::size_t c : children[r])
+    if (has_output(s.kinds[s.rows[c].kind], output)) add_nested(s, children, c, output, object);
+}
+
+bool top_in(const StatsSnapshot& s, const StatRow& row, StatOutput output) {
+  const StatKindInfo& k = s.kinds[row.kind];
+  return k.nesting == Nesting::kTop && has_output(k, output);
+}
+
+}  // namespace
+
+std::string stats_csv(const StatsSnapshot& s, StatOutput output) {
+  std::size_t kind = kNoStatParent;
+  for (std::size_t k = 0; k < s.kinds.size(); ++k) {
+    if (!has_output(s.kinds[k], output)) continue;
+    IBFSIM_CHECK(kind == kNoStatParent, "statistics: two kinds in one CSV table: " + s.kinds[kind].name + ", " + s.kinds[k].name);
+    kind = k;
+  }
+  IBFSIM_CHECK(kind != kNoStatParent, "statistics: nothing registered for a CSV table");
+  // The kind and its parents, outermost first: their keys come first in every line.
+  std::vector<std::size_t> chain;
+  for (std::size_t k = kind; k != kNoStatParent; k = s.kinds[k].parent) chain.insert(chain.begin(), k);
+  std::vector<std::string> header;
+  for (std::size_t k : chain) header.insert(header.end(), s.kinds[k].keys.begin(), s.kinds[k].keys.end());
+  const StatKindInfo& info = s.kinds[kind];
+  for (const StatInfo& st : info.stats)
+    if (in_output(st, output)) header.push_back(last_part(st.name));
+  std::string out = fmt::format("{}\n", fmt::join(header, ","));
+  std::vector<const StatRow*> rows(chain.size());
+  for (const StatRow& row : s.rows) {
+    if (row.kind != kind || !shown(s, row, output)) continue;
+    rows.back() = &row;
+    for (std::size_t i = chain.size() - 1; i > 0; --i) rows[i - 1] = &s.rows[rows[i]->parent];
+    const char* sep = "";
+    for (const StatRow* r : rows)
+      for (const StatValue& key : r->keys) {
+        out += sep;
+        out += text(key);
+        sep = ",";
+      }
+    for (std::size_t i = 0; i < info.stats.size(); ++i) {
+      if (!in_output(info.stats[i], output)) continue;
+      out += sep;
+      out += text(row.values[i], info.stats[i].decimals);
+      sep = ",";
+    }
+    out += '\n';
+  }
+  return out;
+}
+
+nlohmann::json stats_json_array(const StatsSnapshot& s, StatOutput output) {
+  const Children c = children(s);
+  nlohmann::json out = nlohmann::json::array();
+  for (std::size_t r = 0; r < s.rows.size(); ++r) {
+    if (!top_in(s, s.rows[r], output) || !shown(s, s.rows[r], output)) continue;
+    nlohmann::json o = nlohmann::json::object();
+    fill_object(s, c, r, output, o);
+    out.push_back(std::move(o));
+  }
+  return out;
+}
+
+void add_stats_json(const StatsSnapshot& s, StatOutput output, nlohmann::json& object) {
+  const Children c = children(s);
+  for (std::size_t r = 0; r < s.rows.size(); ++r)
+    if (top_in(s, s.rows[r], output)) fill_object(s, c, r, output, object);
+}
+
+}  // namespace ibfsim

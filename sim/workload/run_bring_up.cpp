@@ -1,0 +1,125 @@
+// The first phases of a run (scenario_run_phases.h): build the fabric and bring it up.
+#include <fmt/format.h>
+
+#include <systemc>
+
+#include "sim/core/calendar_process.h"
+#include "sim/core/error.h"
+#include "sim/fabric/cable_training.h"
+#include "sim/report/progress_meter.h"
+#include "sim/workload/scenario_run_phases.h"
+
+namespace ibfsim {
+
+namespace {
+
+// The subnet manager's first sweep must end within this much simulated time (it always does: every
+// SMP is answered or given up after its retries).
+constexpr Time kBringUpLimit = 1000 * kSec;
+
+// `sm_host`: the HCA the subnet manager runs on, if one does.
+FabricOptions fabric_options(const Scenario& sc, const std::filesystem::path& dir, std::string& sm_host) {
+  FabricOptions fo;
+  fo.carry_payload = sc.outputs.data_check;
+  if (sc.outputs.pcap) fo.pcap_path = (dir / "trace.pcap").string();
+  fo.pcap_link_packets = sc.outputs.pcap_link_packets;
+  fo.link = sc.link;
+  fo.phy = sc.phy;
+  fo.seed = sc.seed;
+  // The end of the run is known once the fabric is up (set_horizon in bring_up_fabric).
+  fo.horizon = kTimeNever;
+  if (sc.subnet_manager.in_band) {
+    const SubnetManagerSettings st = subnet_manager_settings(sc);
+    sm_host = sc.topology.nodes[st.host].name;
+    fo.subnet_manager = st;
+    fo.sma_timing = sc.subnet_manager.sma;
+    for (const auto& [name, t] : sc.subnet_manager.sma_by_node) fo.sma_timing_by_node.emplace_back(*sc.topology.find_node(name), t);
+  }
+  fo.configure_hca = [&sc](std::size_t node, HcaConfig& c) { sc.hca_model.apply(sc.topology.nodes[node].name, c); };
+  fo.congestion_control = sc.congestion_control;
+  // Multicast groups: members receive; every source of a flow to the group sends into its tree.
+  for (const auto& [name, members] : sc.multicast) {
+    MulticastGroup g;
+    g.name = name;
+    for (const auto& m : members) g.members.push_back(*sc.topology.find_node(m));
+    for (const WorkloadSpec& w : sc.flows) {
+      if (w.destination != name) continue;
+      if (w.sources.empty()) g.senders = sc.topology.hcas();
+      else
+        for (const auto& src : w.sources) g.senders.push_back(*sc.topology.find_node(src));
+    }
+    fo.multicast.push_back(g);
+  }
+  return fo;
+}
+
+// With the subnet manager: run until its first sweep has configured the fabric (LIDs, routes,
+// ports Active). Returns when that was.
+Time run_subnet_manager_bring_up(Fabric& fabric) {
+  // Only the first sweep pauses the run; the callback outlives this block.
+  fabric.subnet_manager()->set_on_sweep_done([first = true](const SweepRecord&) mutable {
+    if (first) CalendarProcess::pause();
+    first = false;
+  });
+  {
+    ProgressMeter meter(0, kTimeNever, &CalendarProcess::published_now);
+    CalendarProcess::run_for(kBringUpLimit);
+  }
+  ScheduledModule::rethrow_failure();
+  // Ctrl-C during the bring-up: the run below stops at once and the results say partial.
+  if (!fabric.subnet_manager()->configured() && !CalendarProcess::stop_requested())
+    throw SimError("the subnet manager did not finish its first sweep: the simulation ran out of events");
+  return ScheduledModule::now();
+}
+
+// Traffic starts once the fabric is up (or when the scenario says); phases count from there.
+void set_phase_times(ScenarioRun& run) {
+  const Scenario& sc = run.sc;
+  run.start = sc.phases.start ? *sc.phases.start : run.fabric_up;
+  if (run.in_band && run.start < run.fabric_up)
+    throw InputError(fmt::format(
+        "{}: phases.start {} is before the subnet manager brought the fabric up at {}: traffic needs the LIDs it "
+        "assigns (leave phases.start unset, or run without it: subnet_manager: static)",
+        sc.file, format_duration(run.start), format_duration(run.fabric_up)));
+  run.measure_begin = run.start + sc.phases.warmup;
+  run.measure_end = run.measure_begin + sc.phases.measure;
+  // Verbs flows and collectives run until they are done, within phases.limit; load-driven traffic
+  // (generator flows, traffic classes) by the phases.
+  bool load_driven = !sc.flows.empty(), runs_to_done = !sc.verbs_flows.empty();
+  for (const TrafficClassSpec& c : sc.classes) (c.collective() ? runs_to_done : load_driven) = true;
+  run.load_driven = load_driven;
+  run.end_limit = std::max(load_driven || !runs_to_done ? run.measure_end + sc.phases.drain : 0,
+                           runs_to_done ? run.start + sc.phases.limit : 0);
+}
+
+}  // namespace
+
+void build_fabric(ScenarioRun& run) {
+  const Scenario& sc = run.sc;
+  run.in_band = sc.subnet_manager.in_band;
+  run.options = fabric_options(sc, run.dir, run.sm_host);
+  run.fabric = std::make_unique<Fabric>(sc.topology, run.options);
+  // Waveforms trace from time 0, bring-up included.
+  if (sc.outputs.vcd)
+    run.waves = std::make_unique<WaveformTracer>(*run.fabric, (run.dir / "waves").string(), sc.outputs.vcd_ports);
+}
+
+void bring_up_fabric(ScenarioRun& run) {
+  Fabric& fabric = *run.fabric;
+  const auto wall_start = std::chrono::steady_clock::now();
+  const double cpu_start = thread_cpu_seconds();
+  // Without the subnet manager, the links are up when the last one has trained.
+  run.fabric_up = run.in_band ? run_subnet_manager_bring_up(fabric)
+                              : all_links_up_at(run.sc.topology, run.sc.link.training_delay);
+  set_phase_times(run);
+  fabric.set_horizon(run.end_limit);
+  run.bring_up_cpu = thread_cpu_seconds() - cpu_start;
+  run.bring_up_wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  run.bring_up_actions = fabric.events_run();
+  run.bring_up_hops = fabric.packet_hops();
+  run.faults = run.sc.faults;
+  for (LinkFault& f : run.faults) f.at += run.start;
+  fabric.schedule_faults(run.faults);
+}
+
+}  // namespace ibfsim

@@ -1,0 +1,197 @@
+// The collect phase of a run (scenario_run_phases.h): the statistics registry, and the facts of
+// results.json and of the summary, gathered from the scenario and the fabric.
+#include <fmt/format.h>
+
+#include "sim/core/stats_registry.h"
+#include "sim/fabric/fabric_statistics.h"
+#include "sim/report/run_results.h"
+#include "sim/workload/class_statistics.h"
+#include "sim/workload/port_window_statistics.h"
+#include "sim/workload/scenario_run_phases.h"
+#include "sim/workload/study_figures.h"
+
+namespace ibfsim {
+
+namespace {
+
+SubnetManagerFacts subnet_manager_facts(const ScenarioRun& run, SubnetManager& sm) {
+  SubnetManagerFacts f;
+  f.host = run.sm_host;
+  f.port = sm.port();
+  f.routing = routing_engine_name(sm.config().sweep.routing.engine);
+  f.lmc = sm.config().sweep.lmc;
+  f.smps_sent = sm.smps_sent();
+  f.traps_received = sm.traps_received();
+  f.configured = sm.configured();
+  for (const SweepRecord& r : sm.sweeps())
+    f.sweeps.push_back(SweepFacts{r.trigger, r.started, r.done, r.smps_sent, r.requests, r.retries, r.errors,
+                                  r.lft_blocks, r.nodes, r.switches, r.links});
+  f.notes = sm.sweep().notes();
+  return f;
+}
+
+// Every flow in the order of `workload:`, and the payload the generator flows offered.
+void add_flows(const ScenarioRun& run, RunFacts& f) {
+  const Scenario& sc = run.sc;
+  std::vector<GeneratorFlowFacts> gens;
+  for (std::size_t k = 0; k < sc.flows.size(); ++k) {
+    const WorkloadSpec& w = sc.flows[k];
+    GeneratorFlowFacts g{w.name, w.sl, w.message_size, w.load, w.arrival == Arrival::kPoisson ? "poisson" : "constant",
+                         w.destination, run.flow_generators[k].size(), &run.flow_stats[k].latency(),
+                         &run.flow_stats[k].network_latency(), {}};
+    for (const auto* gen : run.flow_generators[k]) g.throughput.offered_bytes += gen->measured_posted() * w.message_size;
+    g.throughput.accepted_bytes = run.flow_stats[k].window_payload_bytes();
+    g.throughput.accepted_packets = run.flow_stats[k].window_packets();
+    g.throughput.window = sc.phases.measure;
+    f.throughput.offered_bytes += g.throughput.offered_bytes;
+    gens.push_back(std::move(g));
+  }
+  for (const auto& [kind, k] : sc.workload_order) {
+    if (kind == Scenario::EntryKind::kVerbs) f.flows.emplace_back(run.verbs_flows[k]->results());
+    else if (kind == Scenario::EntryKind::kClass) f.flows.emplace_back(run.classes[k]->results());
+    else f.flows.emplace_back(gens[k]);
+  }
+  f.throughput.accepted_bytes = run.all_stats->window_payload_bytes();
+  f.throughput.accepted_packets = run.all_stats->window_packets();
+  f.throughput.window = sc.phases.measure;
+}
+
+// The HCA model each HCA ran with (scenario `hca_model:` over HcaConfig's defaults), with verbs flows.
+std::vector<HcaModelFacts> hca_models(const ScenarioRun& run) {
+  std::vector<HcaModelFacts> out;
+  if (run.verbs_flows.empty()) return out;
+  for (std::size_t n : run.hca_nodes) {
+    const HcaConfig& c = run.models[n];
+    out.push_back(HcaModelFacts{run.fabric->topology().nodes[n].name, c.doorbell_to_wire, c.wire_to_completion,
+                                c.host.pcie_gen, c.host.pcie_width, c.host.max_payload, c.host.unlimited,
+                                c.host.unlimited ? 0.0 : host_interface_bytes_per_second(c.host) / 1e9, c.p_keys});
+  }
+  return out;
+}
+
+std::vector<LinkFacts> link_facts(Fabric& fabric) {
+  const Topology& topo = fabric.topology();
+  std::vector<LinkFacts> out;
+  for (std::size_t k = 0; k < topo.cables.size(); ++k) {
+    const TopoCable& c = topo.cables[k];
+    const TrainingResult& t = fabric.training(k);
+    const LinkPort& a = fabric.port(c.node_a, c.port_a);
+    const LinkPort& b = fabric.port(c.node_b, c.port_b);
+    LinkFacts l;
+    l.a = topo.nodes[c.node_a].name + "/" + std::to_string(c.port_a);
+    l.b = topo.nodes[c.node_b].name + "/" + std::to_string(c.port_b);
+    l.rate = c.rate.name();
+    l.trained = t.up ? LinkRate{t.speed, t.lanes}.name() : "down";
+    l.lane_reversed = t.lane_reversed;
+    l.training = t.duration;
+    l.phy_mode = a.bit_exact() ? "bit_exact" : "timing";
+    l.up = fabric.link_up_times(k);
+    // Both ends Active: after the first training, then after each retrain.
+    for (std::size_t i = 0; i < a.active_times().size() && i < b.active_times().size(); ++i)
+      l.active.push_back(std::max(a.active_times()[i], b.active_times()[i]));
+    l.down = fabric.link_down_times(k);
+    if (a.bit_exact()) {
+      const LinkPort::PhyTotals pa = a.phy_totals(), pb = b.phy_totals();
+      l.phy = LinkFacts::PhyCounts{pa.bits_flipped + pb.bits_flipped, pa.rx.symbol_errors() + pb.rx.symbol_errors(),
+                                   pa.rx.bad_frames + pb.rx.bad_frames, pa.skips + pb.skips};
+    }
+    out.push_back(std::move(l));
+  }
+  return out;
+}
+
+std::vector<FaultFacts> fault_facts(const ScenarioRun& run) {
+  const Topology& topo = run.fabric->topology();
+  SubnetManager* sm = run.fabric->subnet_manager();
+  std::vector<FaultFacts> out;
+  for (std::size_t i = 0; i < run.faults.size(); ++i) {
+    const LinkFault& lf = run.faults[i];
+    FaultFacts f;
+    f.link = topo.nodes[lf.node].name + "/" + std::to_string(lf.port);
+    f.up = lf.up;
+    f.at = lf.at;
+    f.subnet_manager = sm != nullptr;
+    if (sm)
+      for (const SweepRecord& rec : sm->sweeps())
+        if (rec.started >= lf.at && rec.done) {
+          f.resweep_done = rec.done;
+          break;
+        }
+    for (std::size_t n : run.hca_nodes) {
+      const Time before = run.watches[i].last_before[n], after = run.watches[i].first_after[n];
+      if (before == kTimeNever && after == kTimeNever) continue;
+      f.destinations.push_back(FaultFacts::Destination{topo.nodes[n].name, before, after});
+    }
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
+CcSettingsFacts cc_settings(const CongestionControlSettings& s) {
+  CcSettingsFacts f{s.threshold, s.packet_size, s.marking_rate, s.cs_threshold, s.per_sl, s.ca.ccti_timer * 1.024,
+                    s.ca.ccti_increase, s.ca.ccti_min, s.ca.trigger_threshold, s.cct.ccti_limit, {}};
+  for (std::size_t i = 0; i <= s.cct.ccti_limit && i < s.cct.entries.size(); ++i)
+    f.cct.push_back(fmt::format("{}:{}", s.cct.entries[i].shift, s.cct.entries[i].multiplier));
+  return f;
+}
+
+RunFacts run_facts(ScenarioRun& run) {
+  const Scenario& sc = run.sc;
+  Fabric& fabric = *run.fabric;
+  const Topology& topo = fabric.topology();
+  const PacketLedger& L = fabric.ledger();
+  RunFacts f;
+  f.version = IBFSIM_VERSION_STRING;
+  f.scenario_file = sc.file;
+  f.topology_file = sc.topology_file;
+  f.partial = run.partial;
+  f.hcas = run.hca_nodes.size();
+  f.switches = topo.switches().size();
+  f.cables = topo.cables.size();
+  if (!topo.cables.empty()) f.first_cable_rate = topo.cables.front().rate.name();
+  f.seed = sc.seed;
+  f.start = run.start, f.warmup = sc.phases.warmup, f.measure = sc.phases.measure, f.drain_limit = sc.phases.drain;
+  f.end = run.end, f.fabric_up = run.fabric_up;
+  f.start_given = sc.phases.start.has_value();
+  f.drained = L.created_count() == L.delivered_count() + L.dropped_total() + L.replicated_count();
+  if (SubnetManager* sm = fabric.subnet_manager()) f.subnet_manager = subnet_manager_facts(run, *sm);
+  f.latency = &run.all_stats->latency();
+  f.network_latency = &run.all_stats->network_latency();
+  add_flows(run, f);
+  f.hca_models = hca_models(run);
+  f.study = study_figures(sc, run.flow_generators, run.flow_stats, run.classes, *run.observer, fabric, run.end,
+                          run.partial ? kTimeNever : run.end_limit);
+  f.links = link_facts(fabric);
+  f.faults = fault_facts(run);
+  if (sc.congestion_control.enabled) f.congestion_control = cc_settings(sc.congestion_control);
+  for (const auto& c : run.classes) f.class_summaries.push_back(c->summary());
+  for (const auto& v : run.verbs_flows) f.verbs_summaries.push_back(v->summary());
+  f.results_path = (run.dir / "results.json").string();
+  return f;
+}
+
+// The run's own figures: the simulation work of the bring-up (results.json "simulation").
+struct BringUpWork {
+  std::uint64_t actions = 0, packet_hops = 0;
+};
+
+}  // namespace
+
+CollectedResults collect(ScenarioRun& run) {
+  CollectedResults c;
+  c.facts = run_facts(run);
+  StatsRegistry registry;
+  const CongestionControlSettings& cc = run.sc.congestion_control;
+  const FabricStatRows rows = register_fabric_statistics(registry, *run.fabric, {run.end, cc.enabled, cc.per_sl});
+  registry.add_kind<BringUpWork>("bring_up", {})
+      .counter("simulation.bring_up_actions", "actions", kResultsTop, [](const BringUpWork& w) { return w.actions; })
+      .counter("simulation.bring_up_packet_hops", "packets", kResultsTop, [](const BringUpWork& w) { return w.packet_hops; })
+      .add(BringUpWork{run.bring_up_actions, run.bring_up_hops}, kNoStatParent);
+  if (run.port_window) register_port_window_statistics(registry, *run.port_window, *run.fabric, rows);
+  register_class_statistics(registry, run.classes, c.facts.study);
+  c.statistics = registry.snapshot();
+  c.results = run_results_json(c.facts, c.statistics);
+  return c;
+}
+
+}  // namespace ibfsim

@@ -1,0 +1,95 @@
+#include "sim/workload/run_observer.h"
+
+#include <systemc>
+
+#include "sim/core/big_endian.h"
+#include "sim/transport/cnp.h"
+
+namespace ibfsim {
+
+namespace {
+
+// The destination QP of a packet, from its BTH.
+Qpn dest_qp(const Packet& p) {
+  const std::size_t bth = kLrhBytes + ((p.header[1] & 3) == kLnhIbaGlobal ? kGrhBytes : 0);
+  return load_be24(p.header.data() + bth + 5);
+}
+
+}  // namespace
+
+bool generator_packet(const Packet& p) {
+  const Qpn dqp = dest_qp(p);
+  return dqp == kGeneratorQpn || dqp == kMulticastQpn;
+}
+
+void RunObserver::watch_classes(std::map<const Hca*, std::size_t> node_of) {
+  node_of_ = std::move(node_of);
+  for (const auto& c : classes_) {
+    for (std::uint64_t k : c->delivery_keys()) class_of_[k] = c.get();
+    if (c->spec().verbs()) needs_settle_ = true;
+  }
+}
+
+void RunObserver::watch_flows() {
+  for (const auto& f : verbs_)
+    for (const auto& w : f->watched_qps()) watched_[w] = f.get();
+}
+
+void RunObserver::on_delivered(Hca& hca, const Packet& p, Time tail) {
+  // A CNP is congestion control's own packet, part of no flow.
+  if (cnps_possible && is_cnp(p)) return check_end(tail);
+  for (FaultWatch& f : faults_) {
+    const std::size_t n = hca.node_index();
+    if (tail < f.at) f.last_before[n] = tail;
+    else if (f.first_after[n] == kTimeNever) f.first_after[n] = tail;
+  }
+  if (!class_of_.empty()) {
+    const std::size_t node = node_of_.at(&hca);
+    auto it = class_of_.find(TrafficClass::delivery_key(node, dest_qp(p)));
+    if (it != class_of_.end()) {
+      it->second->on_delivered(node, p, tail);
+      check_end(tail);
+      return;
+    }
+  }
+  if (generator_packet(p) && p.measured) {
+    generator_message_latency.add(tail - p.created);
+    generator_network_latency.add(tail - p.injected);
+  }
+  if (verbs_.empty() || generator_packet(p)) {
+    all_.on_delivered(hca, p, tail);
+    flows_.at(p.flow).on_delivered(hca, p, tail);
+  } else if (!watched_.empty()) {
+    auto it = watched_.find({&hca, dest_qp(p)});
+    if (it != watched_.end()) it->second->on_delivered(hca, p);
+  }
+  check_end(tail);
+}
+
+void RunObserver::settled() {
+  pending_ = false;
+  if (can_end(ScheduledModule::now())) sc_core::sc_stop();
+}
+
+bool RunObserver::can_end(Time t) const {
+  if (generators_ && t < generation_end_) return false;
+  if (ledger_.created_count() != ledger_.delivered_count() + ledger_.dropped_total() + ledger_.replicated_count())
+    return false;
+  for (const auto& f : verbs_)
+    if (!f->done()) return false;
+  for (const auto& c : classes_)
+    if (!c->done(t)) return false;
+  return true;
+}
+
+void RunObserver::check_end(Time t) {
+  if (!can_end(t)) return;
+  if (verbs_.empty() && !needs_settle_) {
+    sc_core::sc_stop();
+  } else if (!pending_) {
+    pending_ = true;
+    clock_->schedule<&RunObserver::settled>(t + settle_, this);
+  }
+}
+
+}  // namespace ibfsim

@@ -1,0 +1,82 @@
+// What a scenario run watches while it simulates (scenario_run.h): every delivery, for the traffic
+// statistics (overall and per flow), the verbs flows and traffic classes that wait for them and the
+// fault watches; and whether the run is over.
+#pragma once
+#include <map>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "sim/core/packet_ledger.h"
+#include "sim/core/scheduled_module.h"
+#include "sim/report/latency_histogram.h"
+#include "sim/workload/traffic_class.h"
+#include "sim/workload/traffic_stats.h"
+#include "sim/workload/verbs_flow.h"
+
+namespace ibfsim {
+
+// The UD traffic generator's QP: the first QP created on every HCA (verbs flows' QPs come after).
+constexpr Qpn kGeneratorQpn = 0x100;
+
+// A packet of the UD traffic generator (to its QP or to a multicast group), not of a verbs flow.
+bool generator_packet(const Packet& p);
+
+// Around each fault, per destination host: its last delivery before the fault and its first after,
+// so that the gap shows which destinations the fault cut off and for how long.
+struct FaultWatch {
+  Time at = 0;
+  std::vector<Time> last_before;  // [node]; kTimeNever: none
+  std::vector<Time> first_after;
+};
+
+// Forwards deliveries to the statistics (overall and per flow) and to the verbs flows that watch
+// them, and ends the run once it is over: the generators' traffic is over (the drain phase has
+// begun) and every packet created has been delivered or dropped, and every verbs flow is done. With
+// verbs flows the run ends `settle` later (the longest wire_to_completion), so that every
+// completion a delivered packet causes is posted and counted.
+class RunObserver : public DeliveryObserver, public VerbsFlowOwner {
+ public:
+  RunObserver(TrafficStats& all, std::vector<TrafficStats>& flows, const PacketLedger& ledger, Time generation_end,
+              bool generators, const std::vector<std::unique_ptr<VerbsFlow>>& verbs, Time settle,
+              ScheduledModule* clock, std::vector<FaultWatch>& faults,
+              const std::vector<std::unique_ptr<TrafficClass>>& classes)
+      : all_(all), flows_(flows), ledger_(ledger), generation_end_(generation_end), generators_(generators),
+        verbs_(verbs), settle_(settle), clock_(clock), faults_(faults), classes_(classes) {}
+  // Once the traffic classes exist: which QPs' deliveries are theirs; `node_of`: each HCA's node.
+  void watch_classes(std::map<const Hca*, std::size_t> node_of);
+  // Every measured UD generator packet (a message of one packet), for the overall histograms.
+  LatencyHistogram generator_message_latency, generator_network_latency;
+  // Once the verbs flows exist: which of them watch which QPs' deliveries.
+  void watch_flows();
+  void on_delivered(Hca& hca, const Packet& p, Time tail) override;
+  void flow_progress() override { check_end(ScheduledModule::now()); }
+  bool cnps_possible = false;  // congestion control is on
+  // Traffic classes: look again when their sources stop, in case everything was delivered before.
+  void check_at(Time t) { clock_->schedule<&RunObserver::check_due>(t, this); }
+  // Events (event.h): a look at whether the run is over, and the end of the settling time.
+  void check_due() { check_end(ScheduledModule::now()); }
+  void settled();
+
+ private:
+  bool can_end(Time t) const;
+  void check_end(Time t);
+
+  TrafficStats& all_;
+  std::vector<TrafficStats>& flows_;
+  const PacketLedger& ledger_;
+  Time generation_end_;
+  bool generators_;
+  const std::vector<std::unique_ptr<VerbsFlow>>& verbs_;
+  Time settle_;
+  ScheduledModule* clock_;
+  bool pending_ = false;
+  std::map<std::pair<const Hca*, Qpn>, VerbsFlow*> watched_;
+  std::vector<FaultWatch>& faults_;
+  const std::vector<std::unique_ptr<TrafficClass>>& classes_;
+  std::unordered_map<std::uint64_t, TrafficClass*> class_of_;
+  std::map<const Hca*, std::size_t> node_of_;
+  bool needs_settle_ = false;  // verbs traffic classes: completions follow deliveries
+};
+
+}  // namespace ibfsim

@@ -1,0 +1,165 @@
+// The traffic and drain phases of a run (scenario_run_phases.h).
+#include <systemc>
+
+#include "sim/core/calendar_process.h"
+#include "sim/report/progress_meter.h"
+#include "sim/workload/scenario_run_phases.h"
+
+namespace ibfsim {
+
+namespace {
+
+constexpr std::uint32_t kWorkloadQKey = 0x11111111;
+
+// Every HCA gets one UD QP (QPN 0x100) with the workload's Q_Key; multicast members join with it.
+void create_generator_qps(ScenarioRun& run) {
+  Fabric& fabric = *run.fabric;
+  run.hca_nodes = fabric.topology().hcas();
+  run.qpn.assign(fabric.topology().nodes.size(), 0);
+  for (std::size_t n : run.hca_nodes) run.qpn[n] = fabric.hca(n)->create_ud_qp(kWorkloadQKey);
+  for (std::size_t g = 0; g < run.options.multicast.size(); ++g)
+    for (std::size_t m : run.options.multicast[g].members)
+      fabric.hca(m)->join_multicast(static_cast<Lid>(kMulticastLidBase + g), run.qpn[m]);
+}
+
+// The statistics and the observer that ends the run; then the verbs flows: their QPs, memory and
+// connections are set up now (time 0); each starts at phases.start + its own start.
+void create_verbs_flows(ScenarioRun& run) {
+  const Scenario& sc = run.sc;
+  Fabric& fabric = *run.fabric;
+  const Topology& topo = fabric.topology();
+  run.models.assign(topo.nodes.size(), HcaConfig{});
+  for (std::size_t n : run.hca_nodes) {
+    sc.hca_model.apply(topo.nodes[n].name, run.models[n]);
+    run.settle = std::max(run.settle, run.models[n].wire_to_completion);
+  }
+  run.all_stats.emplace(run.measure_begin, run.measure_end);
+  run.flow_stats.assign(sc.flows.size(), TrafficStats(run.measure_begin, run.measure_end));
+  for (const LinkFault& f : run.faults)
+    run.watches.push_back(FaultWatch{f.at, std::vector<Time>(topo.nodes.size(), kTimeNever),
+                                     std::vector<Time>(topo.nodes.size(), kTimeNever)});
+  run.observer.emplace(*run.all_stats, run.flow_stats, fabric.ledger(), run.measure_end, !sc.flows.empty(),
+                       run.verbs_flows, run.settle, fabric.hca(run.hca_nodes.front()), run.watches, run.classes);
+  for (std::size_t i = 0; i < sc.verbs_flows.size(); ++i) {
+    const VerbsFlowSpec& v = sc.verbs_flows[i];
+    const std::size_t a = *topo.find_node(v.from), b = *topo.find_node(v.to);
+    run.verbs_flows.push_back(std::make_unique<VerbsFlow>(v, i, *fabric.hca(a), *fabric.hca(b), run.models[a],
+                                                          run.models[b], sc.outputs.data_check, run.start + v.start,
+                                                          *run.observer));
+    run.verbs_flows.back()->setup();
+  }
+  run.observer->watch_flows();
+}
+
+// Traffic classes: their QPs come after the verbs flows' on every HCA.
+void create_classes(ScenarioRun& run) {
+  Fabric& fabric = *run.fabric;
+  std::vector<Time> completion_delay(fabric.topology().nodes.size(), 0);
+  std::map<const Hca*, std::size_t> node_of;
+  for (std::size_t n : run.hca_nodes) {
+    completion_delay[n] = run.models[n].wire_to_completion;
+    node_of[fabric.hca(n)] = n;
+  }
+  for (std::size_t i = 0; i < run.sc.classes.size(); ++i) {
+    run.classes.push_back(std::make_unique<TrafficClass>(run.sc.classes[i], i, fabric, run.sc.seed,
+                                                         ClassWindow{run.start, run.measure_begin, run.measure_end},
+                                                         completion_delay, *run.observer));
+    run.classes.back()->setup();
+  }
+  run.observer->watch_classes(std::move(node_of));
+  if (!run.classes.empty()) run.observer->check_at(run.measure_end);
+}
+
+// The UD traffic generators of each flow. A host never sends to itself: with a fixed destination,
+// that host does not send.
+void create_generators(ScenarioRun& run) {
+  const Scenario& sc = run.sc;
+  Fabric& fabric = *run.fabric;
+  const Topology& topo = fabric.topology();
+  run.flow_generators.resize(sc.flows.size());
+  for (std::size_t f = 0; f < sc.flows.size(); ++f) {
+    const WorkloadSpec& w = sc.flows[f];
+    std::vector<std::size_t> sources;
+    if (w.sources.empty()) sources = run.hca_nodes;
+    else
+      for (const auto& name : w.sources) sources.push_back(*topo.find_node(name));
+    std::optional<Lid> group_lid;
+    for (std::size_t g = 0; g < sc.multicast.size(); ++g)
+      if (sc.multicast[g].first == w.destination) group_lid = static_cast<Lid>(kMulticastLidBase + g);
+    // One destination list for all the flow's sources; each skips itself in it.
+    auto dests = std::make_shared<std::vector<UdDestination>>();
+    std::vector<std::size_t> index_of(topo.nodes.size(), UdTrafficGenerator::kNoSkip);  // node -> its place in dests
+    if (group_lid) dests->push_back(UdDestination{*group_lid, kMulticastQpn});
+    else for (std::size_t d : run.hca_nodes) {
+      if (w.destination != "random" && topo.nodes[d].name != w.destination) continue;
+      index_of[d] = dests->size();
+      dests->push_back(UdDestination{fabric.hca(d)->lid(1), run.qpn[d]});
+    }
+    for (std::size_t src : sources) {
+      const std::size_t skip = index_of[src];
+      if (dests->size() - (skip == UdTrafficGenerator::kNoSkip ? 0 : 1) == 0) continue;
+      Hca& h = *fabric.hca(src);
+      // Flow 0 draws from stream `src`; each further flow from its own streams.
+      auto g = std::make_unique<UdTrafficGenerator>(h, run.qpn[src], kWorkloadQKey, w, dests, skip,
+                                                    RngStream(sc.seed, src + f * 0x100000001ull), run.measure_end,
+                                                    run.measure_begin, run.measure_end, static_cast<std::uint16_t>(f));
+      g->start(run.start);
+      run.flow_generators[f].push_back(g.get());
+      run.generators.push_back(std::move(g));
+    }
+  }
+}
+
+// Runs the simulation up to `until` (the events at `until` come in the next run), unless it has
+// stopped already: everything was over, or Ctrl-C (SystemC cannot start again after a stop).
+void simulate_until(Time until) {
+  if (CalendarProcess::stop_requested() || sc_core::sc_get_status() == sc_core::SC_STOPPED) return;
+  // run_for counts from the kernel's clock, which may lag the last action after a pause.
+  const Time now = sc_core::sc_time_stamp().value();
+  if (until > now) CalendarProcess::run_for(until - now);
+}
+
+}  // namespace
+
+void start_traffic(ScenarioRun& run) {
+  create_generator_qps(run);
+  create_verbs_flows(run);
+  create_classes(run);
+  // Port utilization and credit stalls over the measurement window, for load-driven traffic.
+  Fabric& fabric = *run.fabric;
+  if (run.load_driven) {
+    run.port_window = std::make_unique<PortWindow>(fabric, run.measure_begin, run.measure_end);
+    run.port_window->setup(*fabric.hca(run.hca_nodes.front()));
+  }
+  run.observer->cnps_possible = run.sc.congestion_control.enabled;
+  for (std::size_t n : run.hca_nodes) {
+    fabric.hca(n)->set_delivery_observer(&*run.observer);
+    if (run.sc.outputs.packet_log) fabric.hca(n)->set_send_observer(&run.packet_log);
+  }
+  create_generators(run);
+  if (run.sc.outputs.time_series.interval > 0) run.sampler = time_series_sampler(run, run.panels);
+}
+
+void run_traffic(ScenarioRun& run) {
+  run.traffic_wall_start = std::chrono::steady_clock::now();
+  run.traffic_cpu_start = thread_cpu_seconds();
+  ProgressMeter meter(run.start, run.end_limit, &CalendarProcess::published_now);  // the bring-up had its own
+  simulate_until(std::min(run.measure_end, run.end_limit));
+}
+
+void drain(ScenarioRun& run) {
+  {
+    ProgressMeter meter(run.start, run.end_limit, &CalendarProcess::published_now);
+    simulate_until(run.end_limit);
+  }
+  run.partial = CalendarProcess::stop_requested();
+  run.simulate_wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - run.traffic_wall_start).count();
+  run.simulate_cpu = thread_cpu_seconds() - run.traffic_cpu_start;
+  ScheduledModule::rethrow_failure();
+  run.end = ScheduledModule::now();
+  run.fabric->finish();
+  run.fabric->check_invariants();
+  if (run.waves) run.waves->close();
+}
+
+}  // namespace ibfsim

@@ -1,0 +1,108 @@
+// The phases of run_scenario (scenario_run.h), in order: build the fabric, bring it up, start the
+// traffic and simulate through the measurement window, drain, collect the results and write them.
+// Each phase reads and fills one ScenarioRun; a phase runs only after the ones before it.
+#pragma once
+#include <chrono>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/core/stats_snapshot.h"
+#include "sim/fabric/fabric.h"
+#include "sim/fabric/waveform_tracer.h"
+#include "sim/report/run_facts.h"
+#include "sim/report/time_series_plot.h"
+#include "sim/workload/packet_log.h"
+#include "sim/workload/port_window.h"
+#include "sim/workload/run_observer.h"
+#include "sim/workload/scenario.h"
+#include "sim/workload/scenario_run.h"
+#include "sim/workload/time_series_sampler.h"
+#include "sim/workload/traffic_class.h"
+#include "sim/workload/traffic_stats.h"
+#include "sim/workload/ud_traffic_generator.h"
+#include "sim/workload/verbs_flow.h"
+
+namespace ibfsim {
+
+// Everything a run builds and measures. Members are destroyed in reverse order: the traffic before
+// the fabric it runs on.
+struct ScenarioRun {
+  ScenarioRun(const Scenario& s, const std::string& out_dir) : sc(s), dir(out_dir) {}
+
+  const Scenario& sc;
+  const std::filesystem::path dir;
+
+  // Build.
+  bool in_band = false;  // a subnet manager brings the fabric up
+  FabricOptions options;
+  std::string sm_host;
+  std::unique_ptr<Fabric> fabric;
+  std::unique_ptr<WaveformTracer> waves;
+
+  // Bring-up: when the fabric was up, and the phases of the traffic from there.
+  Time fabric_up = 0, start = 0, measure_begin = 0, measure_end = 0, end_limit = 0;
+  bool load_driven = false;  // generator flows or load-driven classes: they run by the phases
+  double bring_up_cpu = 0, bring_up_wall = 0;
+  std::uint64_t bring_up_actions = 0, bring_up_hops = 0;
+  std::vector<LinkFault> faults;  // at absolute times
+
+  // Traffic.
+  std::vector<std::size_t> hca_nodes;
+  std::vector<Qpn> qpn;  // [node]: the UD generator's QP of each HCA
+  std::vector<std::unique_ptr<VerbsFlow>> verbs_flows;
+  Time settle = 0;
+  std::vector<HcaConfig> models;  // [node]: the HCA model each HCA runs with
+  std::optional<TrafficStats> all_stats;
+  std::vector<TrafficStats> flow_stats;
+  std::vector<std::unique_ptr<TrafficClass>> classes;
+  std::vector<FaultWatch> watches;
+  std::optional<RunObserver> observer;
+  std::unique_ptr<PortWindow> port_window;
+  PacketLog packet_log;
+  std::vector<std::unique_ptr<UdTrafficGenerator>> generators;
+  std::vector<std::vector<UdTrafficGenerator*>> flow_generators;  // [flow]
+  std::unique_ptr<TimeSeriesSampler> sampler;
+  std::vector<PlotPanel> panels;
+
+  // Simulation of the traffic and the drain.
+  std::chrono::steady_clock::time_point traffic_wall_start;
+  double traffic_cpu_start = 0;
+  bool partial = false;
+  double simulate_wall = 0, simulate_cpu = 0;
+  Time end = 0;
+};
+
+// What collect() gathers for write_results().
+struct CollectedResults {
+  RunFacts facts;
+  StatsSnapshot statistics;
+  nlohmann::json results;  // results.json
+};
+
+// Build: the fabric from the scenario's topology and settings, and the waveform tracer.
+void build_fabric(ScenarioRun& run);
+// Bring-up: the subnet manager's first sweep (or the links' training); then the times of the
+// phases, the run's horizon and the faults.
+void bring_up_fabric(ScenarioRun& run);
+// Traffic: QPs, verbs flows, traffic classes, generators and what watches them; then the
+// simulation up to the end of the measurement window (or the end of the run, whichever is first).
+void start_traffic(ScenarioRun& run);
+void run_traffic(ScenarioRun& run);
+// Drain: the simulation from there to the end of the run (everything delivered, or the limit),
+// then the fabric's own accounting is closed and checked.
+void drain(ScenarioRun& run);
+// Collect: the statistics registry and the facts of results.json and the summary.
+CollectedResults collect(ScenarioRun& run);
+// Write: the results folder, and the result for the caller (with the printed summary).
+RunResult write_results(ScenarioRun& run, CollectedResults& collected);
+
+// CPU time of this thread so far, in seconds.
+double thread_cpu_seconds();
+
+// The time series of outputs.time_series: its sampler, and the plot panels over it (`panels`).
+std::unique_ptr<TimeSeriesSampler> time_series_sampler(const ScenarioRun& run, std::vector<PlotPanel>& panels);
+
+}  // namespace ibfsim

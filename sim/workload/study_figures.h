@@ -1,0 +1,25 @@
+// The figures a load sweep plots (StudyFigures, sim/report/run_facts.h), over every load-driven
+// flow and class of a run: offered and accepted load, latency histograms, and whether the run
+// saturated.
+#pragma once
+#include <memory>
+#include <vector>
+
+#include "sim/fabric/fabric.h"
+#include "sim/report/run_facts.h"
+#include "sim/workload/run_observer.h"
+#include "sim/workload/scenario.h"
+#include "sim/workload/traffic_class.h"
+#include "sim/workload/traffic_stats.h"
+#include "sim/workload/ud_traffic_generator.h"
+
+namespace ibfsim {
+
+// `end`: when the run ended; `end_limit`: when it would have at the latest (kTimeNever when it
+// was stopped early: then it never saturated).
+StudyFigures study_figures(const Scenario& sc, const std::vector<std::vector<UdTrafficGenerator*>>& flow_generators,
+                           const std::vector<TrafficStats>& flow_stats,
+                           const std::vector<std::unique_ptr<TrafficClass>>& classes, const RunObserver& observer,
+                           Fabric& fabric, Time end, Time end_limit);
+
+}  // namespace ibfsim
