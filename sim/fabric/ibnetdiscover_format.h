@@ -34,17 +34,11 @@
 #include <vector>
 
 #include "sim/core/ids.h"
+#include "sim/fabric/net_file_reader.h"
 #include "sim/fabric/topology.h"
 
 namespace ibfsim {
 
-// Whose conventions a net file follows. Both tools read the same lines; they differ in how
-// nodes get their names and GUIDs:
-//   ibnetdiscover: ids are "S-"/"H-" + the node GUID in 16 hex digits, names come from the
-//     descriptions, and every link must carry its rate (4xEDR).
-//   ibsim: ids are free names (the node names), GUIDs come from ibsim's counters, which
-//     `switchguid=` / `caguid=` lines set (as ibsim itself assigns them), rates may be absent.
-enum class NetFileDialect { kIbnetdiscover, kIbsim };
 
 // Parses and validates ibnetdiscover output. Every problem is an InputError
 // "FILE:LINE:COL: expected ..., got ...".
@@ -53,8 +47,6 @@ Topology parse_ibnetdiscover(std::string_view text, const std::string& file_name
 // The reader behind parse_ibnetdiscover and parse_ibsim.
 Topology parse_net_file(std::string_view text, const std::string& file_name, NetFileDialect dialect);
 
-// The GUID in an ibnetdiscover node id: 'S', 'H' or 'R', '-', then exactly 16 hex digits.
-std::optional<Guid> guid_from_ibnetdiscover_id(std::string_view id);
 
 // A node name from a description: surrounding whitespace is dropped and every run of characters
 // that a node name or the net file syntax cannot hold (whitespace, control characters, non-ASCII

@@ -4,21 +4,12 @@
 
 #include "sim/core/big_endian.h"
 #include "sim/transport/cnp.h"
+#include "sim/transport/packet_fields.h"
 
 namespace ibfsim {
 
-namespace {
-
-// The destination QP of a packet, from its BTH.
-Qpn dest_qp(const Packet& p) {
-  const std::size_t bth = kLrhBytes + ((p.header[1] & 3) == kLnhIbaGlobal ? kGrhBytes : 0);
-  return load_be24(p.header.data() + bth + 5);
-}
-
-}  // namespace
-
 bool generator_packet(const Packet& p) {
-  const Qpn dqp = dest_qp(p);
+  const Qpn dqp = packet_dest_qp(p);
   return dqp == kGeneratorQpn || dqp == kMulticastQpn;
 }
 
@@ -45,7 +36,7 @@ void RunObserver::on_delivered(Hca& hca, const Packet& p, Time tail) {
   }
   if (!class_of_.empty()) {
     const std::size_t node = node_of_.at(&hca);
-    auto it = class_of_.find(TrafficClass::delivery_key(node, dest_qp(p)));
+    auto it = class_of_.find(TrafficClass::delivery_key(node, packet_dest_qp(p)));
     if (it != class_of_.end()) {
       it->second->on_delivered(node, p, tail);
       check_end(tail);
@@ -60,7 +51,7 @@ void RunObserver::on_delivered(Hca& hca, const Packet& p, Time tail) {
     all_.on_delivered(hca, p, tail);
     flows_.at(p.flow).on_delivered(hca, p, tail);
   } else if (!watched_.empty()) {
-    auto it = watched_.find({&hca, dest_qp(p)});
+    auto it = watched_.find({&hca, packet_dest_qp(p)});
     if (it != watched_.end()) it->second->on_delivered(hca, p);
   }
   check_end(tail);

@@ -14,6 +14,7 @@
 #include "sim/workload/arrival_process.h"
 #include "sim/workload/collective_schedule.h"
 #include "sim/workload/message_packets.h"
+#include "sim/transport/packet_fields.h"
 
 namespace ibfsim {
 
@@ -419,9 +420,8 @@ void TrafficClass::on_recv_completion(std::size_t host, const ibv_wc& wc) {
 }
 
 void TrafficClass::on_delivered(std::size_t node, const Packet& p, Time tail) {
-  const std::size_t bth = kLrhBytes + ((p.header[1] & 3) == kLnhIbaGlobal ? kGrhBytes : 0);
-  const std::uint8_t operation = opcode_operation(p.header[bth]);
-  const Qpn dqp = load_be24(p.header.data() + bth + 5);
+  const std::uint8_t operation = opcode_operation(packet_opcode(p));
+  const Qpn dqp = packet_dest_qp(p);
   const std::uint64_t key = delivery_key(node, dqp);
   Endpoint* e = nullptr;
   const bool read_response = operation >= op::kRdmaReadRespFirst && operation <= op::kRdmaReadRespOnly;
@@ -455,7 +455,7 @@ void TrafficClass::on_delivered(std::size_t node, const Packet& p, Time tail) {
     seq = p.id;
   } else {
     const std::uint64_t base = e->in_flight.begin()->first;
-    const Psn psn = load_be24(p.header.data() + bth + 9) & 0xFFFFFF;
+    const Psn psn = packet_psn(p);
     seq = base + ((psn - base) & 0xFFFFFF);
   }
   auto it = e->in_flight.upper_bound(seq);

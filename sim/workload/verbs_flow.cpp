@@ -13,6 +13,7 @@
 #include "sim/transport/opcode.h"
 #include "sim/workload/message_pattern.h"
 #include "sim/workload/perftest_latency.h"
+#include "sim/transport/packet_fields.h"
 
 namespace ibfsim {
 
@@ -439,15 +440,14 @@ void VerbsFlow::on_recv_completion(int side, const ibv_wc& wc) {
 }
 
 void VerbsFlow::on_delivered(Hca& hca, const Packet& p) {
-  const std::size_t bth = kLrhBytes + ((p.header[1] & 3) == kLnhIbaGlobal ? kGrhBytes : 0);
-  const Qpn dqp = load_be24(p.header.data() + bth + 5);
+  const Qpn dqp = packet_dest_qp(p);
   const int side = &hca == sides_[0].hca && dqp == sides_[0].qp->qpn() ? 0 : 1;
   Side& s = sides_[side];
   // Was the packet executed? The QP's counters of refused requests say it was not.
   const std::uint64_t ne = not_executed(s.qp->stats());
   const bool executed = ne == s.not_executed_seen && s.qp->state() != IBV_QPS_ERR;
   s.not_executed_seen = ne;
-  const std::uint8_t o = opcode_operation(p.header[bth]);
+  const std::uint8_t o = opcode_operation(packet_opcode(p));
   if (!executed || (o != op::kRdmaWriteLast && o != op::kRdmaWriteOnly)) return;
   // The data is visible to the polling application wire_to_completion after its last DMA.
   hca.schedule<&VerbsFlow::write_visible>(ScheduledModule::now() + s.wire_to_completion, this, side);
