@@ -50,22 +50,18 @@ std::vector<std::size_t> find_cycle(std::size_t channels, const std::map<std::pa
   return find_dependency_cycle(graph);
 }
 
-}  // namespace
+// LID -> destination switch number and, at that switch, the port (0: the switch itself).
+struct Destinations {
+  std::vector<std::size_t> dest_switch;
+  std::vector<PortNum> dest_port;
+};
 
-RoutingTables route_dfsssp(const SubnetGraph& g) {
-  RoutingTables t = empty_routing_tables(g);
-  const SwitchIndex sw(g);
-  const Channels ch = switch_channels(g, sw);
-  const std::size_t n = sw.size();
-
-  std::vector<std::uint32_t> hcas(n, 0);
-  for (std::size_t s = 0; s < n; ++s)
-    for (const SubnetPort& p : g.nodes[sw.node[s]].ports)
-      if (p.peer && !g.nodes[p.peer->node].is_switch()) ++hcas[s];
-
-  // LID -> destination switch number and, at that switch, the port (0: the switch itself).
-  std::vector<std::size_t> dest_switch(static_cast<std::size_t>(t.lft_top) + 1, kNoSubnetNode);
-  std::vector<PortNum> dest_port(dest_switch.size(), 0);
+Destinations destinations(const SubnetGraph& g, const SwitchIndex& sw, Lid lft_top) {
+  Destinations d;
+  d.dest_switch.assign(static_cast<std::size_t>(lft_top) + 1, kNoSubnetNode);
+  d.dest_port.assign(d.dest_switch.size(), 0);
+  std::vector<std::size_t>& dest_switch = d.dest_switch;
+  std::vector<PortNum>& dest_port = d.dest_port;
   for (std::size_t node = 0; node < g.nodes.size(); ++node) {
     const SubnetNode& nd = g.nodes[node];
     for (unsigned p = 0; p <= nd.num_ports(); ++p) {
@@ -86,7 +82,15 @@ RoutingTables route_dfsssp(const SubnetGraph& g) {
     }
   }
 
-  // ---- routing: Dijkstra per destination LID with balancing weights ----
+  return d;
+}
+
+// Routing: Dijkstra per destination LID with balancing weights, into t's LFTs.
+void route_balanced(const SubnetGraph& g, const SwitchIndex& sw, const Channels& ch, const std::vector<std::uint32_t>& hcas,
+                    const Destinations& dests, RoutingTables& t) {
+  const std::size_t n = sw.size();
+  const std::vector<std::size_t>& dest_switch = dests.dest_switch;
+  const std::vector<PortNum>& dest_port = dests.dest_port;
   // Like OpenSM's dfsssp, every channel starts at (number of HCA ports)^2, so that the balancing
   // increments rarely outweigh a hop: paths stay shortest as long as the load allows.
   std::uint64_t total_hcas = 0;
@@ -136,7 +140,20 @@ RoutingTables route_dfsssp(const SubnetGraph& g) {
     }
   }
 
-  // ---- layers: break dependency cycles by moving paths up ----
+}
+
+// A path from a switch with HCAs to a LID, and the layer (SL, VL) it travels in.
+struct LayeredPath {
+  std::size_t s;
+  unsigned lid;
+  unsigned layer = 0;
+};
+
+// Layers: breaks the dependency cycles by moving paths up, layer by layer; returns the layers used.
+unsigned assign_layers(const SubnetGraph& g, const SwitchIndex& sw, const Channels& ch, const std::vector<std::uint32_t>& hcas,
+                       const Destinations& dests, const RoutingTables& t, std::vector<LayeredPath>& paths) {
+  const std::size_t n = sw.size();
+  const std::vector<std::size_t>& dest_switch = dests.dest_switch;
   unsigned max_vls = 15;
   for (const SubnetNode& nd : g.nodes)
     for (unsigned p = 1; p <= nd.num_ports(); ++p)
@@ -155,12 +172,6 @@ RoutingTables route_dfsssp(const SubnetGraph& g) {
     }
     return out;
   };
-  struct Path {
-    std::size_t s;
-    unsigned lid;
-    unsigned layer = 0;
-  };
-  std::vector<Path> paths;
   // Only switches with HCAs are sources of data traffic (deadlock_check.h).
   for (std::size_t s = 0; s < n; ++s)
     if (hcas[s] != 0)
@@ -209,10 +220,29 @@ RoutingTables route_dfsssp(const SubnetGraph& g) {
     }
   }
 
+  return layers;
+}
+
+}  // namespace
+
+RoutingTables route_dfsssp(const SubnetGraph& g) {
+  RoutingTables t = empty_routing_tables(g);
+  const SwitchIndex sw(g);
+  const Channels ch = switch_channels(g, sw);
+  const std::size_t n = sw.size();
+  std::vector<std::uint32_t> hcas(n, 0);
+  for (std::size_t s = 0; s < n; ++s)
+    for (const SubnetPort& p : g.nodes[sw.node[s]].ports)
+      if (p.peer && !g.nodes[p.peer->node].is_switch()) ++hcas[s];
+  const Destinations dests = destinations(g, sw, t.lft_top);
+  route_balanced(g, sw, ch, hcas, dests, t);
+  std::vector<LayeredPath> paths;
+  const unsigned layers = assign_layers(g, sw, ch, hcas, dests, t, paths);
+
   PathServiceLevels sl;
   sl.by_source_switch.resize(g.nodes.size());
   for (std::size_t s = 0; s < n; ++s) sl.by_source_switch[sw.node[s]].assign(static_cast<std::size_t>(t.lft_top) + 1, 0);
-  for (const Path& p : paths) sl.by_source_switch[sw.node[p.s]][p.lid] = static_cast<std::uint8_t>(p.layer);
+  for (const LayeredPath& p : paths) sl.by_source_switch[sw.node[p.s]][p.lid] = static_cast<std::uint8_t>(p.layer);
   for (unsigned i = 0; i < 16; ++i) sl.sl_to_vl[i] = static_cast<std::uint8_t>(i < layers ? i : 0);
   sl.vls_needed = layers;
   t.sl = std::move(sl);
