@@ -43,10 +43,23 @@ class PcapCapture : public CaptureSink {
 
 Fabric::Fabric(const Topology& topo, const FabricOptions& options)
     : topo_(topo), routing_(options.subnet_manager ? StaticRouting{} : compute_static_routing(topo)) {
-  const bool sm = options.subnet_manager.has_value();
-  // With a subnet manager the modules start as after power-up and the SM programs the settings.
-  const LinkSettings link = sm ? LinkSettings{} : options.link;
   init_time_resolution();
+  const bool sm = options.subnet_manager.has_value();
+  build_nodes(options);
+  build_management_agents(options);
+  cable(options);
+  start_links(options);
+  if (sm) start_subnet_manager(options);
+  // With the SM the CC MADs go in-band (SubnetManager::set_cc_targets); without it, at setup.
+  if (options.congestion_control.enabled && !sm) configure_congestion_control(options.congestion_control);
+}
+
+
+// The switches and HCAs. With a subnet manager they start as after power-up and the SM programs
+// their settings; without one, with the static LIDs, routes and link settings.
+void Fabric::build_nodes(const FabricOptions& options) {
+  const bool sm = options.subnet_manager.has_value();
+  const LinkSettings link = sm ? LinkSettings{} : options.link;
   hcas_.resize(topo_.nodes.size());
   switches_.resize(topo_.nodes.size());
   std::vector<Mft> mfts = compute_static_multicast(topo_, options.multicast);
@@ -86,6 +99,9 @@ Fabric::Fabric(const Topology& topo, const FabricOptions& options)
       switches_[i] = std::make_unique<Switch>(n.name.c_str(), c, pool_, ledger_);
     }
   }
+}
+
+void Fabric::build_management_agents(const FabricOptions& options) {
   // Every node's SMA (management port 0 of a switch, QP0 of an HCA).
   hca_smas_.resize(topo_.nodes.size());
   switch_smas_.resize(topo_.nodes.size());
@@ -113,6 +129,10 @@ Fabric::Fabric(const Topology& topo, const FabricOptions& options)
       switch_smas_[i] = std::make_unique<SwitchSma>(*switches_[i], std::move(c));
     }
   }
+}
+
+// Every cable: its Link (two wires), SKIPs, a bit-exact PHY where asked, captures.
+void Fabric::cable(const FabricOptions& options) {
   PcapCapture* pcap = nullptr;
   if (!options.pcap_path.empty()) {
     auto cap = std::make_unique<PcapCapture>(options.pcap_path, options.pcap_link_packets);
@@ -157,6 +177,10 @@ Fabric::Fabric(const Topology& topo, const FabricOptions& options)
       pcap->name_link(id_ba, b.name() + "->" + a.name());
     }
   }
+}
+
+void Fabric::start_links(const FabricOptions& options) {
+  const bool sm = options.subnet_manager.has_value();
   // Links that trained come up when training is over: in Init for the subnet manager to configure,
   // or straight to Active with the static assignment.
   ScheduledModule* scheduler = nullptr;
@@ -174,24 +198,23 @@ Fabric::Fabric(const Topology& topo, const FabricOptions& options)
     }
     bring_up_->start();
   }
-  if (sm) {
-    const SubnetManagerSettings& st = *options.subnet_manager;
-    IBFSIM_CHECK(st.host < hcas_.size() && hcas_[st.host] && st.port >= 1 && st.port <= topo_.nodes[st.host].num_ports,
-                 "the subnet manager runs on an HCA port");
-    SubnetManagerConfig c = st.config;
-    c.sweep.max_mtu_code = mtu_code_of_bytes(options.link.mtu);
-    c.sweep.hoq_life = static_cast<std::uint8_t>(options.link.hoq_life_code);
-    c.sweep.life_time = static_cast<std::uint8_t>(options.link.switch_lifetime_code);
-    c.sweep.sl_to_vl = options.link.sl_to_vl;
-    c.sweep.switch_sl_to_vl = options.link.switch_sl_to_vl;
-    if (!options.link.vl_arbitration.high.empty() || !options.link.vl_arbitration.low.empty())
-      c.sweep.vl_arbitration = options.link.vl_arbitration;
-    sm_ = std::make_unique<SubnetManager>(*hca_smas_[st.host], st.port, c);
-    if (options.congestion_control.enabled) sm_->set_cc_targets(cc_targets(options.congestion_control), 0);
-    sm_->start();
-  }
-  // With the SM the CC MADs go in-band (SubnetManager::set_cc_targets); without it, at setup.
-  if (options.congestion_control.enabled && !sm) configure_congestion_control(options.congestion_control);
+}
+
+void Fabric::start_subnet_manager(const FabricOptions& options) {
+  const SubnetManagerSettings& st = *options.subnet_manager;
+  IBFSIM_CHECK(st.host < hcas_.size() && hcas_[st.host] && st.port >= 1 && st.port <= topo_.nodes[st.host].num_ports,
+               "the subnet manager runs on an HCA port");
+  SubnetManagerConfig c = st.config;
+  c.sweep.max_mtu_code = mtu_code_of_bytes(options.link.mtu);
+  c.sweep.hoq_life = static_cast<std::uint8_t>(options.link.hoq_life_code);
+  c.sweep.life_time = static_cast<std::uint8_t>(options.link.switch_lifetime_code);
+  c.sweep.sl_to_vl = options.link.sl_to_vl;
+  c.sweep.switch_sl_to_vl = options.link.switch_sl_to_vl;
+  if (!options.link.vl_arbitration.high.empty() || !options.link.vl_arbitration.low.empty())
+    c.sweep.vl_arbitration = options.link.vl_arbitration;
+  sm_ = std::make_unique<SubnetManager>(*hca_smas_[st.host], st.port, c);
+  if (options.congestion_control.enabled) sm_->set_cc_targets(cc_targets(options.congestion_control), 0);
+  sm_->start();
 }
 
 std::vector<CcTarget> Fabric::cc_targets(const CongestionControlSettings& s) const {

@@ -172,6 +172,13 @@ class Fabric {
   std::vector<TrainingResult> training_;
   std::vector<std::unique_ptr<Link>> links_;  // by cable
   std::size_t cc_mads_applied_ = 0;
+
+  // The constructor's steps, in order.
+  void build_nodes(const FabricOptions& options);
+  void build_management_agents(const FabricOptions& options);
+  void cable(const FabricOptions& options);
+  void start_links(const FabricOptions& options);
+  void start_subnet_manager(const FabricOptions& options);
 };
 
 }  // namespace ibfsim
