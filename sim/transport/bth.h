@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "sim/core/big_endian.h"
 #include "sim/core/ids.h"
 #include "sim/transport/opcode.h"
 
@@ -32,12 +33,10 @@ struct Bth {
 void encode_bth(const Bth& bth, std::uint8_t* out12);
 Bth decode_bth(const std::uint8_t* in12);
 
-// Single fields, for paths that need one without decoding the whole header.
+// Single-field access for per-packet paths, without decoding the whole header.
 inline std::uint8_t bth_opcode(const std::uint8_t* bth) { return bth[0]; }
-inline Qpn bth_dest_qp(const std::uint8_t* bth) {
-  return (Qpn{bth[5]} << 16) | (Qpn{bth[6]} << 8) | bth[7];
-}
-inline Psn bth_psn(const std::uint8_t* bth) { return (Psn{bth[9]} << 16) | (Psn{bth[10]} << 8) | bth[11]; }
+inline Qpn bth_dest_qp(const std::uint8_t* bth) { return load_be24(bth + 5); }
+inline Psn bth_psn(const std::uint8_t* bth) { return load_be24(bth + 9); }
 
 // Congestion marking in place (a switch sets FECN; the ICRC masks this byte).
 inline void set_bth_fecn(std::uint8_t* bth) { bth[kBthFecnByte] |= 0x80; }

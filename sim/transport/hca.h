@@ -1,7 +1,24 @@
-// A host channel adapter with one or more ports and UD queue pairs. The send side builds real
-// packet bytes when a message is posted and transmits them in order as credits allow; the receive
-// side checks VCRC, LRH, BTH, ICRC, QP and Q_Key from the bytes once the tail is in, then delivers
-// or drops with a counted reason.
+// A host channel adapter with one or more ports. The send side builds real packet bytes and
+// transmits them in order as credits allow; the receive side checks VCRC, LRH, BTH, ICRC, QP and
+// Q_Key (or P_Key) from the bytes once the tail is in, then delivers or drops with a counted
+// reason.
+//
+// The Hca is one SystemC module made of hardware blocks, which call one another directly (they
+// are one module) and meet other modules only at the wire:
+//   - SendEngine (send_engine.h), one per port: the send queues per VL that feed the port's output
+//     stage, staging from the verbs QPs with payload DMA, packets injected at the wire;
+//   - ReceiveEngine (receive_engine.h): the receive checks, demultiplexing, receive DMA, delivery;
+//   - HcaManagement (hca_management.h): QP0 and QP1, the SMPs and GMPs of the management agent;
+//   - HcaCongestionControl (hca_congestion_control.h): CNPs and the injection throttle (A10);
+//   - VerbsResources (verbs_resources.h): host memory, PDs, MRs, CQs, the QP table, completions.
+// The Hca holds the ports and what the SMA programs into them (LIDs, SL->VL, VL arbitration,
+// P_Keys), answers its ports (PortOwner) and its QPs (TransportEnv), and offers the API below.
+//
+// One queue pair model: every QP is a QueuePair (queue_pair.h). The UD traffic generator's QPs
+// (create_ud_qp) are UD QueuePairs in generator mode: post_ud_send builds the UD SEND at once and
+// queues it (injected at the wire: no doorbell, no payload DMA, no completion), and they accept
+// UD SENDs without a receive WQE. Verbs QPs (create_qp) go through doorbells, DMA and the
+// transport (requester.cpp, responder.cpp).
 //
 // QP0 (the SMI): a VL15 packet whose DLID is the permissive LID or one of the port's LIDs goes to
 // the HCA's ManagementAgent (its SMA, and the SM on the SM's host); a packet for QP0 on any other
@@ -9,30 +26,33 @@
 // programs the ports through the setters (LID and LMC, SL->VL, VL arbitration, P_Keys).
 #pragma once
 #include <array>
-#include <deque>
-#include <optional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "sim/core/error.h"
 #include "sim/core/ids.h"
 #include "sim/core/packet.h"
 #include "sim/core/packet_ledger.h"
-#include "sim/core/ring_queue.h"
 #include "sim/core/scheduled_module.h"
 #include "sim/link/link_port.h"
 #include "sim/link/port_output.h"
 #include "sim/link/sl_to_vl_table.h"
 #include "sim/link/vl_arbiter.h"
 #include "sim/network/management_agent.h"
-#include "sim/transport/becn_responder.h"
 #include "sim/transport/cc_throttle.h"
 #include "sim/transport/completion_queue.h"
+#include "sim/transport/hca_congestion_control.h"
+#include "sim/transport/hca_management.h"
 #include "sim/transport/host_interface.h"
 #include "sim/transport/host_memory.h"
 #include "sim/transport/memory_region.h"
 #include "sim/transport/queue_pair.h"
+#include "sim/transport/receive_engine.h"
+#include "sim/transport/send_engine.h"
+#include "sim/transport/verbs_resources.h"
 
 namespace ibfsim {
 
@@ -74,10 +94,11 @@ struct HcaStats {
   std::uint64_t payload_mismatches = 0;  // carried payload differed from the pattern sent
 };
 
-class Hca : public ScheduledModule, public PortOwner, public TransportEnv {
+class Hca final : public ScheduledModule, public PortOwner, public TransportEnv {
  public:
   Hca(const sc_core::sc_module_name& name, HcaConfig config, PacketPool& pool, PacketLedger& ledger);
 
+  const HcaConfig& config() const { return config_; }
   LinkPort& port(PortNum n = 1) { return *ports_.at(n - 1); }
   unsigned num_ports() const { return static_cast<unsigned>(ports_.size()); }
   Lid lid(PortNum n = 1) const { return config_.port_lids.at(n - 1); }
@@ -89,13 +110,13 @@ class Hca : public ScheduledModule, public PortOwner, public TransportEnv {
   }
 
   // --- QP0 and port programming (the SMA) ---
-  void set_management_agent(ManagementAgent* agent) { agent_ = agent; }
+  void set_management_agent(ManagementAgent* agent) { management_.set_agent(agent); }
   // Sends an SMP (a VL15 packet the agent counted as created) out of port n, before data packets;
   // on a port that is down or not cabled it is dropped and counted.
-  void send_management(PortNum n, Packet* p);
+  void send_management(PortNum n, Packet* p) { management_.send_smp(n, p); }
   // Sends a GMP from QP1 (the GSI) out of port n on the data VL in its LRH, once that VL has
   // credits, ahead of the data packets. GMPs to QP1 of this port reach the management agent.
-  void send_gsi(PortNum n, Packet* p);
+  void send_gsi(PortNum n, Packet* p) { management_.send_gmp(n, p); }
   PacketPool& pool() { return pool_; }
   PacketLedger& ledger() { return ledger_; }
   std::uint32_t node_index() const { return config_.node_index; }
@@ -105,57 +126,69 @@ class Hca : public ScheduledModule, public PortOwner, public TransportEnv {
   }
   void set_sl_to_vl(PortNum n, const SlToVlTable& table) { port_sl_to_vl_.at(n - 1) = table; }
   const SlToVlTable& sl_to_vl_table(PortNum n) const { return port_sl_to_vl_.at(n - 1); }
-  void set_vl_arbitration(PortNum n, const VlArbConfig& config);
-  const VlArbConfig& vl_arbitration(PortNum n) const { return senders_.at(n - 1)->stage.vl_arbitration(); }
+  void set_vl_arbitration(PortNum n, const VlArbConfig& config) { send_engine(n).output().set_vl_arbitration(config); }
+  const VlArbConfig& vl_arbitration(PortNum n) const { return send_engine(n).output().vl_arbitration(); }
   const std::vector<std::uint16_t>& p_keys() const { return config_.p_keys; }
 
-  // Creates a UD QP with the given Q_Key; QPNs are handed out from 0x000100 upward (QP0 and QP1
-  // are the management QPs).
-  Qpn create_ud_qp(std::uint32_t q_key);
+  // Creates a UD QP of the traffic generator with the given Q_Key, on port 1; QPNs are handed
+  // out from 0x000100 upward (QP0 and QP1 are the management QPs).
+  Qpn create_ud_qp(std::uint32_t q_key) { return verbs_.create_generator_qp(q_key); }
   // Attaches UD QP `qpn` to multicast group `mlid`: packets to the MLID with DestQP 0xFFFFFF are
   // delivered to it.
-  void join_multicast(Lid mlid, Qpn qpn) { mcast_qp_[mlid] = qpn; }
+  void join_multicast(Lid mlid, Qpn qpn) { verbs_.join_multicast(mlid, qpn); }
 
-  // Posts a UD SEND of `bytes` (<= PMTU) from `src_qp` on port 1 to (dlid, dest_qp) with `q_key`
-  // on service level `sl` (mapped to a VL by the port's SL->VL table; an SL that maps to VL15 or
-  // to a non-operational VL is dropped and counted, R16). The packet is built now; `measured`
-  // marks it for latency statistics, `flow` names its workload flow. Returns the packet's id.
+  // Posts a UD SEND of `bytes` (<= PMTU) from generator QP `src_qp` on port 1 to (dlid, dest_qp)
+  // with `q_key` on service level `sl` (mapped to a VL by the port's SL->VL table; an SL that maps
+  // to VL15 or to a non-operational VL is dropped and counted, R16). The packet is built now;
+  // `measured` marks it for latency statistics, `flow` names its workload flow. Returns the
+  // packet's id.
   std::uint64_t post_ud_send(Qpn src_qp, Lid dlid, Qpn dest_qp, std::uint32_t q_key, std::uint32_t bytes,
-                             bool measured, std::uint8_t sl = 0, std::uint16_t flow = 0);
+                             bool measured, std::uint8_t sl = 0, std::uint16_t flow = 0) {
+    QueuePair* q = verbs_.find(src_qp);
+    IBFSIM_CHECK(q != nullptr && q->is_generator(), "post_ud_send on a QP that is not a traffic generator's");
+    return engine(q->port()).post_datagram(*q, {dlid, dest_qp, q_key, bytes, sl}, measured, flow);
+  }
   // Sends a copy of `p`, a packet built elsewhere, on `port` exactly as its bytes are (CRCs are not
   // rewritten) on the VL its LRH names, in turn with the HCA's other packets: a way to put crafted
   // or malformed packets on the wire (compliance tests play a peer with it). Returns the packet id.
   std::uint64_t send_raw(const Packet& p, PortNum port = 1);
 
   // --- verbs (see verbs.h): handles are small integers; calls return 0 or an errno value ---
-  std::uint64_t alloc_host_memory(std::uint64_t len, std::uint64_t align = 4096) { return memory_.alloc(len, align); }
-  HostMemory& memory() override { return memory_; }
-  verbs::PdHandle alloc_pd() { return ++pds_; }
-  std::optional<verbs::ibv_mr> reg_mr(verbs::PdHandle pd, std::uint64_t addr, std::uint64_t length, unsigned access);
-  verbs::CqHandle create_cq(std::uint32_t cqe);
-  CompletionQueue& cq(verbs::CqHandle h) { return *cqs_.at(h - 1); }
+  std::uint64_t alloc_host_memory(std::uint64_t len, std::uint64_t align = 4096) { return memory().alloc(len, align); }
+  HostMemory& memory() override { return verbs_.memory(); }
+  verbs::PdHandle alloc_pd() { return verbs_.alloc_pd(); }
+  std::optional<verbs::ibv_mr> reg_mr(verbs::PdHandle pd, std::uint64_t addr, std::uint64_t length, unsigned access) {
+    return verbs_.reg_mr(pd, addr, length, access);
+  }
+  verbs::CqHandle create_cq(std::uint32_t cqe) { return verbs_.create_cq(cqe); }
+  CompletionQueue& cq(verbs::CqHandle h) { return verbs_.cq(h); }
   int poll_cq(verbs::CqHandle h, int n, verbs::ibv_wc* wc) { return cq(h).poll(n, wc); }
   // nullptr if the attributes are invalid (unknown CQ, unsupported type).
-  QueuePair* create_qp(verbs::PdHandle pd, const verbs::ibv_qp_init_attr& init);
-  QueuePair* qp(Qpn qpn);
-  int modify_qp(QueuePair& qp, const verbs::ibv_qp_attr& attr, unsigned mask);
-  int post_send(QueuePair& qp, const verbs::ibv_send_wr& wr);
-  int post_recv(QueuePair& qp, const verbs::ibv_recv_wr& wr);
-  // Sum of every verbs QP's counters.
-  QpStats qp_stats() const;
+  QueuePair* create_qp(verbs::PdHandle pd, const verbs::ibv_qp_init_attr& init) { return verbs_.create_qp(pd, init); }
+  // Any QP of the HCA, verbs or generator; nullptr if none has that number.
+  QueuePair* qp(Qpn qpn) { return verbs_.find(qpn); }
+  int modify_qp(QueuePair& qp, const verbs::ibv_qp_attr& attr, unsigned mask) { return verbs_.modify_qp(qp, attr, mask); }
+  int post_send(QueuePair& qp, const verbs::ibv_send_wr& wr) { return verbs_.post_send(qp, wr); }
+  int post_recv(QueuePair& qp, const verbs::ibv_recv_wr& wr) { return verbs_.post_recv(qp, wr); }
+  // Sum of every QP's counters.
+  QpStats qp_stats() const { return verbs_.qp_stats(); }
   // Packets received on port `n` and discarded for `r` (PortRcvErrors causes, P_KeyViolations as
   // kPkeyViolation, Q_KeyViolations as kQkeyMismatch, ...), like Switch::port_discards.
-  std::uint64_t port_discards(PortNum n, DropReason r) const { return discards_.at(n - 1)[static_cast<int>(r)]; }
+  std::uint64_t port_discards(PortNum n, DropReason r) const { return receive_.discards(n, r); }
 
   // TransportEnv
   Time now() const override { return ScheduledModule::now(); }
-  const MrTable& mrs() const override { return mrs_; }
+  const MrTable& mrs() const override { return verbs_.mrs(); }
   bool carry_payload() const override { return config_.carry_payload; }
-  void wake(QueuePair& qp) override;
-  void arm_timer(QueuePair& qp, std::uint8_t kind, Time at, std::uint64_t generation) override;
-  void complete(QueuePair& qp, bool send_side, const verbs::ibv_wc& wc) override;
+  void wake(QueuePair& qp) override { engine(qp.port()).wake(qp); }
+  void arm_timer(QueuePair& qp, std::uint8_t kind, Time at, std::uint64_t generation) override {
+    verbs_.arm_timer(qp, kind, at, generation);
+  }
+  void complete(QueuePair& qp, bool send_side, const verbs::ibv_wc& wc) override { verbs_.complete(qp, send_side, wc); }
   Lid port_lid(PortNum port) const override { return lid(port); }
-  std::uint16_t port_p_key(PortNum port, std::uint16_t index) const override;
+  std::uint16_t port_p_key(PortNum, std::uint16_t index) const override {
+    return index < config_.p_keys.size() ? config_.p_keys[index] : 0;
+  }
   // Replaces every port's P_Key table (what a subnet manager programs with P_KeyTable Sets).
   void set_p_keys(std::vector<std::uint16_t> keys) { config_.p_keys = std::move(keys); }
   std::uint8_t sl_to_vl(PortNum port, std::uint8_t sl) const override {
@@ -168,15 +201,18 @@ class Hca : public ScheduledModule, public PortOwner, public TransportEnv {
   // (cc_throttle.h) as `config` says: what CACongestionSetting and CongestionControlTable Sets
   // program. Off until called: every hook is then one null test.
   void set_congestion_control(const CaCongestionConfig& config);
-  const CcThrottle* cc_throttle() const { return cc_ ? &cc_->throttle : nullptr; }
+  const CcThrottle* cc_throttle() const { return cc_ ? &cc_->throttle() : nullptr; }
   // Per-QP FECN/BECN/CNP counters (empty while congestion control is off), by local QPN.
   const std::map<Qpn, CcQpCounters>& cc_counters() const;
 
-  void set_delivery_observer(DeliveryObserver* obs) { observer_ = obs; }
+  void set_delivery_observer(DeliveryObserver* obs) { receive_.set_observer(obs); }
   void set_send_observer(SendObserver* obs) { send_observer_ = obs; }
+  SendObserver* send_observer() const { return send_observer_; }
+  // Packets waiting in the send queues and congestion control's CNP queues.
   std::size_t queued_packets() const;
   const HcaStats& stats() const { return stats_; }
 
+  // PortOwner
   void on_packet_head(LinkPort& port, Packet* p, Time head, Time tail) override;
   void on_tx_done(LinkPort& port, Packet* p) override;
   void on_output_free(LinkPort& port) override;
@@ -184,134 +220,61 @@ class Hca : public ScheduledModule, public PortOwner, public TransportEnv {
   void on_link_discard(LinkPort& port, Packet* p, DropReason reason) override;
   void on_port_state_change(LinkPort& port) override;
 
-  // --- events (event.h) ---
-  // The tail of packet `p` is in on port n: the receive checks, then delivery or a drop.
-  void tail_arrives(Packet* p, PortNum n);
-  // The payload of verbs packet `p` is in host memory: the QP takes it.
-  void rx_dma_done(Packet* p, PortNum n);
-  // A posted work request's doorbell reaches QP `qpn` (doorbell_to_wire after post_send).
-  void doorbell(Qpn qpn);
-  struct QpTimer {
-    std::uint64_t generation;  // stale if the QP re-armed it since
-    Qpn qpn;
-    std::uint8_t kind;
-  };
-  void qp_timer(QpTimer t);
-  // The earliest pending completion is due (wire_to_completion after its cause).
-  void completion_due();
-  // The DMA of a staged packet is done: it may go.
-  void staged_payload_ready();
-  // Congestion control: the CCTI timer of throttle `key` expired; a held packet's delay is over.
-  void cc_timer_expired(std::uint32_t key);
-  void cc_delay_over(PortNum n);
+  // --- the blocks (the tests of the send and receive engines drive them directly) ---
+  SendEngine& send_engine(PortNum n) { return *senders_.at(n - 1); }
+  const SendEngine& send_engine(PortNum n) const { return *senders_.at(n - 1); }
+  ReceiveEngine& receive_engine() { return receive_; }
+  HcaManagement& management() { return management_; }
+  VerbsResources& verbs_resources() { return verbs_; }
+  const VerbsResources& verbs_resources() const { return verbs_; }
+  HcaCongestionControl* congestion_control() { return cc_.get(); }
+  const HcaCongestionControl* congestion_control() const { return cc_.get(); }
 
   // Packet ids are unique across the fabric: node index in the high bits, a counter below.
   static std::uint64_t make_packet_id(std::uint32_t node, std::uint64_t seq) { return (std::uint64_t{node} << 40) | seq; }
 
  private:
-  static constexpr Qpn kFirstQpn = 0x100;
-  struct UdQp {
-    std::uint32_t q_key = 0;
-    Psn next_psn = 0;
-    std::unique_ptr<QueuePair> verbs;  // set: a verbs QP (any type); the fields above are unused
-  };
-  struct PendingCompletion {
-    Time at;
-    verbs::CqHandle cq;
-    verbs::ibv_wc wc;
-  };
-  // Verbs QPs with something to send, per port and VL, served round robin.
-  struct QpRing {
-    std::deque<QueuePair*> qps;
-  };
-  // A packet waiting for its port, and the verbs QP that built it (told when it goes on the wire).
-  struct Queued {
-    Packet* p = nullptr;
-    QueuePair* qp = nullptr;
-  };
-  void pull_from_qps(PortNum n);
-  void consume_verbs(PortNum n, Packet* p, QueuePair& q, bool multicast);
-  void deliver_verbs(PortNum n, Packet* p, const ParsedPacket* parsed = nullptr);
-  UdQp* find_qp(Qpn qpn) { return qpn >= kFirstQpn && qpn - kFirstQpn < qps_.size() ? &qps_[qpn - kFirstQpn] : nullptr; }
-  // One port's send side: its send queues per VL, offered to the port's output stage
-  // (port_output.h), which also sends QP0's SMPs and QP1's GMPs.
-  struct PortSender : PortOutput::Source {
-    PortSender(Hca& h, PortNum n, const VlArbConfig& arbitration) : h(h), n(n), stage(h.port(n), *this, arbitration, true) {}
-    Hca& h;
-    PortNum n;
-    PortOutput stage;
-    QueuePair* taken_qp = nullptr;  // the verbs QP of the packet take() handed out
-    Time dma_wait = kTimeNever, cc_wait = kTimeNever;  // found by the survey: when to look again
+  // The blocks number the packets they make, count into the HCA's stats and reach its ports.
+  friend class SendEngine;
+  friend class ReceiveEngine;
+  friend class HcaCongestionControl;
 
-    void prepare() override;
-    std::uint16_t waiting_vls() const override { return h.queued_vls_[n - 1]; }
-    bool unarbitrated_waiting() const override { return h.cc_ && !h.cc_->cnps[n - 1].empty(); }
-    PortOutput::Candidacy candidate(std::uint8_t vl) override;
-    void surveyed() override;
-    bool send_unarbitrated(PortOutput&) override { return h.cc_ && h.cc_transmit_cnp(n); }
-    Packet* take(std::uint8_t vl) override;
-    void sent(std::uint8_t vl, Packet* p, Time start) override;
-    bool blocked_after_send(std::uint8_t vl) override;
-    void tx_done(Packet*) override {}
-    void drop_own(Packet* p, DropReason reason) override {
-      h.ledger_.dropped(reason, true);
-      h.pool_.release(p);
-    }
-  };
-  void try_send(PortNum n) { senders_[n - 1]->stage.try_send(); }
-  void consume(PortNum n, Packet* p);
-  void drop(PortNum n, Packet* p, DropReason reason);
-  void drop_unsent(Packet* p, DropReason reason);
-  // Congestion control (hca.cpp, "congestion control").
-  struct Congestion {
-    explicit Congestion(const CaCongestionConfig& c, unsigned ports) : throttle(c), wake_at(ports, kTimeNever), cnps(ports) {}
-    CcThrottle throttle;
-    std::map<Qpn, CcQpCounters> counters;
-    std::vector<Time> wake_at;                // per port: the pending kCcWake
-    std::vector<std::deque<Packet*>> cnps;    // per port: CNPs to send, ahead of data
-  };
-  CcThrottle::Key cc_key(PortNum n, const Packet& p) const;
-  Time cc_ready_at(PortNum n, const Packet& p) const;  // out of line: the send path keeps a null test
-  void cc_sent(PortNum n, const Packet& p);
-  void cc_on_becn(PortNum n, Qpn qpn, std::uint8_t sl);
-  void cc_send_cnp(PortNum n, const CnpFields& f);
-  bool cc_transmit_cnp(PortNum n);
-  void cc_pick_front(PortNum n, std::deque<QueuePair*>& ring);
-  void cc_wake(PortNum n, Time at);
-  void consume_cnp(PortNum n, Packet* p);
-  void enqueue(PortNum n, std::uint8_t vl, Packet* p, QueuePair* qp);
+  // Port n and its send engine, n being one of the HCA's ports (no range check on the per-packet
+  // path).
+  LinkPort& link(PortNum n) { return *ports_[n - 1]; }
+  SendEngine& engine(PortNum n) { return *senders_[n - 1]; }
+  // Gives a packet the HCA sends its id, creation time and source node.
+  void stamp_new_packet(Packet& p) {
+    p.id = make_packet_id(config_.node_index, next_packet_seq_++);
+    p.created = now();
+    p.src_node = config_.node_index;
+  }
+  void count_sent(const Packet& p) {
+    ++stats_.sent_packets;
+    stats_.sent_payload_bytes += p.payload_len;
+  }
+  void count_received(const Packet& p) {
+    ++stats_.received_packets;
+    stats_.received_payload_bytes += p.payload_len;
+  }
+  void count_payload_mismatch() { ++stats_.payload_mismatches; }
 
   HcaConfig config_;
   PacketPool& pool_;
   PacketLedger& ledger_;
   std::vector<std::unique_ptr<LinkPort>> ports_;
-  std::vector<std::array<RingQueue<Queued>, kMaxDataVls + 1>> send_queues_;  // [port-1][vl]
-  std::vector<SlToVlTable> port_sl_to_vl_;                                   // per port
-  std::vector<std::uint8_t> port_lmc_;                                       // per port
-  std::vector<std::unique_ptr<PortSender>> senders_;                         // per port
-  ManagementAgent* agent_ = nullptr;
-  std::vector<std::uint16_t> queued_vls_;  // per port: bit v set while send_queues_[port][v] is not empty
-  std::vector<UdQp> qps_;        // QPN kFirstQpn + i; looked up on every packet sent and received
-  std::map<Lid, Qpn> mcast_qp_;  // multicast groups joined, and the QP attached
+  std::vector<SlToVlTable> port_sl_to_vl_;  // per port
+  std::vector<std::uint8_t> port_lmc_;      // per port
   std::uint64_t next_packet_seq_ = 0;
-  DeliveryObserver* observer_ = nullptr;
   SendObserver* send_observer_ = nullptr;
   HcaStats stats_;
-  std::vector<std::array<std::uint64_t, static_cast<int>(DropReason::kCount)>> discards_;  // [port-1][reason]
 
-  HostMemory memory_;
-  MrTable mrs_;
-  verbs::PdHandle pds_ = 0;
-  std::vector<std::unique_ptr<CompletionQueue>> cqs_;
-  std::vector<std::array<QpRing, kMaxDataVls + 1>> qp_rings_;  // [port-1][vl]
-  std::vector<std::uint16_t> ring_vls_;  // per port: bit v set while qp_rings_[port][v] is not empty
-  std::vector<std::uint8_t> in_ring_;                          // by QPN - kFirstQpn
-  std::vector<std::array<Time, kMaxDataVls + 1>> staged_ready_;  // [port-1][vl]: DMA of the staged packet done
-  std::deque<PendingCompletion> completions_;  // in time order: the latency is the same for all
-  DmaPipe dma_tx_, dma_rx_;
-  bool send_ready_pending_ = false;
-  bool in_pull_ = false;
-  std::unique_ptr<Congestion> cc_;  // null while congestion control is off
+  VerbsResources verbs_;
+  HcaManagement management_;
+  ReceiveEngine receive_;
+  SendShared send_shared_;
+  std::vector<std::unique_ptr<SendEngine>> senders_;  // per port
+  std::unique_ptr<HcaCongestionControl> cc_;          // null while congestion control is off
 };
 
 // The byte pattern of a carried payload: a function of the packet id and offset, so a receiver

@@ -4,6 +4,7 @@
 
 #include "sim/core/error.h"
 #include "sim/transport/psn.h"
+#include "sim/transport/ud_send_packet.h"
 
 namespace ibfsim {
 
@@ -11,6 +12,32 @@ using namespace verbs;
 
 QueuePair::QueuePair(TransportEnv& env, Qpn qpn, PdHandle pd, const ibv_qp_init_attr& init)
     : env_(env), qpn_(qpn), pd_(pd), init_(init) {}
+
+std::unique_ptr<QueuePair> QueuePair::make_generator(TransportEnv& env, Qpn qpn, std::uint32_t q_key) {
+  ibv_qp_init_attr init;
+  init.qp_type = IBV_QPT_UD;
+  auto q = std::make_unique<QueuePair>(env, qpn, 0, init);
+  q->generator_ = true;
+  q->attr_.qp_state = IBV_QPS_RTS;
+  q->attr_.port_num = 1;
+  q->attr_.pkey_index = 0;
+  q->attr_.qkey = q_key;
+  return q;
+}
+
+void QueuePair::build_datagram(Packet& p, const Datagram& d, std::uint8_t vl, Lid slid, const std::uint8_t* payload) {
+  UdSendFields f;
+  f.sl = d.sl;
+  f.vl = vl;
+  f.dlid = d.dlid;
+  f.slid = slid;
+  f.dest_qp = d.dest_qp;
+  f.psn = next_psn_;
+  f.q_key = d.q_key;
+  f.src_qp = qpn_;
+  next_psn_ = psn_add(next_psn_, 1);
+  build_ud_send(p, f, d.bytes, payload);
+}
 
 std::uint8_t QueuePair::vl() const { return env_.sl_to_vl(attr_.port_num, attr_.ah_attr.sl); }
 

@@ -1,12 +1,14 @@
 // A queue pair: its verbs-visible state and attributes, its send queue worked by the requester
 // (requester.cpp: segmentation, PSNs, ACK/NAK handling, retransmission, timers) and its receive
 // side worked by the responder (responder.cpp: PSN checks, duplicates, RNR, protection, RDMA
-// READ responses, atomics, ACK coalescing). One class for RC, UC and UD; the type decides which
-// rules apply. The QP knows nothing of SystemC: it talks to its HCA through TransportEnv.
+// READ responses, atomics, ACK coalescing). One class for RC, UC and UD, and for the UD QPs of the
+// traffic generator too (make_generator); the type decides which rules apply. The QP knows
+// nothing of SystemC: it talks to its HCA through TransportEnv.
 #pragma once
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -69,6 +71,28 @@ class QueuePair {
   enum TimerKind : std::uint8_t { kAckTimer = 1, kRnrTimer = 2 };
 
   QueuePair(TransportEnv& env, Qpn qpn, verbs::PdHandle pd, const verbs::ibv_qp_init_attr& init);
+
+  // A UD QP of the traffic generator (Hca::create_ud_qp), in RTS on port 1 (P_Key index 0) with
+  // Q_Key `q_key`. It sends the datagrams the generator posts (build_datagram), which the HCA
+  // queues at once: injected at the wire, with no work request, doorbell, payload DMA or
+  // completion. It takes every UD SEND that carries its Q_Key, with no receive WQE (the HCA's
+  // receive engine checks them) and no QpStats. The verbs calls refuse it.
+  static std::unique_ptr<QueuePair> make_generator(TransportEnv& env, Qpn qpn, std::uint32_t q_key);
+  bool is_generator() const { return generator_; }
+  // What the generator posts: a UD SEND Only of `bytes` to (dlid, dest_qp) carrying Q_Key `q_key`
+  // (as given: controlled or not), on service level `sl`.
+  struct Datagram {
+    Lid dlid = 0;
+    Qpn dest_qp = 0;
+    std::uint32_t q_key = 0;
+    std::uint32_t bytes = 0;
+    std::uint8_t sl = 0;
+  };
+  // Generator QPs: builds `d` into p at the QP's next PSN with the default P_Key 0xFFFF, on `vl`
+  // (d.sl mapped by the QP's port) from `slid` (that port's LID), which the HCA's send engine has
+  // at hand; `payload` as build_ud_send takes it (nullptr: elided). The bytes are those of a verbs
+  // UD QP's SEND Only of the same fields.
+  void build_datagram(Packet& p, const Datagram& d, std::uint8_t vl, Lid slid, const std::uint8_t* payload);
 
   Qpn qpn() const { return qpn_; }
   verbs::ibv_qp_type type() const { return init_.qp_type; }
@@ -212,6 +236,7 @@ class QueuePair {
   std::size_t saved_next_ = 0;
   std::vector<std::uint8_t> scratch_;
   bool built_inline_ = false;
+  bool generator_ = false;
 };
 
 }  // namespace ibfsim

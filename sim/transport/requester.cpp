@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "sim/core/error.h"
+#include "sim/transport/cnp.h"
 #include "sim/transport/psn.h"
 #include "sim/transport/queue_pair.h"
 #include "sim/transport/transport_timers.h"
@@ -213,8 +214,7 @@ bool QueuePair::build_request(Packet& p) {
 void QueuePair::on_transmitted(const Packet& p) {
   if (init_.qp_type != IBV_QPT_RC || ack_timer_armed_ || rnr_wait_) return;
   if (attr_.qp_state != IBV_QPS_RTS && attr_.qp_state != IBV_QPS_SQD) return;
-  const std::size_t bth_at = kLrhBytes + ((p.header[1] & 3) == kLnhIbaGlobal ? kGrhBytes : 0);
-  const std::uint8_t o = opcode_operation(p.header[bth_at]);
+  const std::uint8_t o = opcode_operation(bth_opcode(p.header.data() + bth_offset(p)));
   if (o >= op::kRdmaReadRespFirst && o <= op::kAtomicAcknowledge) return;  // a response it owed
   restart_ack_timer(p.injected);
 }

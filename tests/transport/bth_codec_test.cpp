@@ -81,6 +81,21 @@ TEST_CASE("set_bth_fecn marks only the FECN bit", "[transport][codec]") {
   require_equal(decode_bth(out.data()), bth);
 }
 
+TEST_CASE("bth_opcode and bth_dest_qp read one field of an encoded BTH", "[transport][codec]") {
+  for (const Qpn qp : {Qpn{0}, Qpn{1}, Qpn{0x000100}, Qpn{0xABCDEF}, Qpn{0xFFFFFF}}) {
+    Bth bth{0x65, true, true, 3, 15, 0xFFFF, true, true, qp, true, 0xFFFFFF};
+    std::array<std::uint8_t, kBthBytes> out{};
+    encode_bth(bth, out.data());
+    REQUIRE(bth_opcode(out.data()) == 0x65);
+    REQUIRE(bth_dest_qp(out.data()) == qp);
+    REQUIRE(bth_dest_qp(out.data()) == decode_bth(out.data()).dest_qp);
+  }
+  // The reference UD header: DestQP 0x12 in bytes 5-7.
+  const std::array<std::uint8_t, 12> ud{0x64, 0xb0, 0xff, 0xff, 0, 0, 0, 0x12, 0, 0, 0, 0x01};
+  REQUIRE(bth_opcode(ud.data()) == kOpcodeUdSendOnly);
+  REQUIRE(bth_dest_qp(ud.data()) == 0x12);
+}
+
 TEST_CASE("opcode constants follow service base + operation", "[transport][codec]") {
   STATIC_REQUIRE(kOpcodeUdSendOnly == 0x64);
   STATIC_REQUIRE(kOpcodeUdSendOnlyImm == 0x65);

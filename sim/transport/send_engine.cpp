@@ -1,0 +1,208 @@
+#include "sim/transport/send_engine.h"
+
+#include "sim/core/error.h"
+#include "sim/link/credit_counter.h"
+#include "sim/network/lrh.h"
+#include "sim/transport/hca.h"
+
+namespace ibfsim {
+
+SendEngine::SendEngine(Hca& hca, PortNum n, const VlArbConfig& arbitration, SendShared& shared)
+    : hca_(hca), n_(n), shared_(shared), output_(hca.port(n), *this, arbitration, true) {}
+
+// Inline: on the path of every packet sent.
+inline void SendEngine::enqueue(std::uint8_t vl, Packet* p, QueuePair* qp) {
+  queues_[vl].push_back({p, qp});
+  queued_vls_ |= static_cast<std::uint16_t>(1u << vl);
+}
+
+inline void SendEngine::inject(Packet* p, std::uint8_t vl, bool vl15_allowed) {
+  if ((vl == kVl15 && !vl15_allowed) || (vl != kVl15 && vl >= output_.port().op_vls()))
+    return drop_unsent(p, DropReason::kSlToVlDrop);
+  enqueue(vl, p, nullptr);
+  try_send();
+}
+
+// --- what fills the send queues ---
+
+std::uint64_t SendEngine::post_datagram(QueuePair& q, const QueuePair::Datagram& d, bool measured,
+                                        std::uint16_t flow) {
+  Packet* p = hca_.pool().acquire();
+  hca_.stamp_new_packet(*p);
+  p->measured = measured;
+  p->flow = flow;
+  p->src_qp = q.qpn();
+  const bool carry = hca_.carry_payload();
+  if (carry) {
+    payload_.resize(d.bytes);
+    for (std::uint32_t i = 0; i < d.bytes; ++i) payload_[i] = payload_pattern_byte(p->id, i);
+  }
+  const std::uint8_t vl = hca_.sl_to_vl(n_, d.sl);
+  q.build_datagram(*p, d, vl, hca_.lid(n_), carry ? payload_.data() : nullptr);
+  hca_.ledger().created();
+  inject(p, vl, false);
+  return p->id;
+}
+
+std::uint64_t SendEngine::send_raw(const Packet& raw) {
+  Packet* p = hca_.pool().acquire();
+  *p = raw;
+  hca_.stamp_new_packet(*p);
+  p->link_seq = 0;
+  p->end_pending = false;
+  p->may_be_corrupted = false;
+  p->received_frame.clear();
+  hca_.ledger().created();
+  inject(p, lrh_vl(p->header.data()), true);
+  return p->id;
+}
+
+void SendEngine::drop_unsent(Packet* p, DropReason reason) {
+  hca_.ledger().injected();
+  hca_.ledger().dropped(reason);
+  hca_.pool().release(p);
+}
+
+void SendEngine::wake(QueuePair& q) {
+  std::uint8_t& in_ring = hca_.verbs_resources().in_ring(q);
+  if (in_ring || !q.has_output()) return;
+  in_ring = 1;
+  const std::uint8_t vl = q.vl();
+  rings_[vl].push_back(&q);
+  ring_vls_ |= static_cast<std::uint16_t>(1u << vl);
+  if (!shared_.pulling) try_send();
+}
+
+void SendEngine::pull_from_qps() {
+  shared_.pulling = true;
+  VerbsResources& qps = hca_.verbs_resources();
+  HcaCongestionControl* cc = hca_.congestion_control();
+  // Only the VLs whose ring holds QPs: the rings are deques, each a few cache lines to look at.
+  for (unsigned v = 0; v <= kMaxDataVls; ++v) {
+    if (!(ring_vls_ >> v & 1)) continue;
+    auto& ring = rings_[v];
+    // One packet staged per VL: QPs take turns, each builds its packet only when it can go next.
+    while (!ring.empty() && queues_[v].empty()) {
+      if (cc) cc->pick_front(n_, ring);
+      QueuePair* q = ring.front();
+      ring.pop_front();
+      qps.in_ring(*q) = 0;
+      if (!q->has_output()) continue;
+      stage_from(*q, static_cast<std::uint8_t>(v));
+      // Building may have woken it again (it is then back on a ring already).
+      std::uint8_t& in_ring = qps.in_ring(*q);
+      if (q->has_output() && !in_ring) {
+        in_ring = 1;
+        ring.push_back(q);
+      }
+    }
+    if (ring.empty()) ring_vls_ &= static_cast<std::uint16_t>(~(1u << v));
+  }
+  shared_.pulling = false;
+}
+
+void SendEngine::stage_from(QueuePair& q, std::uint8_t v) {
+  Packet* p = hca_.pool().acquire();
+  if (!q.build_next(*p)) {  // the WQE failed its local checks
+    hca_.pool().release(p);
+    return;
+  }
+  hca_.stamp_new_packet(*p);
+  p->measured = true;
+  p->src_qp = q.qpn();
+  hca_.ledger().created();
+  if (v == kVl15 || v >= output_.port().op_vls()) return drop_unsent(p, DropReason::kSlToVlDrop);
+  staged_ready_[v] = shared_.dma.transfer(hca_.now(), q.last_built_inline() ? 0 : p->payload_len);
+  enqueue(v, p, &q);
+}
+
+std::size_t SendEngine::queued() const {
+  std::size_t n = 0;
+  for (const auto& q : queues_) n += q.size();
+  return n;
+}
+
+// --- PortOutput::Source ---
+
+void SendEngine::prepare() {
+  dma_wait_ = cc_wait_ = kTimeNever;
+  if (ring_vls_) pull_from_qps();
+}
+
+bool SendEngine::unarbitrated_waiting() const {
+  const HcaCongestionControl* cc = hca_.congestion_control();
+  return cc && cc->cnp_waiting(n_);
+}
+
+PortOutput::Candidacy SendEngine::candidate(std::uint8_t v) {
+  const Time now = hca_.now();
+  if (staged_ready_[v] > now) {
+    // Its payload is still coming over the host interface.
+    dma_wait_ = std::min(dma_wait_, staged_ready_[v]);
+    return PortOutput::Candidacy::kNone;
+  }
+  const Packet& p = *queues_[v].front().p;
+  if (const HcaCongestionControl* cc = hca_.congestion_control()) {
+    // Congestion control holds the flow's next packet until its inter-packet delay is over.
+    const Time ready_at = cc->ready_at(n_, p);
+    if (ready_at > now) {
+      cc_wait_ = std::min(cc_wait_, ready_at);
+      return PortOutput::Candidacy::kNone;
+    }
+  }
+  return output_.port().may_send(v, credits_for_bytes(p.wire_bytes())) ? PortOutput::Candidacy::kReady
+                                                                        : PortOutput::Candidacy::kBlocked;
+}
+
+void SendEngine::surveyed() {
+  if (dma_wait_ != kTimeNever && !shared_.payload_wake_pending) {
+    shared_.payload_wake_pending = true;
+    hca_.schedule<&SendEngine::payload_ready>(dma_wait_, this);
+  }
+  HcaCongestionControl* cc = hca_.congestion_control();
+  if (cc && cc_wait_ != kTimeNever) cc->wake(n_, cc_wait_);
+}
+
+bool SendEngine::send_unarbitrated(PortOutput& out) {
+  HcaCongestionControl* cc = hca_.congestion_control();
+  return cc && cc->transmit_cnp(n_, out);
+}
+
+Packet* SendEngine::take(std::uint8_t v) {
+  auto& q = queues_[v];
+  const Queued next = q.front();
+  q.pop_front();
+  if (q.empty()) queued_vls_ &= static_cast<std::uint16_t>(~(1u << v));
+  taken_qp_ = next.qp;
+  return next.p;
+}
+
+void SendEngine::sent(std::uint8_t, Packet* p, Time start) {
+  p->injected = start;
+  HcaCongestionControl* cc = hca_.congestion_control();
+  if (cc && p->src_qp != 0) cc->sent(n_, *p);
+  hca_.ledger().injected();
+  hca_.count_sent(*p);
+  if (SendObserver* o = hca_.send_observer()) o->on_injected(hca_, *p);
+  if (taken_qp_) taken_qp_->on_transmitted(*p);  // an RC request starts its ACK timer
+  // Verbs QPs: stage the next packet now, so that its payload DMA overlaps this packet's time on
+  // the wire (a pipelined HCA), rather than starting only once the line is free again.
+  if (ring_vls_) pull_from_qps();
+}
+
+bool SendEngine::blocked_after_send(std::uint8_t v) {
+  const auto& q = queues_[v];
+  return !q.empty() && !output_.port().may_send(v, credits_for_bytes(q.front().p->wire_bytes()));
+}
+
+void SendEngine::drop_own(Packet* p, DropReason reason) {
+  hca_.ledger().dropped(reason, true);
+  hca_.pool().release(p);
+}
+
+void SendEngine::payload_ready() {
+  shared_.payload_wake_pending = false;
+  for (unsigned i = 1; i <= hca_.num_ports(); ++i) hca_.engine(static_cast<PortNum>(i)).try_send();
+}
+
+}  // namespace ibfsim

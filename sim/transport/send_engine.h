@@ -1,0 +1,117 @@
+// The send engine of one HCA port: its send queues, one per VL, served by the port's output stage
+// (port_output.h, which also sends the SMPs, GMPs and CNPs outside them), and what fills them:
+//   - verbs QPs with something to send wait on their VL's ring and take turns, each building its
+//     next packet only when that VL's queue is empty (one packet staged per VL); the payload is
+//     read over the host interface (DMA), and the packet may go once that is done. A packet is
+//     staged as the one ahead of it starts, so its DMA overlaps that one's time on the wire;
+//   - the traffic generator's UD QPs and raw packets are injected at the wire: built as they are
+//     posted and queued at once, with no doorbell and no payload DMA.
+// Congestion control (hca_congestion_control.h) may hold a VL's next packet for its flow's
+// inter-packet delay, and picks among the QPs of a ring one whose packet may go.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+#include "sim/core/ids.h"
+#include "sim/core/packet.h"
+#include "sim/core/ring_queue.h"
+#include "sim/core/time.h"
+#include "sim/link/port_output.h"
+#include "sim/transport/host_interface.h"
+#include "sim/transport/queue_pair.h"
+
+namespace ibfsim {
+
+class Hca;
+
+// What the send engines of one HCA share.
+struct SendShared {
+  explicit SendShared(const HostInterfaceConfig& host) : dma(host) {}
+  DmaPipe dma;                        // the host interface's read direction: staged payloads
+  bool payload_wake_pending = false;  // a SendEngine::payload_ready is scheduled
+  bool pulling = false;  // an engine is staging from its QPs: a QP woken meanwhile waits for it
+};
+
+class SendEngine : public PortOutput::Source {
+ public:
+  SendEngine(Hca& hca, PortNum n, const VlArbConfig& arbitration, SendShared& shared);
+  SendEngine(const SendEngine&) = delete;
+  SendEngine& operator=(const SendEngine&) = delete;
+
+  PortNum port_number() const { return n_; }
+  PortOutput& output() { return output_; }
+  const PortOutput& output() const { return output_; }
+  // The port's output looks for the next packet to send (PortOutput::try_send).
+  void try_send() { output_.try_send(); }
+
+  // Hca::post_ud_send on generator QP q (of this port): the datagram `d` is built now, carrying
+  // the payload pattern when payloads are carried, and queued; its SL must map to an operational
+  // data VL, else it is dropped and counted (R16). Returns the packet id.
+  std::uint64_t post_datagram(QueuePair& q, const QueuePair::Datagram& d, bool measured, std::uint16_t flow);
+  // Hca::send_raw: a copy of `raw`, queued on the VL its LRH names. Returns the packet id.
+  std::uint64_t send_raw(const Packet& raw);
+  // Verbs QP q, of this port, has something to send (TransportEnv::wake): it joins its VL's ring.
+  void wake(QueuePair& q);
+  // A packet of this port that will never be sent: counted as injected and dropped at once, so
+  // that the ledger balances.
+  void drop_unsent(Packet* p, DropReason reason);
+
+  // Packets in the send queues: all, or VL vl's.
+  std::size_t queued() const;
+  std::size_t queued(std::uint8_t vl) const { return queues_[vl].size(); }
+  // When the payload DMA of the packet staged on VL vl is (or was) done.
+  Time staged_ready(std::uint8_t vl) const { return staged_ready_[vl]; }
+
+  // --- PortOutput::Source ---
+  // Stages a packet on each VL whose queue is empty, from the QPs waiting on it.
+  void prepare() override;
+  std::uint16_t waiting_vls() const override { return queued_vls_; }
+  bool unarbitrated_waiting() const override;
+  // kNone while the VL's next packet waits for its payload or its congestion control delay.
+  PortOutput::Candidacy candidate(std::uint8_t vl) override;
+  // Arms the wake-ups for the payloads and delays the survey found.
+  void surveyed() override;
+  bool send_unarbitrated(PortOutput& out) override;
+  Packet* take(std::uint8_t vl) override;
+  // Counts the packet, tells the observer and its QP, and stages the next one.
+  void sent(std::uint8_t vl, Packet* p, Time start) override;
+  bool blocked_after_send(std::uint8_t vl) override;
+  void tx_done(Packet*) override {}
+  void drop_own(Packet* p, DropReason reason) override;
+
+  // --- events (event.h) ---
+  // The payload DMA of a staged packet is done. The host interface is the HCA's, so one wake
+  // serves every port: each looks again.
+  void payload_ready();
+
+ private:
+  // A packet waiting for the port, and the verbs QP that built it (told when it goes on the wire).
+  struct Queued {
+    Packet* p = nullptr;
+    QueuePair* qp = nullptr;
+  };
+  void enqueue(std::uint8_t vl, Packet* p, QueuePair* qp);
+  // Queues a packet built at post time, or drops it if its VL is not operational.
+  void inject(Packet* p, std::uint8_t vl, bool vl15_allowed);
+  // Stages from the QPs of every VL whose ring holds some and whose queue is empty.
+  void pull_from_qps();
+  // Builds the next packet of QP q (taken off VL v's ring) and stages it.
+  void stage_from(QueuePair& q, std::uint8_t v);
+
+  Hca& hca_;
+  PortNum n_;
+  SendShared& shared_;
+  PortOutput output_;
+  std::array<RingQueue<Queued>, kMaxDataVls + 1> queues_;
+  std::uint16_t queued_vls_ = 0;                         // bit v set while queues_[v] is not empty
+  std::array<std::deque<QueuePair*>, kMaxDataVls + 1> rings_;  // verbs QPs to serve, per VL
+  std::uint16_t ring_vls_ = 0;                           // bit v set while rings_[v] is not empty
+  std::array<Time, kMaxDataVls + 1> staged_ready_{};     // DMA of the staged packet done
+  QueuePair* taken_qp_ = nullptr;  // the verbs QP of the packet take() handed out
+  Time dma_wait_ = kTimeNever, cc_wait_ = kTimeNever;  // found by the survey: when to look again
+  std::vector<std::uint8_t> payload_;  // the generator's payload pattern, reused packet to packet
+};
+
+}  // namespace ibfsim

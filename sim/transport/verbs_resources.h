@@ -1,0 +1,106 @@
+// The verbs resources of an HCA (verbs.h): its host memory, protection domains, memory regions,
+// completion queues, and the QP table, which holds every QP of the HCA: verbs QPs and the traffic
+// generator's UD QPs alike (queue_pair.h), numbered from kFirstQpn. A posted send's doorbell
+// reaches its QP doorbell_to_wire after the post; a work completion becomes visible
+// wire_to_completion after its cause, in the order the QPs post them. The QPs' ACK and RNR timers
+// are events here too.
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "sim/core/ids.h"
+#include "sim/core/time.h"
+#include "sim/transport/completion_queue.h"
+#include "sim/transport/host_memory.h"
+#include "sim/transport/memory_region.h"
+#include "sim/transport/queue_pair.h"
+#include "sim/transport/verbs.h"
+
+namespace ibfsim {
+
+class Hca;
+
+class VerbsResources {
+ public:
+  // QPNs are handed out from here upward: QP0 and QP1 are the management QPs (hca_management.h).
+  static constexpr Qpn kFirstQpn = 0x100;
+
+  explicit VerbsResources(Hca& hca) : hca_(hca) {}
+  VerbsResources(const VerbsResources&) = delete;
+  VerbsResources& operator=(const VerbsResources&) = delete;
+
+  HostMemory& memory() { return memory_; }
+  const MrTable& mrs() const { return mrs_; }
+  verbs::PdHandle alloc_pd() { return ++pds_; }
+  std::optional<verbs::ibv_mr> reg_mr(verbs::PdHandle pd, std::uint64_t addr, std::uint64_t length, unsigned access);
+  verbs::CqHandle create_cq(std::uint32_t cqe);
+  CompletionQueue& cq(verbs::CqHandle h) { return *cqs_.at(h - 1); }
+
+  // A verbs QP; nullptr if the attributes are invalid (unknown PD or CQ, unsupported type).
+  QueuePair* create_qp(verbs::PdHandle pd, const verbs::ibv_qp_init_attr& init);
+  // A traffic generator's UD QP with Q_Key `q_key` (QueuePair::make_generator).
+  Qpn create_generator_qp(std::uint32_t q_key);
+  // QP `qpn`, or nullptr: looked up for every packet received, so an index, no search.
+  QueuePair* find(Qpn qpn) const {
+    return qpn >= kFirstQpn && qpn - kFirstQpn < qps_.size() ? qps_[qpn - kFirstQpn].qp.get() : nullptr;
+  }
+  // Set while QP q waits in its port's send engine for its turn (send_engine.h keeps it).
+  std::uint8_t& in_ring(const QueuePair& q) { return qps_[q.qpn() - kFirstQpn].in_ring; }
+  // Attaches QP `qpn` to multicast group `mlid` (Hca::join_multicast).
+  void join_multicast(Lid mlid, Qpn qpn) { mcast_qp_[mlid] = qpn; }
+  // The QP attached to group `mlid`, or nullptr if the HCA has not joined it.
+  const Qpn* multicast_qp(Lid mlid) const {
+    const auto it = mcast_qp_.find(mlid);
+    return it == mcast_qp_.end() ? nullptr : &it->second;
+  }
+
+  // The verbs calls of Hca (0 or an errno value). A generator QP takes none of them: EINVAL.
+  int modify_qp(QueuePair& q, const verbs::ibv_qp_attr& attr, unsigned mask);
+  int post_send(QueuePair& q, const verbs::ibv_send_wr& wr);
+  int post_recv(QueuePair& q, const verbs::ibv_recv_wr& wr);
+  // Sum of every QP's counters (a generator QP counts nothing: it bypasses the transport).
+  QpStats qp_stats() const;
+
+  // TransportEnv::arm_timer and TransportEnv::complete, for the HCA.
+  void arm_timer(QueuePair& q, std::uint8_t kind, Time at, std::uint64_t generation);
+  void complete(QueuePair& q, bool send_side, const verbs::ibv_wc& wc);
+
+  // --- events (event.h) ---
+  // A posted work request's doorbell reaches QP `qpn`.
+  void doorbell(Qpn qpn);
+  // Timer `kind` of QP `qpn` expired; stale if the QP re-armed it since (another generation).
+  struct QpTimer {
+    std::uint64_t generation;
+    Qpn qpn;
+    std::uint8_t kind;
+  };
+  void qp_timer(QpTimer t);
+  // The earliest pending completion is due.
+  void completion_due();
+
+ private:
+  struct QpSlot {
+    std::unique_ptr<QueuePair> qp;
+    std::uint8_t in_ring = 0;
+  };
+  struct PendingCompletion {
+    Time at;
+    verbs::CqHandle cq;
+    verbs::ibv_wc wc;
+  };
+
+  Hca& hca_;
+  HostMemory memory_;
+  MrTable mrs_;
+  verbs::PdHandle pds_ = 0;
+  std::vector<std::unique_ptr<CompletionQueue>> cqs_;
+  std::vector<QpSlot> qps_;      // QPN kFirstQpn + i
+  std::map<Lid, Qpn> mcast_qp_;  // multicast groups joined, and the QP attached
+  std::deque<PendingCompletion> completions_;  // in time order: the latency is the same for all
+};
+
+}  // namespace ibfsim
