@@ -87,13 +87,20 @@ struct HasName<C, std::void_t<decltype(std::string(std::declval<const C&>().name
 std::string pointer_text(const void* p);
 std::string packet_text(const Packet* p);
 
-// One argument as text: a packet by its id, integers and enums as numbers, anything else as "{}".
+template <class T, class = void>
+struct HasText : std::false_type {};
+template <class T>
+struct HasText<T, std::void_t<decltype(std::declval<const T&>().text())>> : std::true_type {};
+
+// One argument as text: a packet by its id, integers and enums as numbers, a struct by its text()
+// if it has one, anything else as "{}".
 template <class T>
 std::string arg_text(const T& v) {
   if constexpr (std::is_same_v<T, Packet*> || std::is_same_v<T, const Packet*>) return packet_text(v);
   else if constexpr (std::is_same_v<T, bool>) return v ? "true" : "false";
   else if constexpr (std::is_integral_v<T>) return std::to_string(v);
   else if constexpr (std::is_enum_v<T>) return std::to_string(static_cast<std::underlying_type_t<T>>(v));
+  else if constexpr (HasText<T>::value) return v.text();
   else return "{}";
 }
 

@@ -20,6 +20,7 @@ namespace ibfsim {
 
 class LinkBringUp {
  public:
+  static const char* name() { return "cables"; }  // in event traces
   // Events go on `scheduler`'s calendar. `training_delay`: training takes its simulated time.
   LinkBringUp(ScheduledModule& scheduler, bool training_delay, PortState up_state = PortState::kActive);
 

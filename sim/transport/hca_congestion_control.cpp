@@ -132,4 +132,6 @@ void HcaCongestionControl::on_verbs_packet(PortNum n, Qpn qpn, QueuePair& q, con
                       hca_.port_grh_source(n).sgid));
 }
 
+std::string HcaCongestionControl::name() const { return std::string(hca_.name()) + "/cc"; }
+
 }  // namespace ibfsim

@@ -8,6 +8,7 @@
 // The HCA creates this block when congestion control is first configured: until then every hook
 // in the send and receive engines is one null test.
 #pragma once
+#include <string>
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -30,6 +31,8 @@ class QueuePair;
 class HcaCongestionControl {
  public:
   HcaCongestionControl(Hca& hca, const CaCongestionConfig& config);
+  // Its name in event traces: the HCA's, and the block's.
+  std::string name() const;
 
   // A new configuration (CACongestionSetting, CongestionControlTable Sets).
   void set_config(const CaCongestionConfig& config) { throttle_.set_config(config); }

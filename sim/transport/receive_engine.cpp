@@ -175,4 +175,6 @@ void ReceiveEngine::take_cnp(PortNum n, Packet* p) {
   delivered(n, p);
 }
 
+std::string ReceiveEngine::name() const { return std::string(hca_.name()) + "/receive"; }
+
 }  // namespace ibfsim

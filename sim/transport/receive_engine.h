@@ -11,6 +11,7 @@
 //     the QP, its Q_Key (R36); the generator's QPs need no receive WQE and no DMA.
 // A packet delivered to a QP is shown to the delivery observer, and its buffer space is freed.
 #pragma once
+#include <string>
 #include <array>
 #include <cstdint>
 #include <vector>
@@ -31,6 +32,8 @@ class DeliveryObserver;
 class ReceiveEngine {
  public:
   ReceiveEngine(Hca& hca, const HostInterfaceConfig& host, unsigned num_ports);
+  // Its name in event traces: the HCA's, and the block's.
+  std::string name() const;
   ReceiveEngine(const ReceiveEngine&) = delete;
   ReceiveEngine& operator=(const ReceiveEngine&) = delete;
 

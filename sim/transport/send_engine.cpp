@@ -205,4 +205,6 @@ void SendEngine::payload_ready() {
   for (unsigned i = 1; i <= hca_.num_ports(); ++i) hca_.engine(static_cast<PortNum>(i)).try_send();
 }
 
+std::string SendEngine::name() const { return std::string(hca_.name()) + "/" + std::to_string(n_) + "/send"; }
+
 }  // namespace ibfsim

@@ -9,6 +9,7 @@
 // Congestion control (hca_congestion_control.h) may hold a VL's next packet for its flow's
 // inter-packet delay, and picks among the QPs of a ring one whose packet may go.
 #pragma once
+#include <string>
 #include <array>
 #include <cstdint>
 #include <deque>
@@ -37,6 +38,8 @@ struct SendShared {
 class SendEngine : public PortOutput::Source {
  public:
   SendEngine(Hca& hca, PortNum n, const VlArbConfig& arbitration, SendShared& shared);
+  // Its name in event traces: the HCA's, and the block's.
+  std::string name() const;
   SendEngine(const SendEngine&) = delete;
   SendEngine& operator=(const SendEngine&) = delete;
 

@@ -113,4 +113,6 @@ void VerbsResources::completion_due() {
   if (q.listener()) q.listener()->on_completion(c.cq, c.wc);
 }
 
+std::string VerbsResources::name() const { return std::string(hca_.name()) + "/verbs"; }
+
 }  // namespace ibfsim

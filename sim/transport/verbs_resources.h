@@ -5,6 +5,7 @@
 // wire_to_completion after its cause, in the order the QPs post them. The QPs' ACK and RNR timers
 // are events here too.
 #pragma once
+#include <string>
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -30,6 +31,8 @@ class VerbsResources {
   static constexpr Qpn kFirstQpn = 0x100;
 
   explicit VerbsResources(Hca& hca) : hca_(hca) {}
+  // Its name in event traces: the HCA's, and the block's.
+  std::string name() const;
   VerbsResources(const VerbsResources&) = delete;
   VerbsResources& operator=(const VerbsResources&) = delete;
 

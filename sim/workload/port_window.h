@@ -14,6 +14,7 @@ namespace ibfsim {
 
 class PortWindow {
  public:
+  static const char* name() { return "port window"; }  // in event traces
   PortWindow(Fabric& fabric, Time begin, Time end);
   // Schedules the two snapshots; call during elaboration.
   void setup(ScheduledModule& clock);

@@ -37,6 +37,7 @@ struct FaultWatch {
 // completion a delivered packet causes is posted and counted.
 class RunObserver : public DeliveryObserver, public VerbsFlowOwner {
  public:
+  static const char* name() { return "run"; }  // in event traces
   RunObserver(TrafficStats& all, std::vector<TrafficStats>& flows, const PacketLedger& ledger, Time generation_end,
               bool generators, const std::vector<std::unique_ptr<VerbsFlow>>& verbs, Time settle,
               ScheduledModule* clock, std::vector<FaultWatch>& faults,

@@ -14,6 +14,7 @@ namespace ibfsim {
 
 class TimeSeriesSampler {
  public:
+  static const char* name() { return "time series"; }  // in event traces
   // Samples at first + k x interval (k = 0, 1, ...) while the time is before `end`.
   TimeSeriesSampler(ScheduledModule& clock, Time first, Time interval, Time end)
       : clock_(clock), first_(first), interval_(interval), end_(end) {}

@@ -69,6 +69,7 @@ class TrafficClass {
   // Creates QPs and memory, connects, schedules the first arrivals; call during elaboration.
   void setup();
   const TrafficClassSpec& spec() const { return spec_; }
+  const std::string& name() const { return spec_.name; }  // in event traces
   // Keys (hca node << 24 | QPN) of the QPs whose delivered packets belong to this class.
   std::vector<std::uint64_t> delivery_keys() const;
   static std::uint64_t delivery_key(std::size_t node, Qpn qpn) { return (std::uint64_t{node} << 24) | qpn; }

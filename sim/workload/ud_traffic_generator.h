@@ -37,6 +37,8 @@ class UdTrafficGenerator {
   std::uint64_t posted() const { return posted_; }
   std::uint64_t measured_posted() const { return measured_posted_; }
   const Hca& hca() const { return hca_; }
+  // In event traces: the flow and its source HCA.
+  std::string name() const { return spec_.name + "@" + std::string(hca_.name()); }
   Qpn src_qp() const { return src_qp_; }
 
   // Event (event.h): the next message's arrival time has come; it is posted now.

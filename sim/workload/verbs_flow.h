@@ -46,6 +46,7 @@ class VerbsFlow {
   // Every message posted has completed and none will be posted any more (on both sides).
   bool done() const;
   const VerbsFlowSpec& spec() const { return spec_; }
+  const std::string& name() const { return spec_.name; }  // in event traces
   // The QPs whose delivered packets this flow watches (WRITE ping-pong): (HCA, QPN) pairs.
   std::vector<std::pair<const Hca*, Qpn>> watched_qps() const;
   // A packet `hca` delivered to one of the watched QPs (after the QP processed it).

@@ -53,6 +53,7 @@ struct SweepRecord {
 
 class SubnetManager : public SmpReceiver {
  public:
+  static const char* name() { return "subnet manager"; }  // in event traces
   // Runs on `port` of the HCA whose SMA is `sma`, and attaches itself to it.
   SubnetManager(HcaSma& sma, PortNum port, SubnetManagerConfig config);
 
