@@ -37,7 +37,9 @@ Lrh decode_lrh(const std::uint8_t* in8);
 
 // Single-field access for the switch hot path, without decoding the whole header.
 inline Lid lrh_dlid(const std::uint8_t* lrh) { return load_be16(lrh + 2); }
+inline Lid lrh_slid(const std::uint8_t* lrh) { return load_be16(lrh + 6); }
 inline std::uint8_t lrh_vl(const std::uint8_t* lrh) { return lrh[0] >> 4; }
+inline std::uint8_t lrh_lver(const std::uint8_t* lrh) { return lrh[0] & 0x0F; }
 inline void set_lrh_vl(std::uint8_t* lrh, std::uint8_t vl) {
   lrh[0] = static_cast<std::uint8_t>((vl & 0x0F) << 4 | (lrh[0] & 0x0F));
 }
