@@ -8,6 +8,8 @@
 
 namespace ibfsim {
 
+static_assert(sizeof(QueuedPacket) == 80, "QueuedPacket grew: keep the queue's copies small");
+
 Time cut_through_time(const SymbolClock& out_clock, std::uint64_t s_out, Time head, Time tail, Time latency,
                       Time now) {
   std::uint64_t c = std::max(out_clock.cycle_at_or_after(head + latency), out_clock.cycle_at_or_after(now));

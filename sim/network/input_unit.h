@@ -47,24 +47,23 @@ class Switch;
 Time cut_through_time(const SymbolClock& out_clock, std::uint64_t s_out, Time head, Time tail, Time latency,
                       Time now);
 
-// A packet in an input queue.
+// A packet in an input queue (wide fields first: it is copied into the queue, 80 bytes).
 struct QueuedPacket {
   Packet* p = nullptr;
   Time head = 0, tail = 0;
-  PortNum out = 0;            // unicast: its output and VL there (multicast: 0)
-  std::uint8_t out_vl = 0;
-  std::uint32_t blocks = 0;   // its receive buffer space, 64-byte blocks
-  bool requesting = false;    // registered with its output
-  bool granted = false;       // on the wire (multicast: a copy started)
   std::uint64_t serial = 0;   // names it in events
-  bool fecn = false;          // met congestion on arrival: leaves with FECN (congestion_detector.h)
-  MulticastCopies mcast;      // a multicast packet's copies (group null for unicast)
-  // Checked at the tail (LinkPort::tail_check_needed): its numbers on the input and output
-  // links, and whether the check has run.
-  bool check = false;
-  bool tail_checked = false;
+  // Checked at the tail (LinkPort::tail_check_needed): its numbers on the input and output links.
   std::uint64_t in_seq = 0;
   std::uint64_t out_seq = 0;
+  MulticastCopies mcast;      // a multicast packet's copies (group null for unicast)
+  std::uint32_t blocks = 0;   // its receive buffer space, 64-byte blocks
+  PortNum out = 0;            // unicast: its output and VL there (multicast: 0)
+  std::uint8_t out_vl = 0;
+  bool requesting = false;    // registered with its output
+  bool granted = false;       // on the wire (multicast: a copy started)
+  bool fecn = false;          // met congestion on arrival: leaves with FECN (congestion_detector.h)
+  bool check = false;         // its tail needs the link layer's verdict ...
+  bool tail_checked = false;  // ... which it has had
 
   bool multicast() const { return mcast.group != nullptr; }
 };
