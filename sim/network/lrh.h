@@ -37,7 +37,9 @@ Lrh decode_lrh(const std::uint8_t* in8);
 
 // Single-field access for the switch hot path, without decoding the whole header.
 inline Lid lrh_dlid(const std::uint8_t* lrh) { return load_be16(lrh + 2); }
+inline Lid lrh_slid(const std::uint8_t* lrh) { return load_be16(lrh + 6); }
 inline std::uint8_t lrh_vl(const std::uint8_t* lrh) { return lrh[0] >> 4; }
+inline std::uint8_t lrh_lver(const std::uint8_t* lrh) { return lrh[0] & 0x0F; }
 // Whether the packet travels on VL15: a management packet (an SMP), as VL15 carries nothing else (R1).
 template <class PacketT>
 bool is_management_packet(const PacketT& p) {

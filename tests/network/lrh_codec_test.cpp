@@ -65,3 +65,18 @@ TEST_CASE("LRH single-field helpers read DLID and VL and rewrite only VL", "[net
   REQUIRE(lrh_vl(h.data()) == 0);
   REQUIRE(decode_lrh(h.data()).lver == 5);
 }
+
+TEST_CASE("LRH single-field helpers read SLID and LVer", "[network][codec]") {
+  std::array<std::uint8_t, kLrhBytes> h{};
+  encode_lrh({3, 5, 9, kLnhIbaGlobal, 0xBEEF, 0x123, 0x4242}, h.data());
+  REQUIRE(lrh_slid(h.data()) == 0x4242);
+  REQUIRE(lrh_lver(h.data()) == 5);
+  // The reference UD header: SLID 1, LVer 0.
+  encode_lrh({0, 0, 0, kLnhIbaLocal, 2, 12, 1}, h.data());
+  REQUIRE(lrh_slid(h.data()) == 1);
+  REQUIRE(lrh_lver(h.data()) == 0);
+  encode_lrh({15, 15, 0, kLnhRaw, 0, 0, kLidPermissive}, h.data());
+  REQUIRE(lrh_slid(h.data()) == kLidPermissive);
+  REQUIRE(lrh_lver(h.data()) == 15);
+  REQUIRE(lrh_vl(h.data()) == 15);
+}

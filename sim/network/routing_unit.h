@@ -1,0 +1,131 @@
+// The routing unit of a switch: where a packet goes, decided once, on its LRH as it arrives (read
+// through the codec, lrh.h), from the forwarding state the SMA programs: the switch's LID and LMC,
+// the LFT and MFT, SL->VL per (input, output) and NeighborMTU per output. A pure function of that
+// state and the switch's ports: no time, no queue, no SystemC (route()).
+//
+// Discards decided here, each counted at the input at the packet's tail (input_unit.h), checked in
+// this order: LVer not 0 (R8); DLID 0, or an SLID that is not unicast (0xFFFF is allowed on VL15
+// only, for directed-route SMPs) (R13); unknown DLID or above LinearFDBTop, an output that is not
+// cabled, a multicast group with no cabled port but the input, or a multicast packet on VL15 (R15);
+// SL mapped to VL15 or a non-operational VL (R16); payload above the output MTU (R10).
+//
+// Management port 0: a VL15 packet whose DLID is the permissive LID or one of the switch's own
+// LIDs (LID .. LID + 2^LMC - 1), and a data-VL packet (a GMP) to one of its own LIDs, go to the
+// management port (management_port.h) instead of an output.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "sim/core/ids.h"
+#include "sim/core/packet_ledger.h"
+#include "sim/link/sl_to_vl_table.h"
+#include "sim/link/vl_arbiter.h"
+#include "sim/network/lft.h"
+#include "sim/network/lrh.h"
+#include "sim/network/mft.h"
+
+namespace ibfsim {
+
+// Where the routing unit sends a packet.
+struct RouteDecision {
+  enum class Kind : std::uint8_t { kUnicast, kMulticast, kManagement, kDiscard };
+  Kind kind = Kind::kDiscard;
+  DropReason reason = DropReason::kCount;        // kDiscard: why
+  PortNum out = 0;                               // kUnicast: the output ...
+  std::uint8_t out_vl = 0;                       // ... and its VL there (VL15 for an SMP passing through)
+  const std::vector<PortNum>* group = nullptr;   // kMulticast: the MFT entry ...
+  std::uint16_t copies = 0;                      // ... and its cabled ports but the input: one copy each
+};
+
+class RoutingUnit {
+ public:
+  // `mtu`: the payload every output accepts until the SMA sets its NeighborMTU; multicast packets
+  // are held to it. `op_vls`: the ports' data VLs, for the default SL->VL (SL s -> VL s mod op_vls).
+  RoutingUnit(unsigned num_ports, unsigned op_vls, std::uint32_t mtu);
+
+  // The switch's LID and LMC (PortInfo of port 0): LID .. LID + 2^LMC - 1 are its own.
+  void set_lid(Lid lid, std::uint8_t lmc = 0) {
+    lid_ = lid;
+    lmc_ = lmc;
+  }
+  Lid lid() const { return lid_; }
+  bool is_own_lid(Lid dlid) const {
+    return lid_ != 0 && dlid >= lid_ && static_cast<unsigned>(dlid - lid_) < (1u << lmc_);
+  }
+  Lft& lft() { return lft_; }
+  const Lft& lft() const { return lft_; }
+  Mft& mft() { return mft_; }
+  const Mft& mft() const { return mft_; }
+  void set_neighbor_mtu(PortNum out, std::uint32_t bytes) { out_mtu_.at(out - 1) = bytes; }
+  std::uint32_t neighbor_mtu(PortNum out) const { return out_mtu_.at(out - 1); }
+  // SL->VL of packets from input `in` to output `out` (both 1..num_ports).
+  void set_sl_to_vl(PortNum in, PortNum out, const SlToVlTable& table);
+  // Every table at once, [in][out] with ports 1-based (empty: the default everywhere).
+  void set_sl_to_vl(std::vector<std::vector<SlToVlTable>> tables) { sl_to_vl_ = std::move(tables); }
+  const SlToVlTable& sl_to_vl(PortNum in, PortNum out) const {
+    return sl_to_vl_.empty() ? default_sl_to_vl_ : sl_to_vl_[in][out];
+  }
+
+  // The VL a packet on `sl` from `in` takes on output `out`, which operates `out_op_vls` data
+  // VLs; VL15 if it is dropped instead (R16: the SL maps to VL15 or to a VL the output lacks).
+  std::uint8_t output_vl(PortNum in, PortNum out, std::uint8_t sl, unsigned out_op_vls) const {
+    const std::uint8_t vl = sl_to_vl(in, out).vl(sl);
+    return vl >= out_op_vls ? kVl15 : vl;
+  }
+
+  // The decision for the packet whose LRH is `lrh` and payload `payload_len` bytes, arrived on
+  // `in`. `ports` tells which ports are cabled and their data VLs: any type with
+  //   unsigned count() const;  bool connected(PortNum) const;  unsigned op_vls(PortNum) const;
+  // (the switch's LinkPorts, or plain values in a test).
+  template <class Ports>
+  RouteDecision route(PortNum in, const std::uint8_t* lrh, std::uint32_t payload_len, const Ports& ports) const;
+
+ private:
+  static RouteDecision discard(DropReason why) { return {RouteDecision::Kind::kDiscard, why}; }
+
+  Lid lid_ = 0;
+  std::uint8_t lmc_ = 0;
+  Lft lft_;
+  Mft mft_;
+  std::uint32_t mtu_;
+  std::vector<std::uint32_t> out_mtu_;  // [out - 1]
+  SlToVlTable default_sl_to_vl_;
+  std::vector<std::vector<SlToVlTable>> sl_to_vl_;  // [in][out], ports 1-based (index 0 unused)
+};
+
+template <class Ports>
+RouteDecision RoutingUnit::route(PortNum in, const std::uint8_t* lrh, std::uint32_t payload_len,
+                                 const Ports& ports) const {
+  using Kind = RouteDecision::Kind;
+  const std::uint8_t vl_in = lrh_vl(lrh);
+  if (lrh_lver(lrh) != 0) return discard(DropReason::kMalformed);  // R8
+  const Lid dlid = lrh_dlid(lrh);
+  // R13: DLID 0 is never valid; the SLID is unicast, or permissive in a directed-route SMP.
+  const Lid slid = lrh_slid(lrh);
+  if (dlid == kLidReserved || !(is_unicast_lid(slid) || (slid == kLidPermissive && vl_in == kVl15)))
+    return discard(DropReason::kInvalidLid);
+  // An SMP to the switch (directed route or its LID), or a GMP to its LID (QP1 behind port 0).
+  if (is_own_lid(dlid) || (vl_in == kVl15 && dlid == kLidPermissive)) return {Kind::kManagement};
+  if (is_multicast_lid(dlid)) {
+    const std::vector<PortNum>* group = mft_.lookup(dlid);
+    std::uint16_t copies = 0;
+    if (group)
+      for (PortNum o : *group)
+        if (o != in && o >= 1 && o <= ports.count() && ports.connected(o)) ++copies;
+    if (copies == 0 || vl_in == kVl15) return discard(DropReason::kUnknownDlid);
+    if (payload_len > mtu_) return discard(DropReason::kMtuExceeded);
+    return {Kind::kMulticast, DropReason::kCount, 0, 0, group, copies};
+  }
+  const PortNum out = lft_.lookup(dlid);
+  if (out == kNoRoute || out == 0 || out > ports.count() || !ports.connected(out))
+    return discard(DropReason::kUnknownDlid);
+  std::uint8_t out_vl = kVl15;  // an SMP routed by LID stays on VL15
+  if (vl_in != kVl15) {
+    out_vl = output_vl(in, out, lrh_sl(lrh), ports.op_vls(out));
+    if (out_vl == kVl15) return discard(DropReason::kSlToVlDrop);
+  }
+  if (payload_len > out_mtu_[out - 1]) return discard(DropReason::kMtuExceeded);
+  return {Kind::kUnicast, DropReason::kCount, out, out_vl};
+}
+
+}  // namespace ibfsim
