@@ -118,7 +118,10 @@ void OutputUnit::tx_done(Packet* p) {
   sw_.input_unit(r.in).sent_out(r.vl, p);
 }
 
-void OutputUnit::drop_own(Packet* p, DropReason reason) { sw_.count_discard(out_, reason, *p); }
+void OutputUnit::drop_own(Packet* p, DropReason reason) {
+  sw_.count_discard(out_, reason, *p);
+  sw_.pool().release(p);
+}
 
 bool OutputUnit::cc_depart(std::uint8_t vl, std::uint32_t blocks, bool marked) {
   const std::uint32_t left = port_.tx_credits(vl).available();

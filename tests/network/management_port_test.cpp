@@ -88,3 +88,28 @@ TEST_CASE("management port: without an agent an SMP for the switch is dropped, a
   CHECK(b.ledger.management_dropped_count(DropReason::kLinkDown) == 1);
   CHECK(b.sw->stats().discarded == 2);
 }
+
+TEST_CASE("management port: the agent's SMPs waiting for a port that goes down are dropped, counted and freed",
+          "[network][management]") {
+  auto& b = *new SwitchBench(with_lid(10), PortBuffers{});
+  b.cable(2);
+  probe_at(*b.sw, 2 * kUs, [&b] {
+    // The first goes at once; the other two wait for it.
+    for (std::uint64_t id : {1, 2, 3}) {
+      Packet* p = b.packet(id, kLidPermissive, 256, kVl15);
+      p->management = true;  // an SMP, as the SMA's builder marks it
+      b.sw->send_management(2, p);
+    }
+  });
+  probe_at(*b.sw, 2 * kUs + 2 * kEdrEdge, [&b] {
+    b.sw->port(2).link_down();
+    b.peer->port(2).link_down();
+  });
+  CalendarProcess::run_for(5 * kUs);
+  ScheduledModule::rethrow_failure();
+  CHECK(b.sw->port_discards(2, DropReason::kLinkDown) == 2);
+  CHECK(b.ledger.management_dropped_count(DropReason::kLinkDown) == 2);
+  // The one on the wire is lost at the far end; nothing is left over.
+  CHECK(b.peer->arrivals_on(2).empty());
+  CHECK(b.pool.live() == 0);
+}
