@@ -4,6 +4,7 @@
 #include <iterator>
 
 #include "sim/core/error.h"
+#include "sim/link/lrh.h"
 #include "sim/link/flow_control_packet.h"
 #include "sim/link/vcrc.h"
 #include "sim/phy/serialization.h"
@@ -13,7 +14,7 @@ namespace ibfsim {
 namespace {
 constexpr std::size_t kLinkPacketBytes = 6;
 // The VL is the link layer's own field: LRH byte 0, bits 7-4.
-std::uint8_t packet_vl(const Packet& p) { return p.header[0] >> 4; }
+std::uint8_t packet_vl(const Packet& p) { return lrh_vl(p.header.data()); }
 }  // namespace
 
 const char* port_state_name(PortState s) {

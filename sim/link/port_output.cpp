@@ -1,12 +1,13 @@
 #include "sim/link/port_output.h"
 
 #include "sim/core/error.h"
+#include "sim/link/lrh.h"
 #include "sim/link/credit_counter.h"
 
 namespace ibfsim {
 
 namespace {
-std::uint8_t packet_vl(const Packet& p) { return p.header[0] >> 4; }  // the link layer's field: LRH byte 0
+std::uint8_t packet_vl(const Packet& p) { return lrh_vl(p.header.data()); }
 }  // namespace
 
 PortOutput::PortOutput(LinkPort& port, Source& source, VlArbConfig arbitration, bool survey_when_busy)

@@ -2,7 +2,7 @@
 
 #include "sim/link/vcrc.h"
 #include "sim/network/grh.h"
-#include "sim/network/lrh.h"
+#include "sim/link/lrh.h"
 
 namespace ibfsim {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "sim/core/error.h"
-#include "sim/network/lrh.h"
+#include "sim/link/lrh.h"
 #include "sim/network/switch.h"
 
 namespace ibfsim {

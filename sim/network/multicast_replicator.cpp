@@ -1,7 +1,7 @@
 #include "sim/network/multicast_replicator.h"
 
 #include "sim/core/error.h"
-#include "sim/network/lrh.h"
+#include "sim/link/lrh.h"
 #include "sim/network/switch.h"
 
 namespace ibfsim {

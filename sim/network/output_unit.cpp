@@ -4,7 +4,7 @@
 
 #include "sim/link/vcrc.h"
 #include "sim/network/fecn_marker.h"
-#include "sim/network/lrh.h"
+#include "sim/link/lrh.h"
 #include "sim/network/switch.h"
 
 namespace ibfsim {

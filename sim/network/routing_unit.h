@@ -21,7 +21,7 @@
 #include "sim/link/sl_to_vl_table.h"
 #include "sim/link/vl_arbiter.h"
 #include "sim/network/lft.h"
-#include "sim/network/lrh.h"
+#include "sim/link/lrh.h"
 #include "sim/network/mft.h"
 
 namespace ibfsim {

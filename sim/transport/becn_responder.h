@@ -10,7 +10,7 @@
 
 #include "sim/core/ids.h"
 #include "sim/network/grh.h"
-#include "sim/network/lrh.h"
+#include "sim/link/lrh.h"
 #include "sim/transport/bth.h"
 #include "sim/transport/cnp.h"
 

@@ -1,7 +1,7 @@
 #include "sim/transport/cnp.h"
 
 #include "sim/link/vcrc.h"
-#include "sim/network/lrh.h"
+#include "sim/link/lrh.h"
 #include "sim/transport/bth.h"
 #include "sim/transport/icrc.h"
 

@@ -18,7 +18,7 @@
 #include "sim/core/packet.h"
 #include "sim/core/time.h"
 #include "sim/link/port_output.h"
-#include "sim/network/lrh.h"
+#include "sim/link/lrh.h"
 #include "sim/transport/becn_responder.h"
 #include "sim/transport/cc_throttle.h"
 #include "sim/transport/transport_packet.h"

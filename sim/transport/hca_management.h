@@ -10,7 +10,7 @@
 #include "sim/core/ids.h"
 #include "sim/core/packet.h"
 #include "sim/core/packet_ledger.h"
-#include "sim/network/lrh.h"
+#include "sim/link/lrh.h"
 #include "sim/network/management_agent.h"
 #include "sim/transport/bth.h"
 

@@ -6,7 +6,7 @@
 
 #include "sim/core/crc_zero_run.h"
 #include "sim/network/grh.h"
-#include "sim/network/lrh.h"
+#include "sim/link/lrh.h"
 #include "sim/transport/bth.h"
 
 namespace ibfsim {

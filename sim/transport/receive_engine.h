@@ -19,7 +19,7 @@
 #include "sim/core/ids.h"
 #include "sim/core/packet.h"
 #include "sim/core/packet_ledger.h"
-#include "sim/network/lrh.h"
+#include "sim/link/lrh.h"
 #include "sim/transport/host_interface.h"
 #include "sim/transport/transport_packet.h"
 

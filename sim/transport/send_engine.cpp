@@ -2,7 +2,7 @@
 
 #include "sim/core/error.h"
 #include "sim/link/credit_counter.h"
-#include "sim/network/lrh.h"
+#include "sim/link/lrh.h"
 #include "sim/transport/hca.h"
 
 namespace ibfsim {

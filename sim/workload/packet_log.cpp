@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "sim/network/lrh.h"
+#include "sim/link/lrh.h"
 #include "sim/transport/transport_packet.h"
 #include "sim/transport/ud_send_packet.h"
 

@@ -8,7 +8,7 @@
 #include "sim/core/big_endian.h"
 #include "sim/core/error.h"
 #include "sim/network/grh.h"
-#include "sim/network/lrh.h"
+#include "sim/link/lrh.h"
 #include "sim/report/histogram_json.h"
 #include "sim/transport/opcode.h"
 #include "sim/workload/arrival_process.h"

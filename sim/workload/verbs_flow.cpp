@@ -9,7 +9,7 @@
 
 #include "sim/core/big_endian.h"
 #include "sim/core/error.h"
-#include "sim/network/lrh.h"
+#include "sim/link/lrh.h"
 #include "sim/transport/opcode.h"
 #include "sim/workload/message_pattern.h"
 #include "sim/workload/perftest_latency.h"

@@ -9,7 +9,7 @@
 
 #include "sim/core/calendar_process.h"
 #include "sim/link/link.h"
-#include "sim/network/lrh.h"
+#include "sim/link/lrh.h"
 #include "sim/network/switch.h"
 
 namespace ibfsim::test {

@@ -9,7 +9,7 @@
 #include "sim/subnet_manager/congestion_control/cc_mad.h"
 #include "sim/subnet_manager/mad/gmp_packet.h"
 #include "sim/subnet_manager/mad/smp_packet.h"
-#include "sim/network/lrh.h"
+#include "sim/link/lrh.h"
 #include "sim/transport/icrc.h"
 #include "sim/transport/ud_send_packet.h"
 

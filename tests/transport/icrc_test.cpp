@@ -9,7 +9,7 @@
 
 #include "sim/core/packet.h"
 #include "sim/network/grh.h"
-#include "sim/network/lrh.h"
+#include "sim/link/lrh.h"
 #include "sim/transport/bth.h"
 #include "sim/transport/deth.h"
 

@@ -8,7 +8,7 @@
 
 #include "sim/core/packet.h"
 #include "sim/link/vcrc.h"
-#include "sim/network/lrh.h"
+#include "sim/link/lrh.h"
 #include "sim/transport/aeth.h"
 #include "sim/transport/bth.h"
 #include "sim/transport/icrc.h"

@@ -8,7 +8,7 @@
 
 #include "sim/core/packet.h"
 #include "sim/link/vcrc.h"
-#include "sim/network/lrh.h"
+#include "sim/link/lrh.h"
 #include "sim/transport/icrc.h"
 
 using namespace ibfsim;

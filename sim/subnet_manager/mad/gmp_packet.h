@@ -10,7 +10,7 @@
 
 #include "sim/core/ids.h"
 #include "sim/core/packet.h"
-#include "sim/network/lrh.h"
+#include "sim/link/lrh.h"
 #include "sim/subnet_manager/mad/mad_header.h"
 #include "sim/transport/q_key.h"  // kGsiQKey: QP1's well-known Q_Key (R36)
 

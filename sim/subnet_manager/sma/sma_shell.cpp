@@ -1,5 +1,6 @@
 #include "sim/subnet_manager/sma/sma_shell.h"
 
+#include "sim/link/lrh.h"
 #include "sim/subnet_manager/mad/mad_acceptance.h"
 #include "sim/subnet_manager/mad/smp_packet.h"
 #include "sim/transport/ud_send_packet.h"
@@ -105,7 +106,7 @@ void SmaShell::send_gmp(const Mad& mad, Lid dlid, std::uint8_t sl, PortNum port)
 }
 
 void SmaShell::on_management_packet(Packet* p, PortNum port) {
-  if ((p->header[0] >> 4) != 15) {
+  if (lrh_vl(p->header.data()) != kVl15) {
     // A data VL: only a GMP to QP1 (the node's GSI) comes here.
     const auto gmp = parse_gmp_packet(*p);
     pool_.release(p);

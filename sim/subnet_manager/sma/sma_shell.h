@@ -22,7 +22,7 @@
 #include "sim/core/scheduled_module.h"
 #include "sim/link/link_port.h"
 #include "sim/link/vl_arbiter.h"
-#include "sim/network/lrh.h"
+#include "sim/link/lrh.h"
 #include "sim/network/management_agent.h"
 #include "sim/subnet_manager/mad/directed_route.h"
 #include "sim/subnet_manager/mad/gmp_packet.h"

@@ -1,4 +1,4 @@
-#include "sim/network/lrh.h"
+#include "sim/link/lrh.h"
 
 namespace ibfsim {
 

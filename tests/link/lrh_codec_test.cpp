@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 #include <cstdint>
 
-#include "sim/network/lrh.h"
+#include "sim/link/lrh.h"
 
 using namespace ibfsim;
 
