@@ -17,8 +17,7 @@ namespace {
 constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
 
 // Exact bisection of a two-level fat tree (see topology_summary.h), or nullopt if topo is not one.
-std::optional<std::size_t> fat_tree_bisection(const Topology& topo,
-                                              const std::vector<std::vector<std::optional<std::size_t>>>& cables_at,
+std::optional<std::size_t> fat_tree_bisection(const Topology& topo, const Topology::PortCables& cables_at,
                                               std::size_t num_hosts) {
   if (topo.cables.empty()) return std::nullopt;
   const LinkRate rate = topo.cables.front().rate;
@@ -101,7 +100,7 @@ Cut evaluate(const Topology& topo, const std::vector<char>& side_a) {
 }
 
 Cut heuristic_bisection(const Topology& topo, const std::vector<std::size_t>& hosts,
-                        const std::vector<std::vector<std::optional<std::size_t>>>& cables_at) {
+                        const Topology::PortCables& cables_at) {
   const std::size_t n = topo.nodes.size();
   const std::size_t half = hosts.size() / 2;
 
@@ -196,7 +195,7 @@ Cut heuristic_bisection(const Topology& topo, const std::vector<std::size_t>& ho
 }  // namespace
 
 BisectionEstimate estimate_bisection(const Topology& topo, const std::vector<std::size_t>& hosts,
-                                     const std::vector<std::vector<std::optional<std::size_t>>>& cables_at) {
+                                     const Topology::PortCables& cables_at) {
   BisectionEstimate b;
   double host_rate = -1;
   bool one_rate = true;

@@ -14,6 +14,6 @@ namespace ibfsim {
 
 // `hosts`: the cabled HCAs (at least two); `cables_at` is topo.port_cables().
 BisectionEstimate estimate_bisection(const Topology& topo, const std::vector<std::size_t>& hosts,
-                                     const std::vector<std::vector<std::optional<std::size_t>>>& cables_at);
+                                     const Topology::PortCables& cables_at);
 
 }  // namespace ibfsim

@@ -16,8 +16,7 @@ constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
 
 }  // namespace
 
-void compute_diameter(const Topology& topo, const std::vector<std::vector<std::optional<std::size_t>>>& cables_at,
-                      TopologySummary& s) {
+void compute_diameter(const Topology& topo, const Topology::PortCables& cables_at, TopologySummary& s) {
   const std::vector<std::size_t> switches = topo.switches();
   std::vector<std::size_t> switch_index(topo.nodes.size(), kNone);
   for (std::size_t i = 0; i < switches.size(); ++i) switch_index[switches[i]] = i;

@@ -11,6 +11,6 @@
 namespace ibfsim {
 
 // Sets s.diameter and s.unreachable_host_pairs; `cables_at` is topo.port_cables().
-void compute_diameter(const Topology& topo, const std::vector<std::vector<std::optional<std::size_t>>>& cables_at, TopologySummary& s);
+void compute_diameter(const Topology& topo, const Topology::PortCables& cables_at, TopologySummary& s);
 
 }  // namespace ibfsim

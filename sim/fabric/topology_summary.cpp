@@ -17,7 +17,7 @@ namespace ibfsim {
 namespace {
 
 // Per switch type (port count), its switches and their cabled ports.
-std::vector<RadixUse> radix_use(const Topology& topo, const std::vector<std::vector<std::optional<std::size_t>>>& cables_at) {
+std::vector<RadixUse> radix_use(const Topology& topo, const Topology::PortCables& cables_at) {
   std::map<unsigned, RadixUse> radix;
   for (std::size_t sw : topo.switches()) {
     const TopoNode& n = topo.nodes[sw];

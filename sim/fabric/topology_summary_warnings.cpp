@@ -19,7 +19,7 @@ std::string some(const std::vector<std::string>& names) {
 
 }  // namespace
 
-std::vector<std::string> topology_summary_warnings(const Topology& topo, const std::vector<std::vector<std::optional<std::size_t>>>& cables_at,
+std::vector<std::string> topology_summary_warnings(const Topology& topo, const Topology::PortCables& cables_at,
                                                    const std::vector<std::string>& uncabled, std::size_t rates) {
   std::vector<std::string> warnings;
   // Switches whose host links carry more than their switch links.

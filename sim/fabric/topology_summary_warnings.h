@@ -14,7 +14,7 @@ namespace ibfsim {
 // links that negotiate down), cables at `rates` different rates, switches with more host than
 // switch-link bandwidth, names too long for an IB node description. `cables_at` is
 // topo.port_cables().
-std::vector<std::string> topology_summary_warnings(const Topology& topo, const std::vector<std::vector<std::optional<std::size_t>>>& cables_at,
+std::vector<std::string> topology_summary_warnings(const Topology& topo, const Topology::PortCables& cables_at,
                                                    const std::vector<std::string>& uncabled, std::size_t rates);
 
 }  // namespace ibfsim
