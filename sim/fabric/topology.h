@@ -172,7 +172,8 @@ struct Topology {
   std::optional<std::size_t> cable_at(std::size_t node, unsigned port) const;
   // [node][port] -> cable index (ports 0..num_ports), built in one pass over the cables.
   // Requires a topology that passed validate_topology.
-  std::vector<std::vector<std::optional<std::size_t>>> port_cables() const;
+  using PortCables = std::vector<std::vector<std::optional<std::size_t>>>;
+  PortCables port_cables() const;
   // Indices of the HCAs / switches in declaration order.
   std::vector<std::size_t> hcas() const;
   std::vector<std::size_t> switches() const;

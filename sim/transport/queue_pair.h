@@ -170,6 +170,11 @@ class QueuePair {
   // requester.cpp
   bool requester_ready() const;
   bool build_request(Packet& p);
+  // Starts WQE w (at send_idx_): its local protection checks and first PSN. False if a check
+  // failed: the WQE completed in error and the QP went to error.
+  bool start_request(SendWqe& w);
+  // UD: the address vector of `wr` into the LRH (and GRH), its destination QP and its DETH.
+  void address_datagram(const verbs::ibv_send_wr& wr, TransportHeaders& h) const;
   void on_response(const ParsedPacket& pp, const Packet& p);
   // Cumulative ACK of everything <= psn; true if it found a READ/atomic whose response is
   // missing and went back to ask again.
@@ -186,6 +191,23 @@ class QueuePair {
   // responder.cpp
   std::optional<DropReason> receive_ud(const ParsedPacket& pp, const Packet& p);
   void receive_rc_uc(const ParsedPacket& pp, const Packet& p);
+  // RC/UC: whether the request carries ePSN. If not it is dealt with here: RC NAKs the first one
+  // ahead and answers a duplicate (receive_duplicate); UC drops what follows a gap until a
+  // First/Only, which it resynchronises on.
+  bool in_sequence(const ParsedPacket& pp);
+  // A request refused with `code`: RC NAKs it and goes to error; UC, which cannot NAK, drops the
+  // message.
+  void fail_request(Psn psn, NakCode code);
+  // An in-sequence request by kind: RDMA READ, atomic, SEND or RDMA WRITE packet.
+  void receive_read(const ParsedPacket& pp);
+  void receive_atomic(const ParsedPacket& pp);
+  void receive_send_write(const ParsedPacket& pp, const Packet& p);
+  // The First/Only packet of a SEND (a receive WQE, else RNR) or WRITE (R_Key and access checks);
+  // false if refused.
+  bool start_message(const ParsedPacket& pp);
+  // The Last/Only packet of a message is placed: the message ends, with a receive completion if it
+  // consumes a receive WQE (`needs_recv`).
+  void complete_message(const ParsedPacket& pp, bool needs_recv);
   void receive_duplicate(const ParsedPacket& pp);
   void queue_response(const Response& r);
   void nak(Psn psn, std::uint8_t syndrome, bool to_error);

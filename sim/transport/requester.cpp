@@ -31,6 +31,64 @@ ibv_wc_opcode wc_opcode(ibv_wr_opcode o) {
     default: return IBV_WC_SEND;
   }
 }
+// Packet k of a message: its operation (the opcode within its transport's range), its payload and
+// where that starts in the message, and whether it ends the message.
+struct RequestPacket {
+  std::uint8_t operation = 0;
+  std::uint32_t payload = 0;
+  std::uint64_t offset = 0;
+  bool last_of_message = true;
+};
+
+// Packet k of the `npkts` of work request `wr` (a message of `len` bytes) at PMTU `mtu`; the
+// extension headers its kind carries (RETH, ImmDt, AtomicETH) go into h.
+RequestPacket request_packet(const ibv_send_wr& wr, std::uint64_t len, std::uint32_t npkts, std::uint32_t k,
+                             std::uint32_t mtu, TransportHeaders& h) {
+  RequestPacket r;
+  const bool imm = wr.opcode == IBV_WR_SEND_WITH_IMM || wr.opcode == IBV_WR_RDMA_WRITE_WITH_IMM;
+  switch (wr.opcode) {
+    case IBV_WR_SEND:
+    case IBV_WR_SEND_WITH_IMM:
+    case IBV_WR_RDMA_WRITE:
+    case IBV_WR_RDMA_WRITE_WITH_IMM: {
+      const bool send = wr.opcode == IBV_WR_SEND || wr.opcode == IBV_WR_SEND_WITH_IMM;
+      r.offset = std::uint64_t{k} * mtu;
+      r.payload = static_cast<std::uint32_t>(std::min<std::uint64_t>(mtu, len - r.offset));
+      const bool first = k == 0, last = k + 1 == npkts;
+      r.last_of_message = last;
+      if (send) {
+        r.operation = first && last ? (imm ? op::kSendOnlyImm : op::kSendOnly)
+                      : first       ? op::kSendFirst
+                      : last        ? (imm ? op::kSendLastImm : op::kSendLast)
+                                    : op::kSendMiddle;
+      } else {
+        r.operation = first && last ? (imm ? op::kRdmaWriteOnlyImm : op::kRdmaWriteOnly)
+                      : first       ? op::kRdmaWriteFirst
+                      : last        ? (imm ? op::kRdmaWriteLastImm : op::kRdmaWriteLast)
+                                    : op::kRdmaWriteMiddle;
+        h.reth = {wr.rdma.remote_addr, wr.rdma.rkey, static_cast<std::uint32_t>(len)};
+      }
+      h.imm = wr.imm_data;
+      break;
+    }
+    case IBV_WR_RDMA_READ: {
+      // A (re)issued READ asks for what has not arrived yet, from the first missing PSN.
+      r.operation = op::kRdmaReadRequest;
+      const std::uint64_t have = std::uint64_t{k} * mtu;
+      h.reth = {wr.rdma.remote_addr + have, wr.rdma.rkey, static_cast<std::uint32_t>(len - have)};
+      break;
+    }
+    case IBV_WR_ATOMIC_CMP_AND_SWP:
+    case IBV_WR_ATOMIC_FETCH_AND_ADD:
+      r.operation = wr.opcode == IBV_WR_ATOMIC_CMP_AND_SWP ? op::kCmpSwap : op::kFetchAdd;
+      h.atomic_eth = {wr.atomic.remote_addr, wr.atomic.rkey,
+                      wr.opcode == IBV_WR_ATOMIC_CMP_AND_SWP ? wr.atomic.swap : wr.atomic.compare_add,
+                      wr.atomic.compare_add};
+      break;
+  }
+  return r;
+}
+
 }  // namespace
 
 Psn QueuePair::una() const {
@@ -80,30 +138,50 @@ void QueuePair::scatter(const std::vector<ibv_sge>& sges, std::uint64_t offset, 
   }
 }
 
+bool QueuePair::start_request(SendWqe& w) {
+  // Local protection, checked as the HCA starts on the WQE.
+  const unsigned need = is_read(w.wr) || is_atomic(w.wr) ? static_cast<unsigned>(IBV_ACCESS_LOCAL_WRITE) : 0u;
+  for (const auto& s : w.wr.sg_list) {
+    if (env_.mrs().check_local(s, pd_, need) != MrCheck::kOk) {
+      // The QP goes to error; this WQE completes with a protection error, the rest are flushed.
+      ibv_wc wc;
+      wc.wr_id = w.wr.wr_id;
+      wc.status = IBV_WC_LOC_PROT_ERR;
+      wc.opcode = wc_opcode(w.wr.opcode);
+      wc.qp_num = qpn_;
+      sq_.erase(sq_.begin() + static_cast<std::ptrdiff_t>(send_idx_));
+      env_.complete(*this, true, wc);
+      enter_error();
+      return false;
+    }
+  }
+  w.started = true;
+  w.first_psn = next_psn_;
+  return true;
+}
+
+void QueuePair::address_datagram(const ibv_send_wr& wr, TransportHeaders& h) const {
+  const auto& a = wr.ud.ah;
+  h.lrh.sl = a.sl;
+  h.lrh.vl = env_.sl_to_vl(attr_.port_num, a.sl);
+  h.lrh.dlid = a.dlid;
+  h.lrh.slid = static_cast<Lid>(env_.port_lid(attr_.port_num) | a.src_path_bits);
+  h.grh.reset();
+  if (a.is_global) {
+    Grh g = a.grh;
+    g.sgid = env_.port_grh_source(attr_.port_num).sgid;
+    h.grh = g;
+  }
+  h.bth.dest_qp = wr.ud.remote_qpn;
+  // A controlled Q_Key (bit 31) cannot be sent by an application: the QP's own is used.
+  h.deth = {(wr.ud.remote_qkey & 0x80000000u) ? attr_.qkey : wr.ud.remote_qkey, qpn_};
+}
+
 bool QueuePair::build_request(Packet& p) {
   SendWqe& w = sq_[send_idx_];
   const bool rc = init_.qp_type == IBV_QPT_RC;
   const bool ud = init_.qp_type == IBV_QPT_UD;
-  if (!w.started) {
-    // Local protection, checked as the HCA starts on the WQE.
-    const unsigned need = is_read(w.wr) || is_atomic(w.wr) ? static_cast<unsigned>(IBV_ACCESS_LOCAL_WRITE) : 0u;
-    for (const auto& s : w.wr.sg_list) {
-      if (env_.mrs().check_local(s, pd_, need) != MrCheck::kOk) {
-        // The QP goes to error; this WQE completes with a protection error, the rest are flushed.
-        ibv_wc wc;
-        wc.wr_id = w.wr.wr_id;
-        wc.status = IBV_WC_LOC_PROT_ERR;
-        wc.opcode = wc_opcode(w.wr.opcode);
-        wc.qp_num = qpn_;
-        sq_.erase(sq_.begin() + static_cast<std::ptrdiff_t>(send_idx_));
-        env_.complete(*this, true, wc);
-        enter_error();
-        return false;
-      }
-    }
-    w.started = true;
-    w.first_psn = next_psn_;
-  }
+  if (!w.started && !start_request(w)) return false;
   const std::uint32_t mtu = pmtu();
   const std::uint32_t k = send_pkt_;
   const Psn psn = psn_add(w.first_psn, k);
@@ -114,77 +192,18 @@ bool QueuePair::build_request(Packet& p) {
 
   TransportHeaders h;
   const std::uint8_t base = ud ? kOpcodeUdBase : rc ? kOpcodeRcBase : kOpcodeUcBase;
-  std::uint32_t payload = 0;
-  std::uint64_t offset = 0;
-  bool last_of_message = true;
-  std::uint8_t o = 0;
-  const bool imm = w.wr.opcode == IBV_WR_SEND_WITH_IMM || w.wr.opcode == IBV_WR_RDMA_WRITE_WITH_IMM;
-  switch (w.wr.opcode) {
-    case IBV_WR_SEND:
-    case IBV_WR_SEND_WITH_IMM:
-    case IBV_WR_RDMA_WRITE:
-    case IBV_WR_RDMA_WRITE_WITH_IMM: {
-      const bool send = w.wr.opcode == IBV_WR_SEND || w.wr.opcode == IBV_WR_SEND_WITH_IMM;
-      offset = std::uint64_t{k} * mtu;
-      payload = static_cast<std::uint32_t>(std::min<std::uint64_t>(mtu, w.len - offset));
-      const bool first = k == 0, last = k + 1 == w.npkts;
-      last_of_message = last;
-      if (send) {
-        o = first && last ? (imm ? op::kSendOnlyImm : op::kSendOnly)
-            : first       ? op::kSendFirst
-            : last        ? (imm ? op::kSendLastImm : op::kSendLast)
-                          : op::kSendMiddle;
-      } else {
-        o = first && last ? (imm ? op::kRdmaWriteOnlyImm : op::kRdmaWriteOnly)
-            : first       ? op::kRdmaWriteFirst
-            : last        ? (imm ? op::kRdmaWriteLastImm : op::kRdmaWriteLast)
-                          : op::kRdmaWriteMiddle;
-        h.reth = {w.wr.rdma.remote_addr, w.wr.rdma.rkey, static_cast<std::uint32_t>(w.len)};
-      }
-      h.imm = w.wr.imm_data;
-      break;
-    }
-    case IBV_WR_RDMA_READ: {
-      // A (re)issued READ asks for what has not arrived yet, from the first missing PSN.
-      o = op::kRdmaReadRequest;
-      const std::uint64_t have = std::uint64_t{k} * mtu;
-      h.reth = {w.wr.rdma.remote_addr + have, w.wr.rdma.rkey, static_cast<std::uint32_t>(w.len - have)};
-      break;
-    }
-    case IBV_WR_ATOMIC_CMP_AND_SWP:
-    case IBV_WR_ATOMIC_FETCH_AND_ADD:
-      o = w.wr.opcode == IBV_WR_ATOMIC_CMP_AND_SWP ? op::kCmpSwap : op::kFetchAdd;
-      h.atomic_eth = {w.wr.atomic.remote_addr, w.wr.atomic.rkey,
-                      w.wr.opcode == IBV_WR_ATOMIC_CMP_AND_SWP ? w.wr.atomic.swap : w.wr.atomic.compare_add,
-                      w.wr.atomic.compare_add};
-      break;
-  }
-  fill_headers(h, static_cast<std::uint8_t>(base + o), psn);
-  h.bth.se = last_of_message && (w.wr.send_flags & IBV_SEND_SOLICITED);
-  if (ud) {
-    const auto& a = w.wr.ud.ah;
-    h.lrh.sl = a.sl;
-    h.lrh.vl = env_.sl_to_vl(attr_.port_num, a.sl);
-    h.lrh.dlid = a.dlid;
-    h.lrh.slid = static_cast<Lid>(env_.port_lid(attr_.port_num) | a.src_path_bits);
-    h.grh.reset();
-    if (a.is_global) {
-      Grh g = a.grh;
-      g.sgid = env_.port_grh_source(attr_.port_num).sgid;
-      h.grh = g;
-    }
-    h.bth.dest_qp = w.wr.ud.remote_qpn;
-    // A controlled Q_Key (bit 31) cannot be sent by an application: the QP's own is used.
-    h.deth = {(w.wr.ud.remote_qkey & 0x80000000u) ? attr_.qkey : w.wr.ud.remote_qkey, qpn_};
-  }
+  const RequestPacket rp = request_packet(w.wr, w.len, w.npkts, k, mtu, h);
+  fill_headers(h, static_cast<std::uint8_t>(base + rp.operation), psn);
+  h.bth.se = rp.last_of_message && (w.wr.send_flags & IBV_SEND_SOLICITED);
+  if (ud) address_datagram(w.wr, h);
   // RC asks for an ACK at the end of every message (and every READ/atomic is answered anyway).
-  h.bth.ack_req = rc && last_of_message && !is_read(w.wr);
+  h.bth.ack_req = rc && rp.last_of_message && !is_read(w.wr);
   const std::uint8_t* data = nullptr;
-  if (env_.carry_payload() && payload > 0) {
-    gather(w, offset, payload, scratch_);
+  if (env_.carry_payload() && rp.payload > 0) {
+    gather(w, rp.offset, rp.payload, scratch_);
     data = scratch_.data();
   }
-  build_transport_packet(p, h, payload, data);
+  build_transport_packet(p, h, rp.payload, data);
 
   // Advance.
   const bool whole = is_read(w.wr) || k + 1 >= w.npkts;

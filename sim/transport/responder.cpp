@@ -141,13 +141,11 @@ void QueuePair::receive_duplicate(const ParsedPacket& pp) {
   queue_response(r);
 }
 
-void QueuePair::receive_rc_uc(const ParsedPacket& pp, const Packet& p) {
-  const bool rc = init_.qp_type == IBV_QPT_RC;
+bool QueuePair::in_sequence(const ParsedPacket& pp) {
   const std::uint8_t o = opcode_operation(pp.h.bth.opcode);
   const Psn psn = pp.h.bth.psn;
   const std::int32_t d = psn_diff(psn, epsn_);
-  const std::uint32_t mtu = pmtu();
-  if (rc) {
+  if (init_.qp_type == IBV_QPT_RC) {
     if (d > 0) {
       ++stats_.out_of_sequence_dropped;
       if (!nak_seq_sent_) {
@@ -155,9 +153,12 @@ void QueuePair::receive_rc_uc(const ParsedPacket& pp, const Packet& p) {
         nak_seq_sent_ = true;
         nak(epsn_, nak_syndrome(NakCode::kPsnSequenceError), false);
       }
-      return;
+      return false;
     }
-    if (d < 0) return receive_duplicate(pp);
+    if (d < 0) {
+      receive_duplicate(pp);
+      return false;
+    }
     nak_seq_sent_ = false;
   } else if (d != 0) {
     // UC: a gap loses the message in progress; resynchronise on a First/Only (R35).
@@ -166,68 +167,89 @@ void QueuePair::receive_rc_uc(const ParsedPacket& pp, const Packet& p) {
     if (!op_is_first_or_only(o)) {
       ++stats_.out_of_sequence_dropped;
       msg_dropping_ = true;
-      return;
+      return false;
     }
     epsn_ = psn;
   }
-  auto fail = [&](NakCode code) {
-    if (code == NakCode::kRemoteAccessError) ++stats_.remote_access_errors;
-    if (!rc) {  // UC cannot NAK: drop the message
-      ++stats_.uc_messages_dropped;
-      msg_active_ = false;
-      msg_dropping_ = true;
-      epsn_ = psn_add(psn, 1);
-      return;
-    }
-    ++stats_.naks_error_sent;
-    nak(psn, nak_syndrome(code), true);
-  };
+  return true;
+}
 
-  // RDMA READ and atomics (RC only; opcode_layout already refused them on UC).
-  if (o == op::kRdmaReadRequest || o == op::kCmpSwap || o == op::kFetchAdd) {
-    if (msg_active_) return fail(NakCode::kInvalidRequest);
-    if (rd_atomic_pending() >= std::max<unsigned>(1, attr_.max_dest_rd_atomic))
-      return fail(NakCode::kInvalidRequest);  // R33
-    if (o == op::kRdmaReadRequest) {
-      const Reth& reth = pp.h.reth;
-      if (!(attr_.qp_access_flags & IBV_ACCESS_REMOTE_READ) ||
-          env_.mrs().check_remote(reth.r_key, pd_, reth.va, reth.dma_len, IBV_ACCESS_REMOTE_READ) != MrCheck::kOk)
-        return fail(NakCode::kRemoteAccessError);
-      Response r;
-      r.kind = Response::kRead;
-      r.psn = psn;
-      r.va = reth.va;
-      r.len = reth.dma_len;
-      r.npkts = std::max<std::uint32_t>(1, (reth.dma_len + mtu - 1) / mtu);
-      epsn_ = psn_add(psn, r.npkts);  // R31
-      ++msn_;
-      queue_response(r);
-      return;
-    }
-    const AtomicEth& a = pp.h.atomic_eth;
-    if (a.va % 8 != 0) return fail(NakCode::kInvalidRequest);  // R32
-    if (!(attr_.qp_access_flags & IBV_ACCESS_REMOTE_ATOMIC) ||
-        env_.mrs().check_remote(a.r_key, pd_, a.va, 8, IBV_ACCESS_REMOTE_ATOMIC) != MrCheck::kOk)
-      return fail(NakCode::kRemoteAccessError);
-    HostMemory& mem = env_.memory();
-    const std::uint64_t orig = mem.load64(a.va);
-    if (o == op::kFetchAdd) mem.store64(a.va, orig + a.swap_add);
-    else if (orig == a.compare) mem.store64(a.va, a.swap_add);
-    saved_atomics_[saved_next_] = {psn, orig, true};
-    saved_next_ = (saved_next_ + 1) % saved_atomics_.size();
+void QueuePair::fail_request(Psn psn, NakCode code) {
+  if (code == NakCode::kRemoteAccessError) ++stats_.remote_access_errors;
+  if (init_.qp_type != IBV_QPT_RC) {  // UC cannot NAK: drop the message
+    ++stats_.uc_messages_dropped;
+    msg_active_ = false;
+    msg_dropping_ = true;
     epsn_ = psn_add(psn, 1);
-    ++msn_;
-    Response r;
-    r.kind = Response::kAtomicAck;
-    r.psn = psn;
-    r.orig = orig;
-    queue_response(r);
     return;
   }
+  ++stats_.naks_error_sent;
+  nak(psn, nak_syndrome(code), true);
+}
 
-  // SEND and RDMA WRITE.
+void QueuePair::receive_rc_uc(const ParsedPacket& pp, const Packet& p) {
+  if (!in_sequence(pp)) return;
+  const std::uint8_t o = opcode_operation(pp.h.bth.opcode);
+  const Psn psn = pp.h.bth.psn;
+  // RDMA READ and atomics (RC only; opcode_layout already refused them on UC).
+  if (o == op::kRdmaReadRequest || o == op::kCmpSwap || o == op::kFetchAdd) {
+    if (msg_active_) return fail_request(psn, NakCode::kInvalidRequest);
+    if (rd_atomic_pending() >= std::max<unsigned>(1, attr_.max_dest_rd_atomic))
+      return fail_request(psn, NakCode::kInvalidRequest);  // R33
+    if (o == op::kRdmaReadRequest) return receive_read(pp);
+    return receive_atomic(pp);
+  }
+  receive_send_write(pp, p);
+}
+
+void QueuePair::receive_read(const ParsedPacket& pp) {
+  const Psn psn = pp.h.bth.psn;
+  const std::uint32_t mtu = pmtu();
+  const Reth& reth = pp.h.reth;
+  if (!(attr_.qp_access_flags & IBV_ACCESS_REMOTE_READ) ||
+      env_.mrs().check_remote(reth.r_key, pd_, reth.va, reth.dma_len, IBV_ACCESS_REMOTE_READ) != MrCheck::kOk)
+    return fail_request(psn, NakCode::kRemoteAccessError);
+  Response r;
+  r.kind = Response::kRead;
+  r.psn = psn;
+  r.va = reth.va;
+  r.len = reth.dma_len;
+  r.npkts = std::max<std::uint32_t>(1, (reth.dma_len + mtu - 1) / mtu);
+  epsn_ = psn_add(psn, r.npkts);  // R31
+  ++msn_;
+  queue_response(r);
+}
+
+void QueuePair::receive_atomic(const ParsedPacket& pp) {
+  const std::uint8_t o = opcode_operation(pp.h.bth.opcode);
+  const Psn psn = pp.h.bth.psn;
+  const AtomicEth& a = pp.h.atomic_eth;
+  if (a.va % 8 != 0) return fail_request(psn, NakCode::kInvalidRequest);  // R32
+  if (!(attr_.qp_access_flags & IBV_ACCESS_REMOTE_ATOMIC) ||
+      env_.mrs().check_remote(a.r_key, pd_, a.va, 8, IBV_ACCESS_REMOTE_ATOMIC) != MrCheck::kOk)
+    return fail_request(psn, NakCode::kRemoteAccessError);
+  HostMemory& mem = env_.memory();
+  const std::uint64_t orig = mem.load64(a.va);
+  if (o == op::kFetchAdd) mem.store64(a.va, orig + a.swap_add);
+  else if (orig == a.compare) mem.store64(a.va, a.swap_add);
+  saved_atomics_[saved_next_] = {psn, orig, true};
+  saved_next_ = (saved_next_ + 1) % saved_atomics_.size();
+  epsn_ = psn_add(psn, 1);
+  ++msn_;
+  Response r;
+  r.kind = Response::kAtomicAck;
+  r.psn = psn;
+  r.orig = orig;
+  queue_response(r);
+}
+
+void QueuePair::receive_send_write(const ParsedPacket& pp, const Packet& p) {
+  const bool rc = init_.qp_type == IBV_QPT_RC;
+  const std::uint8_t o = opcode_operation(pp.h.bth.opcode);
+  const Psn psn = pp.h.bth.psn;
+  const std::uint32_t mtu = pmtu();
   if (op_is_first_or_only(o)) {
-    if (msg_active_ && rc) return fail(NakCode::kInvalidRequest);  // missing Last
+    if (msg_active_ && rc) return fail_request(psn, NakCode::kInvalidRequest);  // missing Last
     msg_active_ = false;
     msg_dropping_ = false;
   } else if (!msg_active_ || msg_send_ != op_is_send(o)) {
@@ -236,37 +258,12 @@ void QueuePair::receive_rc_uc(const ParsedPacket& pp, const Packet& p) {
       if (op_is_last_or_only(o)) msg_dropping_ = false;
       return;
     }
-    return fail(NakCode::kInvalidRequest);  // missing First
+    return fail_request(psn, NakCode::kInvalidRequest);  // missing First
   }
   // R24: First and Middle carry exactly the PMTU; Last and Only at most.
-  if (op_is_last_or_only(o) ? p.payload_len > mtu : p.payload_len != mtu) return fail(NakCode::kInvalidRequest);
-
-  if (op_is_first_or_only(o)) {
-    msg_send_ = op_is_send(o);
-    msg_offset_ = 0;
-    if (msg_send_) {
-      if (rq_.empty()) {
-        if (!rc) {
-          ++stats_.no_recv_wqe_dropped;
-          msg_dropping_ = !op_is_last_or_only(o);
-          epsn_ = psn_add(psn, 1);
-          return;
-        }
-        // RNR NAK: the requester waits the timer and sends this PSN again (R29).
-        ++stats_.rnr_naks_sent;
-        nak(psn, rnr_nak_syndrome(attr_.min_rnr_timer), false);
-        return;
-      }
-    } else {
-      msg_reth_ = pp.h.reth;
-      if (!(attr_.qp_access_flags & IBV_ACCESS_REMOTE_WRITE) && msg_reth_.dma_len > 0)
-        return fail(NakCode::kRemoteAccessError);
-      if (env_.mrs().check_remote(msg_reth_.r_key, pd_, msg_reth_.va, msg_reth_.dma_len, IBV_ACCESS_REMOTE_WRITE) !=
-          MrCheck::kOk)
-        return fail(NakCode::kRemoteAccessError);
-    }
-    msg_active_ = true;
-  }
+  if (op_is_last_or_only(o) ? p.payload_len > mtu : p.payload_len != mtu)
+    return fail_request(psn, NakCode::kInvalidRequest);
+  if (op_is_first_or_only(o) && !start_message(pp)) return;
   // A WRITE with immediate consumes a receive WQE at its end; none posted -> RNR (RC) / drop (UC).
   const bool needs_recv = msg_send_ || op_has_imm(o);
   if (needs_recv && op_is_last_or_only(o) && rq_.empty()) {
@@ -293,7 +290,7 @@ void QueuePair::receive_rc_uc(const ParsedPacket& pp, const Packet& p) {
       rq_.pop_front();
       env_.complete(*this, false, wc);
     }
-    return fail(NakCode::kInvalidRequest);
+    return fail_request(psn, NakCode::kInvalidRequest);
   }
   if (env_.carry_payload() && !p.payload.empty()) {
     if (msg_send_) {
@@ -304,29 +301,66 @@ void QueuePair::receive_rc_uc(const ParsedPacket& pp, const Packet& p) {
   }
   msg_offset_ += p.payload_len;
   epsn_ = psn_add(psn, 1);
-  if (op_is_last_or_only(o)) {
-    msg_active_ = false;
-    ++msn_;
-    if (needs_recv) {
-      ibv_wc wc;
-      wc.wr_id = rq_.front().wr.wr_id;
-      wc.opcode = msg_send_ ? IBV_WC_RECV : IBV_WC_RECV_RDMA_WITH_IMM;
-      wc.qp_num = qpn_;
-      wc.src_qp = attr_.dest_qp_num;
-      wc.slid = pp.h.lrh.slid;
-      wc.sl = pp.h.lrh.sl;
-      wc.byte_len = msg_send_ ? static_cast<std::uint32_t>(msg_offset_) : 0;
-      if (op_has_imm(o)) wc.wc_flags |= IBV_WC_WITH_IMM, wc.imm_data = pp.h.imm;
-      rq_.pop_front();
-      env_.complete(*this, false, wc);
-    }
-  }
+  if (op_is_last_or_only(o)) complete_message(pp, needs_recv);
   if (rc && pp.h.bth.ack_req) {
     Response r;
     r.kind = Response::kAck;
     r.psn = psn;
     queue_response(r);
   }
+}
+
+bool QueuePair::start_message(const ParsedPacket& pp) {
+  const bool rc = init_.qp_type == IBV_QPT_RC;
+  const std::uint8_t o = opcode_operation(pp.h.bth.opcode);
+  const Psn psn = pp.h.bth.psn;
+  msg_send_ = op_is_send(o);
+  msg_offset_ = 0;
+  if (msg_send_) {
+    if (rq_.empty()) {
+      if (!rc) {
+        ++stats_.no_recv_wqe_dropped;
+        msg_dropping_ = !op_is_last_or_only(o);
+        epsn_ = psn_add(psn, 1);
+        return false;
+      }
+      // RNR NAK: the requester waits the timer and sends this PSN again (R29).
+      ++stats_.rnr_naks_sent;
+      nak(psn, rnr_nak_syndrome(attr_.min_rnr_timer), false);
+      return false;
+    }
+  } else {
+    msg_reth_ = pp.h.reth;
+    if (!(attr_.qp_access_flags & IBV_ACCESS_REMOTE_WRITE) && msg_reth_.dma_len > 0) {
+      fail_request(psn, NakCode::kRemoteAccessError);
+      return false;
+    }
+    if (env_.mrs().check_remote(msg_reth_.r_key, pd_, msg_reth_.va, msg_reth_.dma_len, IBV_ACCESS_REMOTE_WRITE) !=
+        MrCheck::kOk) {
+      fail_request(psn, NakCode::kRemoteAccessError);
+      return false;
+    }
+  }
+  msg_active_ = true;
+  return true;
+}
+
+void QueuePair::complete_message(const ParsedPacket& pp, bool needs_recv) {
+  const std::uint8_t o = opcode_operation(pp.h.bth.opcode);
+  msg_active_ = false;
+  ++msn_;
+  if (!needs_recv) return;
+  ibv_wc wc;
+  wc.wr_id = rq_.front().wr.wr_id;
+  wc.opcode = msg_send_ ? IBV_WC_RECV : IBV_WC_RECV_RDMA_WITH_IMM;
+  wc.qp_num = qpn_;
+  wc.src_qp = attr_.dest_qp_num;
+  wc.slid = pp.h.lrh.slid;
+  wc.sl = pp.h.lrh.sl;
+  wc.byte_len = msg_send_ ? static_cast<std::uint32_t>(msg_offset_) : 0;
+  if (op_has_imm(o)) wc.wc_flags |= IBV_WC_WITH_IMM, wc.imm_data = pp.h.imm;
+  rq_.pop_front();
+  env_.complete(*this, false, wc);
 }
 
 bool QueuePair::carry_becn() {

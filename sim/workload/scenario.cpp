@@ -193,6 +193,167 @@ std::vector<LinkFault> parse_faults(const std::vector<YamlValue>& list, const To
   return faults;
 }
 
+// The `workload:` entries: a list of flows, or one flow as a map.
+std::vector<YamlMap> workload_maps(const YamlMap& m) {
+  std::vector<YamlMap> all_flow_maps;
+  if (auto w = m.find("workload"); w && w->is_list()) {
+    for (const YamlValue& v : w->as_list()) all_flow_maps.push_back(v.as_map());
+    if (all_flow_maps.empty()) w->fail("at least one flow");
+  } else {
+    all_flow_maps.push_back(m.optional_map("workload"));
+  }
+  return all_flow_maps;
+}
+
+// The maps of the generator flows and of the verbs flows, in the order of s.flows and
+// s.verbs_flows: their names are checked once the topology's multicast groups are known.
+struct WorkloadMaps {
+  std::vector<YamlMap> flows, verbs;
+};
+
+// Each workload entry into s as a traffic class, a verbs flow or a generator flow.
+WorkloadMaps parse_workload_entries(const std::vector<YamlMap>& all_flow_maps, bool data_check, Scenario& s) {
+  WorkloadMaps maps;
+  for (std::size_t i = 0; i < all_flow_maps.size(); ++i) {
+    const YamlMap& fm = all_flow_maps[i];
+    const auto t = fm.find("transport");
+    if (is_traffic_class(fm)) {
+      s.workload_order.emplace_back(Scenario::EntryKind::kClass, s.classes.size());
+      s.classes.push_back(parse_traffic_class(fm, i, s.topology));
+    } else if (t && is_verbs_transport(t->as<std::string>())) {
+      s.workload_order.emplace_back(Scenario::EntryKind::kVerbs, s.verbs_flows.size());
+      s.verbs_flows.push_back(parse_verbs_flow(fm, i, data_check));
+      maps.verbs.push_back(fm);
+    } else {
+      s.workload_order.emplace_back(Scenario::EntryKind::kGenerator, s.flows.size());
+      s.flows.push_back(parse_workload(fm, i));
+      maps.flows.push_back(fm);
+    }
+  }
+  return maps;
+}
+
+void parse_phy(const YamlMap& phy, const Topology& topo, PhySettings& p) {
+  phy.check_no_unknown_keys({"mode", "bit_error_rate", "links", "skip_interval_edges"});
+  if (auto v = phy.find("skip_interval_edges")) {
+    p.skip_interval_edges = v->as<std::uint64_t>();
+    // Longer than a SKIP (4 edges on 8b/10b), and not so long that it never matters.
+    if (p.skip_interval_edges != 0 && (p.skip_interval_edges <= kSkipEdges8b10b ||
+                                       p.skip_interval_edges > (std::uint64_t{1} << 32)))
+      v->fail("0 (no SKIPs) or a number of edges in 5..4294967296");
+  }
+  if (auto v = phy.find("mode")) {
+    const std::string mode = v->as<std::string>();
+    if (mode == "bit_exact") p.bit_exact = true;
+    else if (mode != "timing") v->fail("timing or bit_exact");
+  }
+  if (auto v = phy.find("bit_error_rate")) {
+    p.bit_error_rate = v->as<double>();
+    if (!(p.bit_error_rate >= 0.0 && p.bit_error_rate < 0.5)) v->fail("a bit error rate in [0, 0.5)");
+    if (p.bit_error_rate > 0 && !p.bit_exact) v->fail("phy.mode: bit_exact for bit errors", "timing mode");
+  }
+  for (const YamlValue& v : phy.optional_list("links")) {
+    const std::string ref = v.as<std::string>();
+    const auto slash = ref.find('/');
+    auto node = slash == std::string::npos ? std::nullopt : topo.find_node(ref.substr(0, slash));
+    unsigned port = 0;
+    if (node) port = static_cast<unsigned>(std::strtoul(ref.c_str() + slash + 1, nullptr, 10));
+    if (!node || !topo.cable_at(*node, port)) v.fail("NODE/PORT naming a cabled port", "'" + ref + "'");
+    p.links.emplace_back(*node, port);
+  }
+}
+
+void parse_phases(const YamlMap& ph, Phases& phases) {
+  ph.check_no_unknown_keys({"start", "warmup", "measure", "drain", "limit"});
+  if (auto v = ph.find("start")) {
+    if (!(v->is_scalar() && v->node().Scalar() == "links_up")) {
+      try {
+        phases.start = v->as_duration();
+      } catch (const InputError&) {
+        v->fail("links_up or a duration with a unit (fs, ps, ns, us, ms, s), e.g. 0us");
+      }
+    }
+  }
+  phases.warmup = ph.duration("warmup", phases.warmup);
+  phases.measure = ph.duration("measure", phases.measure);
+  phases.drain = ph.duration("drain", phases.drain);
+  if (phases.measure == 0) ph.get("measure").fail("a measurement phase longer than 0");
+  phases.limit = ph.duration("limit", phases.limit);
+  if (phases.limit == 0) ph.get("limit").fail("a time limit longer than 0");
+}
+
+void parse_outputs(const YamlMap& out, const Topology& topo, Outputs& o) {
+  out.check_no_unknown_keys({"pcap", "pcap_link_packets", "packet_log", "data_check", "vcd", "vcd_ports", "time_series"});
+  if (auto v = out.find("time_series")) o.time_series = parse_time_series(*v, topo);
+  o.vcd = out.optional<bool>("vcd", false);
+  for (const YamlValue& v : out.optional_list("vcd_ports")) {
+    const std::string ref = v.as<std::string>();
+    const auto slash = ref.find('/');
+    auto node = slash == std::string::npos ? std::nullopt : topo.find_node(ref.substr(0, slash));
+    if (!node) v.fail("NODE/PORT of the topology", "'" + ref + "'");
+    o.vcd_ports.push_back(ref);
+  }
+  o.pcap = out.optional<bool>("pcap", false);
+  o.pcap_link_packets = out.optional<bool>("pcap_link_packets", false);
+  o.packet_log = out.optional<bool>("packet_log", false);
+  o.data_check = out.optional<bool>("data_check", false);
+}
+
+// Names in the workload must be HCAs of the topology.
+void check_hca(const Scenario& s, const std::string& name, const YamlValue& where) {
+  auto n = s.topology.find_node(name);
+  if (!n || s.topology.nodes[*n].type != NodeType::kHca)
+    where.fail("the name of an HCA in " + s.topology_file, "'" + name + "'");
+}
+
+void parse_multicast(const YamlMap& m, Scenario& s) {
+  for (const YamlValue& g : m.optional_list("multicast")) {
+    YamlMap gm = g.as_map();
+    gm.check_no_unknown_keys({"name", "members"});
+    const std::string name = gm.require<std::string>("name");
+    if (s.topology.find_node(name)) gm.get("name").fail("a group name that is not a node name", "'" + name + "'");
+    for (const auto& [other, members] : s.multicast)
+      if (other == name) gm.get("name").fail("a group name used once", "'" + name + "' again");
+    std::vector<std::string> members;
+    for (const YamlValue& v : gm.list("members")) {
+      check_hca(s, v.as<std::string>(), v);
+      members.push_back(v.as<std::string>());
+    }
+    if (members.empty()) gm.get("members").fail("at least one member");
+    s.multicast.emplace_back(name, members);
+  }
+  if (s.multicast.size() > 0x3FFF) m.fail("at most 16383 multicast groups", std::to_string(s.multicast.size()));
+}
+
+// Generator flows: sources are HCAs, the destination an HCA, a multicast group or random.
+void check_flow_names(const std::vector<YamlMap>& flow_maps, const Scenario& s) {
+  for (std::size_t i = 0; i < flow_maps.size(); ++i) {
+    for (const YamlValue& v : flow_maps[i].optional_list("sources")) check_hca(s, v.as<std::string>(), v);
+    const std::string& d = s.flows[i].destination;
+    const bool group = std::any_of(s.multicast.begin(), s.multicast.end(), [&](const auto& g) { return g.first == d; });
+    if (d != "random" && !group) check_hca(s, d, flow_maps[i].get("destination"));
+  }
+}
+
+// Verbs flows: both ends are HCAs whose P_Key tables have the flow's P_Key index.
+void check_verbs_flow_hosts(const std::vector<YamlMap>& verbs_maps, const Scenario& s) {
+  for (std::size_t i = 0; i < verbs_maps.size(); ++i) {
+    const VerbsFlowSpec& f = s.verbs_flows[i];
+    check_hca(s, f.from, verbs_maps[i].get("from"));
+    check_hca(s, f.to, verbs_maps[i].get("to"));
+    // The QP's P_Key index must name an entry of both HCAs' P_Key tables (ibv_modify_qp: EINVAL).
+    for (const std::string& h : {f.from, f.to}) {
+      HcaConfig c;
+      s.hca_model.apply(h, c);
+      if (f.qp.pkey_index >= c.p_keys.size())
+        verbs_maps[i].map("qp").get("pkey_index").fail(
+            "an index into the P_Key table of " + h + ", which has " + std::to_string(c.p_keys.size()) +
+                (c.p_keys.size() == 1 ? " entry" : " entries"),
+            "'" + std::to_string(f.qp.pkey_index) + "'");
+    }
+  }
+}
+
 }  // namespace
 
 SubnetManagerSettings subnet_manager_settings(const Scenario& sc) {
@@ -229,145 +390,21 @@ Scenario load_scenario(const std::string& path, const std::vector<std::pair<std:
   if (!std::filesystem::exists(s.topology_file)) topo.fail("the path of a topology file", "'" + s.topology_file + "' (no such file)");
   s.topology = load_topology_file(s.topology_file);  // YAML, ibnetdiscover or ibsim
   s.seed = m.optional<std::uint64_t>("seed", s.seed);
-  std::vector<YamlMap> all_flow_maps;
-  if (auto w = m.find("workload"); w && w->is_list()) {
-    for (const YamlValue& v : w->as_list()) all_flow_maps.push_back(v.as_map());
-    if (all_flow_maps.empty()) w->fail("at least one flow");
-  } else {
-    all_flow_maps.push_back(m.optional_map("workload"));
-  }
+  const std::vector<YamlMap> all_flow_maps = workload_maps(m);
   // transport rc, uc or ud: a verbs flow; ud_send (the default): the UD traffic generator.
   const bool data_check = m.optional_map("outputs").optional<bool>("data_check", false);
-  std::vector<YamlMap> flow_maps, verbs_maps;
-  for (std::size_t i = 0; i < all_flow_maps.size(); ++i) {
-    const YamlMap& fm = all_flow_maps[i];
-    const auto t = fm.find("transport");
-    if (is_traffic_class(fm)) {
-      s.workload_order.emplace_back(Scenario::EntryKind::kClass, s.classes.size());
-      s.classes.push_back(parse_traffic_class(fm, i, s.topology));
-    } else if (t && is_verbs_transport(t->as<std::string>())) {
-      s.workload_order.emplace_back(Scenario::EntryKind::kVerbs, s.verbs_flows.size());
-      s.verbs_flows.push_back(parse_verbs_flow(fm, i, data_check));
-      verbs_maps.push_back(fm);
-    } else {
-      s.workload_order.emplace_back(Scenario::EntryKind::kGenerator, s.flows.size());
-      s.flows.push_back(parse_workload(fm, i));
-      flow_maps.push_back(fm);
-    }
-  }
+  const WorkloadMaps maps = parse_workload_entries(all_flow_maps, data_check, s);
   s.link = parse_link(m.optional_map("link"));
-  {
-    YamlMap phy = m.optional_map("phy");
-    phy.check_no_unknown_keys({"mode", "bit_error_rate", "links", "skip_interval_edges"});
-    if (auto v = phy.find("skip_interval_edges")) {
-      s.phy.skip_interval_edges = v->as<std::uint64_t>();
-      // Longer than a SKIP (4 edges on 8b/10b), and not so long that it never matters.
-      if (s.phy.skip_interval_edges != 0 && (s.phy.skip_interval_edges <= kSkipEdges8b10b ||
-                                             s.phy.skip_interval_edges > (std::uint64_t{1} << 32)))
-        v->fail("0 (no SKIPs) or a number of edges in 5..4294967296");
-    }
-    if (auto v = phy.find("mode")) {
-      const std::string mode = v->as<std::string>();
-      if (mode == "bit_exact") s.phy.bit_exact = true;
-      else if (mode != "timing") v->fail("timing or bit_exact");
-    }
-    if (auto v = phy.find("bit_error_rate")) {
-      s.phy.bit_error_rate = v->as<double>();
-      if (!(s.phy.bit_error_rate >= 0.0 && s.phy.bit_error_rate < 0.5)) v->fail("a bit error rate in [0, 0.5)");
-      if (s.phy.bit_error_rate > 0 && !s.phy.bit_exact) v->fail("phy.mode: bit_exact for bit errors", "timing mode");
-    }
-    for (const YamlValue& v : phy.optional_list("links")) {
-      const std::string ref = v.as<std::string>();
-      const auto slash = ref.find('/');
-      auto node = slash == std::string::npos ? std::nullopt : s.topology.find_node(ref.substr(0, slash));
-      unsigned port = 0;
-      if (node) port = static_cast<unsigned>(std::strtoul(ref.c_str() + slash + 1, nullptr, 10));
-      if (!node || !s.topology.cable_at(*node, port)) v.fail("NODE/PORT naming a cabled port", "'" + ref + "'");
-      s.phy.links.emplace_back(*node, port);
-    }
-  }
+  parse_phy(m.optional_map("phy"), s.topology, s.phy);
   s.faults = parse_faults(m.optional_list("faults"), s.topology);
   s.subnet_manager = parse_subnet_manager(m, s.topology);
   if (auto v = m.find("congestion_control")) s.congestion_control = parse_congestion_control(v->as_map(), s.topology);
-
-  YamlMap ph = m.optional_map("phases");
-  ph.check_no_unknown_keys({"start", "warmup", "measure", "drain", "limit"});
-  if (auto v = ph.find("start")) {
-    if (!(v->is_scalar() && v->node().Scalar() == "links_up")) {
-      try {
-        s.phases.start = v->as_duration();
-      } catch (const InputError&) {
-        v->fail("links_up or a duration with a unit (fs, ps, ns, us, ms, s), e.g. 0us");
-      }
-    }
-  }
-  s.phases.warmup = ph.duration("warmup", s.phases.warmup);
-  s.phases.measure = ph.duration("measure", s.phases.measure);
-  s.phases.drain = ph.duration("drain", s.phases.drain);
-  if (s.phases.measure == 0) ph.get("measure").fail("a measurement phase longer than 0");
-  s.phases.limit = ph.duration("limit", s.phases.limit);
-  if (s.phases.limit == 0) ph.get("limit").fail("a time limit longer than 0");
-
-  YamlMap out = m.optional_map("outputs");
-  out.check_no_unknown_keys({"pcap", "pcap_link_packets", "packet_log", "data_check", "vcd", "vcd_ports", "time_series"});
-  if (auto v = out.find("time_series")) s.outputs.time_series = parse_time_series(*v, s.topology);
-  s.outputs.vcd = out.optional<bool>("vcd", false);
-  for (const YamlValue& v : out.optional_list("vcd_ports")) {
-    const std::string ref = v.as<std::string>();
-    const auto slash = ref.find('/');
-    auto node = slash == std::string::npos ? std::nullopt : s.topology.find_node(ref.substr(0, slash));
-    if (!node) v.fail("NODE/PORT of the topology", "'" + ref + "'");
-    s.outputs.vcd_ports.push_back(ref);
-  }
-  s.outputs.pcap = out.optional<bool>("pcap", false);
-  s.outputs.pcap_link_packets = out.optional<bool>("pcap_link_packets", false);
-  s.outputs.packet_log = out.optional<bool>("packet_log", false);
-  s.outputs.data_check = out.optional<bool>("data_check", false);
-
-  // Names in the workload must be HCAs of the topology.
-  auto check_hca = [&](const std::string& name, const YamlValue& where) {
-    auto n = s.topology.find_node(name);
-    if (!n || s.topology.nodes[*n].type != NodeType::kHca)
-      where.fail("the name of an HCA in " + s.topology_file, "'" + name + "'");
-  };
-  for (const YamlValue& g : m.optional_list("multicast")) {
-    YamlMap gm = g.as_map();
-    gm.check_no_unknown_keys({"name", "members"});
-    const std::string name = gm.require<std::string>("name");
-    if (s.topology.find_node(name)) gm.get("name").fail("a group name that is not a node name", "'" + name + "'");
-    for (const auto& [other, members] : s.multicast)
-      if (other == name) gm.get("name").fail("a group name used once", "'" + name + "' again");
-    std::vector<std::string> members;
-    for (const YamlValue& v : gm.list("members")) {
-      check_hca(v.as<std::string>(), v);
-      members.push_back(v.as<std::string>());
-    }
-    if (members.empty()) gm.get("members").fail("at least one member");
-    s.multicast.emplace_back(name, members);
-  }
-  if (s.multicast.size() > 0x3FFF) m.fail("at most 16383 multicast groups", std::to_string(s.multicast.size()));
-  for (std::size_t i = 0; i < flow_maps.size(); ++i) {
-    for (const YamlValue& v : flow_maps[i].optional_list("sources")) check_hca(v.as<std::string>(), v);
-    const std::string& d = s.flows[i].destination;
-    const bool group = std::any_of(s.multicast.begin(), s.multicast.end(), [&](const auto& g) { return g.first == d; });
-    if (d != "random" && !group) check_hca(d, flow_maps[i].get("destination"));
-  }
+  parse_phases(m.optional_map("phases"), s.phases);
+  parse_outputs(m.optional_map("outputs"), s.topology, s.outputs);
+  parse_multicast(m, s);
+  check_flow_names(maps.flows, s);
   s.hca_model = parse_hca_model(m.optional_map("hca_model"), s.topology);
-  for (std::size_t i = 0; i < verbs_maps.size(); ++i) {
-    const VerbsFlowSpec& f = s.verbs_flows[i];
-    check_hca(f.from, verbs_maps[i].get("from"));
-    check_hca(f.to, verbs_maps[i].get("to"));
-    // The QP's P_Key index must name an entry of both HCAs' P_Key tables (ibv_modify_qp: EINVAL).
-    for (const std::string& h : {f.from, f.to}) {
-      HcaConfig c;
-      s.hca_model.apply(h, c);
-      if (f.qp.pkey_index >= c.p_keys.size())
-        verbs_maps[i].map("qp").get("pkey_index").fail(
-            "an index into the P_Key table of " + h + ", which has " + std::to_string(c.p_keys.size()) +
-                (c.p_keys.size() == 1 ? " entry" : " entries"),
-            "'" + std::to_string(f.qp.pkey_index) + "'");
-    }
-  }
+  check_verbs_flow_hosts(maps.verbs, s);
   if (s.topology.hcas().size() < 2) m.fail("a topology with at least two HCAs", "fewer");
   s.warnings = topology_warnings(s.topology);
   // Random destinations need every host reachable from every other, and verbs flows their two hosts.

@@ -129,6 +129,20 @@ class TrafficClass {
   void collective_post(std::size_t host, std::uint32_t step);
   std::uint32_t new_slot(const Message& m);
   Endpoint* endpoint_for(std::size_t src, std::size_t dst);
+  // setup in its steps: the hosts; by source, the destinations the pattern can pick; their
+  // endpoints and QPs (traffic_class_endpoints.cpp); then a collective's first iteration
+  // (traffic_class_collective.cpp) or each load-driven source's first arrival (traffic_class_sources.cpp).
+  void make_hosts();
+  std::vector<std::vector<std::size_t>> reachable_destinations();
+  void setup_endpoints(const std::vector<std::vector<std::size_t>>& dests);
+  void setup_verbs_hosts();  // a PD, two CQs and a registered buffer per host
+  QueuePair* make_qp(Host& h, verbs::ibv_qp_type type) const;
+  void qp_to_init(Host& h, QueuePair& q, bool is_ud) const;
+  void qp_to_rts(Host& h, QueuePair& q, Host* peer, QueuePair* peer_qp) const;  // peer: RC/UC only
+  void setup_ud_qps();  // UD: one QP per host, receives posted
+  void connect_pairs(const std::vector<std::vector<std::size_t>>& dests);  // RC/UC: a QP pair per pair
+  void start_collective();
+  void start_sources(const std::vector<std::vector<std::size_t>>& dests);
 
   TrafficClassSpec spec_;
   std::size_t index_;

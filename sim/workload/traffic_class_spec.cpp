@@ -23,54 +23,51 @@ std::size_t host_index(const YamlValue& v, const std::vector<std::size_t>& hosts
   v.fail("the name of an HCA among the class's hosts", "'" + name + "'");
 }
 
-}  // namespace
+// Keys that belong to one pattern (or arrival) only: a key given to another is a mistake, not a
+// no-op. `pv`: the class's pattern, named in the message.
+void only_for(const YamlMap& m, const YamlValue& pv, const char* key, bool ok, const char* which) {
+  if (auto v = m.find(key); v && !ok) v->fail(std::string("no '") + key + "' (it applies to " + which + ")", pv.as<std::string>() + " traffic");
+}
 
-TrafficClassSpec parse_traffic_class(const YamlMap& m, std::size_t index, const Topology& topo) {
-  m.check_no_unknown_keys({"name", "pattern", "shift", "dims", "hotspots", "hotspot_fraction", "destination", "fan_in",
-                           "hosts", "sources", "transport", "verb", "message_size", "mtu", "load", "arrival",
-                           "burst_length", "peak_load", "sl", "tx_depth", "rx_depth", "iterations", "start"});
-  TrafficClassSpec c;
-  c.name = m.optional<std::string>("name", "flow" + std::to_string(index));
-  const YamlValue pv = m.get("pattern");
-  const auto kind = pattern_from_name(pv.as<std::string>());
-  if (!kind)
-    pv.fail("a pattern: uniform, permutation, shift, transpose, bit_complement, tornado, hotspot, incast, "
-            "all_to_all, ring_allreduce or all_to_all_rounds");
-  c.pattern.kind = *kind;
-  const PatternKind k = *kind;
-  // Keys that belong to one pattern only: a key given to another is a mistake, not a no-op.
-  auto only_for = [&](const char* key, bool ok, const char* which) {
-    if (auto v = m.find(key); v && !ok) v->fail(std::string("no '") + key + "' (it applies to " + which + ")", pv.as<std::string>() + " traffic");
-  };
-  only_for("shift", k == PatternKind::kShift, "pattern: shift");
-  only_for("dims", k == PatternKind::kTornado, "pattern: tornado");
-  only_for("hotspots", k == PatternKind::kHotspot, "pattern: hotspot");
-  only_for("hotspot_fraction", k == PatternKind::kHotspot, "pattern: hotspot");
-  only_for("destination", k == PatternKind::kIncast, "pattern: incast");
-  only_for("fan_in", k == PatternKind::kIncast, "pattern: incast");
+void check_pattern_keys(const YamlMap& m, const YamlValue& pv, PatternKind k) {
+  only_for(m, pv, "shift", k == PatternKind::kShift, "pattern: shift");
+  only_for(m, pv, "dims", k == PatternKind::kTornado, "pattern: tornado");
+  only_for(m, pv, "hotspots", k == PatternKind::kHotspot, "pattern: hotspot");
+  only_for(m, pv, "hotspot_fraction", k == PatternKind::kHotspot, "pattern: hotspot");
+  only_for(m, pv, "destination", k == PatternKind::kIncast, "pattern: incast");
+  only_for(m, pv, "fan_in", k == PatternKind::kIncast, "pattern: incast");
   const bool coll = pattern_is_collective(k);
-  only_for("load", !coll, "load-driven patterns, not collectives");
-  only_for("arrival", !coll, "load-driven patterns, not collectives");
-  only_for("iterations", coll, "collectives");
-  only_for("start", coll, "collectives");
+  only_for(m, pv, "load", !coll, "load-driven patterns, not collectives");
+  only_for(m, pv, "arrival", !coll, "load-driven patterns, not collectives");
+  only_for(m, pv, "iterations", coll, "collectives");
+  only_for(m, pv, "start", coll, "collectives");
+}
 
-  // Hosts: the index space of the pattern.
+// Hosts: the index space of the pattern (`hosts:`, else every HCA of the topology).
+std::vector<std::size_t> parse_hosts(const YamlMap& m, const Topology& topo) {
+  std::vector<std::size_t> hosts;
   const auto hcas = topo.hcas();
   if (auto hv = m.find("hosts")) {
     for (const YamlValue& v : hv->as_list()) {
       auto n = topo.find_node(v.as<std::string>());
       if (!n || topo.nodes[*n].type != NodeType::kHca) v.fail("the name of an HCA of the topology", "'" + v.as<std::string>() + "'");
-      if (std::find(c.hosts.begin(), c.hosts.end(), *n) != c.hosts.end()) v.fail("each host once", "'" + v.as<std::string>() + "' again");
-      c.hosts.push_back(*n);
+      if (std::find(hosts.begin(), hosts.end(), *n) != hosts.end()) v.fail("each host once", "'" + v.as<std::string>() + "' again");
+      hosts.push_back(*n);
     }
-    if (c.hosts.size() < 2) hv->fail("at least two hosts");
+    if (hosts.size() < 2) hv->fail("at least two hosts");
   } else {
-    c.hosts = hcas;
+    hosts = hcas;
   }
-  const std::size_t n = c.hosts.size();
+  const std::size_t n = hosts.size();
   if (n < 2) m.fail("a class over at least two HCAs", std::to_string(n));
+  return hosts;
+}
 
-  switch (k) {
+// The parameters of c's pattern (shift, dims, hotspots, incast destination), checked against its
+// hosts.
+void parse_pattern_parameters(const YamlMap& m, const YamlValue& pv, const Topology& topo, TrafficClassSpec& c) {
+  const std::size_t n = c.hosts.size();
+  switch (c.pattern.kind) {
     case PatternKind::kShift: {
       if (auto v = m.find("shift")) {
         c.pattern.shift = v->as<std::int64_t>();
@@ -121,17 +118,20 @@ TrafficClassSpec parse_traffic_class(const YamlMap& m, std::size_t index, const 
       break;
     default: break;
   }
+}
 
-  // Sources: which hosts send.
+// Sources: which hosts send (`sources:`, incast's `fan_in:`; every host by default).
+void parse_sources(const YamlMap& m, const Topology& topo, TrafficClassSpec& c) {
+  const std::size_t n = c.hosts.size();
   c.sending.assign(n, true);
   if (auto sv = m.find("sources")) {
     if (m.has("fan_in")) m.get("fan_in").fail("either sources or fan_in, not both");
     c.sending.assign(n, false);
     for (const YamlValue& v : sv->as_list()) c.sending[host_index(v, c.hosts, topo)] = true;
     if (c.sources() == 0) sv->fail("at least one source");
-    if (coll) sv->fail("no sources for a collective (every host takes part; name them in hosts)");
+    if (c.collective()) sv->fail("no sources for a collective (every host takes part; name them in hosts)");
   }
-  if (k == PatternKind::kIncast) {
+  if (c.pattern.kind == PatternKind::kIncast) {
     c.sending[c.pattern.target] = false;
     if (auto fv = m.find("fan_in")) {
       const auto f = fv->as_in_range<std::size_t>(1, n - 1);
@@ -140,8 +140,10 @@ TrafficClassSpec parse_traffic_class(const YamlMap& m, std::size_t index, const 
     }
     if (c.sources() == 0) m.get("sources").fail("a source other than the incast destination");
   }
+}
 
-  // Transport and verb.
+// Transport, verb and path MTU.
+void parse_transport(const YamlMap& m, TrafficClassSpec& c) {
   if (auto tv = m.find("transport")) {
     const std::string t = tv->as<std::string>();
     if (t == "ud_send") c.transport = ClassTransport::kUdSend;
@@ -165,7 +167,10 @@ TrafficClassSpec parse_traffic_class(const YamlMap& m, std::size_t index, const 
     if (c.mtu != 256 && c.mtu != 512 && c.mtu != 1024 && c.mtu != 2048 && c.mtu != 4096)
       v->fail("an IB MTU: 256, 512, 1024, 2048 or 4096");
   }
-  // Message sizes: a number, or a list of {size, weight}.
+}
+
+// Message sizes: a number, or a list of {size, weight}.
+void parse_message_sizes(const YamlMap& m, TrafficClassSpec& c) {
   const std::uint32_t max_size = c.transport == ClassTransport::kUd ? c.mtu : kMaxVerbsMessage;
   const char* max_what = c.transport == ClassTransport::kUd ? "at most the MTU (a UD message is one packet)" : "at most 8 MiB";
   if (auto sv = m.find("message_size")) {
@@ -185,7 +190,7 @@ TrafficClassSpec parse_traffic_class(const YamlMap& m, std::size_t index, const 
         entries.push_back(x);
       }
       if (entries.empty()) sv->fail("at least one {size, weight}");
-      if (coll) sv->fail("one message size for a collective (its buffer size)");
+      if (c.collective()) sv->fail("one message size for a collective (its buffer size)");
       c.sizes = MessageSizeMix(entries);
     } else {
       const auto s = sv->as<std::uint32_t>();
@@ -195,6 +200,10 @@ TrafficClassSpec parse_traffic_class(const YamlMap& m, std::size_t index, const 
   } else if (c.transport == ClassTransport::kUd) {
     c.sizes = MessageSizeMix(std::min<std::uint32_t>(2048, c.mtu));
   }
+}
+
+// The offered load and its arrival process.
+void parse_arrivals(const YamlMap& m, const YamlValue& pv, TrafficClassSpec& c) {
   if (auto v = m.find("load")) {
     c.load = v->as<double>();
     if (!(c.load > 0.0 && c.load <= 1.0)) v->fail("a load in (0, 1]");
@@ -204,8 +213,8 @@ TrafficClassSpec parse_traffic_class(const YamlMap& m, std::size_t index, const 
     if (!a) v->fail("poisson, bernoulli, constant or on_off");
     c.arrival.kind = *a;
   }
-  only_for("burst_length", c.arrival.kind == ArrivalKind::kOnOff, "arrival: on_off");
-  only_for("peak_load", c.arrival.kind == ArrivalKind::kOnOff, "arrival: on_off");
+  only_for(m, pv, "burst_length", c.arrival.kind == ArrivalKind::kOnOff, "arrival: on_off");
+  only_for(m, pv, "peak_load", c.arrival.kind == ArrivalKind::kOnOff, "arrival: on_off");
   if (auto v = m.find("burst_length")) {
     c.arrival.burst_length = v->as<double>();
     if (!(c.arrival.burst_length >= 1)) v->fail("a mean burst length of at least 1 message");
@@ -214,6 +223,29 @@ TrafficClassSpec parse_traffic_class(const YamlMap& m, std::size_t index, const 
     c.arrival.peak_load = v->as<double>();
     if (!(c.arrival.peak_load >= c.load && c.arrival.peak_load <= 1)) v->fail("a peak load in [load, 1]");
   }
+}
+
+}  // namespace
+
+TrafficClassSpec parse_traffic_class(const YamlMap& m, std::size_t index, const Topology& topo) {
+  m.check_no_unknown_keys({"name", "pattern", "shift", "dims", "hotspots", "hotspot_fraction", "destination", "fan_in",
+                           "hosts", "sources", "transport", "verb", "message_size", "mtu", "load", "arrival",
+                           "burst_length", "peak_load", "sl", "tx_depth", "rx_depth", "iterations", "start"});
+  TrafficClassSpec c;
+  c.name = m.optional<std::string>("name", "flow" + std::to_string(index));
+  const YamlValue pv = m.get("pattern");
+  const auto kind = pattern_from_name(pv.as<std::string>());
+  if (!kind)
+    pv.fail("a pattern: uniform, permutation, shift, transpose, bit_complement, tornado, hotspot, incast, "
+            "all_to_all, ring_allreduce or all_to_all_rounds");
+  c.pattern.kind = *kind;
+  check_pattern_keys(m, pv, *kind);
+  c.hosts = parse_hosts(m, topo);
+  parse_pattern_parameters(m, pv, topo, c);
+  parse_sources(m, topo, c);
+  parse_transport(m, c);
+  parse_message_sizes(m, c);
+  parse_arrivals(m, pv, c);
   c.sl = m.optional_in_range<std::uint8_t>("sl", 0, 0, 15);
   c.tx_depth = m.optional_in_range<std::uint32_t>("tx_depth", c.tx_depth, 1, 15000);
   c.rx_depth = m.optional_in_range<std::uint32_t>("rx_depth", c.rx_depth, 1, 16384);

@@ -103,8 +103,14 @@ class VerbsFlow {
   bool lat() const { return spec_.test == VerbsTest::kLat; }
   std::uint32_t slots() const;    // message buffers per side
   std::uint32_t rslots() const;   // receive buffers at the target
+  std::uint32_t recv_head() const;  // UD: room for a GRH at the head of each receive buffer
   std::uint32_t recv_slot_bytes() const;
   std::uint64_t key(int side) const;  // pattern key of messages `side` sends
+  // Setup (verbs_flow_setup.cpp): side i's PD, CQs, QP and local memory; the region the peer
+  // reaches (WRITE, READ, atomics); the receive buffers (SEND).
+  void setup_side(int i);
+  void setup_target(int i);
+  void setup_recv_buffers(int i);
   void connect(Side& s, Side& peer);
   void post_sends(int side);
   bool may_post(int side) const;

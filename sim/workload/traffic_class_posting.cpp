@@ -1,0 +1,145 @@
+// How a traffic class offers and posts its messages (traffic_class.h): a message takes a slot and
+// goes to its endpoint; ud_send builds its packets at the wire at once, verbs transports post a
+// work request when fewer than tx_depth are outstanding on the QP (else it waits in arrival order)
+// and post the next one as a send completes. Receives are posted again as they complete.
+#include <algorithm>
+
+#include "sim/core/error.h"
+#include "sim/workload/message_packets.h"
+#include "sim/workload/traffic_class_host.h"
+
+namespace ibfsim {
+
+using namespace verbs;
+
+std::uint32_t TrafficClass::new_slot(const Message& m) {
+  if (!free_slots_.empty()) {
+    const std::uint32_t s = free_slots_.back();
+    free_slots_.pop_back();
+    messages_[s] = m;
+    return s;
+  }
+  messages_.push_back(m);
+  return static_cast<std::uint32_t>(messages_.size() - 1);
+}
+
+void TrafficClass::offer(std::size_t src, std::size_t dst, std::uint64_t bytes, bool measured, std::uint32_t step) {
+  Host& h = *hosts_[src];
+  Message m;
+  m.arrival = ScheduledModule::now();
+  m.bytes = bytes;
+  m.packets = message_packets(spec_.transport, spec_.verb, bytes, spec_.mtu).count;
+  m.src = static_cast<std::uint32_t>(src);
+  m.dst = static_cast<std::uint32_t>(dst);
+  m.step = step;
+  m.measured = measured;
+  ++offered_messages_;
+  if (measured) {
+    ++measured_;
+    offered_payload_ += bytes;
+    offered_wire_fs_ += wire_fs(h.hca->port(1), bytes);
+  }
+  const std::uint32_t slot = new_slot(m);
+  Endpoint* e = endpoint_for(src, dst);
+  IBFSIM_CHECK(e != nullptr, "traffic class: no connection for a message");
+  if (spec_.transport == ClassTransport::kUdSend) {
+    // Packets built at the wire, one per MTU, posted at once (their ids are consecutive).
+    Host& d = *hosts_[dst];
+    const Lid dlid = d.hca->lid(1);
+    std::uint64_t left = bytes;
+    std::uint64_t first_id = 0;
+    for (std::uint32_t k = 0; k < m.packets; ++k) {
+      const auto len = static_cast<std::uint32_t>(std::min<std::uint64_t>(left, spec_.mtu));
+      left -= len;
+      const std::uint64_t id = h.hca->post_ud_send(h.ud_qpn, dlid, d.ud_qpn, kClassQKey, len, measured, spec_.sl,
+                                                   static_cast<std::uint16_t>(index_));
+      if (k == 0) first_id = id;
+    }
+    e->in_flight[first_id] = slot;
+    return;
+  }
+  if (e->outstanding < spec_.tx_depth && e->backlog.empty()) post(*e, slot);
+  else e->backlog.push_back(slot);
+}
+
+void TrafficClass::post(Endpoint& e, std::uint32_t slot) {
+  const Message& m = messages_[slot];
+  Host& h = *hosts_[m.src];
+  Host& d = *hosts_[m.dst];
+  ibv_send_wr wr;
+  wr.wr_id = slot;
+  wr.send_flags = IBV_SEND_SIGNALED;
+  const auto len = static_cast<std::uint32_t>(m.bytes);
+  wr.sg_list.push_back({h.buf, len, h.local_mr.lkey});
+  switch (spec_.verb) {
+    case ClassVerb::kSend: wr.opcode = IBV_WR_SEND; break;
+    case ClassVerb::kWrite: wr.opcode = IBV_WR_RDMA_WRITE; break;
+    case ClassVerb::kRead: wr.opcode = IBV_WR_RDMA_READ; break;
+  }
+  wr.rdma.remote_addr = d.buf;
+  wr.rdma.rkey = d.target_mr.rkey;
+  if (spec_.transport == ClassTransport::kUd) {
+    wr.ud.ah.dlid = d.hca->lid(1);
+    wr.ud.ah.sl = spec_.sl;
+    wr.ud.ah.port_num = 1;
+    wr.ud.remote_qpn = d.ud_qpn;
+    wr.ud.remote_qkey = kClassQKey;
+  }
+  const int rc = h.hca->post_send(*e.qp, wr);
+  if (rc != 0) {  // the QP broke (an error completion came first): the message is lost
+    ++error_completions_;
+    free_slots_.push_back(slot);
+    return;
+  }
+  // PSNs it takes: one per data packet (READ: per response packet); UD: one.
+  e.in_flight[e.next_seq] = slot;
+  e.next_seq += m.packets;
+  ++e.outstanding;
+}
+
+void TrafficClass::post_recv(std::size_t host, QueuePair& qp) {
+  Host& h = *hosts_[host];
+  ibv_recv_wr wr;
+  wr.sg_list.push_back({h.buf, spec_.sizes.largest() + kClassUdGrhRoom, h.local_mr.lkey});
+  IBFSIM_CHECK(h.hca->post_recv(qp, wr) == 0, "traffic class: post_recv refused");
+}
+
+void TrafficClass::Listener::on_completion(CqHandle cq, const ibv_wc&) {
+  Hca& hca = *cls->hosts_[host]->hca;
+  ibv_wc wc;
+  while (hca.poll_cq(cq, 1, &wc) == 1) {
+    if (recv) cls->on_recv_completion(host, wc);
+    else cls->on_send_completion(host, wc);
+  }
+}
+
+void TrafficClass::on_send_completion(std::size_t host, const ibv_wc& wc) {
+  Host& h = *hosts_[host];
+  if (wc.status != IBV_WC_SUCCESS) ++error_completions_;
+  Endpoint* e = nullptr;
+  if (h.ud_qp && h.ud_qp->qpn() == wc.qp_num) {
+    e = h.ud.get();
+  } else {
+    auto it = by_requester_qp_.find(delivery_key(h.node, wc.qp_num));
+    if (it != by_requester_qp_.end()) e = it->second;
+  }
+  IBFSIM_CHECK(e != nullptr && e->outstanding > 0, "traffic class: completion of an unknown send");
+  --e->outstanding;
+  while (!e->backlog.empty() && e->outstanding < spec_.tx_depth && e->qp->state() == IBV_QPS_RTS) {
+    const std::uint32_t slot = e->backlog.front();
+    e->backlog.pop_front();
+    post(*e, slot);
+  }
+  owner_.flow_progress();
+}
+
+void TrafficClass::on_recv_completion(std::size_t host, const ibv_wc& wc) {
+  if (wc.status != IBV_WC_SUCCESS) {
+    ++error_completions_;
+    return;
+  }
+  QueuePair* q = hosts_[host]->hca->qp(wc.qp_num);
+  if (q && q->state() != IBV_QPS_ERR) post_recv(host, *q);
+}
+
+}  // namespace ibfsim

@@ -1,0 +1,141 @@
+// A traffic class's figures (traffic_class.h): its entry in results.json, its line of the printed
+// summary, its share of the run's totals and, for collectives, its rows of fct.csv.
+#include <fmt/format.h>
+
+#include "sim/report/histogram_json.h"
+#include "sim/workload/traffic_class_host.h"
+
+namespace ibfsim {
+
+namespace {
+
+double ns(double fs) { return fs / 1e6; }
+
+}  // namespace
+
+void TrafficClass::add_totals(ClassTotals& t) const {
+  if (spec_.collective()) return;
+  t.offered_wire_fs += offered_wire_fs_;
+  t.accepted_wire_fs += accepted_wire_fs_;
+  t.offered_payload_bytes += offered_payload_;
+  t.accepted_payload_bytes += accepted_payload_;
+  t.sources += spec_.sources() - silent_sources_;
+}
+
+nlohmann::json TrafficClass::results() const {
+  nlohmann::json j;
+  j["name"] = spec_.name;
+  j["kind"] = "traffic_class";
+  j["pattern"] = pattern_name(spec_.pattern.kind);
+  j["transport"] = class_transport_name(spec_.transport);
+  j["verb"] = class_verb_name(spec_.verb);
+  j["sl"] = spec_.sl;
+  j["mtu"] = spec_.mtu;
+  if (spec_.sizes.fixed()) {
+    j["message_size_bytes"] = spec_.sizes.largest();
+  } else {
+    nlohmann::json mix = nlohmann::json::array();
+    for (const auto& e : spec_.sizes.entries()) mix.push_back({{"size", e.bytes}, {"weight", e.weight}});
+    j["message_size_bytes"] = mix;
+  }
+  j["hosts"] = spec_.hosts.size();
+  const std::size_t senders = spec_.collective() ? spec_.hosts.size() : spec_.sources() - silent_sources_;
+  j["sources"] = senders;
+  j["silent_sources"] = silent_sources_;
+  j["messages"] = {{"offered", offered_messages_},
+                   {"delivered", delivered_messages_},
+                   {"measured", measured_},
+                   {"measured_delivered", measured_delivered_},
+                   {"measured_undelivered", measured_ - measured_delivered_},
+                   {"waiting_at_sources_at_end", messages_waiting_at_sources()}};
+  j["message_latency"] = histogram_json(message_latency_);
+  j["packet_latency"] = histogram_json(packet_latency_);
+  j["network_latency"] = histogram_json(network_latency_);
+  j["error_completions"] = error_completions_;
+  if (!spec_.collective()) {
+    j["load"] = spec_.load;
+    j["arrival"] = arrival_name(spec_.arrival.kind);
+    if (spec_.arrival.kind == ArrivalKind::kOnOff) {
+      j["burst_length"] = spec_.arrival.burst_length;
+      j["peak_load"] = spec_.arrival.peak_load;
+    }
+    const double window = static_cast<double>(window_.measure_end - window_.measure_begin);
+    const double capacity = window * static_cast<double>(senders);
+    const double window_s = window / 1e15;
+    j["offered"] = {{"load", capacity > 0 ? offered_wire_fs_ / capacity : 0.0},
+                    {"payload_gbps", static_cast<double>(offered_payload_) * 8 / window_s / 1e9},
+                    {"payload_bytes", offered_payload_}};
+    j["accepted"] = {{"load", capacity > 0 ? accepted_wire_fs_ / capacity : 0.0},
+                     {"payload_gbps", static_cast<double>(accepted_payload_) * 8 / window_s / 1e9},
+                     {"payload_bytes", accepted_payload_},
+                     {"packets", accepted_packets_}};
+  } else {
+    nlohmann::json c;
+    const std::uint64_t buffer = spec_.sizes.largest();
+    c["buffer_bytes"] = buffer;
+    c["steps"] = steps_;
+    c["iterations"] = spec_.iterations;
+    c["completed"] = fct_.size();
+    nlohmann::json its = nlohmann::json::array();
+    LatencyHistogram f;
+    for (std::size_t k = 0; k < fct_.size(); ++k) {
+      const Time d = fct_[k].second - fct_[k].first;
+      f.add(d);
+      its.push_back({{"iteration", k},
+                     {"start_ns", ns(static_cast<double>(fct_[k].first))},
+                     {"end_ns", ns(static_cast<double>(fct_[k].second))},
+                     {"fct_ns", ns(static_cast<double>(d))}});
+    }
+    c["per_iteration"] = its;
+    if (f.count() > 0) {
+      c["fct_ns"] = {{"min", ns(static_cast<double>(f.min()))},
+                     {"mean", ns(f.mean_fs())},
+                     {"max", ns(static_cast<double>(f.max()))}};
+      // NCCL's figures: algorithm bandwidth = buffer / time; bus bandwidth scales it by what each
+      // host must move: 2(n-1)/n for allreduce, (n-1)/n for all-to-all (buffer = n-1 blocks sent).
+      const double n = static_cast<double>(hosts_.size());
+      const double mean_s = f.mean_fs() / 1e15;
+      if (spec_.pattern.kind == PatternKind::kRingAllreduce) {
+        c["algorithm_bandwidth_gbps"] = static_cast<double>(buffer) * 8 / mean_s / 1e9;
+        c["bus_bandwidth_gbps"] = static_cast<double>(buffer) * 8 / mean_s / 1e9 * 2 * (n - 1) / n;
+      } else {
+        const double total = static_cast<double>(buffer) * n;  // a host's whole send buffer, own block included
+        c["algorithm_bandwidth_gbps"] = total * 8 / mean_s / 1e9;
+        c["bus_bandwidth_gbps"] = total * 8 / mean_s / 1e9 * (n - 1) / n;
+      }
+    }
+    j["collective"] = c;
+  }
+  return j;
+}
+
+std::string TrafficClass::summary() const {
+  std::string s = fmt::format("  class {} ({} {} {}, SL {}): ", spec_.name, pattern_name(spec_.pattern.kind),
+                              class_transport_name(spec_.transport), class_verb_name(spec_.verb), spec_.sl);
+  const nlohmann::json r = results();
+  if (spec_.collective()) {
+    s += fmt::format("{} of {} iterations", fct_.size(), spec_.iterations);
+    if (!fct_.empty())
+      s += fmt::format(", completion time mean {:.3f} us, bus bandwidth {:.2f} Gb/s",
+                       r["collective"]["fct_ns"]["mean"].get<double>() / 1000,
+                       r["collective"]["bus_bandwidth_gbps"].get<double>());
+  } else {
+    s += fmt::format("offered {:.3f}, accepted {:.3f} of link rate", r["offered"]["load"].get<double>(),
+                     r["accepted"]["load"].get<double>());
+    if (message_latency_.count())
+      s += fmt::format(", message latency mean {:.3f} us, p99 {:.3f} us", message_latency_.mean_fs() / 1e9,
+                       static_cast<double>(message_latency_.percentile(99)) / 1e9);
+    if (measured_undelivered()) s += fmt::format(", {} measured messages undelivered", measured_undelivered());
+  }
+  return s + "\n";
+}
+
+std::string TrafficClass::fct_csv_rows() const {
+  std::string s;
+  for (std::size_t k = 0; k < fct_.size(); ++k)
+    s += fmt::format("{},{},{:.6f},{:.6f},{:.6f}\n", spec_.name, k, ns(static_cast<double>(fct_[k].first)),
+                     ns(static_cast<double>(fct_[k].second)), ns(static_cast<double>(fct_[k].second - fct_[k].first)));
+  return s;
+}
+
+}  // namespace ibfsim
