@@ -2,12 +2,22 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
 #include "sim/core/error.h"
+#include "sim/link/flow_control_packet.h"
 #include "sim/link/link_port.h"
 #include "sim/link/vcrc.h"
 #include "sim/phy/serialization.h"
 
 namespace ibfsim {
+
+std::string FlowControlArrival::text() const {
+  if (lost) return "lost";
+  const auto fc = decode_flow_control(bytes.data());
+  if (!fc) return "bad LPCRC";
+  return fmt::format("op{} vl{} fctbs {} fccl {}", fc->op, fc->vl, fc->fctbs, fc->fccl);
+}
 
 namespace {
 constexpr std::size_t kLrhBytes = 8;

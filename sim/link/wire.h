@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "sim/core/packet.h"
@@ -44,6 +45,7 @@ struct FlowControlArrival {
   std::array<std::uint8_t, 6> bytes;
   bool lost;
   std::uint32_t epoch;  // the link epoch it was sent in: a link that went down since loses it
+  std::string text() const;  // in event traces: the decoded fields
 };
 
 class Wire {

@@ -105,11 +105,13 @@ class InputUnit {
   struct EntryRef {
     std::uint64_t serial;
     std::uint8_t vl;
+    std::string text() const { return "vl" + std::to_string(vl) + " entry " + std::to_string(serial); }
   };
   // A packet discarded on its header, counted at its tail.
   struct TailDiscard {
     DropReason reason;
     bool check;  // its tail needs the link layer's verdict
+    std::string text() const { return drop_reason_name(reason); }
   };
   // The head may now request its output (the cut-through rule).
   void head_eligible(EntryRef r);

@@ -57,6 +57,10 @@ class MulticastReplicator {
     PortNum in;
     std::uint8_t vl;
     PortNum out;
+    std::string text() const {
+      return "in " + std::to_string(in) + " vl" + std::to_string(vl) + " entry " + std::to_string(serial) + " out " +
+             std::to_string(out);
+    }
   };
   // That copy may now request its output (the cut-through rule).
   void copy_eligible(CopyRef r);
