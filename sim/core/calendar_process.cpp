@@ -47,8 +47,8 @@ void CalendarProcess::rethrow_failure() {
   }
 }
 
-void CalendarProcess::push(Event e, bool early) {
-  const Time t = waking_ ? current_time_ : sc_core::sc_time_stamp().value();
+void CalendarProcess::push_outside_wake(const Event& e, bool early) {
+  const Time t = sc_core::sc_time_stamp().value();
   const Time at = e.at;
   IBFSIM_CHECK(at >= t, "event scheduled in the past");
   calendar_.push(e, early);

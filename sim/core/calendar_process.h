@@ -12,6 +12,7 @@
 #include <functional>
 #include <systemc>
 
+#include "sim/core/error.h"
 #include "sim/core/event.h"
 #include "sim/core/event_calendar.h"
 #include "sim/core/time.h"
@@ -47,7 +48,15 @@ class CalendarProcess : public sc_core::sc_module {
   void schedule_early(Time at, T* target, X&&... args) {
     push(make_event<Method>(at, target, std::forward<X>(args)...), true);
   }
-  void push(Event e, bool early = false);
+  void push(const Event& e, bool early = false) {
+    if (waking_) {
+      // During a wake (nearly every push): the wake arms the SystemC event once when done.
+      IBFSIM_CHECK(e.at >= current_time_, "event scheduled in the past");
+      calendar_.push(e, early);
+    } else {
+      push_outside_wake(e, early);
+    }
+  }
   std::size_t pending() const { return calendar_.size(); }
   // Called after every wake, once all actions of that instant have run (waveform sampling).
   void set_after_wake(std::function<void()> hook) { after_wake_ = std::move(hook); }
@@ -87,6 +96,7 @@ class CalendarProcess : public sc_core::sc_module {
 
  private:
   void wake();
+  void push_outside_wake(const Event& e, bool early);
   bool may_run_ahead(Time kernel_time, Time next) const;
 
   static Time current_time_;

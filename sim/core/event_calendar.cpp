@@ -24,9 +24,9 @@ void EventCalendar::insert_into_wheel(const Event& a) {
   ++in_wheel_;
 }
 
-void EventCalendar::push(Event a, bool early) {
-  constexpr std::uint64_t kOrdinary = std::uint64_t{1} << 63;
-  a.order = early ? next_seq_++ : (next_seq_++ | kOrdinary);
+void EventCalendar::push_slow(const Event& e, std::uint64_t order) {
+  Event a = e;
+  a.order = order;
   const std::uint64_t bucket = a.at >> kBucketShift;
   IBFSIM_CHECK(bucket >= floor_, "calendar push before the current time");
   if (bucket < cur_) rewind_to(bucket);

@@ -22,7 +22,22 @@ class EventCalendar {
   // top(): the wheel then moves its window back. The calendar sets e.order (scheduling order).
   // An `early` event runs before every ordinary event of its instant (in scheduling order among
   // early ones): for what must be in place before anything at that instant looks at it.
-  void push(Event e, bool early = false);
+  void push(const Event& e, bool early = false) {
+    const std::uint64_t order = early ? next_seq_++ : (next_seq_++ | kOrdinary);
+    const std::uint64_t bucket = e.at >> kBucketShift;
+    // The common case, inline: a bucket of the wheel that is not being drained.
+    if (bucket >= cur_ && bucket < cur_ + kBuckets) {
+      Bucket& b = wheel_[bucket & (kBuckets - 1)];
+      if (!b.sorted) {
+        b.items.push_back(e);
+        b.items.back().order = order;
+        ++in_wheel_;
+        ++size_;
+        return;
+      }
+    }
+    push_slow(e, order);
+  }
   bool empty() const { return size_ == 0; }
   std::size_t size() const { return size_; }
   // The earliest event; the calendar must not be empty.
@@ -30,6 +45,7 @@ class EventCalendar {
   Event pop();
 
  private:
+  static constexpr std::uint64_t kOrdinary = std::uint64_t{1} << 63;  // order bit: not early
   static constexpr unsigned kBucketShift = 20;
   static constexpr std::uint64_t kBuckets = 4096;
   struct Later {
@@ -40,6 +56,7 @@ class EventCalendar {
     std::size_t read = 0;
     bool sorted = false;
   };
+  void push_slow(const Event& e, std::uint64_t order);
   void advance();  // makes cur_ the first non-empty bucket, pulling from far_ as needed
   void insert_into_wheel(const Event& a);
   void rewind_to(std::uint64_t bucket);
