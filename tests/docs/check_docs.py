@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
-"""Checks that the repository's markdown stands alone: every relative link in every tracked
+"""Checks that the repository's markdown stands alone and renders: every relative link in every
 markdown file (README.md, docs/*.md, topologies/README.md, ...) names a file or folder that
 exists, and every `#anchor` (in the same file or another markdown file) names one of that file's
 headings, as GitHub makes anchors of them. Links to the web (http:, https:, mailto:) are refused:
-the docs must not depend on anything outside the repository.
+the docs must not depend on anything outside the repository. And every table starts with a header
+and its delimiter row, so that a blank line inside a table (which splits it, the rest rendering
+as text) is caught.
 
-Usage: check_links.py REPO_ROOT   (exit 0: every link resolves; 1: a list of the broken ones)
+Usage: check_docs.py REPO_ROOT   (exit 0: all good; 1: a list of the problems)
+       check_docs.py --self-test
 """
 import os
 import re
@@ -72,11 +75,29 @@ def anchors(path, cache={}):
     return cache[path]
 
 
+def table_problems(rel, text):
+    """A table is a run of lines starting with '|'; its second line must be the delimiter row."""
+    problems, lines = [], text.splitlines()
+    i = 0
+    while i < len(lines):
+        if lines[i].lstrip().startswith("|"):
+            start = i
+            while i < len(lines) and lines[i].lstrip().startswith("|"):
+                i += 1
+            if i - start < 2 or not re.match(r"^\s*\|(\s*:?-+:?\s*\|)+\s*$", lines[start + 1]):
+                problems.append(f"{rel}:{start + 1}: a table without its header and delimiter row "
+                                f"(a blank line inside a table splits it)")
+        else:
+            i += 1
+    return problems
+
+
 def check(root):
     problems, links = [], 0
     for rel in markdown_files(root):
         path = os.path.join(root, rel)
         text = strip_code(open(path, encoding="utf-8").read())
+        problems += table_problems(rel, text)
         targets = [m.group("target") for m in LINK.finditer(text)]
         targets += [m.group("target") for m in IMAGE.finditer(text)]
         targets += [m.group("target") for m in REFDEF.finditer(text)]
@@ -110,14 +131,16 @@ def self_test():
         with open(os.path.join(root, "README.md"), "w") as f:
             f.write("# Title\n## Two words `code`\n[ok](docs/a.md) [ok](docs/a.md#keys) [ok](#two-words-code)\n"
                     "[bad](docs/missing.md) [bad](docs/a.md#nothing) [bad](https://example.com)\n"
-                    "```\n[not a link](nowhere.md)\n```\n`[not a link](nowhere.md)`\n")
+                    "```\n[not a link](nowhere.md)\n```\n`[not a link](nowhere.md)`\n"
+                    "\n| a | b |\n|---|---|\n| 1 | 2 |\n\n| 3 | 4 |\n")
         with open(os.path.join(root, "docs", "a.md"), "w") as f:
             f.write("# A\n## Keys\n[up](../README.md#title) [bad](../../outside.md)\n")
         problems, links = check(root)
         expected = ["README.md: link (docs/missing.md): no such file docs/missing.md",
                     "README.md: link (docs/a.md#nothing): no heading '#nothing' in docs/a.md",
                     "README.md: link (https://example.com): points outside the repository",
-                    "docs/a.md: link (../../outside.md): leaves the repository"]
+                    "docs/a.md: link (../../outside.md): leaves the repository",
+                    "README.md:14: a table without its header and delimiter row (a blank line inside a table splits it)"]
         if sorted(problems) != sorted(expected) or links != 8:
             print("self-test failed:", problems, links)
             return 1
@@ -132,7 +155,7 @@ def main():
     problems, links = check(root)
     for p in problems:
         print(p)
-    print(f"{links} links checked, {len(problems)} broken")
+    print(f"{links} links checked, {len(problems)} problems")
     return 1 if problems else 0
 
 
