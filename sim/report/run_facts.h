@@ -120,7 +120,8 @@ struct RunFacts {
   std::string version, scenario_file, topology_file;
   bool partial = false;  // stopped early (Ctrl-C)
   std::size_t hcas = 0, switches = 0, cables = 0;
-  std::string first_cable_rate;  // empty without cables
+  // Cables per rate they carry ("4x EDR"), slowest first; one entry when the fabric has one rate.
+  std::vector<std::pair<std::string, std::size_t>> cable_rates;
   std::uint64_t seed = 1;
 
   // Phases. With a subnet manager that never finished its first sweep (stopped early), fabric_up

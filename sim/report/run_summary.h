@@ -12,4 +12,8 @@ namespace ibfsim {
 // `results`: the run's results.json (run_results.h), whose figures the summary repeats.
 std::string run_summary(const RunFacts& facts, const nlohmann::json& results);
 
+// Its first line: "fabric: 8 HCAs, 1 switch, 8 cables (4x EDR)", each rate with its cables when
+// there are several: "(4 at 4x EDR, 4 at 4x HDR)".
+std::string fabric_line(const RunFacts& facts);
+
 }  // namespace ibfsim

@@ -2,6 +2,8 @@
 // results.json and of the summary, gathered from the scenario and the fabric.
 #include <fmt/format.h>
 
+#include <map>
+
 #include "sim/core/stats_registry.h"
 #include "sim/fabric/fabric_statistics.h"
 #include "sim/report/run_results.h"
@@ -148,7 +150,7 @@ RunFacts run_facts(ScenarioRun& run) {
   f.hcas = run.hca_nodes.size();
   f.switches = topo.switches().size();
   f.cables = topo.cables.size();
-  if (!topo.cables.empty()) f.first_cable_rate = topo.cables.front().rate.name();
+  f.cable_rates = cable_rates(topo);
   f.seed = sc.seed;
   f.start = run.start, f.warmup = sc.phases.warmup, f.measure = sc.phases.measure, f.drain_limit = sc.phases.drain;
   f.end = run.end, f.fabric_up = run.fabric_up;
@@ -176,6 +178,18 @@ struct BringUpWork {
 };
 
 }  // namespace
+
+std::vector<std::pair<std::string, std::size_t>> cable_rates(const Topology& topo) {
+  std::map<std::pair<int, unsigned>, std::pair<std::string, std::size_t>> rates;  // by speed, then width
+  for (const TopoCable& c : topo.cables) {
+    auto& r = rates[{static_cast<int>(c.rate.speed), c.rate.lanes}];
+    r.first = c.rate.name();
+    ++r.second;
+  }
+  std::vector<std::pair<std::string, std::size_t>> out;
+  for (const auto& [key, r] : rates) out.push_back(r);
+  return out;
+}
 
 CollectedResults collect(ScenarioRun& run) {
   CollectedResults c;

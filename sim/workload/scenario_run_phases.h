@@ -27,6 +27,9 @@
 
 namespace ibfsim {
 
+// Cables per rate they carry, slowest first (RunFacts::cable_rates).
+std::vector<std::pair<std::string, std::size_t>> cable_rates(const Topology& topo);
+
 // Everything a run builds and measures. Members are destroyed in reverse order: the traffic before
 // the fabric it runs on.
 struct ScenarioRun {
