@@ -74,7 +74,7 @@ int sc_main(int argc, char* argv[]) {
   CLI::App* run = app.add_subcommand("run", "Run a scenario and write its results folder");
   run->add_option("SCENARIO", scenario, "Scenario YAML file")->required();
   run->add_option("-o,--output", out_dir, "Results folder (default: results/<scenario name>)");
-  run->add_option("--seed", seed, "Random seed (overrides the scenario's seed)");
+  run->add_option("--seed", seed, "Random seed (default: the scenario's seed)");
   run->add_option("--set", sets, "Override a scenario key: --set workload.load=0.9 (repeatable)");
   run->add_option("--event-trace", event_trace,
                   "Write every event the simulation runs to FILE (time, event, target, arguments; small runs)");

@@ -173,8 +173,8 @@ CLI::App* add_sweep_subcommand(CLI::App& app, SweepOptions& o) {
                 "key=value, key=a,b,c or key=lo:hi:step (repeatable; several ranges give their product)")
       ->required();
   s->add_option("-o,--output", o.out_dir, "Sweep folder (default: results/<scenario name>-sweep)");
-  s->add_option("--seed", o.seed, "Random seed of every point");
-  s->add_option("-j,--jobs", o.jobs, "Points run at once, each in its own process")->check(CLI::Range(1u, 1024u));
+  s->add_option("--seed", o.seed, "Random seed of every point (default: the scenario's seed)");
+  s->add_option("-j,--jobs", o.jobs, "Points run at once, each in its own process (default 1)")->check(CLI::Range(1u, 1024u));
   s->add_flag("--plan", o.plan, "Only write sweep.json and print one command per point (run them, then collect)");
   s->add_option("--metric", o.metrics,
                 "NAME=SELECTOR: a number from each point's results.json, e.g. "
