@@ -85,6 +85,10 @@ TEST_CASE("tshark decodes every captured packet as sent, and every frame's ICRC 
   std::uint64_t tx_total = 0;
   auto ports = csv_rows(read_file(out + "/ports.csv"));
   REQUIRE(ports[0][5] == "tx_packets");
+  // The whole run's busy fraction has its own name; busy_fraction is the measurement window's
+  // (port_utilization.csv, results.json "window").
+  CHECK(std::find(ports[0].begin(), ports[0].end(), "run_busy_fraction") != ports[0].end());
+  CHECK(std::find(ports[0].begin(), ports[0].end(), "busy_fraction") == ports[0].end());
   for (std::size_t i = 1; i < ports.size(); ++i) tx_total += num(ports[i][5]);
   CHECK(frames.size() == tx_total);
 
