@@ -126,7 +126,7 @@ int collect(const fs::path& dir, std::ostream& out, std::ostream& err) {
   std::vector<CurveMetric> metrics;
   if (m.contains("metrics"))
     for (const auto& x : m["metrics"]) {
-      metrics.push_back({x.at("name").get<std::string>(), x.at("selector").get<std::string>()});
+      metrics.push_back({x.at("name").get<std::string>(), x.at("selector").get<std::string>(), x.value("unit", "")});
       parse_json_selector(metrics.back().selector, manifest_path.string() + ": metric " + metrics.back().name);
     }
   const Curve curve = build_curve(keys, values, results, crit, metrics);
@@ -177,9 +177,10 @@ CLI::App* add_sweep_subcommand(CLI::App& app, SweepOptions& o) {
   s->add_option("-j,--jobs", o.jobs, "Points run at once, each in its own process (default 1)")->check(CLI::Range(1u, 1024u));
   s->add_flag("--plan", o.plan, "Only write sweep.json and print one command per point (run them, then collect)");
   s->add_option("--metric", o.metrics,
-                "NAME=SELECTOR: a number from each point's results.json, e.g. "
-                "victim=flows[name=victim].throughput.accepted_payload_gbps (repeatable): a column of "
-                "curve.csv, plotted against the first swept key")
+                "NAME=SELECTOR or NAME:UNIT=SELECTOR: a number from each point's results.json, e.g. "
+                "victim:Gb/s=flows[name=victim].throughput.accepted_payload_gbps (repeatable): a column of "
+                "curve.csv, plotted against the first swept key (default unit: from the figure's name, "
+                "e.g. _gbps is Gb/s)")
       ->type_name("NAME=SELECTOR");
   s->add_option("--saturation-drop", o.accepted_drop,
                 "Saturated when accepted < offered x (1 - this) (default 0.05)")->check(CLI::Range(0.0, 1.0));
@@ -209,14 +210,13 @@ int run_sweep_command(const SweepOptions& o, std::ostream& out, std::ostream& er
   if (axes.empty()) throw InputError("ibfsim sweep: expected a --set with several values (a,b,c or lo:hi:step)");
   nlohmann::json metrics = nlohmann::json::array();
   for (const std::string& mt : o.metrics) {
-    const std::size_t eq = mt.find('=');
-    if (eq == std::string::npos || eq == 0 || mt.find_first_of(",\"") < eq)
-      throw InputError("--metric " + mt + ": expected NAME=SELECTOR (a name without ',' or '\"', then where the "
-                       "number is in results.json, e.g. victim=flows[name=victim].throughput.accepted_payload_gbps)");
-    parse_json_selector(mt.substr(eq + 1), "--metric " + mt);
+    const CurveMetric cm = parse_metric(mt, "--metric " + mt);
     for (const auto& x : metrics)
-      if (x["name"] == mt.substr(0, eq)) throw InputError("--metric " + mt + ": expected each name once, got it again");
-    metrics.push_back({{"name", mt.substr(0, eq)}, {"selector", mt.substr(eq + 1)}});
+      if (x["name"] == cm.name) throw InputError("--metric " + mt + ": expected each name once, got it again");
+    if (cm.unit.empty())
+      err << fmt::format("note: --metric {}: no unit (give one as {}:UNIT=...); its axis is labelled {} alone\n", mt,
+                         cm.name, cm.name);
+    metrics.push_back({{"name", cm.name}, {"selector", cm.selector}, {"unit", cm.unit}});
   }
   const std::vector<SweepPoint> points = sweep_points(axes);
 

@@ -20,6 +20,19 @@ void write_fct_csv(const ScenarioRun& run) {
   write_file_atomically((run.dir / "fct.csv").string(), fct);
 }
 
+// "cc_victim: payload throughput per flow, congestion control index of each flow's sending QP and
+// output queue depth, sampled every 5 us": the scenario and what the panels show.
+std::string time_series_title(const Scenario& sc, const std::vector<PlotPanel>& panels) {
+  std::vector<std::string> shown;
+  for (const PlotPanel& p : panels)
+    if (!p.series.empty()) shown.push_back(p.title);
+  std::string what;
+  for (std::size_t i = 0; i < shown.size(); ++i)
+    what += (i == 0 ? "" : i + 1 == shown.size() ? " and " : ", ") + shown[i];
+  return std::filesystem::path(sc.file).stem().string() + ": " + what + ", sampled every " +
+         format_duration(sc.outputs.time_series.interval);
+}
+
 // time_series.csv and its plot; what the summary says about them.
 RunFacts::TimeSeries write_time_series(const ScenarioRun& run) {
   const Scenario& sc = run.sc;
@@ -27,9 +40,17 @@ RunFacts::TimeSeries write_time_series(const ScenarioRun& run) {
   ts.samples = run.sampler->rows();
   ts.csv_path = (run.dir / "time_series.csv").string();
   write_file_atomically(ts.csv_path, run.sampler->csv());
-  ts.plot_note = render_time_series(std::filesystem::absolute(ts.csv_path).string(), run.panels, sc.file,
-                                    std::filesystem::absolute(run.dir / "time_series").string(),
-                                    sc.outputs.time_series.png, sc.outputs.time_series.svg);
+  TimeSeriesPlot plot;
+  plot.dir = std::filesystem::absolute(run.dir).string();
+  plot.csv_name = "time_series.csv";
+  plot.out_base = "time_series";
+  plot.panels = run.panels;
+  plot.first_ns = to_ns(run.sampler->first_sample());
+  plot.last_ns = to_ns(run.sampler->last_sample());
+  plot.png = sc.outputs.time_series.png;
+  plot.svg = sc.outputs.time_series.svg;
+  plot.title = time_series_title(sc, run.panels);
+  ts.plot_note = render_time_series(plot);
   return ts;
 }
 
