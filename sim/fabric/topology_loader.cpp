@@ -7,6 +7,8 @@
 #include "sim/fabric/ibnetdiscover_format.h"
 #include "sim/fabric/ibsim_format.h"
 #include "sim/fabric/topology_yaml.h"
+#include "sim/fabric/topology_yaml_writer.h"
+#include "sim/fabric/yaml_input.h"
 
 namespace ibfsim {
 
@@ -83,6 +85,24 @@ TopologyFormat detect_topology_format(std::string_view text) {
     return all_ibnetdiscover;
   });
   return all_ibnetdiscover ? TopologyFormat::kIbnetdiscover : TopologyFormat::kIbsim;
+}
+
+Topology load_topology_file(const std::string& path, const std::vector<std::pair<std::string, std::string>>& overrides,
+                            TopologyFormat* format) {
+  if (overrides.empty()) return load_topology_file(path, format);
+  TopologyFormat f = TopologyFormat::kYaml;
+  YAML::Node root;
+  {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    f = detect_topology_format(ss.str());
+  }
+  if (format) *format = f;
+  // A net file becomes the YAML `ibfsim topo --yaml` writes, whose keys the overrides name.
+  root = f == TopologyFormat::kYaml ? load_yaml_file(path) : YAML::Load(write_topology_yaml(load_topology_file(path)));
+  for (const auto& [key, value] : overrides) apply_override(root, key, value);
+  return parse_topology(root, path);
 }
 
 Topology load_topology_file(const std::string& path, TopologyFormat* format) {

@@ -376,7 +376,12 @@ SubnetManagerSettings subnet_manager_settings(const Scenario& sc) {
 
 Scenario load_scenario(const std::string& path, const std::vector<std::pair<std::string, std::string>>& overrides) {
   YAML::Node root = load_yaml_file(path);
-  for (const auto& [key, value] : overrides) apply_override(root, key, value);
+  // `--set topology.KEY=VALUE` overrides KEY of the topology file; `--set topology=FILE` names another.
+  std::vector<std::pair<std::string, std::string>> topology_overrides;
+  for (const auto& [key, value] : overrides) {
+    if (key.rfind("topology.", 0) == 0) topology_overrides.emplace_back(key.substr(9), value);
+    else apply_override(root, key, value);
+  }
   YamlMap m(root, path);
   m.check_no_unknown_keys(
       {"topology", "seed", "workload", "phases", "outputs", "link", "faults", "multicast", "phy", "hca_model",
@@ -388,7 +393,7 @@ Scenario load_scenario(const std::string& path, const std::vector<std::pair<std:
   if (tp.is_relative()) tp = std::filesystem::path(path).parent_path() / tp;
   s.topology_file = tp.lexically_normal().string();
   if (!std::filesystem::exists(s.topology_file)) topo.fail("the path of a topology file", "'" + s.topology_file + "' (no such file)");
-  s.topology = load_topology_file(s.topology_file);  // YAML, ibnetdiscover or ibsim
+  s.topology = load_topology_file(s.topology_file, topology_overrides);  // YAML, ibnetdiscover or ibsim
   s.seed = m.optional<std::uint64_t>("seed", s.seed);
   const std::vector<YamlMap> all_flow_maps = workload_maps(m);
   // transport rc, uc or ud: a verbs flow; ud_send (the default): the UD traffic generator.
