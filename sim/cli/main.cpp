@@ -42,6 +42,8 @@ int run_command(const std::string& scenario_path, std::string out_dir, const std
     trace = std::make_unique<ibfsim::EventTraceFile>(event_trace);
     ibfsim::CalendarProcess::set_trace(trace.get());
   }
+  // The header goes out before anything is simulated, so a long run says at once what it runs.
+  std::cout << ibfsim::run_header(sc) << std::flush;
   const auto wall_start = std::chrono::steady_clock::now();
   ibfsim::RunResult r = ibfsim::run_scenario(sc, out_dir);
   if (trace) {
@@ -49,8 +51,7 @@ int run_command(const std::string& scenario_path, std::string out_dir, const std
     trace->close();
   }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-  std::cout << fmt::format("ibfsim {}: {} (seed {})\n", IBFSIM_VERSION_STRING, scenario_path, sc.seed) << r.summary
-            << fmt::format("wall time: {:.2f} s\n", wall);
+  std::cout << r.summary << fmt::format("wall time: {:.2f} s\n", wall);
   return r.partial ? 130 : 0;
 }
 

@@ -37,7 +37,7 @@ namespace {
 
 std::string head(const RunFacts& f, const nlohmann::json& j) {
   const bool never_up = f.subnet_manager && !f.subnet_manager->configured;
-  return fabric_line(f) + fmt::format(
+  return fmt::format(
       "{}"
       "simulated: {}{}, traffic from {}\n"
       "packets: {} created, {} delivered, {} dropped\n",

@@ -1,4 +1,8 @@
 // The write phase of a run (scenario_run_phases.h): the results folder and the printed summary.
+#include <functional>
+#include <utility>
+#include <vector>
+
 #include "sim/report/atomic_file.h"
 #include "sim/report/results_json.h"
 #include "sim/report/run_summary.h"
@@ -59,18 +63,30 @@ RunFacts::TimeSeries write_time_series(const ScenarioRun& run) {
 RunResult write_results(ScenarioRun& run, CollectedResults& c) {
   const std::filesystem::path& dir = run.dir;
   const StatsSnapshot& stats = c.statistics;
-  write_json_atomically((dir / "results.json").string(), c.results);
-  write_file_atomically((dir / "ports.csv").string(), stats_csv(stats, kPortsCsv));
-  write_file_atomically((dir / "port_vls.csv").string(), stats_csv(stats, kPortVlsCsv));
-  write_file_atomically((dir / "discards.csv").string(), stats_csv(stats, kDiscardsCsv));
-  if (run.sc.outputs.packet_log) write_file_atomically((dir / "packets.csv").string(), run.packet_log.csv());
+  // The files in order, each a step of the progress line.
+  std::vector<std::pair<const char*, std::function<void()>>> steps;
+  auto table = [&](const char* name, StatOutput output) {
+    steps.emplace_back(name, [&, name, output] { write_file_atomically((dir / name).string(), stats_csv(stats, output)); });
+  };
+  steps.emplace_back("results.json", [&] { write_json_atomically((dir / "results.json").string(), c.results); });
+  table("ports.csv", kPortsCsv);
+  table("port_vls.csv", kPortVlsCsv);
+  table("discards.csv", kDiscardsCsv);
+  if (run.sc.outputs.packet_log)
+    steps.emplace_back("packets.csv", [&] { write_file_atomically((dir / "packets.csv").string(), run.packet_log.csv()); });
   if (run.port_window) {
-    write_file_atomically((dir / "port_utilization.csv").string(), stats_csv(stats, kPortUtilizationCsv));
-    write_file_atomically((dir / "credit_stall.csv").string(), stats_csv(stats, kCreditStallCsv));
+    table("port_utilization.csv", kPortUtilizationCsv);
+    table("credit_stall.csv", kCreditStallCsv);
   }
-  write_file_atomically((dir / "classes.csv").string(), stats_csv(stats, kClassesCsv));
-  write_fct_csv(run);
-  if (run.sampler) c.facts.time_series = write_time_series(run);
+  table("classes.csv", kClassesCsv);
+  steps.emplace_back("fct.csv", [&] { write_fct_csv(run); });
+  if (run.sampler) steps.emplace_back("time_series.csv", [&] { c.facts.time_series = write_time_series(run); });
+  run.results_of.store(static_cast<unsigned>(steps.size()), std::memory_order_relaxed);
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    run.results_index.store(static_cast<unsigned>(i + 1), std::memory_order_relaxed);
+    run.results_file.store(steps[i].first, std::memory_order_relaxed);
+    steps[i].second();
+  }
 
   RunResult r;
   r.summary = run_summary(c.facts, c.results);

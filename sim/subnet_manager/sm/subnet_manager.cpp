@@ -46,6 +46,10 @@ void SubnetManager::pump() {
     in_flight_[tid] = InFlight{std::move(*r), 0};
     send(tid);
   }
+  // For a progress display on another thread; the simulation never reads these.
+  published_.phase.store(static_cast<std::uint8_t>(sweep_.phase()), std::memory_order_relaxed);
+  published_.nodes.store(sweep_.graph().nodes.size(), std::memory_order_relaxed);
+  published_.requests.store(sweep_.stats().requests, std::memory_order_relaxed);
 }
 
 void SubnetManager::send(std::uint64_t tid) {

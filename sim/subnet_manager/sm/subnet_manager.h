@@ -12,6 +12,7 @@
 //     as soon as the running one ends; so does the periodic sweep every `sweep_interval` (0: none).
 //   * The SM's own processing takes no simulated time; only the SMPs do.
 #pragma once
+#include <atomic>
 #include <functional>
 #include <string>
 #include <unordered_map>
@@ -97,6 +98,15 @@ class SubnetManager : public SmpReceiver {
   PortNum port() const { return port_; }
   const SubnetManagerConfig& config() const { return config_; }
 
+  // What the current sweep has done, for a progress display on another thread: written with
+  // relaxed atomic stores whenever the SM sends, read by anyone, never read by the simulation.
+  struct Published {
+    std::atomic<std::uint8_t> phase{0};      // SweepPhase
+    std::atomic<std::uint64_t> nodes{0};     // nodes discovered
+    std::atomic<std::uint64_t> requests{0};  // SMPs asked for (retries not counted)
+  };
+  const Published& published() const { return published_; }
+
  private:
   struct CcInFlight {
     Mad mad{};
@@ -135,6 +145,7 @@ class SubnetManager : public SmpReceiver {
   bool cc_done_ = false;  // the CC step ran (after the first sweep)
   std::unordered_map<std::uint64_t, CcInFlight> cc_in_flight_;
   std::uint64_t cc_sent_ = 0, cc_answered_ = 0, cc_failed_ = 0;
+  Published published_;
 };
 
 }  // namespace ibfsim
