@@ -17,6 +17,7 @@ packages=(
   libumad2sim0            # ibsim's libumad2sim.so: runs real OpenSM/diags against ibsim
   opensm                  # real OpenSM 3.3: scripts/make_opensm_golden.sh (golden LIDs/LFTs)
   infiniband-diags        # dump_lfts/ibroute: read the LFTs back from ibsim in that script
+  chromium                # headless: a test loads report.html and reads its DOM back
 )
 
 missing=()

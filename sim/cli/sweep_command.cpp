@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -18,6 +19,7 @@
 #include "sim/fabric/yaml_input.h"
 #include "sim/report/atomic_file.h"
 #include "sim/report/curve.h"
+#include "sim/report/html_report.h"
 #include "sim/workload/scenario.h"
 #include "sim/workload/sweep_plan.h"
 
@@ -91,6 +93,22 @@ std::optional<std::string> render_plots(const fs::path& dir) {
   return std::nullopt;
 }
 
+// report.html of the sweep: the curves with every point linked to its own report, the plots
+// embedded, every file of the folder linked.
+void write_sweep_report(const fs::path& dir, const Curve& curve, const std::string& title,
+                        const std::vector<std::string>& point_dirs, const std::vector<std::string>& plots, std::ostream& out) {
+  std::vector<ReportImage> images;
+  for (const std::string& p : plots) images.push_back({p, p + ".svg", read_text(dir / (p + ".svg"))});
+  std::vector<std::string> files;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    const std::string name = e.path().filename().string();
+    if (e.is_regular_file() && name != "report.html" && name.find(".tmp-") == std::string::npos) files.push_back(name);
+  }
+  std::sort(files.begin(), files.end());
+  write_file_atomically((dir / "report.html").string(), sweep_report_html(curve, title, point_dirs, images, files));
+  out << fmt::format("report: {}\n", (dir / "report.html").string());
+}
+
 int collect(const fs::path& dir, std::ostream& out, std::ostream& err) {
   const fs::path manifest_path = dir / "sweep.json";
   if (!fs::exists(manifest_path))
@@ -103,10 +121,12 @@ int collect(const fs::path& dir, std::ostream& out, std::ostream& err) {
   }
   std::vector<std::string> keys = m.at("keys").get<std::vector<std::string>>();
   std::vector<std::vector<std::string>> values;
+  std::vector<std::string> point_dirs;
   std::vector<std::optional<nlohmann::json>> results;
   std::size_t missing = 0, partial = 0;
   for (const auto& p : m.at("points")) {
     values.push_back(p.at("values").get<std::vector<std::string>>());
+    point_dirs.push_back(p.at("dir").get<std::string>());
     const fs::path rp = dir / p.at("dir").get<std::string>() / "results.json";
     std::optional<nlohmann::json> r;
     if (fs::exists(rp)) {
@@ -136,10 +156,12 @@ int collect(const fs::path& dir, std::ostream& out, std::ostream& err) {
   if (missing) out << fmt::format(", {} without results", missing);
   if (partial) out << fmt::format(", {} interrupted", partial);
   out << ")\n" << saturation_summary(curve);
+  const std::string title = fs::path(m.at("scenario").get<std::string>()).stem().string();
   bool any_load = false;
   for (const CurveRow& r : curve.rows) any_load = any_load || r.has_load;
   if (!any_load && metrics.empty()) {
     out << "plots: none (no point has load-driven traffic, and no --metric)\n";
+    write_sweep_report(dir, curve, title, point_dirs, {}, out);
     return 0;
   }
   std::vector<std::string> plots;
@@ -152,15 +174,16 @@ int collect(const fs::path& dir, std::ostream& out, std::ostream& err) {
     plots.push_back("metrics");
     if (metrics.size() >= 2) plots.push_back("tradeoff");
   }
-  write_file_atomically((dir / "plot.gp").string(),
-                        gnuplot_script(curve, fs::path(m.at("scenario").get<std::string>()).stem().string()));
+  write_file_atomically((dir / "plot.gp").string(), gnuplot_script(curve, title));
   if (auto problem = render_plots(dir)) {
     err << "warning: plots not rendered: " << *problem << "\n";
+    plots.clear();
   } else {
     std::string list;
     for (const std::string& p : plots) list += (list.empty() ? "" : ", ") + p + ".png, " + p + ".svg";
     out << fmt::format("plots: {}/{}\n", dir.string(), list);
   }
+  write_sweep_report(dir, curve, title, point_dirs, plots, out);
   return 0;
 }
 

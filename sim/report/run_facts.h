@@ -146,6 +146,7 @@ struct RunFacts {
   // For the summary only.
   std::vector<std::string> class_summaries, verbs_summaries;
   std::string results_path;
+  std::string report_path;  // report.html (html_report.h)
   struct TimeSeries {
     std::size_t samples = 0;
     std::string csv_path, plot_note;  // plot_note: why no plot was made (empty: made)

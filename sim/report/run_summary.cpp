@@ -103,6 +103,7 @@ std::string run_summary(const RunFacts& f, const nlohmann::json& j) {
     if (!f.time_series->plot_note.empty()) out += "time series plot not made: " + f.time_series->plot_note + "\n";
   }
   out += fmt::format("results: {}\n", f.results_path);
+  if (!f.report_path.empty()) out += fmt::format("report: {}\n", f.report_path);
   return out;
 }
 

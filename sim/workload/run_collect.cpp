@@ -169,6 +169,7 @@ RunFacts run_facts(ScenarioRun& run) {
   for (const auto& c : run.classes) f.class_summaries.push_back(c->summary());
   for (const auto& v : run.verbs_flows) f.verbs_summaries.push_back(v->summary());
   f.results_path = (run.dir / "results.json").string();
+  f.report_path = (run.dir / "report.html").string();
   return f;
 }
 

@@ -1,9 +1,13 @@
 // The write phase of a run (scenario_run_phases.h): the results folder and the printed summary.
+#include <algorithm>
+#include <fstream>
 #include <functional>
+#include <sstream>
 #include <utility>
 #include <vector>
 
 #include "sim/report/atomic_file.h"
+#include "sim/report/html_report.h"
 #include "sim/report/results_json.h"
 #include "sim/report/run_summary.h"
 #include "sim/report/stat_tables.h"
@@ -58,6 +62,34 @@ RunFacts::TimeSeries write_time_series(const ScenarioRun& run) {
   return ts;
 }
 
+// The fabric as the report draws it.
+ReportFabric report_fabric(const Topology& topo) {
+  ReportFabric f;
+  for (const TopoNode& n : topo.nodes) f.nodes.push_back({n.name, n.type == NodeType::kSwitch});
+  for (const TopoCable& c : topo.cables) f.links.push_back({c.node_a, c.node_b, c.port_a, c.port_b});
+  return f;
+}
+
+// report.html, last: it links every other file of the folder and embeds the plots.
+void write_report_html(const ScenarioRun& run, const nlohmann::json& results) {
+  std::vector<std::string> files;
+  for (const auto& e : std::filesystem::directory_iterator(run.dir)) {
+    const std::string name = e.path().filename().string();
+    if (e.is_regular_file() && name != "report.html" && name.find(".tmp-") == std::string::npos) files.push_back(name);
+  }
+  std::sort(files.begin(), files.end());
+  std::vector<ReportImage> images;
+  const std::filesystem::path ts = run.dir / "time_series.svg";
+  if (std::filesystem::exists(ts)) {
+    std::ifstream in(ts, std::ios::binary);
+    std::stringstream svg;
+    svg << in.rdbuf();
+    images.push_back({"Time series", "time_series.svg", svg.str()});
+  }
+  write_file_atomically((run.dir / "report.html").string(),
+                        run_report_html(results, report_fabric(run.fabric->topology()), images, files));
+}
+
 }  // namespace
 
 RunResult write_results(ScenarioRun& run, CollectedResults& c) {
@@ -81,6 +113,7 @@ RunResult write_results(ScenarioRun& run, CollectedResults& c) {
   table("classes.csv", kClassesCsv);
   steps.emplace_back("fct.csv", [&] { write_fct_csv(run); });
   if (run.sampler) steps.emplace_back("time_series.csv", [&] { c.facts.time_series = write_time_series(run); });
+  steps.emplace_back("report.html", [&] { write_report_html(run, c.results); });
   run.results_of.store(static_cast<unsigned>(steps.size()), std::memory_order_relaxed);
   for (std::size_t i = 0; i < steps.size(); ++i) {
     run.results_index.store(static_cast<unsigned>(i + 1), std::memory_order_relaxed);
