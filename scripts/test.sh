@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Sets up this machine (Debian packages), builds ibfsim and runs the whole default test suite.
 # Long runs carry the ctest label "long" and are left out; run them with: ctest --test-dir build -L long
+# The Slurm test (label "slurm") starts a one-node Slurm on this machine; run it with:
+#   ctest --test-dir build -L slurm
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
 cmake --build build
 export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
-ctest --test-dir build --output-on-failure -j "$(nproc)" -LE long
+ctest --test-dir build --output-on-failure -j "$(nproc)" -LE "long|slurm"
 
 # AddressSanitizer pass over the fabric layer: its tests (topology readers and writers, the
 # corrupted-input test among them) once more in a second build where any out-of-bounds access,

@@ -205,6 +205,17 @@ CLI::App* add_sweep_subcommand(CLI::App& app, SweepOptions& o) {
                 "curve.csv, plotted against the first swept key (default unit: from the figure's name, "
                 "e.g. _gbps is Gb/s)")
       ->type_name("NAME=SELECTOR");
+  s->add_flag("--slurm", o.slurm,
+              "Only write sweep.json, commands.txt and sweep.sbatch, a Slurm job array of one task per point "
+              "(sbatch it, then collect)");
+  s->add_option("--slurm-time", o.slurm_time, "Slurm: time limit of each task (default 1:00:00)");
+  s->add_option("--slurm-mem", o.slurm_mem, "Slurm: memory of each task (default 2G)");
+  s->add_option("--slurm-cpus", o.slurm_cpus, "Slurm: CPUs of each task (default 1)")->check(CLI::Range(1u, 1024u));
+  s->add_option("--slurm-partition", o.slurm_partition, "Slurm: partition (default: the cluster's)");
+  s->add_option("--slurm-account", o.slurm_account, "Slurm: account to charge (default: yours)");
+  s->add_option("--slurm-max-running", o.slurm_max_running,
+                "Slurm: tasks running at once (default 0: as many as the cluster gives)");
+  s->add_option("--slurm-arg", o.slurm_args, "Slurm: one more #SBATCH option, e.g. --slurm-arg=--qos=short (repeatable)");
   s->add_option("--saturation-drop", o.accepted_drop,
                 "Saturated when accepted < offered x (1 - this) (default 0.05)")->check(CLI::Range(0.0, 1.0));
   s->add_option("--saturation-latency", o.latency_factor,
@@ -286,6 +297,32 @@ int run_sweep_command(const SweepOptions& o, std::ostream& out, std::ostream& er
   m["points"] = pts;
   write_file_atomically((dir / "sweep.json").string(), m.dump(2) + "\n");
 
+  if (o.slurm) {
+    if (o.plan) throw InputError("ibfsim sweep: expected --plan or --slurm, got both");
+    // The tasks write their output into the points' folders: they must exist before sbatch.
+    std::string commands;
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      fs::create_directories(dir / sweep_point_dir(i));
+      commands += pts[i]["command"].get<std::string>() + "\n";
+    }
+    write_file_atomically((dir / "commands.txt").string(), commands);
+    SlurmOptions so;
+    so.time = o.slurm_time;
+    so.mem = o.slurm_mem;
+    so.partition = o.slurm_partition;
+    so.account = o.slurm_account;
+    so.cpus = o.slurm_cpus;
+    so.max_running = o.slurm_max_running;
+    so.extra = o.slurm_args;
+    const std::string script = slurm_script(so, dir.string(), (dir / "commands.txt").string(), points.size(),
+                                            "ibfsim-" + fs::path(o.scenario).stem().string());
+    write_file_atomically((dir / "sweep.sbatch").string(), script);
+    out << fmt::format("sbatch {}\n", shell_quote((dir / "sweep.sbatch").string()));
+    err << fmt::format("{} points in a Slurm job array; submit it with the command above (sbatch --wait waits for "
+                       "it), then: ibfsim collect {}\n",
+                       points.size(), shell_quote(dir.string()));
+    return 0;
+  }
   if (o.plan) {
     for (const auto& p : pts) out << p["command"].get<std::string>() << "\n";
     err << fmt::format("{} points; when they have run: ibfsim collect {}\n", points.size(), shell_quote(dir.string()));
