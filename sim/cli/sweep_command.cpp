@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include <chrono>
@@ -13,11 +14,13 @@
 #include <map>
 #include <sstream>
 
+#include "sim/cli/cli_values.h"
 #include "sim/core/calendar_process.h"
 #include "sim/core/error.h"
 #include "sim/fabric/yaml_input.h"
 #include "sim/report/atomic_file.h"
 #include "sim/report/curve.h"
+#include "sim/report/output_folder.h"
 #include "sim/workload/scenario.h"
 #include "sim/workload/sweep_plan.h"
 
@@ -91,28 +94,121 @@ std::optional<std::string> render_plots(const fs::path& dir) {
   return std::nullopt;
 }
 
-int collect(const fs::path& dir, std::ostream& out, std::ostream& err) {
-  const fs::path manifest_path = dir / "sweep.json";
-  if (!fs::exists(manifest_path))
-    throw InputError(manifest_path.string() + ": expected the sweep.json of `ibfsim sweep` (or --plan), got no such file");
+// A sweep.json that is not what `ibfsim sweep` writes: which part, and what it should be.
+[[noreturn]] void bad_manifest(const fs::path& manifest, const std::string& where, const std::string& expected) {
+  throw InputError(manifest.string() + ": " + (where.empty() ? "" : where + ": ") + "expected " + expected +
+                   " (the sweep.json that ibfsim sweep writes)");
+}
+
+// The members of sweep.json collect reads, each checked for its type.
+struct Manifest {
+  std::vector<std::string> keys;
+  std::vector<std::vector<std::string>> values;  // per point
+  std::vector<std::string> dirs;                 // per point, relative to the sweep folder
+  double accepted_drop = 0, latency_factor = 0;
+  std::vector<CurveMetric> metrics;
+  std::string scenario;
+};
+
+std::vector<std::string> string_list(const fs::path& mp, const nlohmann::json& v, const std::string& where) {
+  if (!v.is_array()) bad_manifest(mp, where, "a list of strings");
+  std::vector<std::string> out;
+  for (const auto& x : v) {
+    if (!x.is_string()) bad_manifest(mp, where, "a list of strings");
+    out.push_back(x.get<std::string>());
+  }
+  return out;
+}
+
+const nlohmann::json& member(const fs::path& mp, const nlohmann::json& obj, const char* key, const std::string& where) {
+  if (!obj.is_object() || !obj.contains(key))
+    bad_manifest(mp, where, std::string("an object with '") + key + "'");
+  return obj.at(key);
+}
+
+Manifest read_manifest(const fs::path& dir) {
+  std::error_code ec;
+  const fs::file_status st = fs::status(dir, ec);
+  if (!fs::exists(st)) throw InputError(dir.string() + ": expected a sweep folder (holding sweep.json), got no such folder");
+  if (!fs::is_directory(st)) throw InputError(dir.string() + ": expected a sweep folder (holding sweep.json), got a file");
+  const fs::path mp = dir / "sweep.json";
+  if (!fs::exists(mp, ec))
+    throw InputError(mp.string() + ": expected the sweep.json of `ibfsim sweep` (or --plan), got no such file");
+  if (!fs::is_regular_file(mp, ec)) throw InputError(mp.string() + ": expected the sweep.json of `ibfsim sweep`, got something that is not a file");
   nlohmann::json m;
   try {
-    m = nlohmann::json::parse(read_text(manifest_path));
-  } catch (const std::exception& e) {
-    throw InputError(manifest_path.string() + ": expected a sweep manifest, got unreadable JSON (" + e.what() + ")");
+    m = nlohmann::json::parse(read_text(mp));
+  } catch (const nlohmann::json::parse_error& e) {
+    // e.byte is where the parser stopped; report it as a line and column.
+    const std::string text = read_text(mp);
+    std::size_t line = 1, col = 1;
+    for (std::size_t i = 0; i + 1 < e.byte && i < text.size(); ++i) {
+      if (text[i] == '\n') ++line, col = 1;
+      else ++col;
+    }
+    throw InputError(fmt::format("{}:{}:{}: expected valid JSON (the sweep.json that ibfsim sweep writes), got a "
+                                 "syntax error", mp.string(), line, col));
   }
-  std::vector<std::string> keys = m.at("keys").get<std::vector<std::string>>();
-  std::vector<std::vector<std::string>> values;
+  Manifest out;
+  if (!m.is_object()) bad_manifest(mp, "", "a JSON object");
+  out.keys = string_list(mp, member(mp, m, "keys", ""), "keys");
+  if (out.keys.empty()) bad_manifest(mp, "keys", "at least one swept key");
+  const nlohmann::json& scenario = member(mp, m, "scenario", "");
+  if (!scenario.is_string()) bad_manifest(mp, "scenario", "the scenario's path (a string)");
+  out.scenario = scenario.get<std::string>();
+  const nlohmann::json& points = member(mp, m, "points", "");
+  if (!points.is_array()) bad_manifest(mp, "points", "a list of points");
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const std::string where = fmt::format("points[{}]", i);
+    out.values.push_back(string_list(mp, member(mp, points[i], "values", where), where + ".values"));
+    if (out.values.back().size() != out.keys.size())
+      bad_manifest(mp, where + ".values", fmt::format("{} values, one per key", out.keys.size()));
+    const nlohmann::json& d = member(mp, points[i], "dir", where);
+    if (!d.is_string() || d.get<std::string>().empty())
+      bad_manifest(mp, where + ".dir", "the point's folder (a string)");
+    // A point's folder is inside the sweep folder: no absolute path, no "..".
+    const fs::path rel = fs::path(d.get<std::string>()).lexically_normal();
+    if (rel.is_absolute() || rel.empty() || *rel.begin() == "..")
+      bad_manifest(mp, where + ".dir", "a folder inside the sweep folder");
+    out.dirs.push_back(rel.string());
+  }
+  const nlohmann::json& crit = member(mp, m, "criteria", "");
+  for (const char* k : {"accepted_drop", "latency_factor"}) {
+    const nlohmann::json& v = member(mp, crit, k, "criteria");
+    if (!v.is_number()) bad_manifest(mp, std::string("criteria.") + k, "a number");
+  }
+  out.accepted_drop = crit.at("accepted_drop").get<double>();
+  out.latency_factor = crit.at("latency_factor").get<double>();
+  if (m.contains("metrics")) {
+    if (!m["metrics"].is_array()) bad_manifest(mp, "metrics", "a list of {name, selector}");
+    for (std::size_t i = 0; i < m["metrics"].size(); ++i) {
+      const std::string where = fmt::format("metrics[{}]", i);
+      const nlohmann::json& x = m["metrics"][i];
+      const nlohmann::json& name = member(mp, x, "name", where);
+      const nlohmann::json& sel = member(mp, x, "selector", where);
+      if (!name.is_string() || !sel.is_string()) bad_manifest(mp, where, "a name and a selector (strings)");
+      out.metrics.push_back({name.get<std::string>(), sel.get<std::string>()});
+      parse_json_selector(out.metrics.back().selector, mp.string() + ": metric " + out.metrics.back().name);
+    }
+  }
+  return out;
+}
+
+int collect(const fs::path& dir, std::ostream& out, std::ostream& err) {
+  const Manifest m = read_manifest(dir);
+  const std::vector<std::string>& keys = m.keys;
+  const std::vector<std::vector<std::string>>& values = m.values;
   std::vector<std::optional<nlohmann::json>> results;
   std::size_t missing = 0, partial = 0;
-  for (const auto& p : m.at("points")) {
-    values.push_back(p.at("values").get<std::vector<std::string>>());
-    const fs::path rp = dir / p.at("dir").get<std::string>() / "results.json";
+  for (const std::string& pd : m.dirs) {
+    const fs::path rp = dir / pd / "results.json";
     std::optional<nlohmann::json> r;
-    if (fs::exists(rp)) {
+    std::error_code ec;
+    if (fs::is_regular_file(rp, ec)) {
       try {
         r = nlohmann::json::parse(read_text(rp));
-        if (r->value("partial", false)) ++partial;
+        if (!r->is_object()) r.reset();
+        else if (r->value("partial", false)) ++partial;
       } catch (const std::exception&) {
         r.reset();
       }
@@ -121,14 +217,9 @@ int collect(const fs::path& dir, std::ostream& out, std::ostream& err) {
     results.push_back(std::move(r));
   }
   SaturationCriteria crit;
-  crit.accepted_drop = m.at("criteria").at("accepted_drop").get<double>();
-  crit.latency_factor = m.at("criteria").at("latency_factor").get<double>();
-  std::vector<CurveMetric> metrics;
-  if (m.contains("metrics"))
-    for (const auto& x : m["metrics"]) {
-      metrics.push_back({x.at("name").get<std::string>(), x.at("selector").get<std::string>()});
-      parse_json_selector(metrics.back().selector, manifest_path.string() + ": metric " + metrics.back().name);
-    }
+  crit.accepted_drop = m.accepted_drop;
+  crit.latency_factor = m.latency_factor;
+  const std::vector<CurveMetric>& metrics = m.metrics;
   const Curve curve = build_curve(keys, values, results, crit, metrics);
   write_file_atomically((dir / "curve.csv").string(), curve_csv(curve));
   write_file_atomically((dir / "saturation.json").string(), saturation_json(curve).dump(2) + "\n");
@@ -153,7 +244,7 @@ int collect(const fs::path& dir, std::ostream& out, std::ostream& err) {
     if (metrics.size() >= 2) plots.push_back("tradeoff");
   }
   write_file_atomically((dir / "plot.gp").string(),
-                        gnuplot_script(curve, fs::path(m.at("scenario").get<std::string>()).stem().string()));
+                        gnuplot_script(curve, fs::path(m.scenario).stem().string()));
   if (auto problem = render_plots(dir)) {
     err << "warning: plots not rendered: " << *problem << "\n";
   } else {
@@ -173,7 +264,7 @@ CLI::App* add_sweep_subcommand(CLI::App& app, SweepOptions& o) {
                 "key=value, key=a,b,c or key=lo:hi:step (repeatable; several ranges give their product)")
       ->required();
   s->add_option("-o,--output", o.out_dir, "Sweep folder (default: results/<scenario name>-sweep)");
-  s->add_option("--seed", o.seed, "Random seed of every point");
+  s->add_option("--seed", o.seed, "Random seed of every point, 0..2^64-1")->type_name("UINT64");
   s->add_option("-j,--jobs", o.jobs, "Points run at once, each in its own process")->check(CLI::Range(1u, 1024u));
   s->add_flag("--plan", o.plan, "Only write sweep.json and print one command per point (run them, then collect)");
   s->add_option("--metric", o.metrics,
@@ -219,13 +310,15 @@ int run_sweep_command(const SweepOptions& o, std::ostream& out, std::ostream& er
     metrics.push_back({{"name", mt.substr(0, eq)}, {"selector", mt.substr(eq + 1)}});
   }
   const std::vector<SweepPoint> points = sweep_points(axes);
+  std::optional<std::uint64_t> seed;
+  if (!o.seed.empty()) seed = parse_seed_flag(o.seed);
 
   // Every point must be a valid scenario: check the first and the last before running anything.
   auto overrides_of = [&](const SweepPoint& p) {
     std::vector<std::pair<std::string, std::string>> ov;
     for (const std::string& f : fixed) ov.push_back(split_override(f));
     for (const auto& kv : p.sets) ov.push_back(kv);
-    if (o.seed) ov.emplace_back("seed", std::to_string(*o.seed));
+    if (seed) ov.emplace_back("seed", std::to_string(*seed));
     return ov;
   };
   load_scenario(o.scenario, overrides_of(points.front()));
@@ -234,7 +327,16 @@ int run_sweep_command(const SweepOptions& o, std::ostream& out, std::ostream& er
   const fs::path dir = fs::absolute(o.out_dir.empty() ? fs::path("results") / (fs::path(o.scenario).stem().string() + "-sweep")
                                                       : fs::path(o.out_dir))
                            .lexically_normal();
-  fs::create_directories(dir);
+  prepare_output_folder(dir.string(), o.out_dir.empty() ? "the default sweep folder" : "-o");
+  // An earlier sweep's points and plots would mix with this one's (its points beyond this sweep's
+  // last, a metrics.png this sweep does not draw): removed, as are a killed sweep's temporaries.
+  const EarlierOutputs earlier = clear_earlier_outputs(
+      dir.string(), "sweep.json",
+      {"sweep.json", "curve.csv", "saturation.json", "plot_data.csv", "metrics_data.csv", "plot.gp", "gnuplot.log",
+       "latency.png", "latency.svg", "throughput.png", "throughput.svg", "metrics.png", "metrics.svg", "tradeoff.png",
+       "tradeoff.svg", "points"});
+  if (!earlier.removed.empty())
+    err << fmt::format("sweep: removed the earlier sweep in {} first ({})\n", dir.string(), fmt::join(earlier.removed, ", "));
   const std::string exe = self_executable();
   const std::string scenario = fs::absolute(o.scenario).lexically_normal().string();
   nlohmann::json m;
@@ -243,7 +345,7 @@ int run_sweep_command(const SweepOptions& o, std::ostream& out, std::ostream& er
   m["keys"] = nlohmann::json::array();
   for (const SweepAxis& a : axes) m["keys"].push_back(a.key);
   m["fixed"] = fixed;
-  m["seed"] = o.seed ? nlohmann::json(*o.seed) : nlohmann::json(nullptr);
+  m["seed"] = seed ? nlohmann::json(*seed) : nlohmann::json(nullptr);
   m["criteria"] = {{"accepted_drop", o.accepted_drop}, {"latency_factor", o.latency_factor}};
   m["metrics"] = metrics;
   std::vector<std::vector<std::string>> argvs;
@@ -256,7 +358,7 @@ int run_sweep_command(const SweepOptions& o, std::ostream& out, std::ostream& er
       argv.insert(argv.end(), {"--set", k + "=" + v});
       vals.push_back(v);
     }
-    if (o.seed) argv.insert(argv.end(), {"--seed", std::to_string(*o.seed)});
+    if (seed) argv.insert(argv.end(), {"--seed", std::to_string(*seed)});
     pts.push_back({{"index", p.index}, {"dir", sweep_point_dir(p.index)}, {"values", vals}, {"command", command_line(argv)}});
     argvs.push_back(std::move(argv));
   }
@@ -296,13 +398,14 @@ int run_sweep_command(const SweepOptions& o, std::ostream& out, std::ostream& er
     ++done;
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-    std::string what = code == 0 ? "ok" : code == 130 ? "interrupted" : fmt::format("FAILED (exit {})", code);
-    if (code != 0 && code != 130) ++failed;
-    if (code == 130) interrupted = true;
+    const bool stopped = code == 130;
+    std::string what = code == 0 ? "ok" : stopped ? "interrupted" : fmt::format("FAILED (exit {})", code);
+    if (code != 0 && !stopped) ++failed;
+    if (stopped) interrupted = true;
     std::string vals;
     for (const auto& [k, v] : points[idx].sets) vals += (vals.empty() ? "" : " ") + k + "=" + v;
     err << fmt::format("[{}/{}] p{:04d} {}: {} ({:.1f} s){}\n", done, points.size(), idx, vals, what, secs,
-                       code != 0 && code != 130 ? ", see " + (dir / sweep_point_dir(idx) / "run.log").string() : "");
+                       code != 0 && !stopped ? ", see " + (dir / sweep_point_dir(idx) / "run.log").string() : "");
   }
   collect(dir, out, err);
   if (interrupted) {

@@ -4,9 +4,11 @@
 #include <fstream>
 #include <sstream>
 
+#include "sim/core/input_file.h"
 #include "sim/fabric/ibnetdiscover_format.h"
 #include "sim/fabric/ibsim_format.h"
 #include "sim/fabric/topology_yaml.h"
+#include "sim/fabric/yaml_input.h"
 
 namespace ibfsim {
 
@@ -86,17 +88,8 @@ TopologyFormat detect_topology_format(std::string_view text) {
 }
 
 Topology load_topology_file(const std::string& path, TopologyFormat* format) {
-  std::error_code ec;
-  std::string text;
-  if (!std::filesystem::is_directory(path, ec)) {
-    std::ifstream in(path, std::ios::binary);
-    if (in) {
-      std::stringstream ss;
-      ss << in.rdbuf();
-      text = ss.str();
-    }
-  }
-  // Unreadable files go to the YAML reader, whose message says why.
+  // A folder, a device or an endless pipe is refused here, before any format is guessed.
+  const std::string text = read_input_file(path, "a topology file (YAML, ibnetdiscover or ibsim)");
   const TopologyFormat f = detect_topology_format(text);
   if (format) *format = f;
   switch (f) {
@@ -104,7 +97,7 @@ Topology load_topology_file(const std::string& path, TopologyFormat* format) {
     case TopologyFormat::kIbsim: return parse_ibsim(text, path);
     case TopologyFormat::kYaml: break;
   }
-  return load_topology(path);
+  return parse_topology(parse_yaml_text(text, path), path);
 }
 
 }  // namespace ibfsim

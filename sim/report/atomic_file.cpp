@@ -9,13 +9,15 @@
 #include <system_error>
 #include <utility>
 
+#include "sim/core/error.h"
+
 namespace ibfsim {
 
 namespace {
 
 [[noreturn]] void throw_errno(const std::string& what, const std::string& path, int err) {
   // generic_category().message is the thread-safe spelling of strerror.
-  throw std::runtime_error("cannot " + what + " '" + path + "': " +
+  throw OutputError("cannot " + what + " '" + path + "': " +
                            std::generic_category().message(err));
 }
 

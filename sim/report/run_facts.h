@@ -119,6 +119,7 @@ struct StudyFigures {
 struct RunFacts {
   std::string version, scenario_file, topology_file;
   bool partial = false;  // stopped early (Ctrl-C)
+  std::vector<std::string> warnings;  // the scenario's (results.json "warnings", the summary)
   std::size_t hcas = 0, switches = 0, cables = 0;
   std::string first_cable_rate;  // empty without cables
   std::uint64_t seed = 1;

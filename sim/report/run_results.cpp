@@ -57,14 +57,14 @@ nlohmann::json subnet_manager_json(const std::optional<SubnetManagerFacts>& sm) 
                       {"nodes", r.nodes},
                       {"switches", r.switches},
                       {"links", r.links}});
-  const SweepFacts& first = sm->sweeps.front();
+  const SweepFacts* first = &sm->sweeps.front();
   return {{"mode", "in_band"},
           {"host", sm->host},
           {"port", sm->port},
           {"routing", sm->routing},
           {"lmc", sm->lmc},
-          {"bring_up_ns", ns(first.done)},
-          {"bring_up_smps", first.smps},
+          {"bring_up_ns", first ? nlohmann::json(ns(first->done)) : nlohmann::json(nullptr)},
+          {"bring_up_smps", first ? first->smps : 0},
           {"smps_sent", sm->smps_sent},
           {"traps_received", sm->traps_received},
           {"sweeps", sweeps},
@@ -212,6 +212,8 @@ nlohmann::json run_results_json(const RunFacts& f, const StatsSnapshot& stats) {
   j["ibfsim_version"] = f.version;
   // Stopped early (Ctrl-C): every figure covers the simulated time up to phases.end_ns only.
   j["partial"] = f.partial;
+  // What the run was warned about (the topology's disconnected parts, links negotiating down).
+  j["warnings"] = f.warnings;
   j["scenario"] = f.scenario_file;
   j["topology"] = {{"file", f.topology_file}, {"hcas", f.hcas}, {"switches", f.switches}, {"cables", f.cables}};
   j["seed"] = f.seed;

@@ -75,6 +75,7 @@ std::string run_summary(const RunFacts& f, const nlohmann::json& j) {
     for (const std::string& s : f.verbs_summaries) out += s;
   }
   if (f.partial) out += fmt::format("INTERRUPTED at {} simulated: results so far, marked partial\n", format_duration(f.end));
+  for (const std::string& w : f.warnings) out += "warning: " + w + "\n";
   if (f.congestion_control) {
     const auto& t = j["congestion_control"]["totals"];
     out += fmt::format("congestion control: {} FECN marked, {} BECNs on responses, {} CNPs sent, {} BECNs taken\n",

@@ -145,6 +145,7 @@ RunFacts run_facts(ScenarioRun& run) {
   f.scenario_file = sc.file;
   f.topology_file = sc.topology_file;
   f.partial = run.partial;
+  f.warnings = sc.warnings;
   f.hcas = run.hca_nodes.size();
   f.switches = topo.switches().size();
   f.cables = topo.cables.size();

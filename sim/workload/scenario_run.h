@@ -4,6 +4,7 @@
 #pragma once
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "sim/workload/scenario.h"
 
@@ -24,5 +25,9 @@ struct RunResult {
 // CalendarProcess::request_stop() (SIGINT) still writes its results, marked "partial": true.
 // Throws InputError for bad input and SimError when an invariant breaks.
 RunResult run_scenario(const Scenario& scenario, const std::string& out_dir);
+
+// The names of every file a run may write into its folder (whichever outputs its scenario asks
+// for): those of an earlier run are removed before a new run writes (output_folder.h).
+const std::vector<std::string>& run_output_files();
 
 }  // namespace ibfsim
