@@ -1,5 +1,5 @@
 // The ibfsim command. Exit codes: 0 success, 1 simulation error, 2 bad input, 3 a result could not
-// be written (disk full, I/O error), 130 interrupted (SIGINT).
+// be written (disk full, I/O error), 128 + N stopped by signal N (SIGINT, SIGTERM, SIGHUP).
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -18,6 +18,7 @@
 #include "sim/cli/topo_command.h"
 #include "sim/core/calendar_process.h"
 #include "sim/core/error.h"
+#include "sim/core/stop_signals.h"
 #include "sim/core/temporary_files.h"
 #include "sim/fabric/yaml_input.h"
 #include "sim/workload/scenario.h"
@@ -27,18 +28,12 @@
 
 namespace {
 
-// Ctrl-C: the running simulation stops at its next instant and writes what it has, marked
-// partial; a second Ctrl-C ends the process at once (results.json is still never half-written).
-void on_sigint(int) {
-  ibfsim::CalendarProcess::request_stop();
-  std::signal(SIGINT, SIG_DFL);
-}
-
 // Where -o came from, for messages about the folder.
 std::string output_flag(const std::string& given) { return given.empty() ? "the default results folder" : "-o"; }
 
 int run_command(const std::string& scenario_path, std::string out_dir, const std::string& seed_text,
                 const std::vector<std::string>& sets, const std::string& event_trace) {
+  ibfsim::enable_graceful_stop();
   std::vector<std::pair<std::string, std::string>> overrides;
   for (const auto& s : sets) overrides.push_back(ibfsim::split_override(s));
   if (!seed_text.empty()) overrides.emplace_back("seed", std::to_string(ibfsim::parse_seed_flag(seed_text)));
@@ -78,6 +73,7 @@ int run_command(const std::string& scenario_path, std::string out_dir, const std
                          earlier.temporaries.size());
   std::cout << fmt::format("ibfsim {}: {} (seed {})\n", IBFSIM_VERSION_STRING, scenario_path, sc.seed) << r.summary
             << notes << fmt::format("wall time: {:.2f} s\n", wall);
+  if (const int sig = ibfsim::stop_signal()) return 128 + sig;
   return r.partial ? 130 : 0;
 }
 
@@ -89,7 +85,9 @@ constexpr const char* kSubcommands = "run, sweep, collect, topo or routes";
 // SystemC prints its banner before sc_main unless this variable is set; users never see it.
 int main(int argc, char* argv[]) {
   setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
-  std::signal(SIGINT, on_sigint);
+  // SIGINT, SIGTERM, SIGHUP: stop, write the results so far marked partial, exit 128 + signal
+  // (stop_signals.h); a signal that ends the process removes its temporary files first.
+  ibfsim::install_stop_signal_handlers();
   return sc_core::sc_elab_and_sim(argc, argv);
 }
 

@@ -1,6 +1,8 @@
 #include "sim/cli/sweep_command.h"
 
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -16,6 +18,7 @@
 
 #include "sim/cli/cli_values.h"
 #include "sim/core/calendar_process.h"
+#include "sim/core/stop_signals.h"
 #include "sim/core/error.h"
 #include "sim/fabric/yaml_input.h"
 #include "sim/report/atomic_file.h"
@@ -50,11 +53,31 @@ std::string command_line(const std::vector<std::string>& argv) {
   return s;
 }
 
-// Runs `argv` with stdout and stderr into `log`; returns the child's pid.
+// Runs `argv` with stdout and stderr into `log`; returns the child's pid. The child runs in its
+// own process group, so that a Ctrl-C on the terminal reaches it once, forwarded by the sweep
+// (stop_signals.h), not twice; and it gets SIGTERM should the sweep die without forwarding
+// (SIGKILL), so that no point runs on as an orphan.
 pid_t spawn(const std::vector<std::string>& argv, const fs::path& log) {
+  sigset_t stop_set, old_set;
+  sigemptyset(&stop_set);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&stop_set, sig);
+  // No signal between the fork and the pid's entry in the forwarding table: it would be lost.
+  sigprocmask(SIG_BLOCK, &stop_set, &old_set);
+  const pid_t parent = getpid();
   const pid_t pid = fork();
-  if (pid < 0) throw std::runtime_error("fork failed");
+  if (pid < 0) {
+    sigprocmask(SIG_SETMASK, &old_set, nullptr);
+    throw std::runtime_error("fork failed");
+  }
   if (pid == 0) {
+    setpgid(0, 0);
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (getppid() != parent) _exit(128 + SIGTERM);  // the sweep died before prctl
+    struct sigaction dfl {};
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaction(sig, &dfl, nullptr);
+    sigprocmask(SIG_SETMASK, &old_set, nullptr);
     const int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (fd >= 0) {
       dup2(fd, 1);
@@ -67,8 +90,18 @@ pid_t spawn(const std::vector<std::string>& argv, const fs::path& log) {
     execv(args[0], args.data());
     _exit(127);
   }
+  setpgid(pid, pid);  // also here: whichever runs first
+  add_signal_forward(pid);
+  // A stop that came before the fork is the point's too.
+  if (const int sig = stop_signal()) kill(pid, sig);
+  sigprocmask(SIG_SETMASK, &old_set, nullptr);
   return pid;
 }
+
+// The images of a sweep's plots. gnuplot writes them itself: when it fails (or is stopped), the
+// ones it began are removed, never left empty or half-drawn beside the curve.
+const char* const kPlotImages[] = {"latency.png",  "latency.svg", "throughput.png", "throughput.svg",
+                                   "metrics.png",  "metrics.svg", "tradeoff.png",   "tradeoff.svg"};
 
 // Renders the plots with gnuplot in `dir`; a message if it could not.
 std::optional<std::string> render_plots(const fs::path& dir) {
@@ -88,10 +121,13 @@ std::optional<std::string> render_plots(const fs::path& dir) {
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return std::nullopt;
+  for (const char* image : kPlotImages) {
+    std::error_code ec;
+    fs::remove(dir / image, ec);
+  }
   if (WIFEXITED(status) && WEXITSTATUS(status) == 127) return "gnuplot not found (install gnuplot-nox)";
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-    return "gnuplot failed, see " + (dir / "gnuplot.log").string();
-  return std::nullopt;
+  return "gnuplot failed, see " + (dir / "gnuplot.log").string();
 }
 
 // A sweep.json that is not what `ibfsim sweep` writes: which part, and what it should be.
@@ -371,13 +407,17 @@ int run_sweep_command(const SweepOptions& o, std::ostream& out, std::ostream& er
     return 0;
   }
 
-  // Run the points, o.jobs at a time.
+  // Run the points, o.jobs at a time. A stop signal (SIGINT, SIGTERM, SIGHUP) is forwarded to the
+  // running points, which stop and write their results so far; no new point starts, the sweep
+  // waits for every point it started and collects what there is (stop_signals.h).
+  enable_graceful_stop();
+  set_results_pending();
   err << fmt::format("sweep: {} points, {} at a time, into {}\n", points.size(), o.jobs, dir.string());
   std::map<pid_t, std::pair<std::size_t, std::chrono::steady_clock::time_point>> running;
   std::size_t next = 0, done = 0, failed = 0;
   bool interrupted = false;
   while (next < points.size() || !running.empty()) {
-    if (CalendarProcess::stop_requested()) interrupted = true;
+    if (stop_signal() != 0) interrupted = true;
     while (!interrupted && next < points.size() && running.size() < o.jobs) {
       const fs::path pd = dir / sweep_point_dir(next);
       fs::create_directories(pd);
@@ -388,17 +428,19 @@ int run_sweep_command(const SweepOptions& o, std::ostream& out, std::ostream& er
     int status = 0;
     const pid_t pid = waitpid(-1, &status, 0);
     if (pid < 0) {
-      if (errno == EINTR) continue;  // SIGINT: the children got it too and are finishing
+      if (errno == EINTR) continue;  // a stop signal: forwarded to the points, which are finishing
       break;
     }
     auto it = running.find(pid);
     if (it == running.end()) continue;
+    remove_signal_forward(pid);
     const auto [idx, t0] = it->second;
     running.erase(it);
     ++done;
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-    const bool stopped = code == 130;
+    // 128 + SIGINT, SIGTERM or SIGHUP: the point was stopped (its results are marked partial).
+    const bool stopped = code == 128 + SIGINT || code == 128 + SIGTERM || code == 128 + SIGHUP;
     std::string what = code == 0 ? "ok" : stopped ? "interrupted" : fmt::format("FAILED (exit {})", code);
     if (code != 0 && !stopped) ++failed;
     if (stopped) interrupted = true;
@@ -409,8 +451,10 @@ int run_sweep_command(const SweepOptions& o, std::ostream& out, std::ostream& er
   }
   collect(dir, out, err);
   if (interrupted) {
-    err << "sweep interrupted: the curve holds the points that ran\n";
-    return 130;
+    const int sig = stop_signal() ? stop_signal() : SIGINT;
+    err << fmt::format("sweep interrupted{}: the curve holds the points that ran\n",
+                       stop_signal() ? " by " + signal_name(sig) : "");
+    return 128 + sig;
   }
   return failed ? 1 : 0;
 }

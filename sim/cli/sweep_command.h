@@ -42,7 +42,7 @@ CLI::App* add_sweep_subcommand(CLI::App& app, SweepOptions& opts);
 CLI::App* add_collect_subcommand(CLI::App& app, CollectOptions& opts);
 
 // Exit codes: 0 every point ran, 1 a point failed, 2 bad input, 3 a file could not be written,
-// 130 interrupted (SIGINT).
+// 128 + N stopped by signal N (SIGINT, SIGTERM, SIGHUP; forwarded to the running points).
 int run_sweep_command(const SweepOptions& opts, std::ostream& out, std::ostream& err);
 // Exit codes: 0, or 2 when DIR is no sweep folder or its sweep.json is not what sweep writes.
 int run_collect_command(const CollectOptions& opts, std::ostream& out, std::ostream& err);

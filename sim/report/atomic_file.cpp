@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "sim/core/error.h"
+#include "sim/core/temporary_files.h"
 
 namespace ibfsim {
 
@@ -50,14 +51,19 @@ void write_file_atomically(const std::string& path, std::string_view contents) {
 }
 
 AtomicFileGuard::AtomicFileGuard(std::string path)
-    : path_(std::move(path)), temp_path_(atomic_temp_path(path_)) {}
+    : path_(std::move(path)), temp_path_(atomic_temp_path(path_)), slot_(register_temporary(temp_path_)) {}
+
+AtomicFileGuard::AtomicFileGuard(std::string path, std::string temp_path)
+    : path_(std::move(path)), temp_path_(std::move(temp_path)), slot_(register_temporary(temp_path_)) {}
 
 AtomicFileGuard::AtomicFileGuard(AtomicFileGuard&& other) noexcept
     : path_(std::move(other.path_)),
       temp_path_(std::move(other.temp_path_)),
       committed_(other.committed_),
-      active_(other.active_) {
+      active_(other.active_),
+      slot_(other.slot_) {
   other.active_ = false;
+  other.slot_ = -1;
 }
 
 AtomicFileGuard& AtomicFileGuard::operator=(AtomicFileGuard&& other) noexcept {
@@ -67,7 +73,9 @@ AtomicFileGuard& AtomicFileGuard::operator=(AtomicFileGuard&& other) noexcept {
     temp_path_ = std::move(other.temp_path_);
     committed_ = other.committed_;
     active_ = other.active_;
+    slot_ = other.slot_;
     other.active_ = false;
+    other.slot_ = -1;
   }
   return *this;
 }
@@ -83,12 +91,16 @@ void AtomicFileGuard::commit() {
   }
   committed_ = true;
   active_ = false;
+  unregister_temporary(slot_);
+  slot_ = -1;
 }
 
 void AtomicFileGuard::discard() noexcept {
   if (!active_) return;
   std::remove(temp_path_.c_str());  // may not exist yet: nothing to report
   active_ = false;
+  unregister_temporary(slot_);
+  slot_ = -1;
 }
 
 }  // namespace ibfsim

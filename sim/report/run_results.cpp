@@ -57,7 +57,9 @@ nlohmann::json subnet_manager_json(const std::optional<SubnetManagerFacts>& sm) 
                       {"nodes", r.nodes},
                       {"switches", r.switches},
                       {"links", r.links}});
-  const SweepFacts* first = &sm->sweeps.front();
+  // A run stopped before the subnet manager began its first sweep (a signal while the fabric was
+  // being built) has none.
+  const SweepFacts* first = sm->sweeps.empty() ? nullptr : &sm->sweeps.front();
   return {{"mode", "in_band"},
           {"host", sm->host},
           {"port", sm->port},
@@ -212,6 +214,8 @@ nlohmann::json run_results_json(const RunFacts& f, const StatsSnapshot& stats) {
   j["ibfsim_version"] = f.version;
   // Stopped early (Ctrl-C): every figure covers the simulated time up to phases.end_ns only.
   j["partial"] = f.partial;
+  // Which signal stopped it (SIGINT, SIGTERM, SIGHUP); null when it ran to its end.
+  j["stopped_by"] = f.stopped_by.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.stopped_by);
   // What the run was warned about (the topology's disconnected parts, links negotiating down).
   j["warnings"] = f.warnings;
   j["scenario"] = f.scenario_file;
