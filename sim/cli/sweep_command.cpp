@@ -1,10 +1,13 @@
 #include "sim/cli/sweep_command.h"
 
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -14,12 +17,15 @@
 #include <map>
 #include <sstream>
 
+#include "sim/cli/cli_values.h"
 #include "sim/core/calendar_process.h"
+#include "sim/core/stop_signals.h"
 #include "sim/core/error.h"
 #include "sim/fabric/yaml_input.h"
 #include "sim/report/atomic_file.h"
 #include "sim/report/curve.h"
 #include "sim/report/html_report.h"
+#include "sim/report/output_folder.h"
 #include "sim/workload/scenario.h"
 #include "sim/workload/sweep_plan.h"
 
@@ -49,11 +55,31 @@ std::string command_line(const std::vector<std::string>& argv) {
   return s;
 }
 
-// Runs `argv` with stdout and stderr into `log`; returns the child's pid.
+// Runs `argv` with stdout and stderr into `log`; returns the child's pid. The child runs in its
+// own process group, so that a Ctrl-C on the terminal reaches it once, forwarded by the sweep
+// (stop_signals.h), not twice; and it gets SIGTERM should the sweep die without forwarding
+// (SIGKILL), so that no point runs on as an orphan.
 pid_t spawn(const std::vector<std::string>& argv, const fs::path& log) {
+  sigset_t stop_set, old_set;
+  sigemptyset(&stop_set);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&stop_set, sig);
+  // No signal between the fork and the pid's entry in the forwarding table: it would be lost.
+  sigprocmask(SIG_BLOCK, &stop_set, &old_set);
+  const pid_t parent = getpid();
   const pid_t pid = fork();
-  if (pid < 0) throw std::runtime_error("fork failed");
+  if (pid < 0) {
+    sigprocmask(SIG_SETMASK, &old_set, nullptr);
+    throw std::runtime_error("fork failed");
+  }
   if (pid == 0) {
+    setpgid(0, 0);
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (getppid() != parent) _exit(128 + SIGTERM);  // the sweep died before prctl
+    struct sigaction dfl {};
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaction(sig, &dfl, nullptr);
+    sigprocmask(SIG_SETMASK, &old_set, nullptr);
     const int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (fd >= 0) {
       dup2(fd, 1);
@@ -66,8 +92,18 @@ pid_t spawn(const std::vector<std::string>& argv, const fs::path& log) {
     execv(args[0], args.data());
     _exit(127);
   }
+  setpgid(pid, pid);  // also here: whichever runs first
+  add_signal_forward(pid);
+  // A stop that came before the fork is the point's too.
+  if (const int sig = stop_signal()) kill(pid, sig);
+  sigprocmask(SIG_SETMASK, &old_set, nullptr);
   return pid;
 }
+
+// The images of a sweep's plots. gnuplot writes them itself: when it fails (or is stopped), the
+// ones it began are removed, never left empty or half-drawn beside the curve.
+const char* const kPlotImages[] = {"latency.png",  "latency.svg", "throughput.png", "throughput.svg",
+                                   "metrics.png",  "metrics.svg", "tradeoff.png",   "tradeoff.svg"};
 
 // Renders the plots with gnuplot in `dir`; a message if it could not.
 std::optional<std::string> render_plots(const fs::path& dir) {
@@ -87,10 +123,118 @@ std::optional<std::string> render_plots(const fs::path& dir) {
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return std::nullopt;
+  for (const char* image : kPlotImages) {
+    std::error_code ec;
+    fs::remove(dir / image, ec);
+  }
   if (WIFEXITED(status) && WEXITSTATUS(status) == 127) return "gnuplot not found (install gnuplot-nox)";
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-    return "gnuplot failed, see " + (dir / "gnuplot.log").string();
-  return std::nullopt;
+  return "gnuplot failed, see " + (dir / "gnuplot.log").string();
+}
+
+// A sweep.json that is not what `ibfsim sweep` writes: which part, and what it should be.
+[[noreturn]] void bad_manifest(const fs::path& manifest, const std::string& where, const std::string& expected) {
+  throw InputError(manifest.string() + ": " + (where.empty() ? "" : where + ": ") + "expected " + expected +
+                   " (the sweep.json that ibfsim sweep writes)");
+}
+
+// The members of sweep.json collect reads, each checked for its type.
+struct Manifest {
+  std::vector<std::string> keys;
+  std::vector<std::vector<std::string>> values;  // per point
+  std::vector<std::string> dirs;                 // per point, relative to the sweep folder
+  double accepted_drop = 0, latency_factor = 0;
+  std::vector<CurveMetric> metrics;
+  std::string scenario;
+};
+
+std::vector<std::string> string_list(const fs::path& mp, const nlohmann::json& v, const std::string& where) {
+  if (!v.is_array()) bad_manifest(mp, where, "a list of strings");
+  std::vector<std::string> out;
+  for (const auto& x : v) {
+    if (!x.is_string()) bad_manifest(mp, where, "a list of strings");
+    out.push_back(x.get<std::string>());
+  }
+  return out;
+}
+
+const nlohmann::json& member(const fs::path& mp, const nlohmann::json& obj, const char* key, const std::string& where) {
+  if (!obj.is_object() || !obj.contains(key))
+    bad_manifest(mp, where, std::string("an object with '") + key + "'");
+  return obj.at(key);
+}
+
+Manifest read_manifest(const fs::path& dir) {
+  std::error_code ec;
+  const fs::file_status st = fs::status(dir, ec);
+  if (!fs::exists(st)) throw InputError(dir.string() + ": expected a sweep folder (holding sweep.json), got no such folder");
+  if (!fs::is_directory(st)) throw InputError(dir.string() + ": expected a sweep folder (holding sweep.json), got a file");
+  const fs::path mp = dir / "sweep.json";
+  if (!fs::exists(mp, ec))
+    throw InputError(mp.string() + ": expected the sweep.json of `ibfsim sweep` (or --plan), got no such file");
+  if (!fs::is_regular_file(mp, ec)) throw InputError(mp.string() + ": expected the sweep.json of `ibfsim sweep`, got something that is not a file");
+  nlohmann::json m;
+  try {
+    m = nlohmann::json::parse(read_text(mp));
+  } catch (const nlohmann::json::parse_error& e) {
+    // e.byte is where the parser stopped; report it as a line and column.
+    const std::string text = read_text(mp);
+    std::size_t line = 1, col = 1;
+    for (std::size_t i = 0; i + 1 < e.byte && i < text.size(); ++i) {
+      if (text[i] == '\n') ++line, col = 1;
+      else ++col;
+    }
+    throw InputError(fmt::format("{}:{}:{}: expected valid JSON (the sweep.json that ibfsim sweep writes), got a "
+                                 "syntax error", mp.string(), line, col));
+  }
+  Manifest out;
+  if (!m.is_object()) bad_manifest(mp, "", "a JSON object");
+  out.keys = string_list(mp, member(mp, m, "keys", ""), "keys");
+  if (out.keys.empty()) bad_manifest(mp, "keys", "at least one swept key");
+  const nlohmann::json& scenario = member(mp, m, "scenario", "");
+  if (!scenario.is_string()) bad_manifest(mp, "scenario", "the scenario's path (a string)");
+  out.scenario = scenario.get<std::string>();
+  const nlohmann::json& points = member(mp, m, "points", "");
+  if (!points.is_array()) bad_manifest(mp, "points", "a list of points");
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const std::string where = fmt::format("points[{}]", i);
+    out.values.push_back(string_list(mp, member(mp, points[i], "values", where), where + ".values"));
+    if (out.values.back().size() != out.keys.size())
+      bad_manifest(mp, where + ".values", fmt::format("{} values, one per key", out.keys.size()));
+    const nlohmann::json& d = member(mp, points[i], "dir", where);
+    if (!d.is_string() || d.get<std::string>().empty())
+      bad_manifest(mp, where + ".dir", "the point's folder (a string)");
+    // A point's folder is inside the sweep folder: no absolute path, no "..".
+    const fs::path rel = fs::path(d.get<std::string>()).lexically_normal();
+    if (rel.is_absolute() || rel.empty() || *rel.begin() == "..")
+      bad_manifest(mp, where + ".dir", "a folder inside the sweep folder");
+    out.dirs.push_back(rel.string());
+  }
+  const nlohmann::json& crit = member(mp, m, "criteria", "");
+  for (const char* k : {"accepted_drop", "latency_factor"}) {
+    const nlohmann::json& v = member(mp, crit, k, "criteria");
+    if (!v.is_number()) bad_manifest(mp, std::string("criteria.") + k, "a number");
+  }
+  out.accepted_drop = crit.at("accepted_drop").get<double>();
+  out.latency_factor = crit.at("latency_factor").get<double>();
+  if (m.contains("metrics")) {
+    if (!m["metrics"].is_array()) bad_manifest(mp, "metrics", "a list of {name, selector}");
+    for (std::size_t i = 0; i < m["metrics"].size(); ++i) {
+      const std::string where = fmt::format("metrics[{}]", i);
+      const nlohmann::json& x = m["metrics"][i];
+      const nlohmann::json& name = member(mp, x, "name", where);
+      const nlohmann::json& sel = member(mp, x, "selector", where);
+      if (!name.is_string() || !sel.is_string()) bad_manifest(mp, where, "a name and a selector (strings)");
+      std::string unit;
+      if (x.contains("unit")) {
+        if (!x["unit"].is_string()) bad_manifest(mp, where + ".unit", "the metric's unit (a string)");
+        unit = x["unit"].get<std::string>();
+      }
+      out.metrics.push_back({name.get<std::string>(), sel.get<std::string>(), unit});
+      parse_json_selector(out.metrics.back().selector, mp.string() + ": metric " + out.metrics.back().name);
+    }
+  }
+  return out;
 }
 
 // report.html of the sweep: the curves with every point linked to its own report, the plots
@@ -110,29 +254,20 @@ void write_sweep_report(const fs::path& dir, const Curve& curve, const std::stri
 }
 
 int collect(const fs::path& dir, std::ostream& out, std::ostream& err) {
-  const fs::path manifest_path = dir / "sweep.json";
-  if (!fs::exists(manifest_path))
-    throw InputError(manifest_path.string() + ": expected the sweep.json of `ibfsim sweep` (or --plan), got no such file");
-  nlohmann::json m;
-  try {
-    m = nlohmann::json::parse(read_text(manifest_path));
-  } catch (const std::exception& e) {
-    throw InputError(manifest_path.string() + ": expected a sweep manifest, got unreadable JSON (" + e.what() + ")");
-  }
-  std::vector<std::string> keys = m.at("keys").get<std::vector<std::string>>();
-  std::vector<std::vector<std::string>> values;
-  std::vector<std::string> point_dirs;
+  const Manifest m = read_manifest(dir);
+  const std::vector<std::string>& keys = m.keys;
+  const std::vector<std::vector<std::string>>& values = m.values;
   std::vector<std::optional<nlohmann::json>> results;
   std::size_t missing = 0, partial = 0;
-  for (const auto& p : m.at("points")) {
-    values.push_back(p.at("values").get<std::vector<std::string>>());
-    point_dirs.push_back(p.at("dir").get<std::string>());
-    const fs::path rp = dir / p.at("dir").get<std::string>() / "results.json";
+  for (const std::string& pd : m.dirs) {
+    const fs::path rp = dir / pd / "results.json";
     std::optional<nlohmann::json> r;
-    if (fs::exists(rp)) {
+    std::error_code ec;
+    if (fs::is_regular_file(rp, ec)) {
       try {
         r = nlohmann::json::parse(read_text(rp));
-        if (r->value("partial", false)) ++partial;
+        if (!r->is_object()) r.reset();
+        else if (r->value("partial", false)) ++partial;
       } catch (const std::exception&) {
         r.reset();
       }
@@ -141,14 +276,9 @@ int collect(const fs::path& dir, std::ostream& out, std::ostream& err) {
     results.push_back(std::move(r));
   }
   SaturationCriteria crit;
-  crit.accepted_drop = m.at("criteria").at("accepted_drop").get<double>();
-  crit.latency_factor = m.at("criteria").at("latency_factor").get<double>();
-  std::vector<CurveMetric> metrics;
-  if (m.contains("metrics"))
-    for (const auto& x : m["metrics"]) {
-      metrics.push_back({x.at("name").get<std::string>(), x.at("selector").get<std::string>(), x.value("unit", "")});
-      parse_json_selector(metrics.back().selector, manifest_path.string() + ": metric " + metrics.back().name);
-    }
+  crit.accepted_drop = m.accepted_drop;
+  crit.latency_factor = m.latency_factor;
+  const std::vector<CurveMetric>& metrics = m.metrics;
   const Curve curve = build_curve(keys, values, results, crit, metrics);
   write_file_atomically((dir / "curve.csv").string(), curve_csv(curve));
   write_file_atomically((dir / "saturation.json").string(), saturation_json(curve).dump(2) + "\n");
@@ -156,12 +286,12 @@ int collect(const fs::path& dir, std::ostream& out, std::ostream& err) {
   if (missing) out << fmt::format(", {} without results", missing);
   if (partial) out << fmt::format(", {} interrupted", partial);
   out << ")\n" << saturation_summary(curve);
-  const std::string title = fs::path(m.at("scenario").get<std::string>()).stem().string();
+  const std::string title = fs::path(m.scenario).stem().string();
   bool any_load = false;
   for (const CurveRow& r : curve.rows) any_load = any_load || r.has_load;
   if (!any_load && metrics.empty()) {
     out << "plots: none (no point has load-driven traffic, and no --metric)\n";
-    write_sweep_report(dir, curve, title, point_dirs, {}, out);
+    write_sweep_report(dir, curve, title, m.dirs, {}, out);
     return 0;
   }
   std::vector<std::string> plots;
@@ -183,7 +313,7 @@ int collect(const fs::path& dir, std::ostream& out, std::ostream& err) {
     for (const std::string& p : plots) list += (list.empty() ? "" : ", ") + p + ".png, " + p + ".svg";
     out << fmt::format("plots: {}/{}\n", dir.string(), list);
   }
-  write_sweep_report(dir, curve, title, point_dirs, plots, out);
+  write_sweep_report(dir, curve, title, m.dirs, plots, out);
   return 0;
 }
 
@@ -196,7 +326,7 @@ CLI::App* add_sweep_subcommand(CLI::App& app, SweepOptions& o) {
                 "key=value, key=a,b,c or key=lo:hi:step (repeatable; several ranges give their product)")
       ->required();
   s->add_option("-o,--output", o.out_dir, "Sweep folder (default: results/<scenario name>-sweep)");
-  s->add_option("--seed", o.seed, "Random seed of every point (default: the scenario's seed)");
+  s->add_option("--seed", o.seed, "Random seed of every point, 0..2^64-1 (default: the scenario's seed)")->type_name("UINT64");
   s->add_option("-j,--jobs", o.jobs, "Points run at once, each in its own process (default 1)")->check(CLI::Range(1u, 1024u));
   s->add_flag("--plan", o.plan, "Only write sweep.json and print one command per point (run them, then collect)");
   s->add_option("--metric", o.metrics,
@@ -253,13 +383,15 @@ int run_sweep_command(const SweepOptions& o, std::ostream& out, std::ostream& er
     metrics.push_back({{"name", cm.name}, {"selector", cm.selector}, {"unit", cm.unit}});
   }
   const std::vector<SweepPoint> points = sweep_points(axes);
+  std::optional<std::uint64_t> seed;
+  if (!o.seed.empty()) seed = parse_seed_flag(o.seed);
 
   // Every point must be a valid scenario: check the first and the last before running anything.
   auto overrides_of = [&](const SweepPoint& p) {
     std::vector<std::pair<std::string, std::string>> ov;
     for (const std::string& f : fixed) ov.push_back(split_override(f));
     for (const auto& kv : p.sets) ov.push_back(kv);
-    if (o.seed) ov.emplace_back("seed", std::to_string(*o.seed));
+    if (seed) ov.emplace_back("seed", std::to_string(*seed));
     return ov;
   };
   load_scenario(o.scenario, overrides_of(points.front()));
@@ -268,7 +400,16 @@ int run_sweep_command(const SweepOptions& o, std::ostream& out, std::ostream& er
   const fs::path dir = fs::absolute(o.out_dir.empty() ? fs::path("results") / (fs::path(o.scenario).stem().string() + "-sweep")
                                                       : fs::path(o.out_dir))
                            .lexically_normal();
-  fs::create_directories(dir);
+  prepare_output_folder(dir.string(), o.out_dir.empty() ? "the default sweep folder" : "-o");
+  // An earlier sweep's points and plots would mix with this one's (its points beyond this sweep's
+  // last, a metrics.png this sweep does not draw): removed, as are a killed sweep's temporaries.
+  const EarlierOutputs earlier = clear_earlier_outputs(
+      dir.string(), "sweep.json",
+      {"sweep.json", "curve.csv", "saturation.json", "plot_data.csv", "metrics_data.csv", "plot.gp", "gnuplot.log",
+       "latency.png", "latency.svg", "throughput.png", "throughput.svg", "metrics.png", "metrics.svg", "tradeoff.png",
+       "tradeoff.svg", "points"});
+  if (!earlier.removed.empty())
+    err << fmt::format("sweep: removed the earlier sweep in {} first ({})\n", dir.string(), fmt::join(earlier.removed, ", "));
   const std::string exe = self_executable();
   const std::string scenario = fs::absolute(o.scenario).lexically_normal().string();
   nlohmann::json m;
@@ -277,7 +418,7 @@ int run_sweep_command(const SweepOptions& o, std::ostream& out, std::ostream& er
   m["keys"] = nlohmann::json::array();
   for (const SweepAxis& a : axes) m["keys"].push_back(a.key);
   m["fixed"] = fixed;
-  m["seed"] = o.seed ? nlohmann::json(*o.seed) : nlohmann::json(nullptr);
+  m["seed"] = seed ? nlohmann::json(*seed) : nlohmann::json(nullptr);
   m["criteria"] = {{"accepted_drop", o.accepted_drop}, {"latency_factor", o.latency_factor}};
   m["metrics"] = metrics;
   std::vector<std::vector<std::string>> argvs;
@@ -290,7 +431,7 @@ int run_sweep_command(const SweepOptions& o, std::ostream& out, std::ostream& er
       argv.insert(argv.end(), {"--set", k + "=" + v});
       vals.push_back(v);
     }
-    if (o.seed) argv.insert(argv.end(), {"--seed", std::to_string(*o.seed)});
+    if (seed) argv.insert(argv.end(), {"--seed", std::to_string(*seed)});
     pts.push_back({{"index", p.index}, {"dir", sweep_point_dir(p.index)}, {"values", vals}, {"command", command_line(argv)}});
     argvs.push_back(std::move(argv));
   }
@@ -329,13 +470,17 @@ int run_sweep_command(const SweepOptions& o, std::ostream& out, std::ostream& er
     return 0;
   }
 
-  // Run the points, o.jobs at a time.
+  // Run the points, o.jobs at a time. A stop signal (SIGINT, SIGTERM, SIGHUP) is forwarded to the
+  // running points, which stop and write their results so far; no new point starts, the sweep
+  // waits for every point it started and collects what there is (stop_signals.h).
+  enable_graceful_stop();
+  set_results_pending();
   err << fmt::format("sweep: {} points, {} at a time, into {}\n", points.size(), o.jobs, dir.string());
   std::map<pid_t, std::pair<std::size_t, std::chrono::steady_clock::time_point>> running;
   std::size_t next = 0, done = 0, failed = 0;
   bool interrupted = false;
   while (next < points.size() || !running.empty()) {
-    if (CalendarProcess::stop_requested()) interrupted = true;
+    if (stop_signal() != 0) interrupted = true;
     while (!interrupted && next < points.size() && running.size() < o.jobs) {
       const fs::path pd = dir / sweep_point_dir(next);
       fs::create_directories(pd);
@@ -346,28 +491,33 @@ int run_sweep_command(const SweepOptions& o, std::ostream& out, std::ostream& er
     int status = 0;
     const pid_t pid = waitpid(-1, &status, 0);
     if (pid < 0) {
-      if (errno == EINTR) continue;  // SIGINT: the children got it too and are finishing
+      if (errno == EINTR) continue;  // a stop signal: forwarded to the points, which are finishing
       break;
     }
     auto it = running.find(pid);
     if (it == running.end()) continue;
+    remove_signal_forward(pid);
     const auto [idx, t0] = it->second;
     running.erase(it);
     ++done;
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-    std::string what = code == 0 ? "ok" : code == 130 ? "interrupted" : fmt::format("FAILED (exit {})", code);
-    if (code != 0 && code != 130) ++failed;
-    if (code == 130) interrupted = true;
+    // 128 + SIGINT, SIGTERM or SIGHUP: the point was stopped (its results are marked partial).
+    const bool stopped = code == 128 + SIGINT || code == 128 + SIGTERM || code == 128 + SIGHUP;
+    std::string what = code == 0 ? "ok" : stopped ? "interrupted" : fmt::format("FAILED (exit {})", code);
+    if (code != 0 && !stopped) ++failed;
+    if (stopped) interrupted = true;
     std::string vals;
     for (const auto& [k, v] : points[idx].sets) vals += (vals.empty() ? "" : " ") + k + "=" + v;
     err << fmt::format("[{}/{}] p{:04d} {}: {} ({:.1f} s){}\n", done, points.size(), idx, vals, what, secs,
-                       code != 0 && code != 130 ? ", see " + (dir / sweep_point_dir(idx) / "run.log").string() : "");
+                       code != 0 && !stopped ? ", see " + (dir / sweep_point_dir(idx) / "run.log").string() : "");
   }
   collect(dir, out, err);
   if (interrupted) {
-    err << "sweep interrupted: the curve holds the points that ran\n";
-    return 130;
+    const int sig = stop_signal() ? stop_signal() : SIGINT;
+    err << fmt::format("sweep interrupted{}: the curve holds the points that ran\n",
+                       stop_signal() ? " by " + signal_name(sig) : "");
+    return 128 + sig;
   }
   return failed ? 1 : 0;
 }

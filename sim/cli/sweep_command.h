@@ -28,7 +28,7 @@ struct SweepOptions {
   std::string scenario;
   std::string out_dir;
   std::vector<std::string> sets;
-  std::optional<std::uint64_t> seed;
+  std::string seed;  // --seed as given (cli_values.h checks it)
   unsigned jobs = 1;
   bool plan = false;
   double accepted_drop = 0.05;
@@ -49,9 +49,10 @@ struct CollectOptions {
 CLI::App* add_sweep_subcommand(CLI::App& app, SweepOptions& opts);
 CLI::App* add_collect_subcommand(CLI::App& app, CollectOptions& opts);
 
-// Exit codes: 0 every point ran, 1 a point failed, 2 bad input, 130 interrupted (SIGINT).
+// Exit codes: 0 every point ran, 1 a point failed, 2 bad input, 3 a file could not be written,
+// 128 + N stopped by signal N (SIGINT, SIGTERM, SIGHUP; forwarded to the running points).
 int run_sweep_command(const SweepOptions& opts, std::ostream& out, std::ostream& err);
-// Exit codes: 0, or 2 when DIR holds no sweep.json.
+// Exit codes: 0, or 2 when DIR is no sweep folder or its sweep.json is not what sweep writes.
 int run_collect_command(const CollectOptions& opts, std::ostream& out, std::ostream& err);
 
 }  // namespace ibfsim

@@ -2,6 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <stdexcept>
 
@@ -36,19 +40,20 @@ int run_topo_command(const TopoOptions& opts, std::ostream& out) {
   struct Output {
     const std::string& path;
     const char* what;
+    const char* flag;
     std::string text;
   };
   std::vector<Output> outputs;
-  if (!opts.dot_out.empty()) outputs.push_back({opts.dot_out, "Graphviz DOT", write_dot(topo)});
+  if (!opts.dot_out.empty()) outputs.push_back({opts.dot_out, "Graphviz DOT", "--dot", write_dot(topo)});
   if (!opts.ibnetdiscover_out.empty()) {
-    outputs.push_back({opts.ibnetdiscover_out, "ibnetdiscover", write_ibnetdiscover(topo)});
+    outputs.push_back({opts.ibnetdiscover_out, "ibnetdiscover", "--ibnetdiscover", write_ibnetdiscover(topo)});
   }
-  if (!opts.ibsim_out.empty()) outputs.push_back({opts.ibsim_out, "ibsim net file", write_ibsim(topo)});
+  if (!opts.ibsim_out.empty()) outputs.push_back({opts.ibsim_out, "ibsim net file", "--ibsim", write_ibsim(topo)});
   if (!opts.yaml_out.empty()) {
     const std::string comment = fmt::format(
         "Written by ibfsim topo {} --yaml {}\nfrom {} ({}): {} nodes, {} cables. Every key is in topologies/README.md.",
         opts.file, opts.yaml_out, opts.file, topology_format_name(format), topo.nodes.size(), topo.cables.size());
-    outputs.push_back({opts.yaml_out, "YAML topology", write_topology_yaml(topo, comment)});
+    outputs.push_back({opts.yaml_out, "YAML topology", "--yaml", write_topology_yaml(topo, comment)});
   }
   // A missing folder is the usual mistake: catch it before anything is written.
   for (const Output& o : outputs) {
@@ -57,12 +62,17 @@ int run_topo_command(const TopoOptions& opts, std::ostream& out) {
     if (!dir.empty() && !std::filesystem::is_directory(dir, ec)) {
       throw InputError(fmt::format("cannot write the {} to '{}': there is no folder '{}'", o.what, o.path, dir.string()));
     }
+    if (std::filesystem::is_directory(o.path, ec))
+      throw InputError(fmt::format("{} {}: expected a file to write the {} to, got a folder", o.flag, o.path, o.what));
+    if (::access(dir.empty() ? "." : dir.c_str(), W_OK | X_OK) != 0)
+      throw InputError(fmt::format("{} {}: expected a file in a folder ibfsim can write, got: {}", o.flag, o.path,
+                                   std::strerror(errno)));
   }
   for (const Output& o : outputs) {
     try {
       write_file_atomically(o.path, o.text);
-    } catch (const std::runtime_error& e) {
-      throw InputError(fmt::format("cannot write the {}: {}", o.what, e.what()));
+    } catch (const OutputError& e) {
+      throw OutputError(fmt::format("{}: cannot write the {}: {}", o.flag, o.what, e.what()));
     }
     out << fmt::format("wrote {} ({})\n", o.path, o.what);
   }

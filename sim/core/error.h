@@ -1,4 +1,4 @@
-// The two kinds of failure a run can end with; the CLI maps them to exit codes 2 and 1.
+// The kinds of failure a run can end with; the CLI maps them to exit codes 2, 3 and 1.
 #pragma once
 #include <stdexcept>
 #include <string>
@@ -7,6 +7,13 @@ namespace ibfsim {
 
 // Bad user input (YAML, command line). what() names the file, line, column and what was expected.
 class InputError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// A result that could not be written (disk full, an I/O error, a folder that became unwritable
+// during the run): what() names the file and the system's reason. The CLI exits with code 3.
+class OutputError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };

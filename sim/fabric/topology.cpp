@@ -192,6 +192,9 @@ std::string name_list(const Topology& topo, const std::vector<std::size_t>& node
 }  // namespace
 
 void validate_topology(const Topology& topo) {
+  if (topo.nodes.empty())
+    throw InputError(fmt::format("{}: expected a topology with at least one node, got none",
+                                 topo.source_file.empty() ? std::string("topology") : topo.source_file));
   std::unordered_map<std::string_view, std::size_t> by_name;
   std::unordered_map<Guid, std::size_t> by_guid;
   for (std::size_t i = 0; i < topo.nodes.size(); ++i) {

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "sim/core/input_file.h"
 #include "sim/fabric/ibnetdiscover_format.h"
 #include "sim/fabric/ibsim_format.h"
 #include "sim/fabric/topology_yaml.h"
@@ -90,15 +91,10 @@ TopologyFormat detect_topology_format(std::string_view text) {
 Topology load_topology_file(const std::string& path, const std::vector<std::pair<std::string, std::string>>& overrides,
                             TopologyFormat* format) {
   if (overrides.empty()) return load_topology_file(path, format);
-  TopologyFormat f = TopologyFormat::kYaml;
-  YAML::Node root;
-  {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    f = detect_topology_format(ss.str());
-  }
+  const TopologyFormat f =
+      detect_topology_format(read_input_file(path, "a topology file (YAML, ibnetdiscover or ibsim)"));
   if (format) *format = f;
+  YAML::Node root;
   // A net file becomes the YAML `ibfsim topo --yaml` writes, whose keys the overrides name.
   root = f == TopologyFormat::kYaml ? load_yaml_file(path) : YAML::Load(write_topology_yaml(load_topology_file(path)));
   for (const auto& [key, value] : overrides) apply_override(root, key, value);
@@ -106,17 +102,8 @@ Topology load_topology_file(const std::string& path, const std::vector<std::pair
 }
 
 Topology load_topology_file(const std::string& path, TopologyFormat* format) {
-  std::error_code ec;
-  std::string text;
-  if (!std::filesystem::is_directory(path, ec)) {
-    std::ifstream in(path, std::ios::binary);
-    if (in) {
-      std::stringstream ss;
-      ss << in.rdbuf();
-      text = ss.str();
-    }
-  }
-  // Unreadable files go to the YAML reader, whose message says why.
+  // A folder, a device or an endless pipe is refused here, before any format is guessed.
+  const std::string text = read_input_file(path, "a topology file (YAML, ibnetdiscover or ibsim)");
   const TopologyFormat f = detect_topology_format(text);
   if (format) *format = f;
   switch (f) {
@@ -124,7 +111,7 @@ Topology load_topology_file(const std::string& path, TopologyFormat* format) {
     case TopologyFormat::kIbsim: return parse_ibsim(text, path);
     case TopologyFormat::kYaml: break;
   }
-  return load_topology(path);
+  return parse_topology(parse_yaml_text(text, path), path);
 }
 
 }  // namespace ibfsim

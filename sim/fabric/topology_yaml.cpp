@@ -429,6 +429,7 @@ Topology parse_topology(const YAML::Node& root, const std::string& file_name) {
   } else {
     if (!top.has("nodes")) top.fail("key 'nodes' (or 'generate')", "a map with neither");
     const std::vector<YamlValue> nodes = top.list("nodes");
+    if (nodes.empty()) top.get("nodes").fail("at least one node");
     std::unordered_map<std::string, std::size_t> by_name;
     topo.nodes.reserve(nodes.size());
     std::size_t hca_extra_ports = 0;  // ports beyond the first of the HCAs so far (default_guid)
@@ -447,6 +448,8 @@ Topology parse_topology(const YAML::Node& root, const std::string& file_name) {
   return topo;
 }
 
-Topology load_topology(const std::string& path) { return parse_topology(load_yaml_file(path), path); }
+Topology load_topology(const std::string& path) {
+  return parse_topology(load_yaml_file(path, "a topology file"), path);
+}
 
 }  // namespace ibfsim

@@ -9,7 +9,7 @@
 namespace ibfsim {
 
 WaveformTracer::WaveformTracer(Fabric& fabric, const std::string& base, const std::vector<std::string>& ports)
-    : base_(base) {
+    : base_(base), guard_(base + ".vcd", atomic_temp_path(base) + ".vcd") {
   const Topology& topo = fabric.topology();
   std::vector<std::pair<std::size_t, unsigned>> selected;
   if (ports.empty()) {
@@ -27,7 +27,7 @@ WaveformTracer::WaveformTracer(Fabric& fabric, const std::string& base, const st
       selected.emplace_back(*node, p);
     }
   }
-  file_ = sc_core::sc_create_vcd_trace_file((base_ + ".tmp").c_str());
+  file_ = sc_core::sc_create_vcd_trace_file(atomic_temp_path(base_).c_str());
   file_->set_time_unit(1, sc_core::SC_FS);
   for (auto [n, p] : selected) {
     LinkPort& lp = fabric.port(n, p);
@@ -58,7 +58,7 @@ void WaveformTracer::close() {
   CalendarProcess::shared().set_after_wake(nullptr);
   sc_core::sc_close_vcd_trace_file(file_);
   file_ = nullptr;
-  std::rename((base_ + ".tmp.vcd").c_str(), (base_ + ".vcd").c_str());
+  guard_.commit();
 }
 
 }  // namespace ibfsim

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sim/fabric/fabric.h"
+#include "sim/report/atomic_file.h"
 
 namespace sc_core { class sc_trace_file; }
 
@@ -32,6 +33,9 @@ class WaveformTracer {
   void sample();
 
   std::string base_;
+  // SystemC appends ".vcd" to the name it is given: it writes BASE.tmp-PID.vcd, renamed to
+  // BASE.vcd when closed.
+  AtomicFileGuard guard_;
   sc_core::sc_trace_file* file_ = nullptr;
   std::vector<std::unique_ptr<Probe>> probes_;
 };

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "sim/core/error.h"
+#include "sim/core/input_file.h"
 
 namespace ibfsim {
 
@@ -32,6 +33,18 @@ std::string quote(std::string_view text) {
   return out + "'";
 }
 
+// The nodes apply_override stored (and every node inside them), for is_override_value. A process
+// applies a handful of --set overrides, so a list searched by identity is enough.
+std::vector<YAML::Node>& override_nodes() {
+  static std::vector<YAML::Node> nodes;
+  return nodes;
+}
+
+YAML::Node remember_override(YAML::Node node) {
+  override_nodes().push_back(node);
+  return node;
+}
+
 // Copies a value parsed from a --set argument into fresh nodes, which carry no position: the
 // parsed position (line 1 of the argument) would otherwise be reported as a line of the file.
 YAML::Node without_marks(const YAML::Node& node) {
@@ -39,20 +52,20 @@ YAML::Node without_marks(const YAML::Node& node) {
     case YAML::NodeType::Scalar: {
       YAML::Node out(node.Scalar());
       out.SetTag(node.Tag());
-      return out;
+      return remember_override(out);
     }
     case YAML::NodeType::Sequence: {
       YAML::Node out(YAML::NodeType::Sequence);
       for (const auto& item : node) out.push_back(without_marks(item));
-      return out;
+      return remember_override(out);
     }
     case YAML::NodeType::Map: {
       YAML::Node out(YAML::NodeType::Map);
       for (const auto& kv : node) out[without_marks(kv.first)] = without_marks(kv.second);
-      return out;
+      return remember_override(out);
     }
     default:
-      return YAML::Node(YAML::NodeType::Null);
+      return remember_override(YAML::Node(YAML::NodeType::Null));
   }
 }
 
@@ -68,19 +81,14 @@ bool parse_index(std::string_view text, std::size_t& out) {
 
 }  // namespace
 
-YAML::Node load_yaml_file(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    throw InputError(fmt::format("{}: cannot read the file: it is a directory", path));
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(fmt::format("{}: cannot read the file: {}", path, std::strerror(errno)));
-  std::stringstream text;
-  text << in.rdbuf();
+YAML::Node load_yaml_file(const std::string& path, const std::string& what) {
+  return parse_yaml_text(read_input_file(path, what), path);
+}
+
+YAML::Node parse_yaml_text(const std::string& src, const std::string& path) {
   // One document only. yaml-cpp 0.7's LoadAll never returns on some inputs (a lone ',':
   // jbeder/yaml-cpp#1040), so the first document is read with Load and a second one is found by
   // its '---' marker: at column 0 after content, it always starts a new document.
-  const std::string src = text.str();
   {
     std::istringstream lines(src);
     std::string line;
@@ -128,8 +136,17 @@ int YamlValue::column() const {
   return m.is_null() ? 0 : m.column + 1;
 }
 
+bool is_override_value(const YAML::Node& node) {
+  if (!node.IsDefined()) return false;
+  for (const YAML::Node& n : override_nodes())
+    if (n.is(node)) return true;
+  return false;
+}
+
+void forget_override_values() { override_nodes().clear(); }
+
 std::string YamlValue::location() const {
-  if (line() == 0) return fmt::format("{} (--set on the command line)", file_);
+  if (line() == 0) return is_override_value(node_) ? fmt::format("{} (--set on the command line)", file_) : file_;
   return fmt::format("{}:{}:{}", file_, line(), column());
 }
 
@@ -235,6 +252,13 @@ Time YamlValue::as_duration() const {
 }
 
 YamlMap YamlValue::as_map() const {
+  if (list_item_ && (!node_.IsDefined() || node_.IsNull())) {
+    // An empty item has no position of its own (yaml-cpp gives it the next token's, which may be
+    // past the end of the file): it is located at its list.
+    const std::string where = list_mark_.is_null() ? location()
+                                                    : fmt::format("{}:{}:{}", file_, list_mark_.line + 1, list_mark_.column + 1);
+    throw InputError(fmt::format("{}: expected a map, got an empty list item (item {} of the list)", where, list_index_ + 1));
+  }
   if (!node_.IsMap() && !node_.IsNull() && node_.IsDefined()) fail("a map");
   return YamlMap(node_, file_, key_mark_);
 }
@@ -244,7 +268,12 @@ std::vector<YamlValue> YamlValue::as_list() const {
   if (!node_.IsDefined() || node_.IsNull()) return out;
   if (!node_.IsSequence()) fail("a list");
   out.reserve(node_.size());
-  for (const auto& item : node_) out.emplace_back(item, file_);
+  for (const auto& item : node_) {
+    out.emplace_back(item, file_);
+    out.back().list_item_ = true;
+    out.back().list_mark_ = node_.Mark();
+    out.back().list_index_ = out.size() - 1;
+  }
   return out;
 }
 
@@ -382,7 +411,7 @@ void apply_override(YAML::Node root, const std::string& dotted_key, const std::s
       }
       YAML::Node next = cur[seg];
       if (!next.IsDefined() || next.IsNull()) {
-        cur[seg] = YAML::Node(YAML::NodeType::Map);
+        cur[seg] = remember_override(YAML::Node(YAML::NodeType::Map));
         next.reset(cur[seg]);
       }
       cur.reset(next);

@@ -25,7 +25,10 @@ class YamlMap;
 
 // Reads and parses one YAML file. A missing or unreadable file, a syntax error or more than one
 // document is an InputError (with file:line:col for syntax errors). An empty file gives a null node.
-YAML::Node load_yaml_file(const std::string& path);
+// `what` names the file in messages ("a scenario file": "x: expected a scenario file, got a folder").
+YAML::Node load_yaml_file(const std::string& path, const std::string& what = "a YAML file");
+// The same for text already read from `path`.
+YAML::Node parse_yaml_text(const std::string& text, const std::string& path);
 
 // One YAML value together with the file it came from, so that it can report errors about itself.
 // The typed accessors accept exactly what they name: an integer accessor rejects "1.5", a quoted
@@ -63,7 +66,8 @@ class YamlValue {
   T as_in_range(T lo, T hi) const;
   // "100ns", "2.5 us": see parse_duration.
   Time as_duration() const;
-  // A map (an empty value counts as an empty map).
+  // A map (an empty value counts as an empty map, but an empty list item does not: `- ` in a list
+  // of maps is a mistake, never an entry with every default).
   YamlMap as_map() const;
   // A list (an empty value counts as an empty list).
   std::vector<YamlValue> as_list() const;
@@ -85,6 +89,9 @@ class YamlValue {
   YAML::Node node_;
   std::string file_;
   std::optional<YAML::Mark> key_mark_;
+  bool list_item_ = false;  // an element of a list (as_list): its list and its place in it
+  YAML::Mark list_mark_ = YAML::Mark::null_mark();
+  std::size_t list_index_ = 0;
 };
 
 // A YAML map plus its file name: required and optional keys, typed values, and the check that
@@ -149,6 +156,14 @@ class YamlMap {
   std::optional<YAML::Mark> fallback_mark_;
   bool empty_value_ = false;  // built from an empty value or an absent key
 };
+
+// Whether `node` was stored by apply_override (a --set value, or a part of one): such nodes carry
+// no position, and their messages name the --set. Other nodes without a position (a value built
+// in the program) are reported at the file alone.
+bool is_override_value(const YAML::Node& node);
+// Forgets every value apply_override stored (a process that applies overrides to many documents
+// in turn, such as a fuzz target, would otherwise keep them all).
+void forget_override_values();
 
 // Implements `--set a.b.c=value`: parses value_text as a YAML scalar or flow value
 // ("10", "2.5us", "[1, 2]", "{speed: HDR}") and stores it at the dotted path below root,

@@ -9,13 +9,16 @@
 #include <system_error>
 #include <utility>
 
+#include "sim/core/error.h"
+#include "sim/core/temporary_files.h"
+
 namespace ibfsim {
 
 namespace {
 
 [[noreturn]] void throw_errno(const std::string& what, const std::string& path, int err) {
   // generic_category().message is the thread-safe spelling of strerror.
-  throw std::runtime_error("cannot " + what + " '" + path + "': " +
+  throw OutputError("cannot " + what + " '" + path + "': " +
                            std::generic_category().message(err));
 }
 
@@ -48,14 +51,19 @@ void write_file_atomically(const std::string& path, std::string_view contents) {
 }
 
 AtomicFileGuard::AtomicFileGuard(std::string path)
-    : path_(std::move(path)), temp_path_(atomic_temp_path(path_)) {}
+    : path_(std::move(path)), temp_path_(atomic_temp_path(path_)), slot_(register_temporary(temp_path_)) {}
+
+AtomicFileGuard::AtomicFileGuard(std::string path, std::string temp_path)
+    : path_(std::move(path)), temp_path_(std::move(temp_path)), slot_(register_temporary(temp_path_)) {}
 
 AtomicFileGuard::AtomicFileGuard(AtomicFileGuard&& other) noexcept
     : path_(std::move(other.path_)),
       temp_path_(std::move(other.temp_path_)),
       committed_(other.committed_),
-      active_(other.active_) {
+      active_(other.active_),
+      slot_(other.slot_) {
   other.active_ = false;
+  other.slot_ = -1;
 }
 
 AtomicFileGuard& AtomicFileGuard::operator=(AtomicFileGuard&& other) noexcept {
@@ -65,7 +73,9 @@ AtomicFileGuard& AtomicFileGuard::operator=(AtomicFileGuard&& other) noexcept {
     temp_path_ = std::move(other.temp_path_);
     committed_ = other.committed_;
     active_ = other.active_;
+    slot_ = other.slot_;
     other.active_ = false;
+    other.slot_ = -1;
   }
   return *this;
 }
@@ -81,12 +91,16 @@ void AtomicFileGuard::commit() {
   }
   committed_ = true;
   active_ = false;
+  unregister_temporary(slot_);
+  slot_ = -1;
 }
 
 void AtomicFileGuard::discard() noexcept {
   if (!active_) return;
   std::remove(temp_path_.c_str());  // may not exist yet: nothing to report
   active_ = false;
+  unregister_temporary(slot_);
+  slot_ = -1;
 }
 
 }  // namespace ibfsim

@@ -1,6 +1,9 @@
 // Result files appear complete or not at all: each is written under a temporary name next to its
 // final path and renamed into place once fully written (rename is atomic within a file system), so
 // an interrupted run never leaves a half-written result behind (docs/architecture.md, "Outputs").
+// Every temporary is also known to core/temporary_files.h while it exists, so that a process ended
+// by a signal removes it first, and a later run into the same folder removes those of a process
+// that was killed outright (SIGKILL).
 //
 // The files are not fsync'ed: the guarantee covers an interrupted or crashed process, not a power
 // failure, and fsync per result file would make a results folder slow to write on some file systems.
@@ -26,6 +29,9 @@ void write_file_atomically(const std::string& path, std::string_view contents);
 class AtomicFileGuard {
  public:
   explicit AtomicFileGuard(std::string path);
+  // With a temporary name of the caller's (a writer that appends its own extension); it should
+  // still carry ".tmp-PID" so that remove_stale_temporaries (core/temporary_files.h) knows it.
+  AtomicFileGuard(std::string path, std::string temp_path);
   AtomicFileGuard(AtomicFileGuard&& other) noexcept;
   AtomicFileGuard& operator=(AtomicFileGuard&& other) noexcept;
   AtomicFileGuard(const AtomicFileGuard&) = delete;
@@ -47,6 +53,7 @@ class AtomicFileGuard {
   std::string temp_path_;
   bool committed_ = false;
   bool active_ = true;  // false once committed, discarded or moved from
+  int slot_ = -1;       // in the table of temporaries a signal handler removes
 };
 
 }  // namespace ibfsim

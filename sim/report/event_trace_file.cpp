@@ -6,11 +6,13 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "sim/core/error.h"
+
 namespace ibfsim {
 
 EventTraceFile::EventTraceFile(const std::string& path) : guard_(path) {
   f_ = std::fopen(guard_.temp_path().c_str(), "w");
-  if (!f_) throw std::runtime_error(fmt::format("cannot write {}: {}", path, std::strerror(errno)));
+  if (!f_) throw OutputError(fmt::format("cannot write '{}': {}", path, std::strerror(errno)));
   fmt::print(f_, "time_ns\tevent\ttarget\targuments\n");
 }
 
@@ -25,9 +27,13 @@ void EventTraceFile::on_event(const Event& e) {
 
 void EventTraceFile::close() {
   if (!f_) return;
-  const bool ok = std::fclose(f_) == 0;
+  // A failed buffered write sets the stream's error flag; fclose reports only the last flush.
+  const bool write_failed = std::ferror(f_) != 0;
+  const int write_errno = errno;
+  const bool ok = std::fclose(f_) == 0 && !write_failed;
   f_ = nullptr;
-  if (!ok) throw std::runtime_error(fmt::format("cannot write {}: {}", guard_.path(), std::strerror(errno)));
+  if (!ok)
+    throw OutputError(fmt::format("cannot write '{}': {}", guard_.path(), std::strerror(write_failed ? write_errno : errno)));
   guard_.commit();
 }
 

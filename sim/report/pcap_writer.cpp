@@ -1,5 +1,7 @@
 #include "sim/report/pcap_writer.h"
 
+#include "sim/core/error.h"
+
 #include <fmt/format.h>
 #include <pcap/pcap.h>
 
@@ -22,8 +24,8 @@ constexpr int kSnapLen = 65535;
 constexpr std::size_t kMaxRecycledCapacity = 8192;
 constexpr std::size_t kMaxSpareBuffers = 1024;
 
-std::runtime_error write_error(const std::string& path, int err) {
-  return std::runtime_error("cannot write '" + path + "': " +
+OutputError write_error(const std::string& path, int err) {
+  return OutputError("cannot write '" + path + "': " +
                             (err ? std::generic_category().message(err) : std::string("I/O error")));
 }
 
@@ -65,7 +67,7 @@ PcapWriter::PcapWriter(std::string path, std::string links_csv_path)
   if (!pcap_) throw std::runtime_error("cannot write '" + this->path() + "': libpcap out of memory");
   dumper_.reset(pcap_dump_open(pcap_.get(), pcap_guard_.temp_path().c_str()));
   if (!dumper_) {
-    throw std::runtime_error("cannot write '" + this->path() + "': " + pcap_geterr(pcap_.get()));
+    throw OutputError("cannot write '" + this->path() + "': " + pcap_geterr(pcap_.get()));
   }
   csv_.reset(std::fopen(csv_guard_.temp_path().c_str(), "w"));
   if (!csv_) throw write_error(this->links_csv_path(), errno);

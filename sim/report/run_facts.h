@@ -119,6 +119,8 @@ struct StudyFigures {
 struct RunFacts {
   std::string version, scenario_file, topology_file;
   bool partial = false;  // stopped early (Ctrl-C)
+  std::string stopped_by;  // the signal that stopped it ("SIGTERM"), if one did
+  std::vector<std::string> warnings;  // the scenario's (results.json "warnings", the summary)
   std::size_t hcas = 0, switches = 0, cables = 0;
   // Cables per rate they carry ("4x EDR"), slowest first; one entry when the fabric has one rate.
   std::vector<std::pair<std::string, std::size_t>> cable_rates;

@@ -57,14 +57,16 @@ nlohmann::json subnet_manager_json(const std::optional<SubnetManagerFacts>& sm) 
                       {"nodes", r.nodes},
                       {"switches", r.switches},
                       {"links", r.links}});
-  const SweepFacts& first = sm->sweeps.front();
+  // A run stopped before the subnet manager began its first sweep (a signal while the fabric was
+  // being built) has none.
+  const SweepFacts* first = sm->sweeps.empty() ? nullptr : &sm->sweeps.front();
   return {{"mode", "in_band"},
           {"host", sm->host},
           {"port", sm->port},
           {"routing", sm->routing},
           {"lmc", sm->lmc},
-          {"bring_up_ns", ns(first.done)},
-          {"bring_up_smps", first.smps},
+          {"bring_up_ns", first ? nlohmann::json(ns(first->done)) : nlohmann::json(nullptr)},
+          {"bring_up_smps", first ? first->smps : 0},
           {"smps_sent", sm->smps_sent},
           {"traps_received", sm->traps_received},
           {"sweeps", sweeps},
@@ -212,6 +214,10 @@ nlohmann::json run_results_json(const RunFacts& f, const StatsSnapshot& stats) {
   j["ibfsim_version"] = f.version;
   // Stopped early (Ctrl-C): every figure covers the simulated time up to phases.end_ns only.
   j["partial"] = f.partial;
+  // Which signal stopped it (SIGINT, SIGTERM, SIGHUP); null when it ran to its end.
+  j["stopped_by"] = f.stopped_by.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.stopped_by);
+  // What the run was warned about (the topology's disconnected parts, links negotiating down).
+  j["warnings"] = f.warnings;
   j["scenario"] = f.scenario_file;
   j["topology"] = {{"file", f.topology_file}, {"hcas", f.hcas}, {"switches", f.switches}, {"cables", f.cables}};
   j["seed"] = f.seed;

@@ -44,6 +44,7 @@ std::string head(const RunFacts& f, const nlohmann::json& j) {
       fabric_up_line(f), format_duration(f.end),
       never_up     ? " (no traffic)"
       : f.drained  ? " (all traffic drained)"
+      : f.partial  ? " (interrupted, traffic still in flight)"
                    : " (drain limit reached, traffic still in flight)",
       never_up        ? std::string("nowhere")
       : f.start_given ? format_duration(f.start)
@@ -90,7 +91,10 @@ std::string run_summary(const RunFacts& f, const nlohmann::json& j) {
     out += "verbs flows:\n";
     for (const std::string& s : f.verbs_summaries) out += s;
   }
-  if (f.partial) out += fmt::format("INTERRUPTED at {} simulated: results so far, marked partial\n", format_duration(f.end));
+  if (f.partial)
+    out += fmt::format("INTERRUPTED{} at {} simulated: results so far, marked partial\n",
+                       f.stopped_by.empty() ? "" : " by " + f.stopped_by, format_duration(f.end));
+  for (const std::string& w : f.warnings) out += "warning: " + w + "\n";
   if (f.congestion_control) {
     const auto& t = j["congestion_control"]["totals"];
     out += fmt::format("congestion control: {} FECN marked, {} BECNs on responses, {} CNPs sent, {} BECNs taken\n",

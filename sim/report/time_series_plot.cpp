@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iterator>
+#include <system_error>
+#include <vector>
 
 #include "sim/report/atomic_file.h"
 #include "sim/report/plot_style.h"
@@ -67,35 +69,36 @@ std::string time_series_gnuplot_script(const TimeSeriesPlot& plot, const std::st
 }
 
 std::string render_time_series(const TimeSeriesPlot& plot) {
-  // The kept script names the final images (rerunning it redraws them); the one gnuplot runs now
-  // writes temporary names that are renamed once it succeeded.
-  const std::string png = atomic_temp_path(plot.out_base + ".png"), svg = atomic_temp_path(plot.out_base + ".svg");
+  const std::filesystem::path dir(plot.dir);
+  // The images appear complete or not at all: a failed or interrupted gnuplot leaves none (the
+  // guards remove its temporaries, a signal handler too).
+  std::vector<AtomicFileGuard> guards;
+  if (plot.png) guards.emplace_back((dir / (plot.out_base + ".png")).string());
+  if (plot.svg) guards.emplace_back((dir / (plot.out_base + ".svg")).string());
+  // gnuplot runs in the folder: the script it runs names the temporaries there.
+  auto in_dir = [](const AtomicFileGuard& g) { return std::filesystem::path(g.temp_path()).filename().string(); };
+  const std::string png = plot.png ? in_dir(guards.front()) : "", svg = plot.svg ? in_dir(guards.back()) : "";
   const std::string gp = time_series_gnuplot_script(plot, png, svg);
   if (gp.empty()) return "";
-  const std::filesystem::path dir(plot.dir);
+  // The kept script names the final images (rerunning it redraws them).
   write_file_atomically((dir / (plot.out_base + ".gp")).string(),
                         time_series_gnuplot_script(plot, plot.out_base + ".png", plot.out_base + ".svg"));
-  const std::string run_script = atomic_temp_path(plot.out_base + ".gp");
-  write_file_atomically((dir / run_script).string(), gp);
-  const std::string cmd = "cd " + sh_quote(plot.dir) + " && gnuplot " + sh_quote(run_script) + " 2>&1";
+  AtomicFileGuard run_script((dir / (plot.out_base + ".run.gp")).string());
+  write_file_atomically(run_script.temp_path(), gp);
+  const std::string cmd = "cd " + sh_quote(plot.dir) + " && gnuplot " +
+                          sh_quote(std::filesystem::path(run_script.temp_path()).filename().string()) + " 2>&1";
   FILE* f = popen(cmd.c_str(), "r");
-  if (!f) {
-    std::filesystem::remove(dir / run_script);
-    return "cannot run gnuplot";
-  }
+  if (!f) return "cannot run gnuplot";
   std::string messages;
   char buf[256];
   while (std::fgets(buf, sizeof buf, f)) messages += buf;
   const int rc = pclose(f);
-  std::filesystem::remove(dir / run_script);
-  std::vector<std::pair<std::string, std::string>> outputs;  // (temporary, final)
-  if (plot.png) outputs.emplace_back(png, plot.out_base + ".png");
-  if (plot.svg) outputs.emplace_back(svg, plot.out_base + ".svg");
-  if (rc != 0) {
-    for (const auto& [tmp, path] : outputs) std::filesystem::remove(dir / tmp);
-    return messages.empty() ? "gnuplot failed (is it installed?)" : "gnuplot: " + messages;
+  if (rc != 0) return messages.empty() ? "gnuplot failed (is it installed?)" : "gnuplot: " + messages;
+  for (AtomicFileGuard& g : guards) {
+    std::error_code ec;
+    if (std::filesystem::file_size(g.temp_path(), ec) == 0 || ec) return "gnuplot wrote no " + g.path();
   }
-  for (const auto& [tmp, path] : outputs) std::filesystem::rename(dir / tmp, dir / path);
+  for (AtomicFileGuard& g : guards) g.commit();
   return "";
 }
 

@@ -9,6 +9,7 @@
 #include "sim/report/run_results.h"
 #include "sim/workload/class_statistics.h"
 #include "sim/workload/port_window_statistics.h"
+#include "sim/core/stop_signals.h"
 #include "sim/workload/scenario_run_phases.h"
 #include "sim/workload/study_figures.h"
 
@@ -147,6 +148,8 @@ RunFacts run_facts(ScenarioRun& run) {
   f.scenario_file = sc.file;
   f.topology_file = sc.topology_file;
   f.partial = run.partial;
+  if (run.partial) f.stopped_by = signal_name(stop_signal());
+  f.warnings = sc.warnings;
   f.hcas = run.hca_nodes.size();
   f.switches = topo.switches().size();
   f.cables = topo.cables.size();

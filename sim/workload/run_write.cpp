@@ -92,6 +92,14 @@ void write_report_html(const ScenarioRun& run, const nlohmann::json& results) {
 
 }  // namespace
 
+const std::vector<std::string>& run_output_files() {
+  static const std::vector<std::string> files = {
+      "results.json", "ports.csv",       "port_vls.csv",    "discards.csv",    "packets.csv",     "port_utilization.csv",
+      "credit_stall.csv", "classes.csv", "fct.csv",         "time_series.csv", "time_series.gp",  "time_series.png",
+      "time_series.svg", "trace.pcap",   "trace_links.csv", "waves.vcd"};
+  return files;
+}
+
 RunResult write_results(ScenarioRun& run, CollectedResults& c) {
   const std::filesystem::path& dir = run.dir;
   const StatsSnapshot& stats = c.statistics;

@@ -27,7 +27,15 @@ WorkloadSpec parse_workload(const YamlMap& m, std::size_t index) {
   WorkloadSpec w;
   w.name = m.optional<std::string>("name", "flow" + std::to_string(index));
   w.sl = m.optional_in_range<std::uint8_t>("sl", 0, 0, 15);
-  for (const YamlValue& v : m.optional_list("sources")) w.sources.push_back(v.as<std::string>());
+  if (auto sv = m.find("sources")) {
+    for (const YamlValue& v : sv->as_list()) {
+      const std::string name = v.as<std::string>();
+      if (std::find(w.sources.begin(), w.sources.end(), name) != w.sources.end()) v.fail("each source once", "'" + name + "' again");
+      w.sources.push_back(name);
+    }
+    // An empty list would otherwise mean "every HCA", the opposite of what it says.
+    if (w.sources.empty()) sv->fail("at least one source (leave sources out for every HCA)", "an empty list");
+  }
   w.destination = m.optional<std::string>("destination", w.destination);
   if (auto v = m.find("mtu")) {
     w.mtu = v->as<std::uint32_t>();
@@ -134,7 +142,9 @@ SubnetManagerSpec parse_subnet_manager(const YamlMap& root, const Topology& topo
     if (ro.engine != RoutingEngine::kFile) f->fail("lft_file only with routing: file");
     std::filesystem::path fp = f->as<std::string>();
     if (fp.is_relative()) fp = std::filesystem::path(root.file()).parent_path() / fp;
-    if (!std::filesystem::exists(fp)) f->fail("the path of an LFT dump", "'" + fp.string() + "' (no such file)");
+    std::error_code ec;
+    if (!std::filesystem::exists(fp, ec)) f->fail("the path of an LFT dump", "'" + fp.string() + "' (no such file)");
+    if (std::filesystem::is_directory(fp, ec)) f->fail("the path of an LFT dump", "'" + fp.string() + "' (a folder)");
     ro.lft_file = fp.lexically_normal().string();
   } else if (ro.engine == RoutingEngine::kFile) {
     m.get("routing").fail("lft_file naming the LFT dump with routing: file", "none");
@@ -325,13 +335,49 @@ void parse_multicast(const YamlMap& m, Scenario& s) {
   if (s.multicast.size() > 0x3FFF) m.fail("at most 16383 multicast groups", std::to_string(s.multicast.size()));
 }
 
-// Generator flows: sources are HCAs, the destination an HCA, a multicast group or random.
+// Generator flows: sources are HCAs, the destination an HCA, a multicast group or random; and the
+// flow must be able to send at all: a host never sends to itself (nor receives its own multicast),
+// so a flow whose one source is its one destination would send nothing.
 void check_flow_names(const std::vector<YamlMap>& flow_maps, const Scenario& s) {
   for (std::size_t i = 0; i < flow_maps.size(); ++i) {
     for (const YamlValue& v : flow_maps[i].optional_list("sources")) check_hca(s, v.as<std::string>(), v);
-    const std::string& d = s.flows[i].destination;
-    const bool group = std::any_of(s.multicast.begin(), s.multicast.end(), [&](const auto& g) { return g.first == d; });
-    if (d != "random" && !group) check_hca(s, d, flow_maps[i].get("destination"));
+    const WorkloadSpec& w = s.flows[i];
+    const std::string& d = w.destination;
+    const auto group = std::find_if(s.multicast.begin(), s.multicast.end(), [&](const auto& g) { return g.first == d; });
+    if (d != "random" && group == s.multicast.end()) check_hca(s, d, flow_maps[i].get("destination"));
+    if (d == "random") continue;
+    std::vector<std::string> sources = w.sources;
+    if (sources.empty())
+      for (std::size_t n : s.topology.hcas()) sources.push_back(s.topology.nodes[n].name);
+    const std::vector<std::string> dests = group == s.multicast.end() ? std::vector<std::string>{d} : group->second;
+    if (sources.size() == 1 && dests.size() == 1 && sources[0] == dests[0])
+      flow_maps[i].get("destination").fail(
+          group == s.multicast.end() ? "a destination other than the flow's only source (a host never sends to itself)"
+                                     : "a group with a member other than the flow's only source (a member never "
+                                       "receives its own packets)",
+          "'" + d + "'" + (group == s.multicast.end() ? "" : " (members: " + dests[0] + ")"));
+  }
+}
+
+// Every workload entry's name (given, or flowN by position) is used once: the results name flows
+// by it, and a second flow of the same name would be merged into or hidden behind the first.
+void check_unique_flow_names(const std::vector<YamlMap>& all_flow_maps, const Scenario& s) {
+  std::vector<std::pair<std::string, std::size_t>> seen;  // name, entry index
+  for (std::size_t i = 0; i < s.workload_order.size(); ++i) {
+    const auto [kind, k] = s.workload_order[i];
+    const std::string& name = kind == Scenario::EntryKind::kGenerator ? s.flows[k].name
+                              : kind == Scenario::EntryKind::kVerbs   ? s.verbs_flows[k].name
+                                                                      : s.classes[k].name;
+    for (const auto& [other, j] : seen) {
+      if (other != name) continue;
+      const YamlMap& m = all_flow_maps[i];
+      const std::string first = all_flow_maps[j].location();
+      const std::string got = fmt::format("'{}' again (the name of the flow at {}{})", name, first,
+                                          all_flow_maps[j].has("name") ? "" : ", by its position");
+      if (auto v = m.find("name")) v->fail("each flow name once", got);
+      m.fail("each flow name once (give this flow a name)", got);
+    }
+    seen.emplace_back(name, i);
   }
 }
 
@@ -375,13 +421,20 @@ SubnetManagerSettings subnet_manager_settings(const Scenario& sc) {
 }
 
 Scenario load_scenario(const std::string& path, const std::vector<std::pair<std::string, std::string>>& overrides) {
-  YAML::Node root = load_yaml_file(path);
+  YAML::Node root = load_yaml_file(path, "a scenario file");
+  if (!root.IsDefined() || root.IsNull())
+    throw InputError(fmt::format("{}: expected a scenario (a map with at least topology), got an empty file", path));
   // `--set topology.KEY=VALUE` overrides KEY of the topology file; `--set topology=FILE` names another.
   std::vector<std::pair<std::string, std::string>> topology_overrides;
   for (const auto& [key, value] : overrides) {
     if (key.rfind("topology.", 0) == 0) topology_overrides.emplace_back(key.substr(9), value);
     else apply_override(root, key, value);
   }
+  return parse_scenario(root, path, topology_overrides);
+}
+
+Scenario parse_scenario(const YAML::Node& root, const std::string& path,
+                        const std::vector<std::pair<std::string, std::string>>& topology_overrides) {
   YamlMap m(root, path);
   m.check_no_unknown_keys(
       {"topology", "seed", "workload", "phases", "outputs", "link", "faults", "multicast", "phy", "hca_model",
@@ -392,13 +445,16 @@ Scenario load_scenario(const std::string& path, const std::vector<std::pair<std:
   std::filesystem::path tp = topo.as<std::string>();
   if (tp.is_relative()) tp = std::filesystem::path(path).parent_path() / tp;
   s.topology_file = tp.lexically_normal().string();
-  if (!std::filesystem::exists(s.topology_file)) topo.fail("the path of a topology file", "'" + s.topology_file + "' (no such file)");
+  std::error_code ec;
+  if (!std::filesystem::exists(s.topology_file, ec)) topo.fail("the path of a topology file", "'" + s.topology_file + "' (no such file)");
+  if (std::filesystem::is_directory(s.topology_file, ec)) topo.fail("the path of a topology file", "'" + s.topology_file + "' (a folder)");
   s.topology = load_topology_file(s.topology_file, topology_overrides);  // YAML, ibnetdiscover or ibsim
   s.seed = m.optional<std::uint64_t>("seed", s.seed);
   const std::vector<YamlMap> all_flow_maps = workload_maps(m);
   // transport rc, uc or ud: a verbs flow; ud_send (the default): the UD traffic generator.
   const bool data_check = m.optional_map("outputs").optional<bool>("data_check", false);
   const WorkloadMaps maps = parse_workload_entries(all_flow_maps, data_check, s);
+  check_unique_flow_names(all_flow_maps, s);
   s.link = parse_link(m.optional_map("link"));
   parse_phy(m.optional_map("phy"), s.topology, s.phy);
   s.faults = parse_faults(m.optional_list("faults"), s.topology);

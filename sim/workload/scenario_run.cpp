@@ -7,6 +7,7 @@
 
 #include "sim/report/progress_meter.h"
 #include "sim/report/run_summary.h"
+#include "sim/core/stop_signals.h"
 #include "sim/workload/scenario_run_phases.h"
 
 namespace ibfsim {
@@ -33,6 +34,7 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
   std::filesystem::create_directories(out_dir);
   ScenarioRun run(sc, out_dir);
   build_fabric(run);
+  set_results_pending();  // from here a second stop signal waits for the results (stop_signals.h)
   bring_up_fabric(run);
   start_traffic(run);
   run_traffic(run);

@@ -4,6 +4,7 @@
 #pragma once
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "sim/workload/scenario.h"
 
@@ -30,5 +31,8 @@ RunResult run_scenario(const Scenario& scenario, const std::string& out_dir);
 //   fabric: 8 HCAs, 1 switch, 8 cables (4x EDR)
 // The summary (RunResult::summary) follows once it is over.
 std::string run_header(const Scenario& scenario);
+// The names of every file a run may write into its folder (whichever outputs its scenario asks
+// for): those of an earlier run are removed before a new run writes (output_folder.h).
+const std::vector<std::string>& run_output_files();
 
 }  // namespace ibfsim

@@ -127,7 +127,11 @@ void parse_sources(const YamlMap& m, const Topology& topo, TrafficClassSpec& c) 
   if (auto sv = m.find("sources")) {
     if (m.has("fan_in")) m.get("fan_in").fail("either sources or fan_in, not both");
     c.sending.assign(n, false);
-    for (const YamlValue& v : sv->as_list()) c.sending[host_index(v, c.hosts, topo)] = true;
+    for (const YamlValue& v : sv->as_list()) {
+      const std::size_t h = host_index(v, c.hosts, topo);
+      if (c.sending[h]) v.fail("each source once", "'" + v.as<std::string>() + "' again");
+      c.sending[h] = true;
+    }
     if (c.sources() == 0) sv->fail("at least one source");
     if (c.collective()) sv->fail("no sources for a collective (every host takes part; name them in hosts)");
   }

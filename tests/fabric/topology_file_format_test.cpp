@@ -46,7 +46,7 @@ TEST_CASE("load_topology_file reads YAML, ibnetdiscover and ibsim files alike", 
     load_topology_file("no/such/file.ibnd");
     FAIL("no error");
   } catch (const InputError& e) {
-    CHECK(std::string(e.what()) == "no/such/file.ibnd: cannot read the file: No such file or directory");
+    CHECK(std::string(e.what()) == "no/such/file.ibnd: expected a topology file (YAML, ibnetdiscover or ibsim), got no such file");
   }
 }
 

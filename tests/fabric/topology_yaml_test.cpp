@@ -257,6 +257,6 @@ TEST_CASE("load_topology reports a missing file", "[fabric][topology]") {
     load_topology("no/such/topology.yaml");
     FAIL("no error");
   } catch (const InputError& e) {
-    CHECK(std::string(e.what()) == "no/such/topology.yaml: cannot read the file: No such file or directory");
+    CHECK(std::string(e.what()) == "no/such/topology.yaml: expected a topology file, got no such file");
   }
 }

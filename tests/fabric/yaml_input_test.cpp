@@ -85,7 +85,7 @@ TEST_CASE("check_no_unknown_keys names the key and lists the allowed ones", "[fa
 
 TEST_CASE("load_yaml_file reports a missing file", "[fabric][yaml]") {
   CHECK(input_error([] { load_yaml_file("/nonexistent/dir/x.yaml"); }) ==
-        "/nonexistent/dir/x.yaml: cannot read the file: No such file or directory");
+        "/nonexistent/dir/x.yaml: expected a YAML file, got no such file");
 }
 
 TEST_CASE("load_yaml_file reports syntax errors with file, line and column", "[fabric][yaml]") {

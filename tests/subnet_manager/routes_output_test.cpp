@@ -79,7 +79,7 @@ TEST_CASE("The file engine names the file and line of what it cannot use", "[sub
   const std::string unclosed = write_temp("unclosed.dump", header + "0x0001 002\n");
   CHECK_THROWS_WITH(route_from_lft_file(g, unclosed),
                     unclosed + ":2: expected 'N lids dumped' closing the switch block of line 1, got the end of the file");
-  CHECK_THROWS_WITH(route_from_lft_file(g, "no/such.dump"), "no/such.dump: expected a readable LFT dump file, cannot open it");
+  CHECK_THROWS_WITH(route_from_lft_file(g, "no/such.dump"), "no/such.dump: expected an LFT dump (OpenSM's opensm-lfts.dump format), got no such file");
 }
 
 TEST_CASE("ibfsim routes prints exactly OpenSM's opensm-lfts.dump for every golden run", "[subnet_manager][golden][cli]") {

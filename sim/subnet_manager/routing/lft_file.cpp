@@ -2,17 +2,17 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
+#include <sstream>
 #include <unordered_map>
 
 #include "sim/core/error.h"
+#include "sim/core/input_file.h"
 #include "sim/subnet_manager/routing/ucast_lft_dump.h"
 
 namespace ibfsim {
 
 RoutingTables route_from_lft_file(const SubnetGraph& g, const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(fmt::format("{}: expected a readable LFT dump file, cannot open it", path));
+  std::istringstream in(read_input_file(path, "an LFT dump (OpenSM's opensm-lfts.dump format)"));
   const std::vector<DumpedLft> dump = parse_ucast_lft_dump(in, path);
   RoutingTables t = empty_routing_tables(g);
   std::unordered_map<Guid, std::size_t> by_guid;

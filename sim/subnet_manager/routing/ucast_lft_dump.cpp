@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdlib>
 #include <regex>
 
 #include "sim/core/error.h"
@@ -64,31 +66,56 @@ std::vector<DumpedLft> parse_ucast_lft_dump(std::istream& in, const std::string&
   auto fail = [&](const std::string& what) {
     throw InputError(fmt::format("{}:{}: expected {}, got '{}'", file_name, line_no, what, line));
   };
+  // The regexes admit any number of digits: one too long for 64 bits is an error, not a wrap.
+  auto number = [&](const std::string& digits, int base, const std::string& what) -> unsigned long long {
+    errno = 0;
+    char* end = nullptr;
+    const unsigned long long v = std::strtoull(digits.c_str(), &end, base);
+    if (errno == ERANGE || end == digits.c_str()) fail(what);
+    return v;
+  };
+  std::vector<int> seen;  // [LID]: the line of its entry in the open block, 0 for none
   while (std::getline(in, line)) {
     ++line_no;
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.find_first_not_of(" \t") == std::string::npos) continue;
+    // std::regex matches recursively, a frame per character: a line of megabytes would overflow
+    // the stack. No line of a dump comes near this (a node description is at most 64 bytes).
+    if (line.size() > 4096) {
+      line = line.substr(0, 40) + "...";
+      fail("a line of at most 4096 characters");
+    }
     std::smatch m;
     if (std::regex_match(line, m, header)) {
       if (open) fail("'N lids dumped' closing the previous switch");
       DumpedLft d;
       const std::string top = m[1].str();
-      const unsigned long top_v = std::stoul(top, nullptr, top.rfind("0x", 0) == 0 ? 16 : 10);
-      const unsigned long lid_v = std::stoul(m[2].str());
+      const unsigned long long top_v = number(top, top.rfind("0x", 0) == 0 ? 16 : 10, "LIDs of at most 0xBFFF");
+      const unsigned long long lid_v = number(m[2].str(), 10, "LIDs of at most 0xBFFF");
       if (top_v > kLidUnicastMax || lid_v > kLidUnicastMax) fail("LIDs of at most 0xBFFF");
       d.top = static_cast<Lid>(top_v);
       d.switch_lid = static_cast<Lid>(lid_v);
-      d.switch_guid = std::stoull(m[3].str(), nullptr, 16);
+      d.switch_guid = number(m[3].str(), 16, "a 64-bit switch GUID");
       d.name = m[4].str();
       d.line = line_no;
+      for (const DumpedLft& other : out)
+        if (other.switch_guid == d.switch_guid)
+          fail(fmt::format("each switch once (switch 0x{:016x} already has the block of line {})", d.switch_guid,
+                           other.line));
+      seen.assign(static_cast<std::size_t>(d.top) + 1, 0);
       out.push_back(std::move(d));
       open = true;
     } else if (std::regex_match(line, m, entry)) {
       if (!open) fail("a 'Unicast lids [0-N] of switch ...' header before the first entry");
-      const unsigned long lid = std::stoul(m[1].str(), nullptr, 16);
-      const unsigned long port = std::stoul(m[2].str());
+      const unsigned long long lid = number(m[1].str(), 16, fmt::format("a LID of at most the switch's top 0x{:04x}", out.back().top));
+      const unsigned long long port = number(m[2].str(), 10, "an egress port of 0..254");
       if (lid > out.back().top) fail(fmt::format("a LID of at most the switch's top 0x{:04x}", out.back().top));
       if (port > 254) fail("an egress port of 0..254");
+      // A second route for the same LID would silently replace the first.
+      if (seen[lid] != 0)
+        fail(fmt::format("each LID once per switch (LID 0x{:04x} of switch 0x{:016x} already routed at line {})", lid,
+                         out.back().switch_guid, seen[lid]));
+      seen[lid] = line_no;
       out.back().entries.emplace_back(static_cast<Lid>(lid), static_cast<PortNum>(port));
     } else if (std::regex_match(line, m, closing)) {
       if (!open) fail("a switch header before 'lids dumped'");

@@ -35,8 +35,8 @@ struct DumpedLft {
 
 // Reads a dump in the format above (comments after '#' are ignored, so OpenSM's and ibroute's
 // "0xLLLL PPP : (...)" variant both parse). Throws InputError "FILE:LINE: expected ..., got ..."
-// for a line it cannot read, a LID above the block's top, an entry before any header, or a block
-// whose "N lids dumped" line is missing.
+// for a line it cannot read, a LID above the block's top, a LID given twice in one block, a switch
+// given twice, an entry before any header, or a block whose "N lids dumped" line is missing.
 std::vector<DumpedLft> parse_ucast_lft_dump(std::istream& in, const std::string& file_name);
 
 }  // namespace ibfsim
