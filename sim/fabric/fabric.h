@@ -52,6 +52,9 @@ struct PhySettings {
   // SKIP ordered sets every this many symbol-clock edges on every link, in both modes (0: none).
   // On by default: the wire carries them, so the timing counts them (skip_schedule.h).
   std::uint64_t skip_interval_edges = kDefaultSkipIntervalEdges;
+  // The FEC decoder's latency on every link that runs FEC (fec.h), rounded up to whole edges of the
+  // link's symbol clock; the wait for the rest of a codeword comes on top.
+  Time fec_decoder_latency = 0;
 };
 
 // The in-band subnet manager (scenario `subnet_manager:`): it runs on `port` of HCA `host` and

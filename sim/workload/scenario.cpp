@@ -234,7 +234,8 @@ WorkloadMaps parse_workload_entries(const std::vector<YamlMap>& all_flow_maps, b
 }
 
 void parse_phy(const YamlMap& phy, const Topology& topo, PhySettings& p) {
-  phy.check_no_unknown_keys({"mode", "bit_error_rate", "links", "skip_interval_edges"});
+  phy.check_no_unknown_keys({"mode", "bit_error_rate", "links", "skip_interval_edges", "fec_decoder_latency"});
+  p.fec_decoder_latency = phy.duration("fec_decoder_latency", p.fec_decoder_latency);
   if (auto v = phy.find("skip_interval_edges")) {
     p.skip_interval_edges = v->as<std::uint64_t>();
     // Longer than a SKIP (4 edges on 8b/10b), and not so long that it never matters.

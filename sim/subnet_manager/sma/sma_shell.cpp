@@ -26,7 +26,7 @@ void sync_live_port_info(PortInfo& info, const LinkPort& port) {
                              : r.lanes == 4 ? IB_LINK_WIDTH_ACTIVE_4X
                              : r.lanes == 8 ? IB_LINK_WIDTH_ACTIVE_8X
                                             : IB_LINK_WIDTH_ACTIVE_12X;
-    const unsigned bit = 1u << static_cast<unsigned>(r.speed);  // SDR, DDR, QDR, FDR10, FDR, EDR, HDR, NDR
+    const unsigned bit = 1u << static_cast<unsigned>(r.speed);  // SDR, DDR, QDR, FDR10, FDR, EDR, HDR, NDR, XDR
     info.link_speed_active = static_cast<std::uint8_t>(bit & 0x07 ? bit : IB_LINK_SPEED_ACTIVE_10);
     info.link_speed_ext_active = static_cast<std::uint8_t>((bit >> 4) & 0x0F);
   } else {
