@@ -219,7 +219,8 @@ def main():
     # LID order facts (not checks): is it "SM port first, then ascending byte-reversed port GUID"?
     def rev(g):
         return int.from_bytes(g.to_bytes(8, "big"), "little")
-    sm_guid = guid_of[(sm_host, 1)]
+    # The SM runs on an HCA's port 1 or on a switch's management port 0.
+    sm_guid = guid_of[(sm_host, 0 if nodes[sm_host]["type"] == "switch" else 1)]
     order = sorted((g for g, _, _ in ports if g != sm_guid), key=rev)
     by_lid = sorted((g2l[g][0], g) for g, _, _ in ports)
     observed = [g for _, g in by_lid]

@@ -100,7 +100,8 @@ topology() {
 
 # run TOPO RUN ENGINE LMC ROOTS CHECKFLAGS [SM_HOST]: one OpenSM run; output in OUT/TOPO/RUN/.
 #   ROOTS: '' or a regex of switch names whose GUIDs go into root_guids.txt (root_guid_file).
-#   SM_HOST: the HCA OpenSM runs on (ibsim's SIM_HOST), h1 unless given.
+#   SM_HOST: the node OpenSM runs on (ibsim's SIM_HOST), h1 unless given: an HCA (its port 1), or a
+#   switch (its management port 0, as on a managed switch).
 run() {
   local topo=$1 runname=$2 engine=$3 lmc=$4 roots=$5 checkflags=$6 SM_HOST=${7:-h1}
   local net=$OUT/$topo/topology.net dir=$OUT/$topo/$runname
@@ -212,6 +213,8 @@ generate: {kind: leaf_spine, leaves: 4, spines: 2, hosts_per_leaf: 4}'
       run $t minhop_lmc1 minhop 1 ''       --minimal-paths
       run $t minhop_lmc2 minhop 2 ''       --minimal-paths
       run $t minhop_sm_h7 minhop 0 ''      --minimal-paths h7
+      run $t minhop_sm_leaf2 minhop 0 ''   --minimal-paths leaf2
+      run $t minhop_lmc1_sm_spine1 minhop 1 '' --minimal-paths spine1
       run $t updn        updn   0 'spine.*' --minimal-paths
       run $t updn_autoroots updn 0 ''      --minimal-paths
       run $t ftree       ftree  0 ''       --minimal-paths
@@ -312,6 +315,8 @@ YAML
       run $t minhop      minhop 0 ''       --minimal-paths
       run $t minhop_lmc1 minhop 1 ''       --minimal-paths
       run $t minhop_sm_h4 minhop 0 ''      --minimal-paths h4
+      run $t minhop_sm_spine2 minhop 0 ''  --minimal-paths spine2
+      run $t updn_sm_leafB updn 0 'spine1' '' leafB
       run $t dor         dor    0 ''       --minimal-paths
       # Root spine1 only: with spine2 a root too, spine1 could not reach h7 (down then up).
       run $t updn        updn   0 'spine1' ''

@@ -53,7 +53,8 @@ CLI::App* add_routes_subcommand(CLI::App& app, RoutesOptions& opts) {
                   "Topology file (YAML, ibnetdiscover or ibsim net file): compute LIDs and routes offline");
   cmd->add_option("--routing", opts.routing, "Routing engine: " + routing_engine_names() + " (default minhop)");
   cmd->add_option("--lmc", opts.lmc, "LID mask control 0..7: 2^LMC LIDs per HCA port (default 0)");
-  cmd->add_option("--sm-host", opts.sm_host, "HCA the SM runs on (default: the first HCA with a cabled port)");
+  cmd->add_option("--sm-host", opts.sm_host,
+                  "HCA or switch the SM runs on (default: the first HCA with a cabled port)");
   cmd->add_option("--root", opts.roots, "updn: a root switch by name (repeatable; default: found automatically)");
   cmd->add_option("--lft-file", opts.lft_file, "routing file: the LFT dump (OpenSM's opensm-lfts.dump format) to load");
   cmd->add_flag("--guid2lid", opts.guid2lid, "Also print the LIDs in OpenSM's guid2lid format (after the LFTs)");
@@ -105,7 +106,9 @@ int run_routes_command(const RoutesOptions& opts, std::ostream& out, std::ostrea
       for (unsigned p = 1; p <= topo.nodes[sm_node].num_ports && sm_port == 0; ++p)
         if (cables[sm_node][p]) sm_port = p;
     }
-    if (sm_port == 0) sm_port = 1;  // subnet_graph_from_topology names what is wrong
+    // An HCA without a cabled port: subnet_graph_from_topology names what is wrong. A switch runs
+    // the SM on its management port 0.
+    if (sm_port == 0 && topo.nodes[sm_node].type == NodeType::kHca) sm_port = 1;
   }
   SubnetGraph g = subnet_graph_from_topology(topo, sm_node, sm_port).graph;
   assign_lids(g, lmc);

@@ -207,8 +207,11 @@ void Fabric::start_links(const FabricOptions& options) {
 
 void Fabric::start_subnet_manager(const FabricOptions& options) {
   const SubnetManagerSettings& st = *options.subnet_manager;
-  IBFSIM_CHECK(st.host < hcas_.size() && hcas_[st.host] && st.port >= 1 && st.port <= topo_.nodes[st.host].num_ports,
-               "the subnet manager runs on an HCA port");
+  const bool on_switch = st.host < switches_.size() && switches_[st.host];
+  IBFSIM_CHECK(on_switch ? st.port == 0
+                         : st.host < hcas_.size() && hcas_[st.host] && st.port >= 1 &&
+                               st.port <= topo_.nodes[st.host].num_ports,
+               "the subnet manager runs on an HCA port or a switch's port 0");
   SubnetManagerConfig c = st.config;
   c.sweep.max_mtu_code = mtu_code_of_bytes(options.link.mtu);
   c.sweep.hoq_life = static_cast<std::uint8_t>(options.link.hoq_life_code);
@@ -217,7 +220,8 @@ void Fabric::start_subnet_manager(const FabricOptions& options) {
   c.sweep.switch_sl_to_vl = options.link.switch_sl_to_vl;
   if (!options.link.vl_arbitration.high.empty() || !options.link.vl_arbitration.low.empty())
     c.sweep.vl_arbitration = options.link.vl_arbitration;
-  sm_ = std::make_unique<SubnetManager>(*hca_smas_[st.host], st.port, c);
+  SmaShell& host = on_switch ? static_cast<SmaShell&>(*switch_smas_[st.host]) : *hca_smas_[st.host];
+  sm_ = std::make_unique<SubnetManager>(host, st.port, c);
   if (options.congestion_control.enabled) sm_->set_cc_targets(cc_targets(options.congestion_control), 0);
   sm_->start();
 }

@@ -115,7 +115,7 @@ SubnetManagerSpec parse_subnet_manager(const YamlMap& root, const Topology& topo
   if (auto h = m.find("host")) {
     sm.host = h->as<std::string>();
     const auto n = topo.find_node(sm.host);
-    if (!n || topo.nodes[*n].type != NodeType::kHca) h->fail("the name of an HCA to run the subnet manager on", "'" + sm.host + "'");
+    if (!n) h->fail("the name of an HCA or switch to run the subnet manager on", "'" + sm.host + "'");
   }
   RoutingOptions& ro = sm.config.sweep.routing;
   if (auto r = m.find("routing")) {
@@ -361,6 +361,12 @@ SubnetManagerSettings subnet_manager_settings(const Scenario& sc) {
   const auto cables = sc.topology.port_cables();
   SubnetManagerSettings st;
   st.config = sc.subnet_manager.config;
+  if (const auto sw = sc.topology.find_node(sc.subnet_manager.host);
+      sw && sc.topology.nodes[*sw].type == NodeType::kSwitch) {
+    st.host = *sw;
+    st.port = 0;  // a switch's SM runs on its management port
+    return st;
+  }
   for (std::size_t n : sc.topology.hcas()) {
     if (!sc.subnet_manager.host.empty() && sc.topology.nodes[n].name != sc.subnet_manager.host) continue;
     for (unsigned p = 1; p <= sc.topology.nodes[n].num_ports; ++p)

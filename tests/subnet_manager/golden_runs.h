@@ -87,7 +87,8 @@ inline SubnetGraph golden_subnet(const GoldenRun& r) {
   const Topology topo = load_topology_file(golden_root() + "/" + r.topology + "/topology.net");
   const auto sm = topo.find_node(r.sm_host);
   if (!sm) throw std::runtime_error("no node " + r.sm_host + " in " + r.topology);
-  SubnetGraph g = subnet_graph_from_topology(topo, *sm).graph;
+  const unsigned port = topo.nodes[*sm].type == NodeType::kSwitch ? 0 : 1;
+  SubnetGraph g = subnet_graph_from_topology(topo, *sm, port).graph;
   assign_lids(g, r.lmc);
   return g;
 }

@@ -224,6 +224,28 @@ void SmaShell::answer(const Job& job) {
   send_smp(r.response, job.lrh.slid, own_lid(out), out);
 }
 
+void SmaShell::attach_sm(SmpReceiver* sm, PortNum port, const SmInfo& info) {
+  sm_ = sm;
+  state_.sm_info = info;
+  state_.ports.at(port).info.capability_mask |= IB_PORT_CAP_IS_SM;
+}
+
+void SmaShell::send_from_sm(const Smp& smp, PortNum port, Lid dlid) {
+  if (smp.directed()) {
+    send_directed(smp, port);
+    return;
+  }
+  const PortNum out = lid_route(dlid, port);
+  if (out == 0) return discard();
+  send_smp(smp, dlid, own_lid(out), out);
+}
+
+bool SmaShell::deliver_to_sm(const Smp& smp, PortNum port, Lid slid) {
+  if (!sm_) return false;
+  sm_->on_smp(smp, port, slid);
+  return true;
+}
+
 void SmaShell::send_smp(const Smp& smp, Lid dlid, Lid slid, PortNum port) {
   Packet* p = make_smp_packet(pool_, smp, dlid, slid);
   ledger_.management_created();
