@@ -14,8 +14,9 @@
 # dump_lfts, ibsim is stopped, and scripts/check_opensm_golden.py checks the result (check.txt).
 # Kept per run: opensm-lfts.dump, guid2lid, opensm.log, opensm.conf, command.txt, check.txt and,
 # for updn, root_guids.txt (when named) and opensm-updn-roots.dump, for ftree
-# opensm-ftree-ca-order.dump. Any failure stops the script (exit 1). A topology's folder is rebuilt
-# from scratch. scripts/opensm_model.py then checks our description of OpenSM against it all.
+# opensm-ftree-ca-order.dump and root_guids.txt / cn_guids.txt when given. Any failure stops the
+# script (exit 1). A topology's folder is rebuilt from scratch. scripts/opensm_model.py then checks
+# our description of OpenSM against it all.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -98,12 +99,14 @@ topology() {
   echo "== $name: $(grep -E '^(hosts|switches):' "$tmp/topo.out" | tr '\n' ' ')"
 }
 
-# run TOPO RUN ENGINE LMC ROOTS CHECKFLAGS [SM_HOST]: one OpenSM run; output in OUT/TOPO/RUN/.
+# run TOPO RUN ENGINE LMC ROOTS CHECKFLAGS [SM_HOST] [CNS]: one OpenSM run; output in OUT/TOPO/RUN/.
 #   ROOTS: '' or a regex of switch names whose GUIDs go into root_guids.txt (root_guid_file).
+#   CNS: '' or a regex of HCA names whose port 1 GUIDs go into cn_guids.txt (cn_guid_file, ftree's
+#   compute nodes; the other HCAs are not).
 #   SM_HOST: the node OpenSM runs on (ibsim's SIM_HOST), h1 unless given: an HCA (its port 1), or a
 #   switch (its management port 0, as on a managed switch).
 run() {
-  local topo=$1 runname=$2 engine=$3 lmc=$4 roots=$5 checkflags=$6 SM_HOST=${7:-h1}
+  local topo=$1 runname=$2 engine=$3 lmc=$4 roots=$5 checkflags=$6 SM_HOST=${7:-h1} cns=${8:-}
   local net=$OUT/$topo/topology.net dir=$OUT/$topo/$runname
   local tmp; tmp=$(mktemp -d); TMPDIRS+=("$tmp")
   mkdir -p "$tmp/cache" "$tmp/dump"
@@ -118,6 +121,16 @@ run() {
     cp "$dir/root_guids.txt" "$tmp/root_guids.txt"
     rootline="root_guid_file $tmp/root_guids.txt"
   fi
+  local cnline=""  # with its newline, so that runs without one keep their config byte for byte
+  if [ -n "$cns" ]; then
+    # HCA port 1 GUIDs: the caguid= line before each "Hca" header, plus 1.
+    awk -v re="^\"($cns)\"\$" '/^caguid=/{g=substr($1,8)} /^Hca/{ if ($3 ~ re) print g }' "$net" \
+      | python3 -c 'import sys; [print("0x%016x" % (int(l, 16) + 1)) for l in sys.stdin.read().split()]' \
+      > "$dir/cn_guids.txt"
+    [ -s "$dir/cn_guids.txt" ] || die "$topo/$runname: no HCA matches compute nodes '$cns'"
+    cp "$dir/cn_guids.txt" "$tmp/cn_guids.txt"
+    cnline="cn_guid_file $tmp/cn_guids.txt"$'\n'
+  fi
 
   # The private config: every path inside $tmp. Stored in the golden dir with $tmp as RUNDIR.
   cat > "$tmp/opensm.conf" <<EOF
@@ -125,7 +138,7 @@ run() {
 routing_engine $engine
 lmc $lmc
 $rootline
-sweep_interval 0
+${cnline}sweep_interval 0
 reassign_lids FALSE
 log_flags 0x43
 force_log_flush TRUE
@@ -218,6 +231,9 @@ generate: {kind: leaf_spine, leaves: 4, spines: 2, hosts_per_leaf: 4}'
       run $t updn        updn   0 'spine.*' --minimal-paths
       run $t updn_autoroots updn 0 ''      --minimal-paths
       run $t ftree       ftree  0 ''       --minimal-paths
+      # Compute nodes 4, 2, 3 and 1 per leaf: the others routed as non-CNs, dummies for the gaps.
+      run $t ftree_cn    ftree  0 ''       --minimal-paths h1 'h[1-6]|h9|h10|h11|h13'
+      run $t ftree_roots_cn ftree 0 'spine2' --minimal-paths h1 'h[1-6]|h9|h10|h11|h13'
       ;;
     leaf_spine_16x8x16)
       topology "$t" '# 16 leaves of 16 hosts, 8 spines: 280 LIDs, so GUIDs cross a 0x100 boundary
@@ -239,6 +255,7 @@ generate: {kind: fat_tree, k: 4, n: 3}'
       run $t minhop      minhop 0 ''       --minimal-paths
       run $t updn        updn   0 'core.*' --minimal-paths
       run $t ftree       ftree  0 ''       --minimal-paths
+      run $t ftree_roots ftree  0 'core.*' --minimal-paths
       run $t minhop_lmc2 minhop 2 ''       --minimal-paths
       ;;
     mesh_3x3)
@@ -320,6 +337,10 @@ YAML
       run $t dor         dor    0 ''       --minimal-paths
       # Root spine1 only: with spine2 a root too, spine1 could not reach h7 (down then up).
       run $t updn        updn   0 'spine1' ''
+      # ftree needs the roots named here (h7 on spine2 breaks ranking from the CAs) and h7 left out
+      # of the compute nodes (a CN must hang off a leaf).
+      # spine1 then has no route to h7: down to a leaf and up to spine2 is no up/down path.
+      run $t ftree_roots_cn ftree 0 'spine1|spine2' --allow-unrouted-hcas h1 'h[1-6]'
       ;;
     *) die "unknown topology $t (known: ${ALL[*]})" ;;
   esac

@@ -30,6 +30,7 @@ struct GoldenRun {
   unsigned lmc = 0;
   std::string sm_host;   // SIM_HOST of command.txt
   std::vector<Guid> roots;  // root_guids.txt, if any
+  std::vector<Guid> compute_nodes;  // cn_guids.txt (ftree's cn_guid_file), if any
   std::string name() const { return topology + "/" + run; }
 };
 
@@ -66,6 +67,10 @@ inline std::vector<GoldenRun> golden_runs() {
       if (fs::exists(run.path() / "root_guids.txt")) {
         std::istringstream roots(slurp(r.dir + "/root_guids.txt"));
         for (std::string g; roots >> g;) r.roots.push_back(std::stoull(g, nullptr, 16));
+      }
+      if (fs::exists(run.path() / "cn_guids.txt")) {
+        std::istringstream cns(slurp(r.dir + "/cn_guids.txt"));
+        for (std::string g; cns >> g;) r.compute_nodes.push_back(std::stoull(g, nullptr, 16));
       }
       runs.push_back(r);
     }

@@ -33,6 +33,7 @@ BringUp bring_up(const GoldenRun& r) {
   sm.config.sweep.lmc = r.lmc;
   sm.config.sweep.routing.engine = *parse_routing_engine(r.engine);
   sm.config.sweep.routing.roots = r.roots;
+  sm.config.sweep.routing.compute_nodes = r.compute_nodes;
   o.subnet_manager = sm;
   BringUp b;
   b.fabric = new Fabric(topo, o);  // lives until the process ends, as SystemC modules must
@@ -147,4 +148,14 @@ TEST_CASE("in-band bring-up of irregular with the SM on switch spine2 gives Open
 TEST_CASE("in-band bring-up of irregular with updn and the SM on switch leafB gives OpenSM's LIDs and LFTs",
           "[subnet_manager][golden]") {
   check_against_golden("irregular", "updn_sm_leafB");
+}
+
+TEST_CASE("in-band bring-up of leaf_spine_4x2x4 with ftree and a compute-node file gives OpenSM's LIDs and LFTs",
+          "[subnet_manager][golden]") {
+  check_against_golden("leaf_spine_4x2x4", "ftree_cn");
+}
+
+TEST_CASE("in-band bring-up of irregular with ftree, roots and compute nodes gives OpenSM's LIDs and LFTs",
+          "[subnet_manager][golden]") {
+  check_against_golden("irregular", "ftree_roots_cn");
 }

@@ -46,7 +46,7 @@ RoutingTables compute_routes(const SubnetGraph& g, const RoutingOptions& opts) {
     case RoutingEngine::kMinhop: return route_minhop(g);
     case RoutingEngine::kUpdn: return route_updn(g, opts.roots);
     case RoutingEngine::kDor: return route_dor(g);
-    case RoutingEngine::kFtree: return route_ftree(g);
+    case RoutingEngine::kFtree: return route_ftree(g, FtreeOptions{opts.roots, opts.compute_nodes});
     case RoutingEngine::kDfsssp: return route_dfsssp(g);
     case RoutingEngine::kFile: return route_from_lft_file(g, opts.lft_file);
   }

@@ -21,7 +21,11 @@ std::string routing_engine_names();
 
 struct RoutingOptions {
   RoutingEngine engine = RoutingEngine::kMinhop;
-  std::vector<Guid> roots;  // updn: root switches (empty: found automatically); ftree: ignored
+  // updn, ftree: root switches' node GUIDs in order (OpenSM's root_guid_file; empty: none given,
+  // updn finds them, ftree ranks from the CAs).
+  std::vector<Guid> roots;
+  // ftree: the compute nodes' port GUIDs (OpenSM's cn_guid_file; empty: every CA port).
+  std::vector<Guid> compute_nodes;
   std::string lft_file;     // file: the dump to load
 };
 
