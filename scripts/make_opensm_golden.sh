@@ -230,6 +230,7 @@ generate: {kind: leaf_spine, leaves: 4, spines: 2, hosts_per_leaf: 4}'
       run $t minhop_lmc1_sm_spine1 minhop 1 '' --minimal-paths spine1
       run $t updn        updn   0 'spine.*' --minimal-paths
       run $t updn_autoroots updn 0 ''      --minimal-paths
+      run $t dnup        dnup   0 ''       --minimal-paths
       run $t ftree       ftree  0 ''       --minimal-paths
       # Compute nodes 4, 2, 3 and 1 per leaf: the others routed as non-CNs, dummies for the gaps.
       run $t ftree_cn    ftree  0 ''       --minimal-paths h1 'h[1-6]|h9|h10|h11|h13'
@@ -256,6 +257,7 @@ generate: {kind: fat_tree, k: 4, n: 3}'
       run $t updn        updn   0 'core.*' --minimal-paths
       run $t ftree       ftree  0 ''       --minimal-paths
       run $t ftree_roots ftree  0 'core.*' --minimal-paths
+      run $t dnup        dnup   0 ''       --minimal-paths
       run $t minhop_lmc2 minhop 2 ''       --minimal-paths
       ;;
     mesh_3x3)
@@ -264,6 +266,7 @@ generate: {kind: mesh, dims: [3, 3]}'
       run $t minhop      minhop 0 ''       --minimal-paths
       run $t dor         dor    0 ''       --minimal-paths
       run $t updn        updn   0 'sw1_1'  ''
+      run $t dnup        dnup   0 ''       ''
       ;;
     mesh_4x4)
       topology "$t" '# 4 x 4 mesh of switches, one host each
@@ -279,6 +282,7 @@ generate: {kind: torus, dims: [4, 4]}'
       run $t dor         dor    0 ''       --minimal-paths
       run $t updn        updn   0 'sw0_0'  ''
       run $t minhop_lmc1 minhop 1 ''       --minimal-paths
+      run $t dnup        dnup   0 ''       ''
       ;;
     torus_2x4)
       topology "$t" '# 2 x 4 torus of switches, one host each: two parallel cables between the two
@@ -293,6 +297,7 @@ generate: {kind: torus, dims: [2, 4]}'
 generate: {kind: torus, dims: [6]}'
       run $t minhop      minhop 0 ''       --minimal-paths
       run $t updn        updn   0 'sw0'    ''
+      run $t dnup        dnup   0 ''       ''
       ;;
     irregular)
       topology "$t" "$(cat <<'YAML'
@@ -341,6 +346,7 @@ YAML
       # of the compute nodes (a CN must hang off a leaf).
       # spine1 then has no route to h7: down to a leaf and up to spine2 is no up/down path.
       run $t ftree_roots_cn ftree 0 'spine1|spine2' --allow-unrouted-hcas h1 'h[1-6]'
+      run $t dnup        dnup   0 ''       ''
       ;;
     *) die "unknown topology $t (known: ${ALL[*]})" ;;
   esac

@@ -29,7 +29,7 @@ std::string write_temp(const std::string& name, const std::string& text) {
 
 TEST_CASE("guid2lid is byte for byte OpenSM's in every golden run", "[subnet_manager][golden]") {
   const auto runs = golden_runs();
-  REQUIRE(runs.size() == 45);
+  REQUIRE(runs.size() == 51);
   for (const GoldenRun& r : runs) {
     const SubnetGraph g = golden_subnet(r);
     std::ostringstream out;
@@ -130,7 +130,7 @@ TEST_CASE("ibfsim routes rejects bad options with exit code 2", "[subnet_manager
   };
   const Case cases[] = {
       {"routes --topology " + net + " --routing spf",
-       "error: --routing: expected one of minhop, updn, dor, ftree, dfsssp, file, got 'spf'"},
+       "error: --routing: expected one of minhop, updn, dnup, dor, ftree, dfsssp, file, got 'spf'"},
       {"routes --topology " + net + " --lmc 8", "error: --lmc: expected 0..7, got 8"},
       {"routes --topology " + net + " --sm-host nobody", "error: --sm-host: expected a node of " + net + ", got 'nobody'"},
       {"routes --topology " + net + " --routing updn --root h1",

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <set>
 
+#include "sim/subnet_manager/routing/dnup.h"
 #include "sim/subnet_manager/routing/dor.h"
 #include "sim/subnet_manager/routing/ftree.h"
 #include "sim/subnet_manager/routing/minhop.h"
@@ -23,6 +24,7 @@ std::size_t runs_in_readme(const std::string& engine) {
   if (engine == "updn") return 11;
   if (engine == "dor") return 5;
   if (engine == "ftree") return 8;
+  if (engine == "dnup") return 6;
   return 0;
 }
 
@@ -49,7 +51,7 @@ void check_engine(const std::string& engine, RoutingTables (*route)(const Subnet
 
 TEST_CASE("LIDs match OpenSM's guid2lid in every golden run", "[subnet_manager][golden]") {
   const auto runs = golden_runs();
-  REQUIRE(runs.size() == 45);
+  REQUIRE(runs.size() == 51);
   std::size_t ports = 0;
   for (const GoldenRun& r : runs) {
     const SubnetGraph g = golden_subnet(r);
@@ -103,6 +105,10 @@ TEST_CASE("dor matches OpenSM on every LFT entry of every golden dor run", "[sub
 
 TEST_CASE("updn matches OpenSM on every LFT entry of every golden updn run", "[subnet_manager][golden]") {
   check_engine("updn", [](const SubnetGraph& g, const GoldenRun& r) { return route_updn(g, r.roots); });
+}
+
+TEST_CASE("dnup matches OpenSM on every LFT entry of every golden dnup run", "[subnet_manager][golden]") {
+  check_engine("dnup", [](const SubnetGraph& g, const GoldenRun&) { return route_dnup(g); });
 }
 
 TEST_CASE("updn finds the same roots as OpenSM when none are named", "[subnet_manager][golden]") {
