@@ -231,6 +231,8 @@ generate: {kind: leaf_spine, leaves: 4, spines: 2, hosts_per_leaf: 4}'
       run $t updn        updn   0 'spine.*' --minimal-paths
       run $t updn_autoroots updn 0 ''      --minimal-paths
       run $t dnup        dnup   0 ''       --minimal-paths
+      run $t sssp        sssp   0 ''       --minimal-paths
+      run $t dfsssp      dfsssp 0 ''       --minimal-paths
       run $t ftree       ftree  0 ''       --minimal-paths
       # Compute nodes 4, 2, 3 and 1 per leaf: the others routed as non-CNs, dummies for the gaps.
       run $t ftree_cn    ftree  0 ''       --minimal-paths h1 'h[1-6]|h9|h10|h11|h13'
@@ -258,6 +260,8 @@ generate: {kind: fat_tree, k: 4, n: 3}'
       run $t ftree       ftree  0 ''       --minimal-paths
       run $t ftree_roots ftree  0 'core.*' --minimal-paths
       run $t dnup        dnup   0 ''       --minimal-paths
+      run $t sssp        sssp   0 ''       --minimal-paths
+      run $t dfsssp      dfsssp 0 ''       --minimal-paths
       run $t minhop_lmc2 minhop 2 ''       --minimal-paths
       ;;
     mesh_3x3)
@@ -267,6 +271,8 @@ generate: {kind: mesh, dims: [3, 3]}'
       run $t dor         dor    0 ''       --minimal-paths
       run $t updn        updn   0 'sw1_1'  ''
       run $t dnup        dnup   0 ''       ''
+      run $t sssp        sssp   0 ''       --minimal-paths
+      run $t dfsssp      dfsssp 0 ''       --minimal-paths
       ;;
     mesh_4x4)
       topology "$t" '# 4 x 4 mesh of switches, one host each
@@ -283,6 +289,9 @@ generate: {kind: torus, dims: [4, 4]}'
       run $t updn        updn   0 'sw0_0'  ''
       run $t minhop_lmc1 minhop 1 ''       --minimal-paths
       run $t dnup        dnup   0 ''       ''
+      run $t sssp        sssp   0 ''       --minimal-paths
+      run $t sssp_lmc1   sssp   1 ''       --minimal-paths
+      run $t dfsssp      dfsssp 0 ''       --minimal-paths
       ;;
     torus_2x4)
       topology "$t" '# 2 x 4 torus of switches, one host each: two parallel cables between the two
@@ -291,6 +300,8 @@ generate: {kind: torus, dims: [2, 4]}'
       run $t minhop      minhop 0 ''       --minimal-paths
       run $t dor         dor    0 ''       --minimal-paths
       run $t minhop_lmc1 minhop 1 ''       --minimal-paths
+      run $t sssp        sssp   0 ''       --minimal-paths
+      run $t dfsssp      dfsssp 0 ''       --minimal-paths
       ;;
     ring_6)
       topology "$t" '# ring of 6 switches (a 1-dimensional torus), one host each
@@ -298,6 +309,8 @@ generate: {kind: torus, dims: [6]}'
       run $t minhop      minhop 0 ''       --minimal-paths
       run $t updn        updn   0 'sw0'    ''
       run $t dnup        dnup   0 ''       ''
+      run $t sssp        sssp   0 ''       --minimal-paths
+      run $t dfsssp      dfsssp 0 ''       --minimal-paths
       ;;
     irregular)
       topology "$t" "$(cat <<'YAML'
@@ -347,6 +360,8 @@ YAML
       # spine1 then has no route to h7: down to a leaf and up to spine2 is no up/down path.
       run $t ftree_roots_cn ftree 0 'spine1|spine2' --allow-unrouted-hcas h1 'h[1-6]'
       run $t dnup        dnup   0 ''       ''
+      run $t sssp        sssp   0 ''       --minimal-paths
+      run $t dfsssp      dfsssp 0 ''       --minimal-paths
       ;;
     *) die "unknown topology $t (known: ${ALL[*]})" ;;
   esac

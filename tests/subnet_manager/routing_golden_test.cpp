@@ -6,7 +6,9 @@
 #include <filesystem>
 #include <set>
 
+#include "sim/subnet_manager/routing/dfsssp.h"
 #include "sim/subnet_manager/routing/dnup.h"
+#include "sim/subnet_manager/routing/sssp.h"
 #include "sim/subnet_manager/routing/dor.h"
 #include "sim/subnet_manager/routing/ftree.h"
 #include "sim/subnet_manager/routing/minhop.h"
@@ -25,6 +27,8 @@ std::size_t runs_in_readme(const std::string& engine) {
   if (engine == "dor") return 5;
   if (engine == "ftree") return 8;
   if (engine == "dnup") return 6;
+  if (engine == "sssp") return 8;
+  if (engine == "dfsssp") return 7;
   return 0;
 }
 
@@ -51,7 +55,7 @@ void check_engine(const std::string& engine, RoutingTables (*route)(const Subnet
 
 TEST_CASE("LIDs match OpenSM's guid2lid in every golden run", "[subnet_manager][golden]") {
   const auto runs = golden_runs();
-  REQUIRE(runs.size() == 51);
+  REQUIRE(runs.size() == 66);
   std::size_t ports = 0;
   for (const GoldenRun& r : runs) {
     const SubnetGraph g = golden_subnet(r);
@@ -109,6 +113,15 @@ TEST_CASE("updn matches OpenSM on every LFT entry of every golden updn run", "[s
 
 TEST_CASE("dnup matches OpenSM on every LFT entry of every golden dnup run", "[subnet_manager][golden]") {
   check_engine("dnup", [](const SubnetGraph& g, const GoldenRun&) { return route_dnup(g); });
+}
+
+TEST_CASE("sssp matches OpenSM on every LFT entry of every golden sssp run", "[subnet_manager][golden]") {
+  check_engine("sssp", [](const SubnetGraph& g, const GoldenRun&) { return route_sssp(g); });
+}
+
+TEST_CASE("dfsssp's tables match OpenSM on every LFT entry of every golden dfsssp run", "[subnet_manager][golden]") {
+  // OpenSM's dfsssp routes exactly as its sssp and then spreads the paths over VLs.
+  check_engine("dfsssp", [](const SubnetGraph& g, const GoldenRun&) { return route_dfsssp(g); });
 }
 
 TEST_CASE("updn finds the same roots as OpenSM when none are named", "[subnet_manager][golden]") {

@@ -7,6 +7,7 @@
 #include "sim/subnet_manager/routing/ftree.h"
 #include "sim/subnet_manager/routing/lft_file.h"
 #include "sim/subnet_manager/routing/minhop.h"
+#include "sim/subnet_manager/routing/sssp.h"
 #include "sim/subnet_manager/routing/updn.h"
 
 namespace ibfsim {
@@ -14,8 +15,8 @@ namespace ibfsim {
 namespace {
 
 constexpr RoutingEngine kAll[] = {RoutingEngine::kMinhop, RoutingEngine::kUpdn,   RoutingEngine::kDnup,
-                                  RoutingEngine::kDor,    RoutingEngine::kFtree,  RoutingEngine::kDfsssp,
-                                  RoutingEngine::kFile};
+                                  RoutingEngine::kDor,    RoutingEngine::kFtree,  RoutingEngine::kSssp,
+                                  RoutingEngine::kDfsssp, RoutingEngine::kFile};
 
 }  // namespace
 
@@ -26,6 +27,7 @@ const char* routing_engine_name(RoutingEngine e) {
     case RoutingEngine::kDnup: return "dnup";
     case RoutingEngine::kDor: return "dor";
     case RoutingEngine::kFtree: return "ftree";
+    case RoutingEngine::kSssp: return "sssp";
     case RoutingEngine::kDfsssp: return "dfsssp";
     case RoutingEngine::kFile: return "file";
   }
@@ -51,6 +53,7 @@ RoutingTables compute_routes(const SubnetGraph& g, const RoutingOptions& opts) {
     case RoutingEngine::kDnup: return route_dnup(g);
     case RoutingEngine::kDor: return route_dor(g);
     case RoutingEngine::kFtree: return route_ftree(g, FtreeOptions{opts.roots, opts.compute_nodes});
+    case RoutingEngine::kSssp: return route_sssp(g);
     case RoutingEngine::kDfsssp: return route_dfsssp(g);
     case RoutingEngine::kFile: return route_from_lft_file(g, opts.lft_file);
   }

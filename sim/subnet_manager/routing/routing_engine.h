@@ -11,12 +11,12 @@
 
 namespace ibfsim {
 
-enum class RoutingEngine { kMinhop, kUpdn, kDnup, kDor, kFtree, kDfsssp, kFile };
+enum class RoutingEngine { kMinhop, kUpdn, kDnup, kDor, kFtree, kSssp, kDfsssp, kFile };
 
-// "minhop", "updn", "dnup", "dor", "ftree", "dfsssp", "file".
+// "minhop", "updn", "dnup", "dor", "ftree", "sssp", "dfsssp", "file".
 const char* routing_engine_name(RoutingEngine e);
 std::optional<RoutingEngine> parse_routing_engine(std::string_view name);
-// "minhop, updn, dnup, dor, ftree, dfsssp, file" for error messages and help.
+// "minhop, updn, dnup, dor, ftree, sssp, dfsssp, file" for error messages and help.
 std::string routing_engine_names();
 
 struct RoutingOptions {
