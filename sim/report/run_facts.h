@@ -71,6 +71,7 @@ struct HcaModelFacts {
 // A cable: its training, when it came up, went down and came back, and its PHY's error counts.
 struct LinkFacts {
   std::string a, b, rate, trained, phy_mode;  // trained: the rate it trained to, or "down"
+  std::string fec;                              // the FEC code it runs (fec.h); empty: none
   bool lane_reversed = false;
   Time training = 0;
   std::vector<Time> up, active, down;  // up[0] and active[0]: after the first training

@@ -18,7 +18,7 @@ namespace {
 // SMP is answered or given up after its retries).
 constexpr Time kBringUpLimit = 1000 * kSec;
 
-// `sm_host`: the HCA the subnet manager runs on, if one does.
+// `sm_host`: the HCA or switch the subnet manager runs on, if one does.
 FabricOptions fabric_options(const Scenario& sc, const std::filesystem::path& dir, std::string& sm_host) {
   FabricOptions fo;
   fo.carry_payload = sc.outputs.data_check;

@@ -6,6 +6,7 @@
 
 #include "sim/core/stats_registry.h"
 #include "sim/fabric/fabric_statistics.h"
+#include "sim/phy/fec.h"
 #include "sim/report/run_results.h"
 #include "sim/workload/class_statistics.h"
 #include "sim/workload/port_window_statistics.h"
@@ -88,6 +89,7 @@ std::vector<LinkFacts> link_facts(Fabric& fabric) {
     l.lane_reversed = t.lane_reversed;
     l.training = t.duration;
     l.phy_mode = a.bit_exact() ? "bit_exact" : "timing";
+    if (a.fec().on()) l.fec = fec_code_name(a.fec().code);
     l.up = fabric.link_up_times(k);
     // Both ends Active: after the first training, then after each retrain.
     for (std::size_t i = 0; i < a.active_times().size() && i < b.active_times().size(); ++i)
