@@ -140,13 +140,14 @@ class Hca final : public ScheduledModule, public PortOwner, public TransportEnv 
   // Posts a UD SEND of `bytes` (<= PMTU) from generator QP `src_qp` on port 1 to (dlid, dest_qp)
   // with `q_key` on service level `sl` (mapped to a VL by the port's SL->VL table; an SL that maps
   // to VL15 or to a non-operational VL is dropped and counted, R16). The packet is built now;
-  // `measured` marks it for latency statistics, `flow` names its workload flow. Returns the
-  // packet's id.
+  // `measured` marks it for latency statistics, `flow` names its workload flow; `created`, when
+  // given, is the message's arrival, earlier than now when it waited at its source for room in the
+  // send queue (SendEngine::DatagramFeeder). Returns the packet's id.
   std::uint64_t post_ud_send(Qpn src_qp, Lid dlid, Qpn dest_qp, std::uint32_t q_key, std::uint32_t bytes,
-                             bool measured, std::uint8_t sl = 0, std::uint16_t flow = 0) {
+                             bool measured, std::uint8_t sl = 0, std::uint16_t flow = 0, Time created = kTimeNever) {
     QueuePair* q = verbs_.find(src_qp);
     IBFSIM_CHECK(q != nullptr && q->is_generator(), "post_ud_send on a QP that is not a traffic generator's");
-    return engine(q->port()).post_datagram(*q, {dlid, dest_qp, q_key, bytes, sl}, measured, flow);
+    return engine(q->port()).post_datagram(*q, {dlid, dest_qp, q_key, bytes, sl}, measured, flow, created);
   }
   // Sends a copy of `p`, a packet built elsewhere, on `port` exactly as its bytes are (CRCs are not
   // rewritten) on the VL its LRH names, in turn with the HCA's other packets: a way to put crafted

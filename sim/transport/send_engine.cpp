@@ -20,15 +20,31 @@ inline void SendEngine::inject(Packet* p, std::uint8_t vl, bool vl15_allowed) {
   if ((vl == kVl15 && !vl15_allowed) || (vl != kVl15 && vl >= output_.port().op_vls()))
     return drop_unsent(p, DropReason::kSlToVlDrop);
   enqueue(vl, p, nullptr);
-  try_send();
+  if (!feeding_) try_send();
+}
+
+void SendEngine::wait_for_room(std::uint8_t vl, DatagramFeeder* f, Time arrival) {
+  feeders_[vl].push({arrival, feeder_order_++, f});
+}
+
+void SendEngine::feed(std::uint8_t vl) {
+  auto& waiting = feeders_[vl];
+  feeding_ = true;
+  while (!waiting.empty() && queues_[vl].size() < kFeedDepth) {
+    DatagramFeeder* f = waiting.top().feeder;
+    waiting.pop();
+    f->feed();  // builds one packet, and may come back to wait for its next message
+  }
+  feeding_ = false;
 }
 
 // --- what fills the send queues ---
 
 std::uint64_t SendEngine::post_datagram(QueuePair& q, const QueuePair::Datagram& d, bool measured,
-                                        std::uint16_t flow) {
+                                        std::uint16_t flow, Time created) {
   Packet* p = hca_.pool().acquire();
   hca_.stamp_new_packet(*p);
+  if (created != kTimeNever) p->created = created;
   p->measured = measured;
   p->flow = flow;
   p->src_qp = q.qpn();
@@ -177,7 +193,7 @@ Packet* SendEngine::take(std::uint8_t v) {
   return next.p;
 }
 
-void SendEngine::sent(std::uint8_t, Packet* p, Time start) {
+void SendEngine::sent(std::uint8_t vl, Packet* p, Time start) {
   p->injected = start;
   HcaCongestionControl* cc = hca_.congestion_control();
   if (cc && p->src_qp != 0) cc->sent(n_, *p);
@@ -185,6 +201,7 @@ void SendEngine::sent(std::uint8_t, Packet* p, Time start) {
   hca_.count_sent(*p);
   if (SendObserver* o = hca_.send_observer()) o->on_injected(hca_, *p);
   if (taken_qp_) taken_qp_->on_transmitted(*p);  // an RC request starts its ACK timer
+  if (!feeders_[vl].empty()) feed(vl);  // a packet left: a waiting source builds its next
   // Verbs QPs: stage the next packet now, so that its payload DMA overlaps this packet's time on
   // the wire (a pipelined HCA), rather than starting only once the line is free again.
   if (ring_vls_) pull_from_qps();

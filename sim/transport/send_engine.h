@@ -13,6 +13,8 @@
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <functional>
+#include <queue>
 #include <vector>
 
 #include "sim/core/ids.h"
@@ -37,6 +39,19 @@ struct SendShared {
 
 class SendEngine : public PortOutput::Source {
  public:
+  // A source of datagrams that offers more than the port takes keeps its messages unbuilt while
+  // their VL's send queue is full (kFeedDepth packets built): it waits here, in the order of its
+  // next message's arrival, and builds that message when the queue has room again. So a source
+  // past saturation holds one pending arrival, not a growing queue of packets, and the packets
+  // leave in the order and at the times they would have if every one had been built on arrival.
+  class DatagramFeeder {
+   public:
+    virtual ~DatagramFeeder() = default;
+    // The VL has room: post the waiting message now (it may then wait again for its next).
+    virtual void feed() = 0;
+  };
+  static constexpr std::size_t kFeedDepth = 4;
+
   SendEngine(Hca& hca, PortNum n, const VlArbConfig& arbitration, SendShared& shared);
   // Its name in event traces: the HCA's, and the block's.
   std::string name() const;
@@ -52,7 +67,15 @@ class SendEngine : public PortOutput::Source {
   // Hca::post_ud_send on generator QP q (of this port): the datagram `d` is built now, carrying
   // the payload pattern when payloads are carried, and queued; its SL must map to an operational
   // data VL, else it is dropped and counted (R16). Returns the packet id.
-  std::uint64_t post_datagram(QueuePair& q, const QueuePair::Datagram& d, bool measured, std::uint16_t flow);
+  std::uint64_t post_datagram(QueuePair& q, const QueuePair::Datagram& d, bool measured, std::uint16_t flow,
+                              Time created = kTimeNever);
+  // Whether a datagram for VL vl may be built now: its queue holds fewer than kFeedDepth and no
+  // feeder waits on it (always, for VL15 or a VL not operational: the post drops it and counts it).
+  bool has_room(std::uint8_t vl) const {
+    return vl == kVl15 || vl >= output_.port().op_vls() || (queues_[vl].size() < kFeedDepth && feeders_[vl].empty());
+  }
+  // Feeder f's next message arrived at `arrival` and waits for room on VL vl.
+  void wait_for_room(std::uint8_t vl, DatagramFeeder* f, Time arrival);
   // Hca::send_raw: a copy of `raw`, queued on the VL its LRH names. Returns the packet id.
   std::uint64_t send_raw(const Packet& raw);
   // Verbs QP q, of this port, has something to send (TransportEnv::wake): it joins its VL's ring.
@@ -98,6 +121,8 @@ class SendEngine : public PortOutput::Source {
   void enqueue(std::uint8_t vl, Packet* p, QueuePair* qp);
   // Queues a packet built at post time, or drops it if its VL is not operational.
   void inject(Packet* p, std::uint8_t vl, bool vl15_allowed);
+  // Lets the waiting feeders of VL vl build while its queue has room (after a packet left it).
+  void feed(std::uint8_t vl);
   // Stages from the QPs of every VL whose ring holds some and whose queue is empty.
   void pull_from_qps();
   // Builds the next packet of QP q (taken off VL v's ring) and stages it.
@@ -115,6 +140,20 @@ class SendEngine : public PortOutput::Source {
   QueuePair* taken_qp_ = nullptr;  // the verbs QP of the packet take() handed out
   Time dma_wait_ = kTimeNever, cc_wait_ = kTimeNever;  // found by the survey: when to look again
   std::vector<std::uint8_t> payload_;  // the generator's payload pattern, reused packet to packet
+  // Feeders waiting for room, per VL, earliest arrival first (then the order they came to wait).
+  struct WaitingFeeder {
+    Time arrival;
+    std::uint64_t order;
+    DatagramFeeder* feeder;
+    bool operator>(const WaitingFeeder& o) const {
+      return arrival != o.arrival ? arrival > o.arrival : order > o.order;
+    }
+  };
+  std::array<std::priority_queue<WaitingFeeder, std::vector<WaitingFeeder>, std::greater<WaitingFeeder>>,
+             kMaxDataVls + 1>
+      feeders_;
+  std::uint64_t feeder_order_ = 0;
+  bool feeding_ = false;  // feed() is posting: the output is already looking, no try_send
 };
 
 }  // namespace ibfsim

@@ -157,6 +157,9 @@ void drain(ScenarioRun& run) {
   run.simulate_cpu = thread_cpu_seconds() - run.traffic_cpu_start;
   ScheduledModule::rethrow_failure();
   run.end = ScheduledModule::now();
+  // Messages still waiting at their sources for room in the send queue count as offered.
+  for (const auto& gens : run.flow_generators)
+    for (UdTrafficGenerator* g : gens) g->settle(run.end);
   run.fabric->finish();
   run.fabric->check_invariants();
   if (run.waves) run.waves->close();

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "sim/core/error.h"
+#include "sim/transport/send_engine.h"
 
 namespace ibfsim {
 
@@ -24,7 +25,7 @@ UdTrafficGenerator::UdTrafficGenerator(Hca& hca, Qpn src_qp, std::uint32_t q_key
 Time UdTrafficGenerator::next_arrival() {
   if (spec_.arrival == Arrival::kConstant) {
     // Computed from the message index, never accumulated.
-    return first_ + static_cast<Time>(std::floor(static_cast<double>(posted_) * mean_gap_fs_));
+    return first_ + static_cast<Time>(std::floor(static_cast<double>(drawn_) * mean_gap_fs_));
   }
   return last_ + static_cast<Time>(std::llround(rng_.exponential(mean_gap_fs_)));
 }
@@ -37,17 +38,60 @@ void UdTrafficGenerator::start(Time begin) {
 }
 
 void UdTrafficGenerator::message_due() {
-  const Time t = ScheduledModule::now();
+  pending_ = ScheduledModule::now();
+  offer();
+}
+
+void UdTrafficGenerator::offer() {
+  SendEngine& engine = hca_.send_engine(1);
+  const std::uint8_t vl = hca_.sl_to_vl(1, spec_.sl);
+  if (engine.has_room(vl)) {
+    post_pending();
+  } else {
+    waiting_for_room_ = true;
+    engine.wait_for_room(vl, this, pending_);
+  }
+}
+
+void UdTrafficGenerator::feed() {
+  waiting_for_room_ = false;
+  post_pending();
+}
+
+void UdTrafficGenerator::post_pending() {
+  const Time now = ScheduledModule::now();
   std::size_t k = choices_ == 1 ? 0 : static_cast<std::size_t>(rng_.below(choices_));
   if (k >= skip_) ++k;
   const UdDestination& d = (*destinations_)[k];
+  const Time t = pending_;
   const bool measured = t >= measure_begin_ && t < measure_end_;
-  hca_.post_ud_send(src_qp_, d.lid, d.qpn, q_key_, spec_.message_size, measured, spec_.sl, flow_);
+  hca_.post_ud_send(src_qp_, d.lid, d.qpn, q_key_, spec_.message_size, measured, spec_.sl, flow_, t);
   ++posted_;
+  ++drawn_;
   if (measured) ++measured_posted_;
   last_ = t;
   const Time next = next_arrival();
-  if (next < stop_) hca_.schedule<&UdTrafficGenerator::message_due>(next, this);
+  if (next >= stop_) return;
+  pending_ = next;
+  // A message that arrived while this one waited is due already: it waits in turn (the queue has
+  // just been filled) or is built at once.
+  if (next <= now) offer();
+  else hca_.schedule<&UdTrafficGenerator::message_due>(next, this);
+}
+
+void UdTrafficGenerator::settle(Time end) {
+  if (!waiting_for_room_) return;
+  waiting_for_room_ = false;
+  // pending_ is the waiting message's arrival; those after it are drawn as post_pending would
+  // have (a destination, then the next gap), without building anything.
+  for (Time t = pending_; t < stop_ && t < end;) {
+    if (choices_ != 1) rng_.below(choices_);
+    ++waiting_;
+    if (t >= measure_begin_ && t < measure_end_) ++measured_waiting_;
+    last_ = t;
+    ++drawn_;
+    t = next_arrival();
+  }
 }
 
 }  // namespace ibfsim
