@@ -12,12 +12,15 @@ packages=(
   tshark                  # decodes our captures in the tests
   gnuplot-nox             # renders sweep plots
   gtkwave                 # its vcd2fst checks our waveforms in the tests
-  python3                 # small helpers in tests
+  python3                 # small helpers in tests, the docs' link check
   clang                   # libFuzzer, ASan and UBSan: the fuzz targets and the sanitizer pass (scripts/test.sh)
   ibsim-utils             # OFED's ibsim: a test loads our exported net files into it
   libumad2sim0            # ibsim's libumad2sim.so: runs real OpenSM/diags against ibsim
   opensm                  # real OpenSM 3.3: scripts/make_opensm_golden.sh (golden LIDs/LFTs)
   infiniband-diags        # dump_lfts/ibroute: read the LFTs back from ibsim in that script
+  chromium                # headless: a test loads report.html and reads its DOM back
+  pybind11-dev python3-dev  # the Python module (build/python/ibfsim)
+  python3-pytest python3-pandas python3-matplotlib  # its tests, DataFrames, examples/sweep_curve.py
 )
 
 missing=()

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Sanity checks for one OpenSM golden run (see tests/subnet_manager/golden/README.md).
 
-Usage: check_opensm_golden.py NETFILE RUNDIR LMC [--minimal-paths] [--sm-host NAME]
-                              [--readback FILE]
+Usage: check_opensm_golden.py NETFILE RUNDIR LMC [--minimal-paths] [--allow-unrouted-hcas]
+                              [--sm-host NAME] [--readback FILE]
 
 RUNDIR holds what scripts/make_opensm_golden.sh kept of one OpenSM run: opensm-lfts.dump and
 guid2lid. FILE is the output of dump_lfts run against ibsim after OpenSM (the LFTs read back from
@@ -13,7 +13,9 @@ the simulated switches); without --readback that comparison is skipped. Checks:
     no entry is 255 or points at an uncabled port; LIDs of other switches may be left unrouted
     (updn cannot reach one root from another without going down and up again): they are counted;
   * from every switch, following the LFTs through the cables reaches every HCA LID without a
-    loop; with --minimal-paths every such path is a shortest path through the switches;
+    loop; with --minimal-paths every such path is a shortest path through the switches; with
+    --allow-unrouted-hcas a switch may leave an HCA LID unrouted (ftree cannot route to a non-CN
+    on a root from another root): such entries are counted, not failed;
   * the LFTs read back from ibsim's switches (--readback) equal OpenSM's dump.
 Prints a summary and facts about the LID order; exits 1 on the first kind of failure found.
 """
@@ -105,6 +107,7 @@ def parse_lfts(path):
 def main():
     args = sys.argv[1:]
     minimal = "--minimal-paths" in args
+    allow_unrouted_hcas = "--allow-unrouted-hcas" in args
     opts = {"--sm-host": "h1", "--readback": None}
     for o in opts:
         if o in args:
@@ -152,6 +155,7 @@ def main():
     # LFTs complete and pointing at cabled ports.
     switches = [name for name, n in nodes.items() if n["type"] == "switch"]
     unrouted_switch_lids = []  # (switch, LID of another switch) without an entry: updn does that
+    unrouted_hca_lids = []  # (switch, HCA) without an entry, with --allow-unrouted-hcas
     for s in switches:
         g = nodes[s]["guid"]
         if g not in lfts:
@@ -160,6 +164,9 @@ def main():
             port = lfts[g].get(lid)
             if (port is None or port == 255) and nodes[name]["type"] == "switch" and name != s:
                 unrouted_switch_lids.append((s, name))
+                continue
+            if (port is None or port == 255) and allow_unrouted_hcas and nodes[name]["type"] != "switch":
+                unrouted_hca_lids.append((s, name))
                 continue
             if port is None or port == 255:
                 fail(f"{s}: no route to LID {lid} ({name}/{p})")
@@ -190,6 +197,8 @@ def main():
         for lid, (name, p) in lid_owner.items():
             if nodes[name]["type"] == "switch":
                 continue
+            if (s, name) in unrouted_hca_lids:
+                continue
             cur, hops, seen = s, 0, set()
             while True:
                 if cur in seen:
@@ -219,7 +228,8 @@ def main():
     # LID order facts (not checks): is it "SM port first, then ascending byte-reversed port GUID"?
     def rev(g):
         return int.from_bytes(g.to_bytes(8, "big"), "little")
-    sm_guid = guid_of[(sm_host, 1)]
+    # The SM runs on an HCA's port 1 or on a switch's management port 0.
+    sm_guid = guid_of[(sm_host, 0 if nodes[sm_host]["type"] == "switch" else 1)]
     order = sorted((g for g, _, _ in ports if g != sm_guid), key=rev)
     by_lid = sorted((g2l[g][0], g) for g, _, _ in ports)
     observed = [g for _, g in by_lid]
@@ -227,6 +237,9 @@ def main():
     print(f"ok: {len(switches)} switches, {len(ports)} ports, {len(lid_owner)} LIDs, "
           f"{walks} switch->HCA-LID walks, {nonminimal} longer than the shortest path; "
           + ("ibsim read-back identical" if readback else "no ibsim read-back given"))
+    if unrouted_hca_lids:
+        print(f"note: {len(unrouted_hca_lids)} switch->HCA-LID entries unrouted: "
+              + ", ".join(f"{a}->{b}" for a, b in unrouted_hca_lids))
     if unrouted_switch_lids:
         print(f"note: {len(unrouted_switch_lids)} switch->switch-LID entries unrouted, e.g. "
               + ", ".join(f"{a}->{b}" for a, b in unrouted_switch_lids[:4]))

@@ -14,8 +14,9 @@
 # dump_lfts, ibsim is stopped, and scripts/check_opensm_golden.py checks the result (check.txt).
 # Kept per run: opensm-lfts.dump, guid2lid, opensm.log, opensm.conf, command.txt, check.txt and,
 # for updn, root_guids.txt (when named) and opensm-updn-roots.dump, for ftree
-# opensm-ftree-ca-order.dump. Any failure stops the script (exit 1). A topology's folder is rebuilt
-# from scratch. scripts/opensm_model.py then checks our description of OpenSM against it all.
+# opensm-ftree-ca-order.dump and root_guids.txt / cn_guids.txt when given. Any failure stops the
+# script (exit 1). A topology's folder is rebuilt from scratch. scripts/opensm_model.py then checks
+# our description of OpenSM against it all.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -98,11 +99,14 @@ topology() {
   echo "== $name: $(grep -E '^(hosts|switches):' "$tmp/topo.out" | tr '\n' ' ')"
 }
 
-# run TOPO RUN ENGINE LMC ROOTS CHECKFLAGS [SM_HOST]: one OpenSM run; output in OUT/TOPO/RUN/.
+# run TOPO RUN ENGINE LMC ROOTS CHECKFLAGS [SM_HOST] [CNS]: one OpenSM run; output in OUT/TOPO/RUN/.
 #   ROOTS: '' or a regex of switch names whose GUIDs go into root_guids.txt (root_guid_file).
-#   SM_HOST: the HCA OpenSM runs on (ibsim's SIM_HOST), h1 unless given.
+#   CNS: '' or a regex of HCA names whose port 1 GUIDs go into cn_guids.txt (cn_guid_file, ftree's
+#   compute nodes; the other HCAs are not).
+#   SM_HOST: the node OpenSM runs on (ibsim's SIM_HOST), h1 unless given: an HCA (its port 1), or a
+#   switch (its management port 0, as on a managed switch).
 run() {
-  local topo=$1 runname=$2 engine=$3 lmc=$4 roots=$5 checkflags=$6 SM_HOST=${7:-h1}
+  local topo=$1 runname=$2 engine=$3 lmc=$4 roots=$5 checkflags=$6 SM_HOST=${7:-h1} cns=${8:-}
   local net=$OUT/$topo/topology.net dir=$OUT/$topo/$runname
   local tmp; tmp=$(mktemp -d); TMPDIRS+=("$tmp")
   mkdir -p "$tmp/cache" "$tmp/dump"
@@ -117,6 +121,16 @@ run() {
     cp "$dir/root_guids.txt" "$tmp/root_guids.txt"
     rootline="root_guid_file $tmp/root_guids.txt"
   fi
+  local cnline=""  # with its newline, so that runs without one keep their config byte for byte
+  if [ -n "$cns" ]; then
+    # HCA port 1 GUIDs: the caguid= line before each "Hca" header, plus 1.
+    awk -v re="^\"($cns)\"\$" '/^caguid=/{g=substr($1,8)} /^Hca/{ if ($3 ~ re) print g }' "$net" \
+      | python3 -c 'import sys; [print("0x%016x" % (int(l, 16) + 1)) for l in sys.stdin.read().split()]' \
+      > "$dir/cn_guids.txt"
+    [ -s "$dir/cn_guids.txt" ] || die "$topo/$runname: no HCA matches compute nodes '$cns'"
+    cp "$dir/cn_guids.txt" "$tmp/cn_guids.txt"
+    cnline="cn_guid_file $tmp/cn_guids.txt"$'\n'
+  fi
 
   # The private config: every path inside $tmp. Stored in the golden dir with $tmp as RUNDIR.
   cat > "$tmp/opensm.conf" <<EOF
@@ -124,7 +138,7 @@ run() {
 routing_engine $engine
 lmc $lmc
 $rootline
-sweep_interval 0
+${cnline}sweep_interval 0
 reassign_lids FALSE
 log_flags 0x43
 force_log_flush TRUE
@@ -212,9 +226,17 @@ generate: {kind: leaf_spine, leaves: 4, spines: 2, hosts_per_leaf: 4}'
       run $t minhop_lmc1 minhop 1 ''       --minimal-paths
       run $t minhop_lmc2 minhop 2 ''       --minimal-paths
       run $t minhop_sm_h7 minhop 0 ''      --minimal-paths h7
+      run $t minhop_sm_leaf2 minhop 0 ''   --minimal-paths leaf2
+      run $t minhop_lmc1_sm_spine1 minhop 1 '' --minimal-paths spine1
       run $t updn        updn   0 'spine.*' --minimal-paths
       run $t updn_autoroots updn 0 ''      --minimal-paths
+      run $t dnup        dnup   0 ''       --minimal-paths
+      run $t sssp        sssp   0 ''       --minimal-paths
+      run $t dfsssp      dfsssp 0 ''       --minimal-paths
       run $t ftree       ftree  0 ''       --minimal-paths
+      # Compute nodes 4, 2, 3 and 1 per leaf: the others routed as non-CNs, dummies for the gaps.
+      run $t ftree_cn    ftree  0 ''       --minimal-paths h1 'h[1-6]|h9|h10|h11|h13'
+      run $t ftree_roots_cn ftree 0 'spine2' --minimal-paths h1 'h[1-6]|h9|h10|h11|h13'
       ;;
     leaf_spine_16x8x16)
       topology "$t" '# 16 leaves of 16 hosts, 8 spines: 280 LIDs, so GUIDs cross a 0x100 boundary
@@ -236,6 +258,10 @@ generate: {kind: fat_tree, k: 4, n: 3}'
       run $t minhop      minhop 0 ''       --minimal-paths
       run $t updn        updn   0 'core.*' --minimal-paths
       run $t ftree       ftree  0 ''       --minimal-paths
+      run $t ftree_roots ftree  0 'core.*' --minimal-paths
+      run $t dnup        dnup   0 ''       --minimal-paths
+      run $t sssp        sssp   0 ''       --minimal-paths
+      run $t dfsssp      dfsssp 0 ''       --minimal-paths
       run $t minhop_lmc2 minhop 2 ''       --minimal-paths
       ;;
     mesh_3x3)
@@ -244,6 +270,9 @@ generate: {kind: mesh, dims: [3, 3]}'
       run $t minhop      minhop 0 ''       --minimal-paths
       run $t dor         dor    0 ''       --minimal-paths
       run $t updn        updn   0 'sw1_1'  ''
+      run $t dnup        dnup   0 ''       ''
+      run $t sssp        sssp   0 ''       --minimal-paths
+      run $t dfsssp      dfsssp 0 ''       --minimal-paths
       ;;
     mesh_4x4)
       topology "$t" '# 4 x 4 mesh of switches, one host each
@@ -259,6 +288,10 @@ generate: {kind: torus, dims: [4, 4]}'
       run $t dor         dor    0 ''       --minimal-paths
       run $t updn        updn   0 'sw0_0'  ''
       run $t minhop_lmc1 minhop 1 ''       --minimal-paths
+      run $t dnup        dnup   0 ''       ''
+      run $t sssp        sssp   0 ''       --minimal-paths
+      run $t sssp_lmc1   sssp   1 ''       --minimal-paths
+      run $t dfsssp      dfsssp 0 ''       --minimal-paths
       ;;
     torus_2x4)
       topology "$t" '# 2 x 4 torus of switches, one host each: two parallel cables between the two
@@ -267,12 +300,17 @@ generate: {kind: torus, dims: [2, 4]}'
       run $t minhop      minhop 0 ''       --minimal-paths
       run $t dor         dor    0 ''       --minimal-paths
       run $t minhop_lmc1 minhop 1 ''       --minimal-paths
+      run $t sssp        sssp   0 ''       --minimal-paths
+      run $t dfsssp      dfsssp 0 ''       --minimal-paths
       ;;
     ring_6)
       topology "$t" '# ring of 6 switches (a 1-dimensional torus), one host each
 generate: {kind: torus, dims: [6]}'
       run $t minhop      minhop 0 ''       --minimal-paths
       run $t updn        updn   0 'sw0'    ''
+      run $t dnup        dnup   0 ''       ''
+      run $t sssp        sssp   0 ''       --minimal-paths
+      run $t dfsssp      dfsssp 0 ''       --minimal-paths
       ;;
     irregular)
       topology "$t" "$(cat <<'YAML'
@@ -312,9 +350,18 @@ YAML
       run $t minhop      minhop 0 ''       --minimal-paths
       run $t minhop_lmc1 minhop 1 ''       --minimal-paths
       run $t minhop_sm_h4 minhop 0 ''      --minimal-paths h4
+      run $t minhop_sm_spine2 minhop 0 ''  --minimal-paths spine2
+      run $t updn_sm_leafB updn 0 'spine1' '' leafB
       run $t dor         dor    0 ''       --minimal-paths
       # Root spine1 only: with spine2 a root too, spine1 could not reach h7 (down then up).
       run $t updn        updn   0 'spine1' ''
+      # ftree needs the roots named here (h7 on spine2 breaks ranking from the CAs) and h7 left out
+      # of the compute nodes (a CN must hang off a leaf).
+      # spine1 then has no route to h7: down to a leaf and up to spine2 is no up/down path.
+      run $t ftree_roots_cn ftree 0 'spine1|spine2' --allow-unrouted-hcas h1 'h[1-6]'
+      run $t dnup        dnup   0 ''       ''
+      run $t sssp        sssp   0 ''       --minimal-paths
+      run $t dfsssp      dfsssp 0 ''       --minimal-paths
       ;;
     *) die "unknown topology $t (known: ${ALL[*]})" ;;
   esac

@@ -57,6 +57,8 @@ int run_command(const std::string& scenario_path, std::string out_dir, const std
     trace = std::make_unique<ibfsim::EventTraceFile>(event_trace);
     ibfsim::CalendarProcess::set_trace(trace.get());
   }
+  // The header goes out before anything is simulated, so a long run says at once what it runs.
+  std::cout << ibfsim::run_header(sc) << std::flush;
   const auto wall_start = std::chrono::steady_clock::now();
   ibfsim::RunResult r = ibfsim::run_scenario(sc, out_dir);
   if (trace) {
@@ -71,8 +73,7 @@ int run_command(const std::string& scenario_path, std::string out_dir, const std
   if (!earlier.temporaries.empty())
     notes += fmt::format("leftovers of a killed run in {}: {} temporary files removed\n", out_dir,
                          earlier.temporaries.size());
-  std::cout << fmt::format("ibfsim {}: {} (seed {})\n", IBFSIM_VERSION_STRING, scenario_path, sc.seed) << r.summary
-            << notes << fmt::format("wall time: {:.2f} s\n", wall);
+  std::cout << r.summary << notes << fmt::format("wall time: {:.2f} s\n", wall);
   if (const int sig = ibfsim::stop_signal()) return 128 + sig;
   return r.partial ? 130 : 0;
 }
@@ -101,7 +102,7 @@ int sc_main(int argc, char* argv[]) {
   CLI::App* run = app.add_subcommand("run", "Run a scenario and write its results folder");
   run->add_option("SCENARIO", scenario, "Scenario YAML file")->required();
   run->add_option("-o,--output", out_dir, "Results folder (default: results/<scenario name>)");
-  run->add_option("--seed", seed, "Random seed, 0..2^64-1 (overrides the scenario's seed)")->type_name("UINT64");
+  run->add_option("--seed", seed, "Random seed, 0..2^64-1 (default: the scenario's seed)")->type_name("UINT64");
   run->add_option("--set", sets, "Override a scenario key: --set workload.load=0.9 (repeatable)");
   run->add_option("--event-trace", event_trace,
                   "Write every event the simulation runs to FILE (time, event, target, arguments; small runs)");

@@ -7,6 +7,7 @@
 #include "sim/fabric/topology_loader.h"
 #include "sim/subnet_manager/sm/lid_assignment.h"
 #include "sim/subnet_manager/sm/routes_report.h"
+#include "sim/subnet_manager/routing/guid_list_file.h"
 #include "sim/subnet_manager/routing/routing_engine.h"
 #include "sim/fabric/yaml_input.h"
 #include "sim/workload/bring_up.h"
@@ -24,6 +25,8 @@ int run_routes_scenario(const RoutesOptions& opts, std::ostream& out, std::ostre
   if (opts.lmc) overrides.emplace_back("subnet_manager.lmc", std::to_string(*opts.lmc));
   if (!opts.sm_host.empty()) overrides.emplace_back("subnet_manager.host", opts.sm_host);
   if (!opts.lft_file.empty()) overrides.emplace_back("subnet_manager.lft_file", opts.lft_file);
+  if (!opts.root_guid_file.empty()) overrides.emplace_back("subnet_manager.root_guid_file", opts.root_guid_file);
+  if (!opts.cn_guid_file.empty()) overrides.emplace_back("subnet_manager.cn_guid_file", opts.cn_guid_file);
   if (!opts.roots.empty()) {
     std::string list = "[";
     for (std::size_t i = 0; i < opts.roots.size(); ++i) list += (i ? ", " : "") + opts.roots[i];
@@ -53,8 +56,14 @@ CLI::App* add_routes_subcommand(CLI::App& app, RoutesOptions& opts) {
                   "Topology file (YAML, ibnetdiscover or ibsim net file): compute LIDs and routes offline");
   cmd->add_option("--routing", opts.routing, "Routing engine: " + routing_engine_names() + " (default minhop)");
   cmd->add_option("--lmc", opts.lmc, "LID mask control 0..7: 2^LMC LIDs per HCA port (default 0)");
-  cmd->add_option("--sm-host", opts.sm_host, "HCA the SM runs on (default: the first HCA with a cabled port)");
-  cmd->add_option("--root", opts.roots, "updn: a root switch by name (repeatable; default: found automatically)");
+  cmd->add_option("--sm-host", opts.sm_host,
+                  "HCA or switch the SM runs on (default: the first HCA with a cabled port)");
+  cmd->add_option("--root", opts.roots,
+                  "updn, ftree: a root switch by name (repeatable; default: updn finds them, ftree ranks from the CAs)");
+  cmd->add_option("--root-guid-file", opts.root_guid_file,
+                  "updn, ftree: the root switches' GUIDs, one a line (OpenSM's root_guid_file, opensm -a)");
+  cmd->add_option("--cn-guid-file", opts.cn_guid_file,
+                  "ftree: the compute nodes' port GUIDs, one a line (OpenSM's cn_guid_file, opensm -u)");
   cmd->add_option("--lft-file", opts.lft_file, "routing file: the LFT dump (OpenSM's opensm-lfts.dump format) to load");
   cmd->add_flag("--guid2lid", opts.guid2lid, "Also print the LIDs in OpenSM's guid2lid format (after the LFTs)");
   cmd->add_flag("--deadlock-check", opts.deadlock_check,
@@ -80,8 +89,15 @@ int run_routes_command(const RoutesOptions& opts, std::ostream& out, std::ostrea
     throw InputError("--routing file: expected --lft-file DUMP naming the LFT dump to load");
   if (*engine != RoutingEngine::kFile && !opts.lft_file.empty())
     throw InputError(fmt::format("--lft-file: only used with --routing file, got --routing {}", routing));
-  if (*engine != RoutingEngine::kUpdn && !opts.roots.empty())
-    throw InputError(fmt::format("--root: only used with --routing updn, got --routing {}", routing));
+  const bool rooted = *engine == RoutingEngine::kUpdn || *engine == RoutingEngine::kFtree;
+  if (!rooted && !opts.roots.empty())
+    throw InputError(fmt::format("--root: only used with --routing updn or ftree, got --routing {}", routing));
+  if (!rooted && !opts.root_guid_file.empty())
+    throw InputError(fmt::format("--root-guid-file: only used with --routing updn or ftree, got --routing {}", routing));
+  if (!opts.roots.empty() && !opts.root_guid_file.empty())
+    throw InputError("--root and --root-guid-file: expected one of them, got both");
+  if (*engine != RoutingEngine::kFtree && !opts.cn_guid_file.empty())
+    throw InputError(fmt::format("--cn-guid-file: only used with --routing ftree, got --routing {}", routing));
 
   const Topology topo = load_topology_file(opts.topology);
   const auto cables = topo.port_cables();
@@ -105,7 +121,9 @@ int run_routes_command(const RoutesOptions& opts, std::ostream& out, std::ostrea
       for (unsigned p = 1; p <= topo.nodes[sm_node].num_ports && sm_port == 0; ++p)
         if (cables[sm_node][p]) sm_port = p;
     }
-    if (sm_port == 0) sm_port = 1;  // subnet_graph_from_topology names what is wrong
+    // An HCA without a cabled port: subnet_graph_from_topology names what is wrong. A switch runs
+    // the SM on its management port 0.
+    if (sm_port == 0 && topo.nodes[sm_node].type == NodeType::kHca) sm_port = 1;
   }
   SubnetGraph g = subnet_graph_from_topology(topo, sm_node, sm_port).graph;
   assign_lids(g, lmc);
@@ -119,6 +137,8 @@ int run_routes_command(const RoutesOptions& opts, std::ostream& out, std::ostrea
       throw InputError(fmt::format("--root: expected a switch of {} reachable from the SM, got '{}'", opts.topology, name));
     ro.roots.push_back(g.nodes[*n].node_guid);
   }
+  if (!opts.root_guid_file.empty()) ro.roots = read_guid_list_file(opts.root_guid_file);
+  if (!opts.cn_guid_file.empty()) ro.compute_nodes = read_guid_list_file(opts.cn_guid_file);
   const RoutingTables t = compute_routes(g, ro);
   for (const std::string& note : t.notes) err << "note: " << note << "\n";
   RoutesReportOptions report;

@@ -25,7 +25,9 @@ struct RoutesOptions {
   std::optional<unsigned> lmc;     // unset: 0, or the scenario's
   std::vector<std::string> sets;   // scenario overrides, key=value
   std::string sm_host;             // default: the first HCA (declaration order) with a cabled port
-  std::vector<std::string> roots;  // updn root switches, by name
+  std::vector<std::string> roots;  // updn and ftree root switches, by name
+  std::string root_guid_file;      // ... or by GUID in OpenSM's root_guid_file format (-a)
+  std::string cn_guid_file;        // ftree compute nodes, OpenSM's cn_guid_file format (-u)
   std::string lft_file;            // routing "file": the dump to load
   bool guid2lid = false;
   bool deadlock_check = false;

@@ -10,6 +10,7 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -23,6 +24,7 @@
 #include "sim/fabric/yaml_input.h"
 #include "sim/report/atomic_file.h"
 #include "sim/report/curve.h"
+#include "sim/report/html_report.h"
 #include "sim/report/output_folder.h"
 #include "sim/workload/scenario.h"
 #include "sim/workload/sweep_plan.h"
@@ -223,11 +225,32 @@ Manifest read_manifest(const fs::path& dir) {
       const nlohmann::json& name = member(mp, x, "name", where);
       const nlohmann::json& sel = member(mp, x, "selector", where);
       if (!name.is_string() || !sel.is_string()) bad_manifest(mp, where, "a name and a selector (strings)");
-      out.metrics.push_back({name.get<std::string>(), sel.get<std::string>()});
+      std::string unit;
+      if (x.contains("unit")) {
+        if (!x["unit"].is_string()) bad_manifest(mp, where + ".unit", "the metric's unit (a string)");
+        unit = x["unit"].get<std::string>();
+      }
+      out.metrics.push_back({name.get<std::string>(), sel.get<std::string>(), unit});
       parse_json_selector(out.metrics.back().selector, mp.string() + ": metric " + out.metrics.back().name);
     }
   }
   return out;
+}
+
+// report.html of the sweep: the curves with every point linked to its own report, the plots
+// embedded, every file of the folder linked.
+void write_sweep_report(const fs::path& dir, const Curve& curve, const std::string& title,
+                        const std::vector<std::string>& point_dirs, const std::vector<std::string>& plots, std::ostream& out) {
+  std::vector<ReportImage> images;
+  for (const std::string& p : plots) images.push_back({p, p + ".svg", read_text(dir / (p + ".svg"))});
+  std::vector<std::string> files;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    const std::string name = e.path().filename().string();
+    if (e.is_regular_file() && name != "report.html" && name.find(".tmp-") == std::string::npos) files.push_back(name);
+  }
+  std::sort(files.begin(), files.end());
+  write_file_atomically((dir / "report.html").string(), sweep_report_html(curve, title, point_dirs, images, files));
+  out << fmt::format("report: {}\n", (dir / "report.html").string());
 }
 
 int collect(const fs::path& dir, std::ostream& out, std::ostream& err) {
@@ -263,10 +286,12 @@ int collect(const fs::path& dir, std::ostream& out, std::ostream& err) {
   if (missing) out << fmt::format(", {} without results", missing);
   if (partial) out << fmt::format(", {} interrupted", partial);
   out << ")\n" << saturation_summary(curve);
+  const std::string title = fs::path(m.scenario).stem().string();
   bool any_load = false;
   for (const CurveRow& r : curve.rows) any_load = any_load || r.has_load;
   if (!any_load && metrics.empty()) {
     out << "plots: none (no point has load-driven traffic, and no --metric)\n";
+    write_sweep_report(dir, curve, title, m.dirs, {}, out);
     return 0;
   }
   std::vector<std::string> plots;
@@ -279,15 +304,16 @@ int collect(const fs::path& dir, std::ostream& out, std::ostream& err) {
     plots.push_back("metrics");
     if (metrics.size() >= 2) plots.push_back("tradeoff");
   }
-  write_file_atomically((dir / "plot.gp").string(),
-                        gnuplot_script(curve, fs::path(m.scenario).stem().string()));
+  write_file_atomically((dir / "plot.gp").string(), gnuplot_script(curve, title));
   if (auto problem = render_plots(dir)) {
     err << "warning: plots not rendered: " << *problem << "\n";
+    plots.clear();
   } else {
     std::string list;
     for (const std::string& p : plots) list += (list.empty() ? "" : ", ") + p + ".png, " + p + ".svg";
     out << fmt::format("plots: {}/{}\n", dir.string(), list);
   }
+  write_sweep_report(dir, curve, title, m.dirs, plots, out);
   return 0;
 }
 
@@ -300,14 +326,26 @@ CLI::App* add_sweep_subcommand(CLI::App& app, SweepOptions& o) {
                 "key=value, key=a,b,c or key=lo:hi:step (repeatable; several ranges give their product)")
       ->required();
   s->add_option("-o,--output", o.out_dir, "Sweep folder (default: results/<scenario name>-sweep)");
-  s->add_option("--seed", o.seed, "Random seed of every point, 0..2^64-1")->type_name("UINT64");
-  s->add_option("-j,--jobs", o.jobs, "Points run at once, each in its own process")->check(CLI::Range(1u, 1024u));
+  s->add_option("--seed", o.seed, "Random seed of every point, 0..2^64-1 (default: the scenario's seed)")->type_name("UINT64");
+  s->add_option("-j,--jobs", o.jobs, "Points run at once, each in its own process (default 1)")->check(CLI::Range(1u, 1024u));
   s->add_flag("--plan", o.plan, "Only write sweep.json and print one command per point (run them, then collect)");
   s->add_option("--metric", o.metrics,
-                "NAME=SELECTOR: a number from each point's results.json, e.g. "
-                "victim=flows[name=victim].throughput.accepted_payload_gbps (repeatable): a column of "
-                "curve.csv, plotted against the first swept key")
+                "NAME=SELECTOR or NAME:UNIT=SELECTOR: a number from each point's results.json, e.g. "
+                "victim:Gb/s=flows[name=victim].throughput.accepted_payload_gbps (repeatable): a column of "
+                "curve.csv, plotted against the first swept key (default unit: from the figure's name, "
+                "e.g. _gbps is Gb/s)")
       ->type_name("NAME=SELECTOR");
+  s->add_flag("--slurm", o.slurm,
+              "Only write sweep.json, commands.txt and sweep.sbatch, a Slurm job array of one task per point "
+              "(sbatch it, then collect)");
+  s->add_option("--slurm-time", o.slurm_time, "Slurm: time limit of each task (default 1:00:00)");
+  s->add_option("--slurm-mem", o.slurm_mem, "Slurm: memory of each task (default 2G)");
+  s->add_option("--slurm-cpus", o.slurm_cpus, "Slurm: CPUs of each task (default 1)")->check(CLI::Range(1u, 1024u));
+  s->add_option("--slurm-partition", o.slurm_partition, "Slurm: partition (default: the cluster's)");
+  s->add_option("--slurm-account", o.slurm_account, "Slurm: account to charge (default: yours)");
+  s->add_option("--slurm-max-running", o.slurm_max_running,
+                "Slurm: tasks running at once (default 0: as many as the cluster gives)");
+  s->add_option("--slurm-arg", o.slurm_args, "Slurm: one more #SBATCH option, e.g. --slurm-arg=--qos=short (repeatable)");
   s->add_option("--saturation-drop", o.accepted_drop,
                 "Saturated when accepted < offered x (1 - this) (default 0.05)")->check(CLI::Range(0.0, 1.0));
   s->add_option("--saturation-latency", o.latency_factor,
@@ -336,14 +374,13 @@ int run_sweep_command(const SweepOptions& o, std::ostream& out, std::ostream& er
   if (axes.empty()) throw InputError("ibfsim sweep: expected a --set with several values (a,b,c or lo:hi:step)");
   nlohmann::json metrics = nlohmann::json::array();
   for (const std::string& mt : o.metrics) {
-    const std::size_t eq = mt.find('=');
-    if (eq == std::string::npos || eq == 0 || mt.find_first_of(",\"") < eq)
-      throw InputError("--metric " + mt + ": expected NAME=SELECTOR (a name without ',' or '\"', then where the "
-                       "number is in results.json, e.g. victim=flows[name=victim].throughput.accepted_payload_gbps)");
-    parse_json_selector(mt.substr(eq + 1), "--metric " + mt);
+    const CurveMetric cm = parse_metric(mt, "--metric " + mt);
     for (const auto& x : metrics)
-      if (x["name"] == mt.substr(0, eq)) throw InputError("--metric " + mt + ": expected each name once, got it again");
-    metrics.push_back({{"name", mt.substr(0, eq)}, {"selector", mt.substr(eq + 1)}});
+      if (x["name"] == cm.name) throw InputError("--metric " + mt + ": expected each name once, got it again");
+    if (cm.unit.empty())
+      err << fmt::format("note: --metric {}: no unit (give one as {}:UNIT=...); its axis is labelled {} alone\n", mt,
+                         cm.name, cm.name);
+    metrics.push_back({{"name", cm.name}, {"selector", cm.selector}, {"unit", cm.unit}});
   }
   const std::vector<SweepPoint> points = sweep_points(axes);
   std::optional<std::uint64_t> seed;
@@ -401,6 +438,32 @@ int run_sweep_command(const SweepOptions& o, std::ostream& out, std::ostream& er
   m["points"] = pts;
   write_file_atomically((dir / "sweep.json").string(), m.dump(2) + "\n");
 
+  if (o.slurm) {
+    if (o.plan) throw InputError("ibfsim sweep: expected --plan or --slurm, got both");
+    // The tasks write their output into the points' folders: they must exist before sbatch.
+    std::string commands;
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      fs::create_directories(dir / sweep_point_dir(i));
+      commands += pts[i]["command"].get<std::string>() + "\n";
+    }
+    write_file_atomically((dir / "commands.txt").string(), commands);
+    SlurmOptions so;
+    so.time = o.slurm_time;
+    so.mem = o.slurm_mem;
+    so.partition = o.slurm_partition;
+    so.account = o.slurm_account;
+    so.cpus = o.slurm_cpus;
+    so.max_running = o.slurm_max_running;
+    so.extra = o.slurm_args;
+    const std::string script = slurm_script(so, dir.string(), (dir / "commands.txt").string(), points.size(),
+                                            "ibfsim-" + fs::path(o.scenario).stem().string());
+    write_file_atomically((dir / "sweep.sbatch").string(), script);
+    out << fmt::format("sbatch {}\n", shell_quote((dir / "sweep.sbatch").string()));
+    err << fmt::format("{} points in a Slurm job array; submit it with the command above (sbatch --wait waits for "
+                       "it), then: ibfsim collect {}\n",
+                       points.size(), shell_quote(dir.string()));
+    return 0;
+  }
   if (o.plan) {
     for (const auto& p : pts) out << p["command"].get<std::string>() << "\n";
     err << fmt::format("{} points; when they have run: ibfsim collect {}\n", points.size(), shell_quote(dir.string()));

@@ -1,10 +1,12 @@
-// `ibfsim sweep SCENARIO --set key=lo:hi:step|a,b,c ... [-o DIR] [-j N] [--plan]` and
+// `ibfsim sweep SCENARIO --set key=lo:hi:step|a,b,c ... [-o DIR] [-j N] [--plan | --slurm ...]` and
 // `ibfsim collect DIR`.
 //
 // sweep writes DIR/sweep.json (the points and, for each, one self-contained `ibfsim run` command),
 // then runs the points as child processes, N at a time, each into DIR/points/pNNNN (its output in
 // run.log there), and finally does what collect does. With --plan it only writes sweep.json and
 // prints the commands, one per line, for GNU parallel or a job array to run anywhere that sees DIR.
+// With --slurm it writes them to DIR/commands.txt and DIR/sweep.sbatch, a Slurm job array running
+// one point per task (`sbatch DIR/sweep.sbatch`, then `ibfsim collect DIR`).
 //
 // collect reads DIR/sweep.json and every point's results.json and writes DIR/curve.csv,
 // saturation.json, plot_data.csv and plot.gp, then renders latency.png/svg and throughput.png/svg
@@ -32,7 +34,13 @@ struct SweepOptions {
   double accepted_drop = 0.05;
   double latency_factor = 10;
   std::vector<std::string> metrics;  // NAME=SELECTOR (curve.h, json_select.h)
+  // --slurm: write an sbatch job array (one task per point) instead of running the points.
+  bool slurm = false;
+  std::string slurm_time = "1:00:00", slurm_mem = "2G", slurm_partition, slurm_account;
+  unsigned slurm_cpus = 1, slurm_max_running = 0;  // 0: no limit on tasks running at once
+  std::vector<std::string> slurm_args;             // more #SBATCH options, as given
 };
+
 
 struct CollectOptions {
   std::string dir;

@@ -15,6 +15,7 @@
 #include "sim/fabric/ibsim_format.h"
 #include "sim/fabric/topology_loader.h"
 #include "sim/fabric/topology_summary.h"
+#include "sim/fabric/topology_yaml_writer.h"
 #include "sim/report/atomic_file.h"
 
 namespace ibfsim {
@@ -25,6 +26,8 @@ CLI::App* add_topo_subcommand(CLI::App& app, TopoOptions& opts) {
   topo->add_option("--dot", opts.dot_out, "Write the fabric as a Graphviz DOT graph to this file");
   topo->add_option("--ibnetdiscover", opts.ibnetdiscover_out, "Write the fabric as ibnetdiscover output to this file");
   topo->add_option("--ibsim", opts.ibsim_out, "Write the fabric as an OFED ibsim net file to this file");
+  topo->add_option("--yaml", opts.yaml_out,
+                   "Write the fabric as a YAML topology to this file (nodes and cables, every setting editable)");
   return topo;
 }
 
@@ -46,6 +49,12 @@ int run_topo_command(const TopoOptions& opts, std::ostream& out) {
     outputs.push_back({opts.ibnetdiscover_out, "ibnetdiscover", "--ibnetdiscover", write_ibnetdiscover(topo)});
   }
   if (!opts.ibsim_out.empty()) outputs.push_back({opts.ibsim_out, "ibsim net file", "--ibsim", write_ibsim(topo)});
+  if (!opts.yaml_out.empty()) {
+    const std::string comment = fmt::format(
+        "Written by ibfsim topo {} --yaml {}\nfrom {} ({}): {} nodes, {} cables. Every key is in topologies/README.md.",
+        opts.file, opts.yaml_out, opts.file, topology_format_name(format), topo.nodes.size(), topo.cables.size());
+    outputs.push_back({opts.yaml_out, "YAML topology", "--yaml", write_topology_yaml(topo, comment)});
+  }
   // A missing folder is the usual mistake: catch it before anything is written.
   for (const Output& o : outputs) {
     const std::filesystem::path dir = std::filesystem::path(o.path).parent_path();

@@ -1,4 +1,4 @@
-// `ibfsim topo FILE [--dot OUT] [--ibnetdiscover OUT] [--ibsim OUT]`: reads a topology in any
+// `ibfsim topo FILE [--dot OUT] [--ibnetdiscover OUT] [--ibsim OUT] [--yaml OUT]`: reads a topology in any
 // format topology_loader.h knows, prints its summary (topology_summary.h) and writes it in the
 // formats asked for. Bad input is an InputError (exit code 2 in main).
 #pragma once
@@ -14,6 +14,7 @@ struct TopoOptions {
   std::string dot_out;
   std::string ibnetdiscover_out;
   std::string ibsim_out;
+  std::string yaml_out;
 };
 
 // Adds the `topo` subcommand to `app`, filling `opts` when it is parsed.

@@ -6,6 +6,7 @@
 
 #include "sim/core/error.h"
 #include "sim/fabric/cable_training.h"
+#include "sim/phy/fec.h"
 #include "sim/report/erf_record.h"
 #include "sim/report/pcap_writer.h"
 #include "sim/subnet_manager/congestion_control/congestion_control_agent.h"
@@ -131,7 +132,7 @@ void Fabric::build_management_agents(const FabricOptions& options) {
   }
 }
 
-// Every cable: its Link (two wires), SKIPs, a bit-exact PHY where asked, captures.
+// Every cable: its Link (two wires, with FEC where it runs), SKIPs, a bit-exact PHY where asked, captures.
 void Fabric::cable(const FabricOptions& options) {
   PcapCapture* pcap = nullptr;
   if (!options.pcap_path.empty()) {
@@ -150,7 +151,11 @@ void Fabric::cable(const FabricOptions& options) {
     LinkPort& b = port(c.node_b, c.port_b);
     const std::uint64_t prop = rate.clock().cycle_at_or_after(topo_.cable_delay(k));
     const auto id_ab = static_cast<std::uint32_t>(2 * k), id_ba = static_cast<std::uint32_t>(2 * k + 1);
-    links_.push_back(std::make_unique<Link>(a, module(c.node_a), b, module(c.node_b), rate, prop, id_ab, id_ba));
+    // The FEC of the speed it trained at, where the cable asks for it or the speed requires it.
+    const FecTiming fec(fec_code_for(rate.speed, c.fec),
+                        rate.clock().cycle_at_or_after(options.phy.fec_decoder_latency));
+    links_.push_back(
+        std::make_unique<Link>(a, module(c.node_a), b, module(c.node_b), rate, prop, id_ab, id_ba, fec));
     a.set_skip_interval(options.phy.skip_interval_edges);
     b.set_skip_interval(options.phy.skip_interval_edges);
     const bool exact = options.phy.bit_exact &&
@@ -202,8 +207,11 @@ void Fabric::start_links(const FabricOptions& options) {
 
 void Fabric::start_subnet_manager(const FabricOptions& options) {
   const SubnetManagerSettings& st = *options.subnet_manager;
-  IBFSIM_CHECK(st.host < hcas_.size() && hcas_[st.host] && st.port >= 1 && st.port <= topo_.nodes[st.host].num_ports,
-               "the subnet manager runs on an HCA port");
+  const bool on_switch = st.host < switches_.size() && switches_[st.host];
+  IBFSIM_CHECK(on_switch ? st.port == 0
+                         : st.host < hcas_.size() && hcas_[st.host] && st.port >= 1 &&
+                               st.port <= topo_.nodes[st.host].num_ports,
+               "the subnet manager runs on an HCA port or a switch's port 0");
   SubnetManagerConfig c = st.config;
   c.sweep.max_mtu_code = mtu_code_of_bytes(options.link.mtu);
   c.sweep.hoq_life = static_cast<std::uint8_t>(options.link.hoq_life_code);
@@ -212,7 +220,8 @@ void Fabric::start_subnet_manager(const FabricOptions& options) {
   c.sweep.switch_sl_to_vl = options.link.switch_sl_to_vl;
   if (!options.link.vl_arbitration.high.empty() || !options.link.vl_arbitration.low.empty())
     c.sweep.vl_arbitration = options.link.vl_arbitration;
-  sm_ = std::make_unique<SubnetManager>(*hca_smas_[st.host], st.port, c);
+  SmaShell& host = on_switch ? static_cast<SmaShell&>(*switch_smas_[st.host]) : *hca_smas_[st.host];
+  sm_ = std::make_unique<SubnetManager>(host, st.port, c);
   if (options.congestion_control.enabled) sm_->set_cc_targets(cc_targets(options.congestion_control), 0);
   sm_->start();
 }

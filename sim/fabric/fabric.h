@@ -52,15 +52,19 @@ struct PhySettings {
   // SKIP ordered sets every this many symbol-clock edges on every link, in both modes (0: none).
   // On by default: the wire carries them, so the timing counts them (skip_schedule.h).
   std::uint64_t skip_interval_edges = kDefaultSkipIntervalEdges;
+  // The FEC decoder's latency on every link that runs FEC (fec.h), rounded up to whole edges of the
+  // link's symbol clock; the wait for the rest of a codeword comes on top.
+  Time fec_decoder_latency = 0;
 };
 
-// The in-band subnet manager (scenario `subnet_manager:`): it runs on `port` of HCA `host` and
-// configures the fabric with SMPs. The modules then start as after power-up (no LIDs, empty LFTs,
-// ports Init once trained, default SL->VL and VL arbitration, 4096-byte MTU, infinite HOQLife and
-// LifeTimeValue), and the SM programs the `link` settings of FabricOptions: link.mtu as the largest
-// NeighborMTU, link.hoq_life, link.switch_lifetime, and, when given, the SL->VL and VL arbitration
-// tables (OpenSM's QoS). `config.sweep`'s MTU, HOQLife, LifeTimeValue and QoS fields are filled in
-// from there. Multicast forwarding tables stay the static trees (static_multicast.h).
+// The in-band subnet manager (scenario `subnet_manager:`): it runs on `port` of HCA `host`, or on
+// port 0 of switch `host`, and configures the fabric with SMPs. The modules then start as after
+// power-up (no LIDs, empty LFTs, ports Init once trained, default SL->VL and VL arbitration,
+// 4096-byte MTU, infinite HOQLife and LifeTimeValue), and the SM programs the `link` settings of
+// FabricOptions: link.mtu as the largest NeighborMTU, link.hoq_life, link.switch_lifetime, and,
+// when given, the SL->VL and VL arbitration tables (OpenSM's QoS). `config.sweep`'s MTU, HOQLife,
+// LifeTimeValue and QoS fields are filled in from there. Multicast forwarding tables stay the
+// static trees (static_multicast.h).
 struct SubnetManagerSettings {
   std::size_t host = 0;
   PortNum port = 1;

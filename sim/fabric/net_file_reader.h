@@ -33,7 +33,7 @@ std::optional<Guid> guid_from_ibnetdiscover_id(std::string_view id);
 namespace net_file {
 
 inline constexpr std::string_view kRateExpected =
-    "a link rate WIDTHxSPEED, width 1, 2, 4, 8 or 12 and speed SDR, DDR, QDR, FDR10, FDR, EDR, HDR or NDR, "
+    "a link rate WIDTHxSPEED, width 1, 2, 4, 8 or 12 and speed SDR, DDR, QDR, FDR10, FDR, EDR, HDR, NDR or XDR, "
     "e.g. 4xEDR";
 
 // ibsim's GUID counters before any switchguid=/caguid= line (sim_net.c: absguids).

@@ -13,27 +13,32 @@ Guid topology_port_guid(const TopoNode& node, unsigned port) { return port_guid_
 
 TopologySubnet subnet_graph_from_topology(const Topology& topo, std::size_t sm_node, unsigned sm_port) {
   const TopoNode& sm = topo.nodes.at(sm_node);
-  if (sm.type != NodeType::kHca) {
-    throw InputError(fmt::format("{}: expected an HCA to run the subnet manager on, got switch '{}'",
-                                 sm.mark.to_string(), sm.name));
+  const bool on_switch = sm.type == NodeType::kSwitch;
+  if (on_switch && sm_port != 0) {
+    throw InputError(fmt::format("{}: expected the SM on switch '{}' to run on its management port 0, got port {}",
+                                 sm.mark.to_string(), sm.name, sm_port));
   }
-  if (sm_port < 1 || sm_port > sm.num_ports) {
+  if (!on_switch && (sm_port < 1 || sm_port > sm.num_ports)) {
     throw InputError(fmt::format("{}: expected an SM port 1..{} of HCA '{}', got {}", sm.mark.to_string(),
                                  sm.num_ports, sm.name, sm_port));
   }
   const auto cables = topo.port_cables();
-  if (!cables[sm_node][sm_port]) {
+  if (!on_switch && !cables[sm_node][sm_port]) {
     throw InputError(fmt::format("{}: expected the SM port {}/{} to be cabled, it is not", sm.mark.to_string(),
                                  sm.name, sm_port));
   }
 
-  // Discovery: the SM's HCA, then breadth-first through switches; HCAs are leaves.
+  // Discovery: the SM's node, then breadth-first through switches; HCAs are leaves.
   std::vector<bool> found(topo.nodes.size(), false);
   found[sm_node] = true;
   std::deque<std::size_t> queue;
-  const PortRef first = topo.cables[*cables[sm_node][sm_port]].far_end(sm_node);
-  found[first.node] = true;
-  if (topo.nodes[first.node].type == NodeType::kSwitch) queue.push_back(first.node);
+  if (on_switch) {
+    queue.push_back(sm_node);
+  } else {
+    const PortRef first = topo.cables[*cables[sm_node][sm_port]].far_end(sm_node);
+    found[first.node] = true;
+    if (topo.nodes[first.node].type == NodeType::kSwitch) queue.push_back(first.node);
+  }
   while (!queue.empty()) {
     const std::size_t sw = queue.front();
     queue.pop_front();

@@ -23,13 +23,14 @@ struct TopologySubnet {
   std::vector<std::size_t> graph_node;
 };
 
-// Only what directed-route discovery from the SM port reaches is in the graph: the SM's HCA, the
+// Only what directed-route discovery from the SM port reaches is in the graph: the SM's node, the
 // switches connected to it through switch-to-switch links, and the HCAs cabled to those switches
 // (an SMP does not pass through an HCA). Nodes appear in topology declaration order; every
 // discovered node has all its ports, with peers for cabled ports whose far end is discovered.
 // description = node name, system image GUID = node GUID, data_vls = the node's op_vls.
-// Throws InputError (naming the node's file position) if `sm_node` is not an HCA, `sm_port` is not
-// one of its ports or is not cabled, or two discovered ports have the same port GUID.
+// The SM runs on HCA port `sm_port`, or on a switch's management port 0 (`sm_port` 0).
+// Throws InputError (naming the node's file position) if `sm_port` is not a cabled port of HCA
+// `sm_node` nor 0 on a switch, or two discovered ports have the same port GUID.
 // Requires a topology that passed validate_topology.
 TopologySubnet subnet_graph_from_topology(const Topology& topo, std::size_t sm_node, unsigned sm_port = 1);
 

@@ -16,7 +16,8 @@ const char* node_type_name(NodeType t) { return t == NodeType::kSwitch ? "switch
 namespace {
 constexpr unsigned kWidthsAscending[] = {1, 2, 4, 8, 12};
 constexpr LinkSpeed kSpeedsAscending[] = {LinkSpeed::kSdr, LinkSpeed::kDdr, LinkSpeed::kQdr, LinkSpeed::kFdr10,
-                                          LinkSpeed::kFdr, LinkSpeed::kEdr, LinkSpeed::kHdr, LinkSpeed::kNdr};
+                                          LinkSpeed::kFdr, LinkSpeed::kEdr, LinkSpeed::kHdr, LinkSpeed::kNdr,
+                                          LinkSpeed::kXdr};
 }  // namespace
 
 std::optional<LinkSpeed> best_speed(SpeedSet s) {
@@ -137,7 +138,7 @@ void check_node(const TopoNode& n) {
     fail_at(n.mark, fmt::format("at least {} VL15 buffer credits on {} (one 290-byte SMP)", kMinVl15Credits, n.name),
             fmt::format("{}", n.vl15_buffer_credits));
   }
-  auto check_sets = [&](const std::vector<std::uint8_t>& sets, std::uint8_t all, const char* what) {
+  auto check_sets = [&](const auto& sets, unsigned all, const char* what) {
     if (sets.empty()) return;
     if (sets.size() != n.num_ports + 1u) {
       fail_at(n.mark, fmt::format("{} {} sets on {} (ports 0..{})", n.num_ports + 1, what, n.name, n.num_ports),
@@ -145,7 +146,8 @@ void check_node(const TopoNode& n) {
     }
     for (unsigned p = 0; p <= n.num_ports; ++p) {
       if (sets[p] == 0 || (sets[p] & ~all) != 0) {
-        fail_at(n.mark, fmt::format("a nonempty {} set on {}/{}", what, n.name, p), fmt::format("{:#04x}", sets[p]));
+        fail_at(n.mark, fmt::format("a nonempty {} set on {}/{}", what, n.name, p),
+                fmt::format("{:#04x}", static_cast<unsigned>(sets[p])));
       }
     }
   };

@@ -44,11 +44,13 @@ constexpr unsigned kMaxPorts = 254;
 // A SpeedSet has bit static_cast<int>(LinkSpeed) set for each enabled speed, which lines up with
 // PortInfo (IBA Vol1 14.2.5.6): bits 0..2 (SDR, DDR, QDR) are LinkSpeedEnabled's bits 1, 2, 4; bits
 // 4..7 (FDR, EDR, HDR, NDR) shifted down by 4 are LinkSpeedExtEnabled's bits 1, 2, 4, 8; bit 3 is
-// FDR10, which is Mellanox-only (a vendor MAD, not PortInfo).
+// FDR10, which is Mellanox-only (a vendor MAD, not PortInfo); bit 8 is XDR, which PortInfo carries
+// in fields OpenSM 3.3 does not know (LinkSpeedExt2, not modelled: an XDR port's PortInfo shows no
+// extended speed).
 // A WidthSet is PortInfo's LinkWidthEnabled encoding itself: 1 = 1x, 2 = 4x, 4 = 8x, 8 = 12x, 16 = 2x.
-using SpeedSet = std::uint8_t;
+using SpeedSet = std::uint16_t;
 using WidthSet = std::uint8_t;
-constexpr SpeedSet kAllSpeeds = 0xFF;  // SDR..NDR
+constexpr SpeedSet kAllSpeeds = 0x1FF;  // SDR..XDR
 constexpr WidthSet kAllWidths = 0x1F;  // 1x, 2x, 4x, 8x, 12x
 
 constexpr SpeedSet speed_bit(LinkSpeed s) { return static_cast<SpeedSet>(1u << static_cast<unsigned>(s)); }
@@ -56,8 +58,8 @@ constexpr SpeedSet speed_bit(LinkSpeed s) { return static_cast<SpeedSet>(1u << s
 constexpr WidthSet width_bit(unsigned lanes) {
   return static_cast<WidthSet>(lanes == 1 ? 1 : lanes == 2 ? 16 : lanes == 4 ? 2 : lanes == 8 ? 4 : lanes == 12 ? 8 : 0);
 }
-constexpr std::uint8_t portinfo_link_speed_enabled(SpeedSet s) { return s & 0x07; }
-constexpr std::uint8_t portinfo_link_speed_ext_enabled(SpeedSet s) { return (s >> 4) & 0x0F; }
+constexpr std::uint8_t portinfo_link_speed_enabled(SpeedSet s) { return static_cast<std::uint8_t>(s & 0x07); }
+constexpr std::uint8_t portinfo_link_speed_ext_enabled(SpeedSet s) { return static_cast<std::uint8_t>((s >> 4) & 0x0F); }
 // PortInfo.OperationalVLs / VLCap code for a number of data VLs: 1 -> 1, 2 -> 2, 4 -> 3, 8 -> 4,
 // 15 -> 5; 0 for any other number.
 constexpr unsigned portinfo_vl_code(unsigned data_vls) {
@@ -109,6 +111,9 @@ struct TopoCable {
   std::uint32_t length_mm = 0;   // sets the propagation delay
   std::uint16_t failed_lanes = 0;  // bit i: lane i (numbered at end a) carries nothing
   bool lanes_reversed = false;     // lane i at one end meets lane width-1-i at the other
+  // FEC (fec.h): on or off where the speed the link trains at makes it optional (FDR, EDR); unset:
+  // the speed's default (on at HDR and above, which require it; off below).
+  std::optional<bool> fec;
   SourceMark mark;
 
   // The end of this cable that is not on `node` (cables never join a node to itself).
@@ -119,6 +124,7 @@ struct TopoCable {
 struct TopologyDefaults {
   LinkRate link_rate;                        // 4x EDR
   std::uint32_t link_length_mm = 2000;
+  std::optional<bool> link_fec;              // every cable's `fec` (TopoCable::fec)
   // Unset means 36 for declared switches and exactly as many as needed for generated ones.
   std::optional<unsigned> switch_ports;
   Time switch_latency = 100 * kNs;

@@ -59,9 +59,9 @@ void compute_diameter(const Topology& topo, const Topology::PortCables& cables_a
         s.unreachable_host_pairs += pairs;
         continue;
       }
-      const unsigned hops = d + 1;
-      if (!s.diameter || hops > s.diameter->switch_hops) {
-        s.diameter = HostDistance{hops, hosts_a->front(), a == b ? (*hosts_a)[1] : hosts_b->front()};
+      const unsigned switches = d + 1;
+      if (!s.diameter || switches > s.diameter->switches) {
+        s.diameter = HostDistance{switches, hosts_a->front(), a == b ? (*hosts_a)[1] : hosts_b->front()};
       }
     }
   }

@@ -1,5 +1,5 @@
-// The diameter figure of the topology summary (topology_summary.h): the most switch hops between
-// two hosts over shortest paths through switches, and how many host pairs no such path joins.
+// The diameter figure of the topology summary (topology_summary.h): the most switches a packet
+// crosses between two hosts over shortest paths through switches, and how many host pairs no such path joins.
 #pragma once
 #include <cstddef>
 #include <optional>

@@ -69,6 +69,7 @@ class Builder {
     c.node_b = b;
     c.port_b = pb;
     c.rate = d_.link_rate;
+    c.fec = d_.link_fec;
     c.length_mm = d_.link_length_mm;
     topo_.cables.push_back(c);
   }

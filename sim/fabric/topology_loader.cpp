@@ -8,6 +8,7 @@
 #include "sim/fabric/ibnetdiscover_format.h"
 #include "sim/fabric/ibsim_format.h"
 #include "sim/fabric/topology_yaml.h"
+#include "sim/fabric/topology_yaml_writer.h"
 #include "sim/fabric/yaml_input.h"
 
 namespace ibfsim {
@@ -85,6 +86,19 @@ TopologyFormat detect_topology_format(std::string_view text) {
     return all_ibnetdiscover;
   });
   return all_ibnetdiscover ? TopologyFormat::kIbnetdiscover : TopologyFormat::kIbsim;
+}
+
+Topology load_topology_file(const std::string& path, const std::vector<std::pair<std::string, std::string>>& overrides,
+                            TopologyFormat* format) {
+  if (overrides.empty()) return load_topology_file(path, format);
+  const TopologyFormat f =
+      detect_topology_format(read_input_file(path, "a topology file (YAML, ibnetdiscover or ibsim)"));
+  if (format) *format = f;
+  YAML::Node root;
+  // A net file becomes the YAML `ibfsim topo --yaml` writes, whose keys the overrides name.
+  root = f == TopologyFormat::kYaml ? load_yaml_file(path) : YAML::Load(write_topology_yaml(load_topology_file(path)));
+  for (const auto& [key, value] : overrides) apply_override(root, key, value);
+  return parse_topology(root, path);
 }
 
 Topology load_topology_file(const std::string& path, TopologyFormat* format) {

@@ -3,6 +3,8 @@
 #pragma once
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "sim/fabric/topology.h"
 
@@ -23,5 +25,14 @@ TopologyFormat detect_topology_format(std::string_view text);
 // FILE alone when no line applies, e.g. an unreadable file). If `format` is given it receives the
 // detected format.
 Topology load_topology_file(const std::string& path, TopologyFormat* format = nullptr);
+
+// The same with `--set` overrides of the topology's keys (dotted paths below the file's root,
+// e.g. {"defaults.switch.buffer_credits", "512"}: yaml_input.h's apply_override). A YAML file
+// takes them as it is; an ibnetdiscover dump or ibsim net file is first turned into the YAML
+// `ibfsim topo FILE --yaml` writes (topology_yaml_writer.h), so its nodes and cables are lists
+// whose elements the overrides may name (nodes.3.buffer_credits, cables.0.length) and its
+// settings sit under `defaults`.
+Topology load_topology_file(const std::string& path, const std::vector<std::pair<std::string, std::string>>& overrides,
+                            TopologyFormat* format = nullptr);
 
 }  // namespace ibfsim

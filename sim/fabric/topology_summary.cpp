@@ -94,8 +94,9 @@ std::string format_topology_summary(const Topology& topo, const TopologySummary&
     }
   }
   if (s.diameter) {
-    out += fmt::format("diameter: {} switch hop{} (between {} and {})\n", s.diameter->switch_hops,
-                       s.diameter->switch_hops == 1 ? "" : "s", topo.nodes[s.diameter->host_a].name,
+    const unsigned n = s.diameter->switches;
+    out += fmt::format("diameter: {} switch{} crossed, {} switch-to-switch hop{} (between {} and {})\n", n,
+                       n == 1 ? "" : "es", n - 1, n == 2 ? "" : "s", topo.nodes[s.diameter->host_a].name,
                        topo.nodes[s.diameter->host_b].name);
   } else {
     out += "diameter: none (fewer than two hosts that reach each other)\n";

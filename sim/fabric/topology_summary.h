@@ -5,8 +5,8 @@
 // - hosts: HCAs with at least one cable.
 // - radix use: per switch type (switches with the same port count), cabled ports / all ports.
 // - diameter: the largest number of switches a packet crosses between two hosts on a shortest
-//   path that passes only through switches ("switch hops"; hosts on one switch are 1 apart, a
-//   leaf-spine fat tree has 3). Breadth-first searches (Boost.Graph) over the switch graph, one
+//   path that passes only through switches (hosts on one switch: 1 switch, 0 switch-to-switch
+//   hops; a leaf-spine fat tree: 3 switches, 2 hops). Printed as both. Breadth-first searches (Boost.Graph) over the switch graph, one
 //   per distinct set of switches hosts are cabled to. HCA-to-HCA cables are not paths.
 // - bisection: the fewest cables to cut so that the hosts fall into two halves (floor(N/2) and
 //   ceil(N/2)), switches placed freely; also as data rate (the cut cables' rates summed) and as a
@@ -52,7 +52,7 @@ struct BisectionEstimate {
 };
 
 struct HostDistance {
-  unsigned switch_hops = 0;
+  unsigned switches = 0;  // switches a packet crosses between them (switch-to-switch hops + 1)
   std::size_t host_a = 0;  // node indices of a pair that far apart
   std::size_t host_b = 0;
 };

@@ -9,6 +9,7 @@
 #include "sim/core/error.h"
 #include "sim/fabric/topology_generators.h"
 #include "sim/fabric/yaml_input.h"
+#include "sim/phy/fec.h"
 
 namespace ibfsim {
 
@@ -20,7 +21,19 @@ LinkSpeed read_speed(const YamlValue& v) {
   if (v.is_scalar()) {
     if (auto s = parse_link_speed(v.node().Scalar())) return *s;
   }
-  v.fail("a link speed (SDR, DDR, QDR, FDR10, FDR, EDR, HDR, NDR)");
+  v.fail("a link speed (SDR, DDR, QDR, FDR10, FDR, EDR, HDR, NDR, XDR)");
+}
+
+// `fec: on` / `off`. Off is refused at a speed that requires FEC (HDR and above).
+bool read_fec(const YamlValue& v, LinkSpeed speed) {
+  std::optional<bool> on;
+  if (v.is_scalar()) on = parse_fec_setting(v.node().Scalar());
+  if (!on) v.fail("fec: on or off");
+  if (!*on && fec_required(speed))
+    v.fail(fmt::format("fec: on at {}, which requires {} FEC", link_speed_info(speed).name,
+                       fec_code_name(fec_code_of(speed))),
+           "'off'");
+  return *on;
 }
 
 unsigned read_width(const YamlValue& v) {
@@ -196,10 +209,11 @@ TopologyDefaults read_defaults(const YamlMap& top) {
   defaults.check_no_unknown_keys({"link", "switch", "hca", "propagation"});
 
   const YamlMap link = defaults.optional_map("link");
-  link.check_no_unknown_keys({"speed", "width", "length"});
+  link.check_no_unknown_keys({"speed", "width", "length", "fec"});
   if (auto v = link.find("speed")) d.link_rate.speed = read_speed(*v);
   if (auto v = link.find("width")) d.link_rate.lanes = read_width(*v);
   if (auto v = link.find("length")) d.link_length_mm = read_length_mm(*v);
+  if (auto v = link.find("fec")) d.link_fec = read_fec(*v, d.link_rate.speed);
 
   const YamlMap sw = defaults.optional_map("switch");
   sw.check_no_unknown_keys({"ports", "latency", "buffer_credits", "vls", "vl15_buffer_credits", "speeds", "widths"});
@@ -298,7 +312,7 @@ PortRef read_port_ref(const YamlValue& v, const Topology& topo,
 TopoCable read_cable(const YamlValue& v, const Topology& topo, const TopologyDefaults& d,
                      const std::unordered_map<std::string, std::size_t>& by_name) {
   const YamlMap m = v.as_map();
-  m.check_no_unknown_keys({"from", "to", "speed", "width", "length", "failed_lanes", "lanes_reversed"});
+  m.check_no_unknown_keys({"from", "to", "speed", "width", "length", "failed_lanes", "lanes_reversed", "fec"});
   TopoCable c;
   const PortRef a = read_port_ref(m.get("from"), topo, by_name);
   const PortRef b = read_port_ref(m.get("to"), topo, by_name);
@@ -314,6 +328,15 @@ TopoCable read_cable(const YamlValue& v, const Topology& topo, const TopologyDef
   for (const YamlValue& lane : m.optional_list("failed_lanes"))
     c.failed_lanes |= static_cast<std::uint16_t>(1u << lane.as_in_range<unsigned>(0, c.rate.lanes - 1));
   c.lanes_reversed = m.optional<bool>("lanes_reversed", false);
+  c.fec = d.link_fec;
+  if (auto f = m.find("fec")) {
+    c.fec = read_fec(*f, c.rate.speed);
+  } else if (c.fec == false && fec_required(c.rate.speed)) {
+    // `defaults.link.fec: off` (checked against defaults.link.speed) on a cable of its own speed.
+    m.get("speed").fail("a speed where FEC is optional, or fec: on on the cable (defaults.link.fec is off)",
+                        fmt::format("'{}', which requires {} FEC", link_speed_info(c.rate.speed).name,
+                                    fec_code_name(fec_code_of(c.rate.speed))));
+  }
   c.mark = mark_of(v);
   return c;
 }

@@ -15,9 +15,10 @@ namespace ibfsim {
 class Link {
  public:
   // Ports `a` and `b` (of modules `a_module` and `b_module`) joined at `rate`, with a propagation
-  // of `prop_cycles` edges each way; `id_ab`/`id_ba` name the directions in captures.
+  // of `prop_cycles` edges each way and the FEC `fec` in both directions; `id_ab`/`id_ba` name the
+  // directions in captures.
   Link(LinkPort& a, ScheduledModule& a_module, LinkPort& b, ScheduledModule& b_module, const LinkRate& rate,
-       std::uint64_t prop_cycles, std::uint32_t id_ab, std::uint32_t id_ba);
+       std::uint64_t prop_cycles, std::uint32_t id_ab, std::uint32_t id_ba, FecTiming fec = {});
   Link(const Link&) = delete;
   Link& operator=(const Link&) = delete;
 

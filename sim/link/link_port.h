@@ -180,6 +180,8 @@ class LinkPort {
   const std::string& name() const { return name_; }
   const LinkRate& rate() const { return rate_; }
   const SymbolClock& clock() const { return clock_; }
+  // The FEC this port's transmit direction runs (both directions of a cable run the same).
+  FecTiming fec() const { return out_ ? out_->fec() : FecTiming{}; }
   std::uint64_t prop_cycles() const { return out_ ? out_->prop_cycles() : 0; }
   std::uint32_t link_id() const { return out_ ? out_->link_id() : 0; }
   unsigned op_vls() const { return buffers_.op_vls; }

@@ -27,7 +27,9 @@ void register_port_kinds(StatsRegistry& r, Time end) {
       .counter("rx_bytes", "bytes", kPort, [](Port p) { return p.port->stats().rx_bytes; })
       .counter("tx_flow_control", "packets", kPort, [](Port p) { return p.port->stats().tx_flow_control; })
       .counter("rx_flow_control", "packets", kPort, [](Port p) { return p.port->stats().rx_flow_control; })
-      .figure("busy_fraction", "fraction", Merge::kSame, kPort, [end](Port p) {
+      // Over the whole run, bring-up included; the measurement window's is window.busy_fraction
+      // (port_utilization.csv's busy_fraction): two names for two figures.
+      .figure("run_busy_fraction", "fraction", Merge::kSame, kPort, [end](Port p) {
         return end ? static_cast<double>(p.port->stats().tx_busy) / static_cast<double>(end) : 0.0;
       }, 6)
       .counter("vl15_dropped", "packets", kPort, [](Port p) { return p.port->stats().vl15_dropped; })

@@ -35,9 +35,9 @@ void drop_leftover_frames(std::vector<PhyRxFrame>& frames, std::uint64_t start) 
 }  // namespace
 
 Wire::Wire(LinkPort& far_end, ScheduledModule& far_module, const LinkRate& rate, std::uint64_t prop_cycles,
-           std::uint32_t link_id)
+           std::uint32_t link_id, FecTiming fec)
     : far_end_(far_end), far_module_(far_module), rate_(rate), clock_(rate.clock()), prop_cycles_(prop_cycles),
-      head_cycles_(symbols_until_bytes(rate, kLrhBytes)), link_id_(link_id) {}
+      head_cycles_(symbols_until_bytes(rate, kLrhBytes)), link_id_(link_id), fec_(fec) {}
 
 void Wire::carry_data(Packet* p, std::uint64_t c, std::uint64_t edges) {
   // The far end checks the tail only where it can turn out bad: this line can corrupt it, or the
@@ -48,8 +48,8 @@ void Wire::carry_data(Packet* p, std::uint64_t c, std::uint64_t edges) {
     p->write_frame(frame_);
     pending_ = PendingFrame{true, false, p->link_seq, c - up_edge_, edges};
   }
-  far_module_.schedule<&LinkPort::head_arrives>(clock_.time_of(c + prop_cycles_ + head_cycles_), &far_end_, p,
-                                                clock_.time_of(c + prop_cycles_ + edges));
+  far_module_.schedule<&LinkPort::head_arrives>(clock_.time_of(arrival(c + head_cycles_)), &far_end_, p,
+                                                clock_.time_of(arrival(c + edges)));
 }
 
 void Wire::end_data() {
@@ -64,7 +64,7 @@ void Wire::stomp(std::uint64_t seq, std::uint64_t end_edge) {
   TailVerdict v;
   v.seq = seq;
   v.reason = DropReason::kEbp;
-  send_verdict(std::move(v), end_edge + prop_cycles_);
+  send_verdict(std::move(v), arrival(end_edge));
 }
 
 void Wire::send_verdict(TailVerdict v, std::uint64_t tail_edge) {
@@ -75,7 +75,7 @@ void Wire::send_verdict(TailVerdict v, std::uint64_t tail_edge) {
 
 void Wire::carry_link_packet(const std::array<std::uint8_t, 6>& bytes, std::uint64_t c, std::uint64_t edges,
                              std::uint32_t epoch) {
-  FlowControlArrival arrival{bytes, false, epoch};
+  FlowControlArrival fc{bytes, false, epoch};
   if (phy_) {
     flush_pending();  // the data packet before it
     const std::uint64_t e = c - up_edge_;
@@ -87,10 +87,10 @@ void Wire::carry_link_packet(const std::array<std::uint8_t, 6>& bytes, std::uint
                  "bit-exact PHY and timing model disagree on link " + std::to_string(link_id_));
     if (as_sent) flipped_when_in_step_ = phy_->bits_flipped();
     // A symbol error loses the link packet; wrong bytes arrive and fail their LPCRC.
-    if (!as_sent || !frames[0].ok() || frames[0].bytes.size() != 6) arrival.lost = true;
-    else std::copy(frames[0].bytes.begin(), frames[0].bytes.end(), arrival.bytes.begin());
+    if (!as_sent || !frames[0].ok() || frames[0].bytes.size() != 6) fc.lost = true;
+    else std::copy(frames[0].bytes.begin(), frames[0].bytes.end(), fc.bytes.begin());
   }
-  far_module_.schedule<&LinkPort::flow_control_arrives>(clock_.time_of(c + prop_cycles_ + edges), &far_end_, arrival);
+  far_module_.schedule<&LinkPort::flow_control_arrives>(clock_.time_of(arrival(c + edges)), &far_end_, fc);
 }
 
 void Wire::flush_pending(bool deliver) {
@@ -123,7 +123,7 @@ void Wire::flush_pending(bool deliver) {
   } else {
     return;  // arrived as sent
   }
-  if (deliver) send_verdict(std::move(v), up_edge_ + e + pending_.edges + prop_cycles_);
+  if (deliver) send_verdict(std::move(v), arrival(up_edge_ + e + pending_.edges));
 }
 
 void Wire::set_bit_exact(const BitExactLinkConfig& config) {

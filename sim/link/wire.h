@@ -11,7 +11,10 @@
 //
 // Timing, in edges of the link's symbol clock: a packet that starts at edge c and takes s edges
 // has its head at the far end at c+prop+h and its tail at c+prop+s (prop: the cable's propagation
-// in whole edges; h: the edges of the start delimiter and the 8-byte LRH).
+// in whole edges; h: the edges of the start delimiter and the 8-byte LRH). With FEC (fec.h) the
+// far end has each of them only at the end of the codeword holding its last edge, plus the
+// decoder: the head of a packet that starts at c at F(c+h)+prop, its tail at F(c+s)+prop, a
+// flow-control packet and a tail verdict likewise.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -25,6 +28,7 @@
 #include "sim/core/scheduled_module.h"
 #include "sim/core/symbol_clock.h"
 #include "sim/phy/bit_exact_link.h"
+#include "sim/phy/fec.h"
 #include "sim/phy/link_speed.h"
 
 namespace ibfsim {
@@ -51,9 +55,10 @@ struct FlowControlArrival {
 class Wire {
  public:
   Wire(LinkPort& far_end, ScheduledModule& far_module, const LinkRate& rate, std::uint64_t prop_cycles,
-       std::uint32_t link_id);
+       std::uint32_t link_id, FecTiming fec = {});
 
   const LinkRate& rate() const { return rate_; }
+  const FecTiming& fec() const { return fec_; }
   const SymbolClock& clock() const { return clock_; }
   std::uint64_t prop_cycles() const { return prop_cycles_; }
   std::uint32_t link_id() const { return link_id_; }
@@ -97,6 +102,9 @@ class Wire {
   // Encodes the pending frame; `deliver`: the far end gets its verdict.
   void flush_pending(bool deliver = true);
   void send_verdict(TailVerdict v, std::uint64_t tail_edge);
+  // The edge at which the far end has what ended on the line at edge `end`: propagation, and with
+  // FEC the rest of its codeword and the decoder (codewords count from the link-up edge).
+  std::uint64_t arrival(std::uint64_t end) const { return up_edge_ + fec_.available(end - up_edge_) + prop_cycles_; }
 
   LinkPort& far_end_;
   ScheduledModule& far_module_;
@@ -105,6 +113,7 @@ class Wire {
   std::uint64_t prop_cycles_;
   std::uint64_t head_cycles_;  // start delimiter + LRH
   std::uint32_t link_id_;
+  FecTiming fec_;
   std::uint64_t idle_refreshes_ = 0;
 
   std::unique_ptr<BitExactLink> phy_;

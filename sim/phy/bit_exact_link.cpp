@@ -137,7 +137,7 @@ class LinkPipeline final : public BitExactLink::Impl {
   std::uint64_t send(const std::uint8_t* bytes, std::size_t size, FrameKind kind, FrameEnd end,
                      std::uint64_t earliest) override {
     idle_until(earliest);
-    if (skip_.due(cursor)) send_skip();
+    while (skip_.due(cursor)) send_skip();  // one due on the start edge, or held back by the last packet
     const std::uint64_t start = cursor;
     stripe_packet(scratch_, bytes, size, kind, end);
     flush(true);
@@ -176,7 +176,7 @@ class LinkPipeline final : public BitExactLink::Impl {
   unsigned logical(unsigned physical) const { return config.lanes_reversed ? w_ - 1 - physical : physical; }
 
   void send_skip() {
-    skip_.sent(cursor);
+    skip_.sent();
     ++skips;
     stripe_skip(scratch_);
     flush(true);

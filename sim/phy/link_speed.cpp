@@ -9,7 +9,7 @@ namespace ibfsim {
 
 namespace {
 // Symbol periods: 8b/10b = 10 bits / baud; 64b/66b = 66 bits / baud; PAM4 = 64 data bits at the
-// lane data rate. FDR: 66 bits / 14.0625 Gbaud = 14,080,000/3 fs.
+// lane data rate (HDR 1.28 ns, NDR 0.64 ns, XDR 0.32 ns). FDR: 66 bits / 14.0625 Gbaud = 14,080,000/3 fs.
 const LinkSpeedInfo kSpeeds[] = {
     {LinkSpeed::kSdr, "SDR", LineCode::k8b10b, 4'000'000, 1, 1, 2.0},
     {LinkSpeed::kDdr, "DDR", LineCode::k8b10b, 2'000'000, 1, 1, 4.0},
@@ -19,6 +19,8 @@ const LinkSpeedInfo kSpeeds[] = {
     {LinkSpeed::kEdr, "EDR", LineCode::k64b66b, 2'560'000, 1, 8, 25.0},
     {LinkSpeed::kHdr, "HDR", LineCode::kPam4RsFec, 1'280'000, 1, 8, 50.0},
     {LinkSpeed::kNdr, "NDR", LineCode::kPam4RsFec, 640'000, 1, 8, 100.0},
+    // XDR: 200 Gb/s per lane (106.25 Gbaud PAM4, 212.5 Gb/s on the line, RS(544,514) as HDR/NDR).
+    {LinkSpeed::kXdr, "XDR", LineCode::kPam4RsFec, 320'000, 1, 8, 200.0},
 };
 }  // namespace
 

@@ -3,8 +3,8 @@
 // The symbol clock of a link is the time one lane takes to carry one code unit:
 //   8b/10b  (SDR, DDR, QDR): one 10-bit symbol = 1 byte per lane.
 //   64b/66b (FDR10, FDR, EDR): one 66-bit block = 8 bytes per lane.
-//   PAM4 + RS-FEC (HDR, NDR): one 64-bit data block per lane at the post-FEC data rate
-//     (64b/66b -> 256b/257b -> RS(544,514): 8 bytes cost exactly 68 line bits).
+//   PAM4 + RS-FEC (HDR, NDR, XDR): one 64-bit data block per lane at the post-FEC data rate
+//     (64b/66b -> 256b/257b -> RS(544,514): 8 bytes cost exactly 68 line bits; fec.h).
 // All lanes run in lockstep, so a link of width w moves w * bytes_per_lane_symbol bytes per edge.
 #pragma once
 #include <cstdint>
@@ -16,7 +16,7 @@
 
 namespace ibfsim {
 
-enum class LinkSpeed { kSdr, kDdr, kQdr, kFdr10, kFdr, kEdr, kHdr, kNdr };
+enum class LinkSpeed { kSdr, kDdr, kQdr, kFdr10, kFdr, kEdr, kHdr, kNdr, kXdr };
 enum class LineCode { k8b10b, k64b66b, kPam4RsFec };
 
 struct LinkSpeedInfo {
@@ -30,7 +30,7 @@ struct LinkSpeedInfo {
 };
 
 const LinkSpeedInfo& link_speed_info(LinkSpeed s);
-std::optional<LinkSpeed> parse_link_speed(std::string_view name);  // "SDR".."NDR", case-insensitive
+std::optional<LinkSpeed> parse_link_speed(std::string_view name);  // "SDR".."XDR", case-insensitive
 // Widths 1, 2, 4, 8, 12 lanes; parses "4x" or "4".
 std::optional<unsigned> parse_link_width(std::string_view text);
 const char* line_code_name(LineCode c);

@@ -17,10 +17,10 @@ struct WidthBit {
   std::uint8_t bit;
 };
 constexpr WidthBit kWidthsWidestFirst[] = {{12, 8}, {8, 4}, {4, 2}, {2, 16}, {1, 1}};
-constexpr LinkSpeed kSpeedsFastestFirst[] = {LinkSpeed::kNdr, LinkSpeed::kHdr, LinkSpeed::kEdr, LinkSpeed::kFdr,
+constexpr LinkSpeed kSpeedsFastestFirst[] = {LinkSpeed::kXdr, LinkSpeed::kNdr, LinkSpeed::kHdr, LinkSpeed::kEdr, LinkSpeed::kFdr,
                                              LinkSpeed::kFdr10, LinkSpeed::kQdr, LinkSpeed::kDdr, LinkSpeed::kSdr};
 
-std::uint8_t speed_mask(LinkSpeed s) { return static_cast<std::uint8_t>(1u << static_cast<unsigned>(s)); }
+std::uint16_t speed_mask(LinkSpeed s) { return static_cast<std::uint16_t>(1u << static_cast<unsigned>(s)); }
 
 unsigned widest(std::uint8_t widths) {
   for (const auto& w : kWidthsWidestFirst)
@@ -89,7 +89,7 @@ TrainingResult train_link(const PortLinkCaps& a, const PortLinkCaps& b, const La
   // The SDR phase runs whatever comes of it: that is how a port finds out.
   r.sdr_edges = phase_sets * training_set_edges(LineCode::k8b10b);
 
-  const std::uint8_t speeds = a.speeds & b.speeds;
+  const std::uint16_t speeds = a.speeds & b.speeds;
   std::optional<LinkSpeed> speed;
   for (LinkSpeed s : kSpeedsFastestFirst)
     if (speeds & speed_mask(s)) {

@@ -70,7 +70,7 @@ std::optional<bool> lanes_reversed(const std::vector<unsigned>& lane_id_per_phys
 // What one port enables, in PortInfo's encodings: speeds as SpeedSet (bit static_cast<int>(LinkSpeed)),
 // widths as WidthSet (1 = 1x, 2 = 4x, 4 = 8x, 8 = 12x, 16 = 2x), like sim/fabric/topology.h.
 struct PortLinkCaps {
-  std::uint8_t speeds = 0xFF;
+  std::uint16_t speeds = 0x1FF;
   std::uint8_t widths = 0x1F;
 };
 

@@ -6,6 +6,9 @@
 #include <cstdlib>
 #include <map>
 
+#include "sim/core/error.h"
+#include "sim/report/plot_style.h"
+
 namespace ibfsim {
 
 namespace {
@@ -23,6 +26,44 @@ std::string opt(const std::optional<double>& v, const char* fmt_spec = "{:.3f}")
 }
 
 }  // namespace
+
+std::string metric_unit(const std::string& selector) {
+  // The last member's name, without any [..] index or filter.
+  std::string last = selector;
+  while (!last.empty() && last.back() == ']') last.erase(last.rfind('['));
+  if (const std::size_t dot = last.rfind('.'); dot != std::string::npos) last = last.substr(dot + 1);
+  // The whole name, or its last part after '_' (victim_gbps, gbps).
+  const auto ends = [&](std::string tail) {
+    if (last == tail.substr(1)) return true;
+    return last.size() >= tail.size() && last.compare(last.size() - tail.size(), tail.size(), tail) == 0;
+  };
+  if (ends("_gbps")) return "Gb/s";
+  if (ends("_ns")) return "ns";
+  if (ends("_bytes")) return "bytes";
+  if (ends("_blocks")) return "64-byte blocks";
+  if (ends("_packets")) return "packets";
+  if (ends("_fraction")) return "fraction";
+  if (selector.rfind("load.", 0) == 0 && (last == "offered" || last == "accepted"))
+    return "fraction of the injection link rate";
+  return "";
+}
+
+CurveMetric parse_metric(const std::string& text, const std::string& what) {
+  const std::size_t eq = text.find('=');
+  if (eq == std::string::npos || eq == 0 || text.find_first_of(",\"") < eq)
+    throw InputError(what + ": expected NAME=SELECTOR or NAME:UNIT=SELECTOR (a name without ',' or '\"', then "
+                     "where the number is in results.json, e.g. victim:Gb/s=flows[name=victim].throughput."
+                     "accepted_payload_gbps)");
+  CurveMetric m;
+  m.selector = text.substr(eq + 1);
+  parse_json_selector(m.selector, what);
+  const std::string head = text.substr(0, eq);
+  const std::size_t colon = head.find(':');
+  m.name = head.substr(0, colon);
+  if (m.name.empty()) throw InputError(what + ": expected a NAME before ':', got none");
+  m.unit = colon == std::string::npos ? metric_unit(m.selector) : head.substr(colon + 1);
+  return m;
+}
 
 Curve build_curve(const std::vector<std::string>& keys, const std::vector<std::vector<std::string>>& values,
                   const std::vector<std::optional<nlohmann::json>>& results, const SaturationCriteria& criteria,
@@ -217,12 +258,28 @@ bool numeric(const std::string& v) {
   return !v.empty() && end != v.c_str() && *end == '\0';
 }
 
-std::string quoted(std::string s) {
-  std::replace(s.begin(), s.end(), '\'', '"');
-  return "'" + s + "'";
+using plot::quote;
+
+// "name (unit)", or the name alone without a unit.
+std::string with_unit(const std::string& name, const std::string& unit) {
+  return unit.empty() ? name : name + " (" + unit + ")";
 }
 
-// metrics.{png,svg} and tradeoff.{png,svg}: metrics_data.csv, one index per series.
+// The x axis of the metrics plots: the first swept key, with the unit of a load.
+std::string parameter_label(const Curve& c) {
+  const std::string param = c.keys.empty() ? "point" : c.keys.front();
+  const bool load = param == "workload.load" || (param.size() > 5 && param.compare(param.size() - 5, 5, ".load") == 0);
+  return with_unit(param, load ? "offered load, fraction of the injection link rate" : "");
+}
+
+// The legend entry of series i: its label, or `single` when there is one series.
+std::string series_title(const Curve& c, const std::string& single, const std::string& prefix = "") {
+  if (c.series.size() == 1) return quote(single);
+  return prefix.empty() ? "series(i)" : quote(prefix) + ".series(i)";
+}
+
+// metrics.{png,svg} and tradeoff.{png,svg}: metrics_data.csv, one index per series; series i is
+// linetype i + 1 in every panel and in the trade-off.
 std::string metrics_plots(const Curve& c, const std::string& title) {
   bool all_numeric = true;
   for (const CurveRow& r : c.rows) all_numeric = all_numeric && !r.values.empty() && numeric(r.values.front());
@@ -232,31 +289,30 @@ std::string metrics_plots(const Curve& c, const std::string& title) {
   const std::string xtic = all_numeric ? "" : ":xtic(1)";
   const std::size_t n = c.series.size();
   std::string s;
-  for (const auto& [term, ext] : std::vector<std::pair<std::string, std::string>>{
-           {"pngcairo size 1000,650 font 'sans,11'", "png"}, {"svg size 1000,650 dynamic font 'sans,11'", "svg"}}) {
-    // One panel per metric: their units differ.
-    const std::size_t h = 250 * c.metrics.size() + 100;
-    std::string t = term;
-    t.replace(t.find("650"), 3, std::to_string(h));
-    s += fmt::format("\nset terminal {}\nset termoption noenhanced\nset output 'metrics.{}'\nset key top left\n"
-                     "set xrange [*:*]\nset yrange [*:*]\nset multiplot layout {},1 title {}\n",
-                     t, ext, c.metrics.size(), quoted(title + ": metrics against " + param));
+  // One panel per metric: their units differ.
+  for (const plot::Terminal& t : plot::terminals(1000, static_cast<unsigned>(250 * c.metrics.size() + 100))) {
+    s += fmt::format("\n{}\nset output 'metrics.{}'\nset key outside right top\nset xrange [*:*]\nset yrange [*:*]\n"
+                     "set multiplot layout {},1 title {}\n",
+                     t.line, t.ext, c.metrics.size(), quote(title + ": metrics against " + param));
     for (std::size_t m = 0; m < c.metrics.size(); ++m) {
-      const std::string tt = n == 1 ? quoted(c.metrics[m].name) : "series(i)";
       s += fmt::format("set title {}\nset xlabel {}\nset ylabel {}\n"
-                       "plot for [i=0:{}] 'metrics_data.csv' index i using {}:{}{} with linespoints pt 7 title {}\n",
-                       quoted(c.metrics[m].name), quoted(param), quoted(c.metrics[m].name), n - 1, x, m + 2, xtic, tt);
+                       "plot for [i=0:{}] 'metrics_data.csv' index i using {}:{}{} with linespoints lt (i+1) title {}\n",
+                       quote(c.metrics[m].name), quote(parameter_label(c)),
+                       quote(with_unit(c.metrics[m].name, c.metrics[m].unit)), n - 1, x, m + 2, xtic,
+                       series_title(c, c.metrics[m].name));
     }
     s += "unset multiplot\n";
     if (c.metrics.size() >= 2) {
-      // The trade-off: each point labelled with its parameter value.
-      s += fmt::format("set terminal {}\nset output 'tradeoff.{}'\nset key bottom left\nset title {}\nset xlabel {}\nset ylabel {}\n"
-                       "plot for [i=0:{}] 'metrics_data.csv' index i using 2:3 with linespoints pt 7 title {}, \\\n"
-                       "     for [i=0:{}] 'metrics_data.csv' index i using 2:3:1 with labels offset 1,1 notitle\n",
-                       term, ext, quoted(title + ": " + c.metrics[1].name + " against " + c.metrics[0].name + " (points: " +
-                                   param + ")"),
-                       quoted(c.metrics[0].name), quoted(c.metrics[1].name), n - 1,
-                       n == 1 ? quoted(param) : "series(i)", n - 1);
+      // The trade-off: each point labelled with its parameter value, in its series' colour.
+      s += fmt::format("{}\nset output 'tradeoff.{}'\nset key outside right top\nset title {}\nset xlabel {}\n"
+                       "set ylabel {}\n"
+                       "plot for [i=0:{}] 'metrics_data.csv' index i using 2:3 with linespoints lt (i+1) title {}, \\\n"
+                       "     for [i=0:{}] 'metrics_data.csv' index i using 2:3:1 with labels offset 1,1 tc lt (i+1) notitle\n",
+                       t.line, t.ext,
+                       quote(title + ": " + c.metrics[1].name + " against " + c.metrics[0].name + " (points labelled with " +
+                             param + ")"),
+                       quote(with_unit(c.metrics[0].name, c.metrics[0].unit)),
+                       quote(with_unit(c.metrics[1].name, c.metrics[1].unit)), n - 1, series_title(c, param), n - 1);
     }
   }
   return s;
@@ -266,58 +322,65 @@ std::string metrics_plots(const Curve& c, const std::string& title) {
 
 std::string gnuplot_script(const Curve& c, const std::string& title) {
   std::string labels;
-  for (std::size_t i = 0; i < c.series.size(); ++i) {
-    std::string l = c.series[i].label.empty() ? "" : c.series[i].label;
-    std::replace(l.begin(), l.end(), '"', '\'');
-    labels += fmt::format("label{} = \"{}\"\n", i, l);
-  }
+  for (std::size_t i = 0; i < c.series.size(); ++i) labels += fmt::format("label{} = {}\n", i, quote(c.series[i].label));
   const std::size_t n = c.series.size();
   std::string s = fmt::format(
       "# gnuplot script written by ibfsim: renders the curve of {}\n"
       "set datafile separator ','\n"
       "set datafile missing ''\n"
-      "set key top left\n"
       "set grid\n"
       "{}"
+      "{}"
       "series(i) = value(sprintf('label%d', i))\n",
-      title, labels);
-  // Saturation points as vertical dashed lines.
-  std::string arrows;
-  for (const CurveSeries& ser : c.series)
-    if (ser.saturation_row)
-      arrows += fmt::format("set arrow from {:.6f}, graph 0 to {:.6f}, graph 1 nohead dashtype 2 lc rgb 'gray40'\n",
-                            c.rows[*ser.saturation_row].offered_load, c.rows[*ser.saturation_row].offered_load);
-  const std::string mean_title = n == 1 ? "'mean'" : "'mean '.series(i)";
-  const std::string p99_title = n == 1 ? "'p99'" : "'p99 '.series(i)";
-  const std::string acc_title = n == 1 ? "'accepted'" : "series(i)";
+      title, plot::linetype_setup(), labels);
+  // Saturation points: a dashed vertical line in the series' colour, labelled with the offered
+  // load it saturates at (and the series, when there are several), in both plots.
+  std::string marks;
+  for (std::size_t i = 0; i < n; ++i) {
+    const CurveSeries& ser = c.series[i];
+    if (!ser.saturation_row) continue;
+    const double x = c.rows[*ser.saturation_row].offered_load;
+    const std::string text = fmt::format("saturation{} at {:.3g}", n == 1 ? "" : " of " + ser.label, x);
+    marks += fmt::format(
+        "set arrow from {:.6f}, graph 0 to {:.6f}, graph 1 nohead dashtype 2 lw 1.5 lc rgb '{}'\n"
+        "set label {} {} at {:.6f}, graph 0.98 right rotate by 90 offset -0.6,0 tc rgb '{}' front\n",
+        x, x, plot::series_colours()[plot::series_linetype(i) - 1], i + 1, quote(text), x,
+        plot::series_colours()[plot::series_linetype(i) - 1]);
+  }
+  const std::string load_unit = "fraction of the injection link rate";
   bool any_load = false;
   for (const CurveRow& r : c.rows) any_load = any_load || r.has_load;
-  for (const auto& [term, ext] : std::vector<std::pair<std::string, std::string>>{
-           {"pngcairo size 1000,650 font 'sans,11'", "png"}, {"svg size 1000,650 dynamic font 'sans,11'", "svg"}}) {
+  for (const plot::Terminal& t : plot::terminals(1000, 650)) {
     if (!any_load) break;
+    // Series i is linetype i + 1 in both plots: its mean (solid, filled points) and p99 (dotted,
+    // open points) share its colour, and so does its accepted load.
     s += fmt::format(
-        "\nset terminal {}\n"
-        "set termoption noenhanced\n"
+        "\n{}\n"
         "set output 'latency.{}'\n"
-        "set title '{}: message latency'\n"
-        "set xlabel 'offered load (fraction of injection link rate)'\n"
+        "set key outside right top\n"
+        "set title {}\n"
+        "set xlabel {}\n"
         "set ylabel 'message latency (ns)'\n"
         "set logscale y\n"
         "set xrange [0:*]\n"
         "{}"
-        "plot for [i=0:{}] 'plot_data.csv' index i using 1:3 with linespoints pt 7 title {}, \\\n"
-        "     for [i=0:{}] 'plot_data.csv' index i using 1:4 with linespoints pt 6 dashtype 3 title {}\n"
+        "plot for [i=0:{}] 'plot_data.csv' index i using 1:3 with linespoints lt (i+1) pt 7 title {}, \\\n"
+        "     for [i=0:{}] 'plot_data.csv' index i using 1:4 with linespoints lt (i+1) pt 6 dashtype 3 title {}\n"
         "unset logscale y\n"
         "set output 'throughput.{}'\n"
-        "set title '{}: accepted against offered load'\n"
-        "set ylabel 'accepted load (fraction of injection link rate)'\n"
+        "set title {}\n"
+        "set ylabel {}\n"
         "set xrange [0:*]\n"
         "set yrange [0:*]\n"
-        "plot x with lines dashtype 2 lc rgb 'gray60' title 'accepted = offered', \\\n"
-        "     for [i=0:{}] 'plot_data.csv' index i using 1:2 with linespoints pt 7 title {}\n"
+        "plot x with lines dashtype 2 lw 1 lc rgb 'gray50' title 'accepted = offered', \\\n"
+        "     for [i=0:{}] 'plot_data.csv' index i using 1:2 with linespoints lt (i+1) pt 7 title {}\n"
         "set yrange [*:*]\n"
-        "unset arrow\n",
-        term, ext, title, arrows, n - 1, mean_title, n - 1, p99_title, ext, title, n - 1, acc_title);
+        "unset arrow\n"
+        "unset label\n",
+        t.line, t.ext, quote(title + ": message latency against offered load"),
+        quote("offered load (" + load_unit + ")"), marks, n - 1, series_title(c, "mean", "mean "), n - 1,
+        series_title(c, "p99", "p99 "), t.ext, quote(title + ": accepted against offered load"),
+        quote("accepted load (" + load_unit + ")"), n - 1, series_title(c, "accepted"));
   }
   if (!c.metrics.empty()) s += metrics_plots(c, title);
   return s;

@@ -33,7 +33,17 @@ namespace ibfsim {
 struct CurveMetric {
   std::string name;      // its column in curve.csv and its title in the plots
   std::string selector;  // where it is in results.json (json_select.h)
+  std::string unit;      // on its plots' axes: given (NAME:UNIT=SELECTOR) or metric_unit(selector)
 };
+
+// The unit of a results.json figure from its name, as results.json names its figures: "_gbps"
+// Gb/s, "_ns" ns, "_bytes" bytes, "_blocks" 64-byte blocks, "_packets" packets, "fraction" and a
+// load's "offered"/"accepted" a fraction; "" when the name says nothing.
+std::string metric_unit(const std::string& selector);
+
+// `--metric NAME=SELECTOR` or `NAME:UNIT=SELECTOR`: the metric, its unit given or from
+// metric_unit. Throws InputError naming `what` (e.g. "--metric ...") when it is not of that form.
+CurveMetric parse_metric(const std::string& text, const std::string& what);
 
 struct SaturationCriteria {
   double accepted_drop = 0.05;  // saturated when accepted < offered x (1 - this)
@@ -91,7 +101,9 @@ std::string metrics_data_csv(const Curve& c);
 // The gnuplot script that reads plot_data.csv and writes latency.{png,svg} (message latency
 // against offered load) and throughput.{png,svg} (accepted against offered load), when some point
 // has load figures; and reads metrics_data.csv and writes metrics.{png,svg} (and tradeoff.{png,svg}
-// with two metrics or more) when there are metrics. In its folder.
+// with two metrics or more) when there are metrics. In its folder. Styled as plot_style.h says:
+// no enhanced text, series i in colour i in every plot (a series' mean and p99 alike), legends
+// outside, units on every axis that has one, each saturation point a labelled line.
 std::string gnuplot_script(const Curve& c, const std::string& title);
 
 }  // namespace ibfsim

@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "sim/report/erf_record.h"
+#include "sim/report/time_text.h"
 
 namespace ibfsim {
 
@@ -29,15 +30,6 @@ OutputError write_error(const std::string& path, int err) {
 }
 
 // Exact simulated time in ns: "100", or "100.25" when not a whole ns.
-std::string ns_text(Time t) {
-  const Time whole = t / kNs;
-  const Time frac = t % kNs;  // femtoseconds, 6 decimal digits of a ns
-  if (frac == 0) return std::to_string(whole);
-  std::string digits = fmt::format("{:06}", frac);
-  digits.erase(digits.find_last_not_of('0') + 1);
-  return std::to_string(whole) + "." + digits;
-}
-
 // RFC 4180 quoting, only when needed.
 std::string csv_field(const std::string& s) {
   if (s.find_first_of(",\"\r\n") == std::string::npos) return s;

@@ -5,18 +5,18 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <algorithm>
 #include <cmath>
 
 namespace ibfsim {
 
-namespace {
-std::string wall_text(double s) {
+std::string progress_wall_text(double s) {
   if (s < 60) return fmt::format("{:.0f} s", s);
   if (s < 3600) return fmt::format("{:.0f} min {:.0f} s", std::floor(s / 60), std::fmod(s, 60));
   return fmt::format("{:.0f} h {:.0f} min", std::floor(s / 3600), std::floor(std::fmod(s, 3600) / 60));
 }
 // A duration to four significant digits at most: "388.8 us", "5.12 ms", "50 us".
-std::string short_duration(Time t) {
+std::string progress_duration(Time t) {
   struct U {
     Time scale;
     const char* name;
@@ -33,7 +33,38 @@ std::string short_duration(Time t) {
   }
   return "0 fs";
 }
+
+std::string progress_estimate(double f, double wall) {
+  if (!(f > 0.001)) return "";
+  return fmt::format(", about {} left", progress_wall_text(wall * (1 - std::min(f, 1.0)) / std::min(f, 1.0)));
+}
+
+namespace {
+std::string wall_text(double s) { return progress_wall_text(s); }
+std::string short_duration(Time t) { return progress_duration(t); }
+// 13284 -> "13,284"
+std::string thousands(std::uint64_t n) {
+  std::string s = std::to_string(n);
+  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<std::size_t>(i), ",");
+  return s;
+}
 }  // namespace
+
+std::string bring_up_progress_line(const BringUpProgress& p, double wall) {
+  std::string s = "bring-up: " + (p.phase.empty() ? std::string("starting") : p.phase);
+  if (p.nodes_expected > 0)
+    s += fmt::format(", {} of {} nodes found", thousands(p.nodes_found), thousands(p.nodes_expected));
+  else
+    s += fmt::format(", {} nodes found", thousands(p.nodes_found));
+  s += fmt::format(", {} SMPs asked for, simulated {}, wall {}", thousands(p.requests), short_duration(p.simulated),
+                   wall_text(wall));
+  if (p.requests_expected > 0) {
+    // Never "0 s left" before the end: the estimate is of SMPs, and the last phases may take longer.
+    const double f = std::min(0.99, static_cast<double>(p.requests) / static_cast<double>(p.requests_expected));
+    s += progress_estimate(f, wall);
+  }
+  return s;
+}
 
 std::string progress_line(Time begin, Time now, Time end, double wall) {
   const Time done = now > begin ? now - begin : 0;
@@ -43,13 +74,16 @@ std::string progress_line(Time begin, Time now, Time end, double wall) {
   if (total > 0) {
     const double f = std::min(1.0, static_cast<double>(done) / static_cast<double>(total));
     s += fmt::format(" ({:.1f}%), wall {}", 100 * f, wall_text(wall));
-    if (f > 0.001) s += fmt::format(", about {} left", wall_text(wall * (1 - f) / f));
+    s += progress_estimate(f, wall);
   }
   return s;
 }
 
 ProgressMeter::ProgressMeter(Time begin, Time end, Time (*now)(), std::FILE* out, bool force)
-    : begin_(begin), end_(end), now_(now), out_(out) {
+    : ProgressMeter([begin, end, now](double wall) { return progress_line(begin, now(), end, wall); }, out, force) {}
+
+ProgressMeter::ProgressMeter(std::function<std::string(double)> line, std::FILE* out, bool force)
+    : line_(std::move(line)), out_(out) {
   if (force || isatty(fileno(out))) thread_ = std::thread([this] { loop(); });
 }
 
@@ -70,7 +104,7 @@ void ProgressMeter::loop() {
   if (cv_.wait_for(lock, std::chrono::seconds(1), [this] { return stop_; })) return;
   do {
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    std::fputs(("\r\033[K" + progress_line(begin_, now_(), end_, wall)).c_str(), out_);
+    std::fputs(("\r\033[K" + line_(wall)).c_str(), out_);
     std::fflush(out_);
     drawn_ = true;
   } while (!cv_.wait_for(lock, std::chrono::milliseconds(250), [this] { return stop_; }));

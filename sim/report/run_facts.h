@@ -71,6 +71,7 @@ struct HcaModelFacts {
 // A cable: its training, when it came up, went down and came back, and its PHY's error counts.
 struct LinkFacts {
   std::string a, b, rate, trained, phy_mode;  // trained: the rate it trained to, or "down"
+  std::string fec;                              // the FEC code it runs (fec.h); empty: none
   bool lane_reversed = false;
   Time training = 0;
   std::vector<Time> up, active, down;  // up[0] and active[0]: after the first training
@@ -122,7 +123,8 @@ struct RunFacts {
   std::string stopped_by;  // the signal that stopped it ("SIGTERM"), if one did
   std::vector<std::string> warnings;  // the scenario's (results.json "warnings", the summary)
   std::size_t hcas = 0, switches = 0, cables = 0;
-  std::string first_cable_rate;  // empty without cables
+  // Cables per rate they carry ("4x EDR"), slowest first; one entry when the fabric has one rate.
+  std::vector<std::pair<std::string, std::size_t>> cable_rates;
   std::uint64_t seed = 1;
 
   // Phases. With a subnet manager that never finished its first sweep (stopped early), fabric_up
@@ -147,6 +149,7 @@ struct RunFacts {
   // For the summary only.
   std::vector<std::string> class_summaries, verbs_summaries;
   std::string results_path;
+  std::string report_path;  // report.html (html_report.h)
   struct TimeSeries {
     std::size_t samples = 0;
     std::string csv_path, plot_note;  // plot_note: why no plot was made (empty: made)

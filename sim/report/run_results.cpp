@@ -135,6 +135,7 @@ nlohmann::json link_json(const LinkFacts& l) {
                        {"lane_reversed", l.lane_reversed},
                        {"training_ns", ns(l.training)},
                        {"phy_mode", l.phy_mode}};
+  if (!l.fec.empty()) lj["fec"] = l.fec;  // only where FEC runs
   lj["up_ns"] = l.up.empty() ? nlohmann::json(nullptr) : nlohmann::json(ns(l.up.front()));
   lj["active_ns"] = l.active.empty() ? nlohmann::json(nullptr) : nlohmann::json(ns(l.active.front()));
   if (!l.down.empty()) {

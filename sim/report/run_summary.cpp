@@ -19,13 +19,29 @@ std::string fabric_up_line(const RunFacts& f) {
                      sm.host, sm.sweeps.front().smps, sm.routing);
 }
 
+}  // namespace
+
+// "fabric: 8 HCAs, 1 switch, 8 cables (4x EDR)"; a fabric of several rates names each with its
+// cables: "(4 at 4x EDR, 4 at 4x HDR)".
+std::string fabric_line(const RunFacts& f) {
+  std::string rates;
+  if (f.cable_rates.size() == 1) rates = " (" + f.cable_rates.front().first + ")";
+  for (std::size_t i = 0; f.cable_rates.size() > 1 && i < f.cable_rates.size(); ++i)
+    rates += fmt::format("{}{} at {}", i ? ", " : " (", f.cable_rates[i].second, f.cable_rates[i].first) +
+             (i + 1 == f.cable_rates.size() ? ")" : "");
+  return fmt::format("fabric: {} HCA{}, {} switch{}, {} cable{}{}\n", f.hcas, f.hcas == 1 ? "" : "s", f.switches,
+                     f.switches == 1 ? "" : "es", f.cables, f.cables == 1 ? "" : "s", rates);
+}
+
+namespace {
+
 std::string head(const RunFacts& f, const nlohmann::json& j) {
   const bool never_up = f.subnet_manager && !f.subnet_manager->configured;
   return fmt::format(
-      "fabric: {} HCAs, {} switches, {} cables ({})\n{}"
+      "{}"
       "simulated: {}{}, traffic from {}\n"
       "packets: {} created, {} delivered, {} dropped\n",
-      f.hcas, f.switches, f.cables, f.first_cable_rate, fabric_up_line(f), format_duration(f.end),
+      fabric_up_line(f), format_duration(f.end),
       never_up     ? " (no traffic)"
       : f.drained  ? " (all traffic drained)"
       : f.partial  ? " (interrupted, traffic still in flight)"
@@ -91,6 +107,7 @@ std::string run_summary(const RunFacts& f, const nlohmann::json& j) {
     if (!f.time_series->plot_note.empty()) out += "time series plot not made: " + f.time_series->plot_note + "\n";
   }
   out += fmt::format("results: {}\n", f.results_path);
+  if (!f.report_path.empty()) out += fmt::format("report: {}\n", f.report_path);
   return out;
 }
 

@@ -9,7 +9,13 @@
 
 namespace ibfsim {
 
-// `results`: the run's results.json (run_results.h), whose figures the summary repeats.
+// `results`: the run's results.json (run_results.h), whose figures the summary repeats. It starts
+// with how the fabric came up: the run printed its header (the version, the scenario and
+// fabric_line) before it simulated.
 std::string run_summary(const RunFacts& facts, const nlohmann::json& results);
+
+// The header's fabric line: "fabric: 8 HCAs, 1 switch, 8 cables (4x EDR)", each rate with its cables when
+// there are several: "(4 at 4x EDR, 4 at 4x HDR)".
+std::string fabric_line(const RunFacts& facts);
 
 }  // namespace ibfsim

@@ -10,55 +10,83 @@
 #include <vector>
 
 #include "sim/report/atomic_file.h"
+#include "sim/report/plot_style.h"
 
 namespace ibfsim {
 
 namespace {
-std::string quoted(const std::string& s) {
+
+std::string sh_quote(const std::string& word) {
   std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("''") : std::string(1, c);
+  for (char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
   return out + "'";
 }
+
+std::vector<PlotPanel> used_panels(const TimeSeriesPlot& plot) {
+  std::vector<PlotPanel> used;
+  for (const auto& p : plot.panels)
+    if (!p.series.empty()) used.push_back(p);
+  return used;
+}
+
 }  // namespace
 
-std::string render_time_series(const std::string& csv_path, const std::vector<PlotPanel>& panels,
-                               const std::string& title, const std::string& out_base, bool png, bool svg) {
-  std::vector<PlotPanel> used;
-  for (const auto& p : panels)
-    if (!p.columns.empty()) used.push_back(p);
-  if (used.empty() || (!png && !svg)) return "";
-  std::vector<std::pair<std::string, std::string>> outputs;  // (terminal, final path)
-  if (png) outputs.emplace_back("pngcairo size 1100," + std::to_string(300 * used.size() + 80), out_base + ".png");
-  if (svg) outputs.emplace_back("svg size 1100," + std::to_string(300 * used.size() + 80), out_base + ".svg");
-  // The script written beside the images names them; gnuplot runs a copy that writes temporaries.
-  auto script = [&](bool temporaries) {
-    std::string gp = "# ibfsim time series; rerun with: gnuplot " + std::filesystem::path(out_base + ".gp").filename().string() + "\n";
-    gp += "set datafile separator ','\nset key outside right\nset grid\n";
-    for (const auto& [terminal, path] : outputs) {
-      fmt::format_to(std::back_inserter(gp), "set terminal {} noenhanced\nset output {}\n", terminal,
-                     quoted(temporaries ? atomic_temp_path(path) : path));
-      fmt::format_to(std::back_inserter(gp), "set multiplot layout {},1 title {}\n", used.size(), quoted(title));
-      for (std::size_t i = 0; i < used.size(); ++i) {
-        const PlotPanel& p = used[i];
-        fmt::format_to(std::back_inserter(gp), "set title {}\nset ylabel {}\nset xlabel {}\nplot ", quoted(p.title),
-                       quoted(p.ylabel), quoted(i + 1 == used.size() ? "time (us)" : ""));
-        for (std::size_t k = 0; k < p.columns.size(); ++k)
-          fmt::format_to(std::back_inserter(gp), "{}{} using ($1/1000):{} with lines lw 1.5 title columnheader({})",
-                         k ? ", " : "", k ? "''" : quoted(csv_path), p.columns[k], p.columns[k]);
-        gp += "\n";
+std::string time_series_gnuplot_script(const TimeSeriesPlot& plot, const std::string& png_path,
+                                       const std::string& svg_path) {
+  using plot::quote;
+  const std::vector<PlotPanel> used = used_panels(plot);
+  if (used.empty() || (!plot.png && !plot.svg)) return "";
+  const unsigned height = static_cast<unsigned>(280 * used.size() + 90);
+  std::string gp = "# ibfsim time series; rerun in its folder with: gnuplot " + plot.out_base + ".gp\n";
+  gp += "set datafile separator ','\nset grid\n" + plot::linetype_setup();
+  // Every panel shows the same span, first sample to last, with the same margins: the time axes
+  // line up and start where the data starts. The legend has the right-hand margin to itself.
+  const double last = plot.last_ns > plot.first_ns ? plot.last_ns : plot.first_ns + 1;
+  fmt::format_to(std::back_inserter(gp),
+                 "set xrange [{:.6f}:{:.6f}]\nset lmargin at screen 0.09\nset rmargin at screen 0.78\n"
+                 "set key outside right top vertical Left reverse\n",
+                 plot.first_ns / 1000, last / 1000);
+  for (const plot::Terminal& t : plot::terminals(1100, height)) {
+    const std::string& path = t.ext == "png" ? png_path : svg_path;
+    if ((t.ext == "png" && !plot.png) || (t.ext == "svg" && !plot.svg)) continue;
+    fmt::format_to(std::back_inserter(gp), "{}\nset output {}\n", t.line, quote(path));
+    fmt::format_to(std::back_inserter(gp), "set multiplot layout {},1 title {}\n", used.size(), quote(plot.title));
+    for (std::size_t i = 0; i < used.size(); ++i) {
+      const PlotPanel& p = used[i];
+      fmt::format_to(std::back_inserter(gp), "set title {}\nset ylabel {}\nset xlabel {}\nplot ", quote(p.title),
+                     quote(p.ylabel), quote(i + 1 == used.size() ? "simulated time (us)" : ""));
+      for (std::size_t k = 0; k < p.series.size(); ++k) {
+        const PlotSeries& s = p.series[k];
+        fmt::format_to(std::back_inserter(gp), "{}{} using ($1/1000):{} with lines lt {}{} title {}", k ? ", \\\n     " : "",
+                       k ? "''" : quote(plot.csv_name), s.column, plot::series_linetype(s.colour),
+                       s.dashed ? " dashtype 2" : "", quote(s.name));
       }
-      gp += "unset multiplot\nset output\n";
+      gp += "\n";
     }
-    return gp;
-  };
-  write_file_atomically(out_base + ".gp", script(false));
+    gp += "unset multiplot\nset output\n";
+  }
+  return gp;
+}
+
+std::string render_time_series(const TimeSeriesPlot& plot) {
+  const std::filesystem::path dir(plot.dir);
   // The images appear complete or not at all: a failed or interrupted gnuplot leaves none (the
   // guards remove its temporaries, a signal handler too).
   std::vector<AtomicFileGuard> guards;
-  for (const auto& [terminal, path] : outputs) guards.emplace_back(path);
-  AtomicFileGuard run_script(out_base + ".run.gp");
-  write_file_atomically(run_script.temp_path(), script(true));
-  const std::string cmd = "gnuplot " + quoted(run_script.temp_path()) + " 2>&1";
+  if (plot.png) guards.emplace_back((dir / (plot.out_base + ".png")).string());
+  if (plot.svg) guards.emplace_back((dir / (plot.out_base + ".svg")).string());
+  // gnuplot runs in the folder: the script it runs names the temporaries there.
+  auto in_dir = [](const AtomicFileGuard& g) { return std::filesystem::path(g.temp_path()).filename().string(); };
+  const std::string png = plot.png ? in_dir(guards.front()) : "", svg = plot.svg ? in_dir(guards.back()) : "";
+  const std::string gp = time_series_gnuplot_script(plot, png, svg);
+  if (gp.empty()) return "";
+  // The kept script names the final images (rerunning it redraws them).
+  write_file_atomically((dir / (plot.out_base + ".gp")).string(),
+                        time_series_gnuplot_script(plot, plot.out_base + ".png", plot.out_base + ".svg"));
+  AtomicFileGuard run_script((dir / (plot.out_base + ".run.gp")).string());
+  write_file_atomically(run_script.temp_path(), gp);
+  const std::string cmd = "cd " + sh_quote(plot.dir) + " && gnuplot " +
+                          sh_quote(std::filesystem::path(run_script.temp_path()).filename().string()) + " 2>&1";
   FILE* f = popen(cmd.c_str(), "r");
   if (!f) return "cannot run gnuplot";
   std::string messages;

@@ -7,6 +7,7 @@
 #include "sim/core/error.h"
 #include "sim/fabric/cable_training.h"
 #include "sim/report/progress_meter.h"
+#include "sim/subnet_manager/sm/subnet_manager.h"
 #include "sim/workload/scenario_run_phases.h"
 
 namespace ibfsim {
@@ -17,7 +18,7 @@ namespace {
 // SMP is answered or given up after its retries).
 constexpr Time kBringUpLimit = 1000 * kSec;
 
-// `sm_host`: the HCA the subnet manager runs on, if one does.
+// `sm_host`: the HCA or switch the subnet manager runs on, if one does.
 FabricOptions fabric_options(const Scenario& sc, const std::filesystem::path& dir, std::string& sm_host) {
   FabricOptions fo;
   fo.carry_payload = sc.outputs.data_check;
@@ -53,6 +54,37 @@ FabricOptions fabric_options(const Scenario& sc, const std::filesystem::path& di
   return fo;
 }
 
+}  // namespace
+
+std::uint64_t expected_bring_up_smps(const Topology& topo) {
+  const auto cables = topo.port_cables();
+  std::uint64_t smps = 0, lids = 0, cabled_ports = 0, switch_links = 0;
+  for (std::size_t n = 0; n < topo.nodes.size(); ++n) {
+    const TopoNode& node = topo.nodes[n];
+    unsigned cabled = 0;
+    for (unsigned p = 1; p <= node.num_ports; ++p) cabled += cables[n][p] ? 1 : 0;
+    cabled_ports += cabled;
+    if (node.type == NodeType::kSwitch) {
+      smps += 3 + node.num_ports + 1;  // NodeInfo, NodeDescription, SwitchInfo, PortInfo 0..N
+      ++lids;
+      for (unsigned p = 1; p <= node.num_ports; ++p)
+        if (cables[n][p] && topo.nodes[topo.cables[*cables[n][p]].far_end(n).node].type == NodeType::kSwitch)
+          ++switch_links;
+    } else {
+      smps += 3 * cabled;  // per port it is reached by: NodeInfo, NodeDescription, PortInfo
+      lids += cabled;
+    }
+  }
+  smps += switch_links;  // a switch-to-switch link is explored from both ends
+  const std::uint64_t switches = topo.switches().size();
+  smps += cabled_ports + switches;                 // PortInfo Sets (LIDs, MTU, VLs, HOQLife)
+  smps += switches * (1 + (lids + 1 + 63) / 64);   // SwitchInfo and the LFT blocks
+  smps += 2 * cabled_ports;                         // Armed, then Active
+  return smps;
+}
+
+namespace {
+
 // With the subnet manager: run until its first sweep has configured the fabric (LIDs, routes,
 // ports Active). Returns when that was.
 Time run_subnet_manager_bring_up(Fabric& fabric) {
@@ -62,7 +94,20 @@ Time run_subnet_manager_bring_up(Fabric& fabric) {
     first = false;
   });
   {
-    ProgressMeter meter(0, kTimeNever, &CalendarProcess::published_now);
+    // Nodes found (of the topology's) and SMPs asked for (of an estimate): a line with an ETA.
+    const SubnetManager::Published* published = &fabric.subnet_manager()->published();
+    const std::size_t nodes = fabric.topology().nodes.size();
+    const std::uint64_t expected = expected_bring_up_smps(fabric.topology());
+    ProgressMeter meter([published, nodes, expected](double wall) {
+      BringUpProgress p;
+      p.phase = sweep_phase_name(static_cast<SweepPhase>(published->phase.load(std::memory_order_relaxed)));
+      p.nodes_found = published->nodes.load(std::memory_order_relaxed);
+      p.nodes_expected = nodes;
+      p.requests = published->requests.load(std::memory_order_relaxed);
+      p.requests_expected = expected;
+      p.simulated = CalendarProcess::published_now();
+      return bring_up_progress_line(p, wall);
+    });
     CalendarProcess::run_for(kBringUpLimit);
   }
   ScheduledModule::rethrow_failure();

@@ -2,8 +2,11 @@
 // results.json and of the summary, gathered from the scenario and the fabric.
 #include <fmt/format.h>
 
+#include <map>
+
 #include "sim/core/stats_registry.h"
 #include "sim/fabric/fabric_statistics.h"
+#include "sim/phy/fec.h"
 #include "sim/report/run_results.h"
 #include "sim/workload/class_statistics.h"
 #include "sim/workload/port_window_statistics.h"
@@ -86,6 +89,7 @@ std::vector<LinkFacts> link_facts(Fabric& fabric) {
     l.lane_reversed = t.lane_reversed;
     l.training = t.duration;
     l.phy_mode = a.bit_exact() ? "bit_exact" : "timing";
+    if (a.fec().on()) l.fec = fec_code_name(a.fec().code);
     l.up = fabric.link_up_times(k);
     // Both ends Active: after the first training, then after each retrain.
     for (std::size_t i = 0; i < a.active_times().size() && i < b.active_times().size(); ++i)
@@ -151,7 +155,7 @@ RunFacts run_facts(ScenarioRun& run) {
   f.hcas = run.hca_nodes.size();
   f.switches = topo.switches().size();
   f.cables = topo.cables.size();
-  if (!topo.cables.empty()) f.first_cable_rate = topo.cables.front().rate.name();
+  f.cable_rates = cable_rates(topo);
   f.seed = sc.seed;
   f.start = run.start, f.warmup = sc.phases.warmup, f.measure = sc.phases.measure, f.drain_limit = sc.phases.drain;
   f.end = run.end, f.fabric_up = run.fabric_up;
@@ -170,6 +174,7 @@ RunFacts run_facts(ScenarioRun& run) {
   for (const auto& c : run.classes) f.class_summaries.push_back(c->summary());
   for (const auto& v : run.verbs_flows) f.verbs_summaries.push_back(v->summary());
   f.results_path = (run.dir / "results.json").string();
+  f.report_path = (run.dir / "report.html").string();
   return f;
 }
 
@@ -179,6 +184,18 @@ struct BringUpWork {
 };
 
 }  // namespace
+
+std::vector<std::pair<std::string, std::size_t>> cable_rates(const Topology& topo) {
+  std::map<std::pair<int, unsigned>, std::pair<std::string, std::size_t>> rates;  // by speed, then width
+  for (const TopoCable& c : topo.cables) {
+    auto& r = rates[{static_cast<int>(c.rate.speed), c.rate.lanes}];
+    r.first = c.rate.name();
+    ++r.second;
+  }
+  std::vector<std::pair<std::string, std::size_t>> out;
+  for (const auto& [key, r] : rates) out.push_back(r);
+  return out;
+}
 
 CollectedResults collect(ScenarioRun& run) {
   CollectedResults c;

@@ -19,50 +19,66 @@ std::unique_ptr<TimeSeriesSampler> time_series_sampler(const ScenarioRun& run, s
   const Topology& topo = fabric.topology();
   auto sampler = std::make_unique<TimeSeriesSampler>(*fabric.hca(topo.hcas().front()), run.start,
                                                      sc.outputs.time_series.interval, run.end_limit);
-  PlotPanel rate{"payload throughput per flow", "Gb/s", {}}, ccti{"congestion control index (CCTI)", "CCTI", {}},
-      queue{"output queue depth", "64-byte blocks", {}};
-  // CSV column of the figure added next: time is column 1.
-  auto column = [&](PlotPanel& p) { p.columns.push_back(sampler->columns() + 2); };
-  for (const auto& [kind, k] : sc.workload_order) {
-    column(rate);
+  PlotPanel rate{"payload throughput per flow", "payload throughput (Gb/s)", {}},
+      ccti{"congestion control index of each flow's sending QP", "CCTI (index into the CCT)", {}},
+      queue{"output queue depth", "output queue depth (64-byte blocks)", {}};
+  // CSV column of the figure added next: time is column 1. A flow is series k (its place in
+  // `workload:`) in every panel: its rate and its CCTI share name and colour.
+  auto column = [&](PlotPanel& p, std::string name, std::size_t colour, bool dashed = false) {
+    p.series.push_back({sampler->columns() + 2, std::move(name), colour, dashed});
+  };
+  std::size_t series = 0;
+  std::vector<std::size_t> flow_series(sc.workload_order.size());
+  for (std::size_t w = 0; w < sc.workload_order.size(); ++w) {
+    const auto& [kind, k] = sc.workload_order[w];
+    flow_series[w] = series++;
     if (kind == Scenario::EntryKind::kVerbs) {
       const VerbsFlow* f = verbs[k].get();
+      column(rate, f->spec().name, flow_series[w]);
       sampler->add_rate(verbs[k]->spec().name + " Gb/s", [f] { return f->bytes_completed(); });
     } else if (kind == Scenario::EntryKind::kClass) {
       const TrafficClass* c = classes[k].get();
+      column(rate, c->spec().name, flow_series[w]);
       sampler->add_rate(c->spec().name + " Gb/s", [c] { return c->delivered_payload_bytes(); });
     } else {
       const TrafficStats* st = &flow_stats[k];
+      column(rate, sc.flows[k].name, flow_series[w]);
       sampler->add_rate(sc.flows[k].name + " Gb/s", [st] { return st->total_payload_bytes(); });
     }
   }
   if (sc.congestion_control.enabled) {
-    // One column per distinct (HCA, throttle key) that sends a flow.
+    // One column per distinct (HCA, throttle key) that sends a flow, in the flow's colour; a flow
+    // sending from several QPs names each by its HCA, the second and later dashed.
     std::vector<std::pair<const Hca*, CcThrottle::Key>> seen;
-    auto add_ccti = [&](const Hca& h, Qpn qpn, std::uint8_t sl) {
+    auto add_ccti = [&](const Hca& h, Qpn qpn, std::uint8_t sl, const std::string& flow, std::size_t colour,
+                        std::size_t nth, std::size_t of) {
       const CcThrottle::Key key = h.cc_throttle()->key(qpn, 1, sl);
       if (std::find(seen.begin(), seen.end(), std::make_pair(&h, key)) != seen.end()) return;
       seen.emplace_back(&h, key);
-      column(ccti);
       const std::string who = sc.congestion_control.per_sl ? fmt::format("sl{}", sl) : fmt::format("qp0x{:x}", qpn);
+      column(ccti, of > 1 ? fmt::format("{} ({})", flow, h.name()) : flow, colour, nth > 0);
       const Hca* hp = &h;
       sampler->add_value("CCTI " + std::string(h.name()) + "/" + who, [hp, key] { return hp->cc_throttle()->ccti(key); });
     };
     // Traffic classes use many QPs each: their indices are in results.json (congestion_control.qps).
-    for (const auto& [kind, k] : sc.workload_order) {
+    for (std::size_t w = 0; w < sc.workload_order.size(); ++w) {
+      const auto& [kind, k] = sc.workload_order[w];
       if (kind == Scenario::EntryKind::kVerbs) {
-        add_ccti(verbs[k]->requester_hca(), verbs[k]->requester_qp()->qpn(), verbs[k]->spec().sl);
+        add_ccti(verbs[k]->requester_hca(), verbs[k]->requester_qp()->qpn(), verbs[k]->spec().sl, verbs[k]->spec().name,
+                 flow_series[w], 0, 1);
       } else if (kind == Scenario::EntryKind::kGenerator) {
-        for (const UdTrafficGenerator* g : gens[k]) add_ccti(g->hca(), g->src_qp(), sc.flows[k].sl);
+        for (std::size_t g = 0; g < gens[k].size(); ++g)
+          add_ccti(gens[k][g]->hca(), gens[k][g]->src_qp(), sc.flows[k].sl, sc.flows[k].name, flow_series[w], g,
+                   gens[k].size());
       }
     }
   }
   for (const auto& [node, port] : sc.outputs.time_series.ports) {
-    column(queue);
+    const std::string name = topo.nodes[node].name + "/" + std::to_string(port);
+    column(queue, name, series++);
     const Switch* sw = fabric.switch_at(node);
     const auto p = static_cast<PortNum>(port);
-    sampler->add_value("queue " + topo.nodes[node].name + "/" + std::to_string(port) + " blocks",
-                       [sw, p] { return sw->output_queue_blocks(p); });
+    sampler->add_value("queue " + name + " blocks", [sw, p] { return sw->output_queue_blocks(p); });
   }
   panels = {rate, ccti, queue};
   sampler->start();

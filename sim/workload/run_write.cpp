@@ -1,5 +1,13 @@
 // The write phase of a run (scenario_run_phases.h): the results folder and the printed summary.
+#include <algorithm>
+#include <fstream>
+#include <functional>
+#include <sstream>
+#include <utility>
+#include <vector>
+
 #include "sim/report/atomic_file.h"
+#include "sim/report/html_report.h"
 #include "sim/report/results_json.h"
 #include "sim/report/run_summary.h"
 #include "sim/report/stat_tables.h"
@@ -20,6 +28,19 @@ void write_fct_csv(const ScenarioRun& run) {
   write_file_atomically((run.dir / "fct.csv").string(), fct);
 }
 
+// "cc_victim: payload throughput per flow, congestion control index of each flow's sending QP and
+// output queue depth, sampled every 5 us": the scenario and what the panels show.
+std::string time_series_title(const Scenario& sc, const std::vector<PlotPanel>& panels) {
+  std::vector<std::string> shown;
+  for (const PlotPanel& p : panels)
+    if (!p.series.empty()) shown.push_back(p.title);
+  std::string what;
+  for (std::size_t i = 0; i < shown.size(); ++i)
+    what += (i == 0 ? "" : i + 1 == shown.size() ? " and " : ", ") + shown[i];
+  return std::filesystem::path(sc.file).stem().string() + ": " + what + ", sampled every " +
+         format_duration(sc.outputs.time_series.interval);
+}
+
 // time_series.csv and its plot; what the summary says about them.
 RunFacts::TimeSeries write_time_series(const ScenarioRun& run) {
   const Scenario& sc = run.sc;
@@ -27,10 +48,46 @@ RunFacts::TimeSeries write_time_series(const ScenarioRun& run) {
   ts.samples = run.sampler->rows();
   ts.csv_path = (run.dir / "time_series.csv").string();
   write_file_atomically(ts.csv_path, run.sampler->csv());
-  ts.plot_note = render_time_series(std::filesystem::absolute(ts.csv_path).string(), run.panels, sc.file,
-                                    std::filesystem::absolute(run.dir / "time_series").string(),
-                                    sc.outputs.time_series.png, sc.outputs.time_series.svg);
+  TimeSeriesPlot plot;
+  plot.dir = std::filesystem::absolute(run.dir).string();
+  plot.csv_name = "time_series.csv";
+  plot.out_base = "time_series";
+  plot.panels = run.panels;
+  plot.first_ns = to_ns(run.sampler->first_sample());
+  plot.last_ns = to_ns(run.sampler->last_sample());
+  plot.png = sc.outputs.time_series.png;
+  plot.svg = sc.outputs.time_series.svg;
+  plot.title = time_series_title(sc, run.panels);
+  ts.plot_note = render_time_series(plot);
   return ts;
+}
+
+// The fabric as the report draws it.
+ReportFabric report_fabric(const Topology& topo) {
+  ReportFabric f;
+  for (const TopoNode& n : topo.nodes) f.nodes.push_back({n.name, n.type == NodeType::kSwitch});
+  for (const TopoCable& c : topo.cables) f.links.push_back({c.node_a, c.node_b, c.port_a, c.port_b});
+  return f;
+}
+
+// report.html, last: it links every other file of the folder and embeds the plots.
+void write_report_html(const ScenarioRun& run, const nlohmann::json& results) {
+  std::vector<std::string> files;
+  for (const auto& e : std::filesystem::directory_iterator(run.dir)) {
+    const std::string name = e.path().filename().string();
+    if (e.is_regular_file() && name != "report.html" && name.find(".tmp-") == std::string::npos) files.push_back(name);
+  }
+  std::sort(files.begin(), files.end());
+  std::vector<ReportImage> images;
+  const std::filesystem::path ts = run.dir / "time_series.svg";
+  if (std::filesystem::exists(ts)) {
+    std::ifstream in(ts, std::ios::binary);
+    std::stringstream svg;
+    svg << in.rdbuf();
+    images.push_back({"Time series", "time_series.svg", svg.str()});
+  }
+  write_file_atomically((run.dir / "report.html").string(),
+                        run_report_html(results, report_fabric(run.fabric->topology()), images, files));
 }
 
 }  // namespace
@@ -46,18 +103,31 @@ const std::vector<std::string>& run_output_files() {
 RunResult write_results(ScenarioRun& run, CollectedResults& c) {
   const std::filesystem::path& dir = run.dir;
   const StatsSnapshot& stats = c.statistics;
-  write_json_atomically((dir / "results.json").string(), c.results);
-  write_file_atomically((dir / "ports.csv").string(), stats_csv(stats, kPortsCsv));
-  write_file_atomically((dir / "port_vls.csv").string(), stats_csv(stats, kPortVlsCsv));
-  write_file_atomically((dir / "discards.csv").string(), stats_csv(stats, kDiscardsCsv));
-  if (run.sc.outputs.packet_log) write_file_atomically((dir / "packets.csv").string(), run.packet_log.csv());
+  // The files in order, each a step of the progress line.
+  std::vector<std::pair<const char*, std::function<void()>>> steps;
+  auto table = [&](const char* name, StatOutput output) {
+    steps.emplace_back(name, [&, name, output] { write_file_atomically((dir / name).string(), stats_csv(stats, output)); });
+  };
+  steps.emplace_back("results.json", [&] { write_json_atomically((dir / "results.json").string(), c.results); });
+  table("ports.csv", kPortsCsv);
+  table("port_vls.csv", kPortVlsCsv);
+  table("discards.csv", kDiscardsCsv);
+  if (run.sc.outputs.packet_log)
+    steps.emplace_back("packets.csv", [&] { write_file_atomically((dir / "packets.csv").string(), run.packet_log.csv()); });
   if (run.port_window) {
-    write_file_atomically((dir / "port_utilization.csv").string(), stats_csv(stats, kPortUtilizationCsv));
-    write_file_atomically((dir / "credit_stall.csv").string(), stats_csv(stats, kCreditStallCsv));
+    table("port_utilization.csv", kPortUtilizationCsv);
+    table("credit_stall.csv", kCreditStallCsv);
   }
-  write_file_atomically((dir / "classes.csv").string(), stats_csv(stats, kClassesCsv));
-  write_fct_csv(run);
-  if (run.sampler) c.facts.time_series = write_time_series(run);
+  table("classes.csv", kClassesCsv);
+  steps.emplace_back("fct.csv", [&] { write_fct_csv(run); });
+  if (run.sampler) steps.emplace_back("time_series.csv", [&] { c.facts.time_series = write_time_series(run); });
+  steps.emplace_back("report.html", [&] { write_report_html(run, c.results); });
+  run.results_of.store(static_cast<unsigned>(steps.size()), std::memory_order_relaxed);
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    run.results_index.store(static_cast<unsigned>(i + 1), std::memory_order_relaxed);
+    run.results_file.store(steps[i].first, std::memory_order_relaxed);
+    steps[i].second();
+  }
 
   RunResult r;
   r.summary = run_summary(c.facts, c.results);

@@ -11,6 +11,7 @@
 #include "sim/fabric/topology_loader.h"
 #include "sim/fabric/topology_yaml.h"
 #include "sim/fabric/yaml_input.h"
+#include "sim/subnet_manager/routing/guid_list_file.h"
 #include "sim/subnet_manager/routing/routing_engine.h"
 
 namespace ibfsim {
@@ -118,12 +119,12 @@ SubnetManagerSpec parse_subnet_manager(const YamlMap& root, const Topology& topo
     return sm;
   }
   YamlMap m = root.optional_map("subnet_manager");
-  m.check_no_unknown_keys({"host", "routing", "lmc", "roots", "lft_file", "max_wire_smps", "smp_timeout", "smp_retries",
-                           "sweep_interval", "sma"});
+  m.check_no_unknown_keys({"host", "routing", "lmc", "roots", "root_guid_file", "cn_guid_file", "lft_file",
+                           "max_wire_smps", "smp_timeout", "smp_retries", "sweep_interval", "sma"});
   if (auto h = m.find("host")) {
     sm.host = h->as<std::string>();
     const auto n = topo.find_node(sm.host);
-    if (!n || topo.nodes[*n].type != NodeType::kHca) h->fail("the name of an HCA to run the subnet manager on", "'" + sm.host + "'");
+    if (!n) h->fail("the name of an HCA or switch to run the subnet manager on", "'" + sm.host + "'");
   }
   RoutingOptions& ro = sm.config.sweep.routing;
   if (auto r = m.find("routing")) {
@@ -132,11 +133,28 @@ SubnetManagerSpec parse_subnet_manager(const YamlMap& root, const Topology& topo
     ro.engine = *e;
   }
   sm.config.sweep.lmc = m.optional_in_range<unsigned>("lmc", 0, 0, 7);
+  const bool rooted = ro.engine == RoutingEngine::kUpdn || ro.engine == RoutingEngine::kFtree;
   for (const YamlValue& r : m.optional_list("roots")) {
-    if (ro.engine != RoutingEngine::kUpdn) r.fail("roots only with routing: updn");
+    if (!rooted) r.fail("roots only with routing: updn or ftree");
     const auto n = topo.find_node(r.as<std::string>());
     if (!n || topo.nodes[*n].type != NodeType::kSwitch) r.fail("the name of a switch", "'" + r.as<std::string>() + "'");
     ro.roots.push_back(topo.nodes[*n].guid);
+  }
+  // OpenSM's GUID list files (its -a and -u), relative to the scenario file.
+  auto guid_file = [&](const YamlValue& f) {
+    std::filesystem::path fp = f.as<std::string>();
+    if (fp.is_relative()) fp = std::filesystem::path(root.file()).parent_path() / fp;
+    if (!std::filesystem::exists(fp)) f.fail("the path of a GUID list file", "'" + fp.string() + "' (no such file)");
+    return read_guid_list_file(fp.lexically_normal().string());
+  };
+  if (auto f = m.find("root_guid_file")) {
+    if (!rooted) f->fail("root_guid_file only with routing: updn or ftree");
+    if (m.has("roots")) f->fail("roots or root_guid_file, not both");
+    ro.roots = guid_file(*f);
+  }
+  if (auto f = m.find("cn_guid_file")) {
+    if (ro.engine != RoutingEngine::kFtree) f->fail("cn_guid_file only with routing: ftree");
+    ro.compute_nodes = guid_file(*f);
   }
   if (auto f = m.find("lft_file")) {
     if (ro.engine != RoutingEngine::kFile) f->fail("lft_file only with routing: file");
@@ -244,7 +262,8 @@ WorkloadMaps parse_workload_entries(const std::vector<YamlMap>& all_flow_maps, b
 }
 
 void parse_phy(const YamlMap& phy, const Topology& topo, PhySettings& p) {
-  phy.check_no_unknown_keys({"mode", "bit_error_rate", "links", "skip_interval_edges"});
+  phy.check_no_unknown_keys({"mode", "bit_error_rate", "links", "skip_interval_edges", "fec_decoder_latency"});
+  p.fec_decoder_latency = phy.duration("fec_decoder_latency", p.fec_decoder_latency);
   if (auto v = phy.find("skip_interval_edges")) {
     p.skip_interval_edges = v->as<std::uint64_t>();
     // Longer than a SKIP (4 edges on 8b/10b), and not so long that it never matters.
@@ -406,6 +425,12 @@ SubnetManagerSettings subnet_manager_settings(const Scenario& sc) {
   const auto cables = sc.topology.port_cables();
   SubnetManagerSettings st;
   st.config = sc.subnet_manager.config;
+  if (const auto sw = sc.topology.find_node(sc.subnet_manager.host);
+      sw && sc.topology.nodes[*sw].type == NodeType::kSwitch) {
+    st.host = *sw;
+    st.port = 0;  // a switch's SM runs on its management port
+    return st;
+  }
   for (std::size_t n : sc.topology.hcas()) {
     if (!sc.subnet_manager.host.empty() && sc.topology.nodes[n].name != sc.subnet_manager.host) continue;
     for (unsigned p = 1; p <= sc.topology.nodes[n].num_ports; ++p)
@@ -424,11 +449,17 @@ Scenario load_scenario(const std::string& path, const std::vector<std::pair<std:
   YAML::Node root = load_yaml_file(path, "a scenario file");
   if (!root.IsDefined() || root.IsNull())
     throw InputError(fmt::format("{}: expected a scenario (a map with at least topology), got an empty file", path));
-  for (const auto& [key, value] : overrides) apply_override(root, key, value);
-  return parse_scenario(root, path);
+  // `--set topology.KEY=VALUE` overrides KEY of the topology file; `--set topology=FILE` names another.
+  std::vector<std::pair<std::string, std::string>> topology_overrides;
+  for (const auto& [key, value] : overrides) {
+    if (key.rfind("topology.", 0) == 0) topology_overrides.emplace_back(key.substr(9), value);
+    else apply_override(root, key, value);
+  }
+  return parse_scenario(root, path, topology_overrides);
 }
 
-Scenario parse_scenario(const YAML::Node& root, const std::string& path) {
+Scenario parse_scenario(const YAML::Node& root, const std::string& path,
+                        const std::vector<std::pair<std::string, std::string>>& topology_overrides) {
   YamlMap m(root, path);
   m.check_no_unknown_keys(
       {"topology", "seed", "workload", "phases", "outputs", "link", "faults", "multicast", "phy", "hca_model",
@@ -442,7 +473,7 @@ Scenario parse_scenario(const YAML::Node& root, const std::string& path) {
   std::error_code ec;
   if (!std::filesystem::exists(s.topology_file, ec)) topo.fail("the path of a topology file", "'" + s.topology_file + "' (no such file)");
   if (std::filesystem::is_directory(s.topology_file, ec)) topo.fail("the path of a topology file", "'" + s.topology_file + "' (a folder)");
-  s.topology = load_topology_file(s.topology_file);  // YAML, ibnetdiscover or ibsim
+  s.topology = load_topology_file(s.topology_file, topology_overrides);  // YAML, ibnetdiscover or ibsim
   s.seed = m.optional<std::uint64_t>("seed", s.seed);
   const std::vector<YamlMap> all_flow_maps = workload_maps(m);
   // transport rc, uc or ud: a verbs flow; ud_send (the default): the UD traffic generator.

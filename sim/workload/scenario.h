@@ -97,7 +97,9 @@ SubnetManagerSettings subnet_manager_settings(const Scenario& sc);
 // (a path relative to the scenario file). Throws InputError naming file:line:col.
 Scenario load_scenario(const std::string& path, const std::vector<std::pair<std::string, std::string>>& overrides);
 // The same for a document already read (and overridden) from `path`, which locates the topology
-// and the messages.
-Scenario parse_scenario(const YAML::Node& root, const std::string& path);
+// and the messages; topology_overrides are keys of the topology file ("--set topology.KEY=VALUE"
+// without "topology.").
+Scenario parse_scenario(const YAML::Node& root, const std::string& path,
+                        const std::vector<std::pair<std::string, std::string>>& topology_overrides = {});
 
 }  // namespace ibfsim

@@ -3,6 +3,10 @@
 #include <ctime>
 #include <systemc>
 
+#include <fmt/format.h>
+
+#include "sim/report/progress_meter.h"
+#include "sim/report/run_summary.h"
 #include "sim/core/stop_signals.h"
 #include "sim/workload/scenario_run_phases.h"
 
@@ -12,6 +16,15 @@ double thread_cpu_seconds() {
   timespec ts{};
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
   return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+std::string run_header(const Scenario& sc) {
+  RunFacts f;
+  f.hcas = sc.topology.hcas().size();
+  f.switches = sc.topology.switches().size();
+  f.cables = sc.topology.cables.size();
+  f.cable_rates = cable_rates(sc.topology);
+  return fmt::format("ibfsim {}: {} (seed {})\n", IBFSIM_VERSION_STRING, sc.file, sc.seed) + fabric_line(f);
 }
 
 RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
@@ -26,6 +39,13 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
   start_traffic(run);
   run_traffic(run);
   drain(run);
+  // Collecting and writing the results of a large fabric takes a while: its own progress line.
+  ProgressMeter meter([&run](double wall) {
+    const char* file = run.results_file.load(std::memory_order_relaxed);
+    if (!file) return fmt::format("results: collecting statistics, wall {}", progress_wall_text(wall));
+    return fmt::format("results: writing {} ({} of {}), wall {}", file, run.results_index.load(std::memory_order_relaxed),
+                       run.results_of.load(std::memory_order_relaxed), progress_wall_text(wall));
+  });
   CollectedResults collected = collect(run);
   return write_results(run, collected);
 }

@@ -26,6 +26,11 @@ struct RunResult {
 // Throws InputError for bad input and SimError when an invariant breaks.
 RunResult run_scenario(const Scenario& scenario, const std::string& out_dir);
 
+// What a run prints before it simulates, so that a long run says at once what it runs:
+//   ibfsim 0.1.0: scenarios/quickstart.yaml (seed 1)
+//   fabric: 8 HCAs, 1 switch, 8 cables (4x EDR)
+// The summary (RunResult::summary) follows once it is over.
+std::string run_header(const Scenario& scenario);
 // The names of every file a run may write into its folder (whichever outputs its scenario asks
 // for): those of an earlier run are removed before a new run writes (output_folder.h).
 const std::vector<std::string>& run_output_files();

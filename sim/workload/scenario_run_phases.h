@@ -2,6 +2,7 @@
 // traffic and simulate through the measurement window, drain, collect the results and write them.
 // Each phase reads and fills one ScenarioRun; a phase runs only after the ones before it.
 #pragma once
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <memory>
@@ -26,6 +27,9 @@
 #include "sim/workload/verbs_flow.h"
 
 namespace ibfsim {
+
+// Cables per rate they carry, slowest first (RunFacts::cable_rates).
+std::vector<std::pair<std::string, std::size_t>> cable_rates(const Topology& topo);
 
 // Everything a run builds and measures. Members are destroyed in reverse order: the traffic before
 // the fabric it runs on.
@@ -73,6 +77,11 @@ struct ScenarioRun {
   bool partial = false;
   double simulate_wall = 0, simulate_cpu = 0;
   Time end = 0;
+
+  // Results: the file being written, the index-th of `of` (nullptr while the statistics are
+  // collected); written by write_results, read by the progress meter's thread.
+  std::atomic<const char*> results_file{nullptr};
+  std::atomic<unsigned> results_index{0}, results_of{0};
 };
 
 // What collect() gathers for write_results().
@@ -101,6 +110,11 @@ RunResult write_results(ScenarioRun& run, CollectedResults& collected);
 
 // CPU time of this thread so far, in seconds.
 double thread_cpu_seconds();
+
+// An estimate of the SMPs the subnet manager's first sweep asks for on `topo`, from its counts
+// (discovery of every node and port, the PortInfo Sets, SwitchInfo and LFT blocks per switch, Arm
+// and Active per cabled port): the bring-up progress line's estimate of the time left.
+std::uint64_t expected_bring_up_smps(const Topology& topo);
 
 // The time series of outputs.time_series: its sampler, and the plot panels over it (`panels`).
 std::unique_ptr<TimeSeriesSampler> time_series_sampler(const ScenarioRun& run, std::vector<PlotPanel>& panels);

@@ -124,4 +124,28 @@ std::string shell_quote(const std::string& w) {
   return q + "'";
 }
 
+std::string slurm_script(const SlurmOptions& o, const std::string& dir, const std::string& commands_file,
+                         std::size_t points, const std::string& job_name) {
+  // #SBATCH values are read as sbatch reads its command line: quote what has spaces.
+  auto arg = [](const std::string& v) { return v.find_first_of(" \t\"'") == std::string::npos ? v : shell_quote(v); };
+  std::string s = "#!/bin/bash\n";
+  s += fmt::format("# Written by ibfsim sweep --slurm: one array task per point of {}/sweep.json.\n", dir);
+  s += fmt::format("#   sbatch {}/sweep.sbatch      (sbatch --wait ... returns when every task has ended)\n", dir);
+  s += fmt::format("#   ibfsim collect {}           (the curve, the plots and report.html, once they have)\n", dir);
+  s += fmt::format("#SBATCH --job-name={}\n", arg(job_name));
+  s += fmt::format("#SBATCH --array=0-{}{}\n", points - 1, o.max_running ? fmt::format("%{}", o.max_running) : "");
+  s += fmt::format("#SBATCH --ntasks=1\n#SBATCH --cpus-per-task={}\n", o.cpus);
+  s += fmt::format("#SBATCH --time={}\n#SBATCH --mem={}\n", arg(o.time), arg(o.mem));
+  if (!o.partition.empty()) s += fmt::format("#SBATCH --partition={}\n", arg(o.partition));
+  if (!o.account.empty()) s += fmt::format("#SBATCH --account={}\n", arg(o.account));
+  // %4a: the array index padded to four digits, as the points' folders are named.
+  s += fmt::format("#SBATCH --output={}\n", arg(dir + "/points/p%4a/run.log"));
+  for (const std::string& a : o.extra) s += "#SBATCH " + a + "\n";
+  s += "set -euo pipefail\n";
+  s += fmt::format("line=$(sed -n \"$((SLURM_ARRAY_TASK_ID + 1))p\" {})\n", shell_quote(commands_file));
+  s += "# The line is one shell-quoted `ibfsim run` command.\n";
+  s += "eval \"exec $line\"\n";
+  return s;
+}
+
 }  // namespace ibfsim

@@ -33,6 +33,19 @@ std::vector<SweepPoint> sweep_points(const std::vector<SweepAxis>& axes);
 // The folder of point i under a sweep's output folder: "points/p0007" (at least 4 digits).
 std::string sweep_point_dir(std::size_t index);
 
+// The resources of every task of `ibfsim sweep --slurm` (its --slurm-* options).
+struct SlurmOptions {
+  std::string time = "1:00:00", mem = "2G", partition, account;  // empty: the cluster's default
+  unsigned cpus = 1, max_running = 0;                             // 0: no limit on tasks at once
+  std::vector<std::string> extra;                                 // more #SBATCH options, as given
+};
+
+// The sbatch script of `sweep --slurm`: a job array of `points` tasks, task i running line i + 1
+// of `commands_file` (one self-contained, shell-quoted `ibfsim run` per point), its output in
+// `dir`/points/pNNNN/run.log; the resources from `o`.
+std::string slurm_script(const SlurmOptions& o, const std::string& dir, const std::string& commands_file,
+                         std::size_t points, const std::string& job_name);
+
 // A word for a POSIX shell: unchanged if it is made only of safe characters, else single-quoted.
 std::string shell_quote(const std::string& word);
 

@@ -33,6 +33,9 @@ class TimeSeriesSampler {
   // time_ns, then one column per figure, in the order added.
   std::string csv() const;
   std::size_t rows() const { return rows_.size(); }
+  // When the first and the last sample were taken (0 before any).
+  Time first_sample() const { return times_.empty() ? 0 : times_.front(); }
+  Time last_sample() const { return times_.empty() ? 0 : times_.back(); }
   const std::vector<std::string>& names() const { return names_; }
 
  private:

@@ -302,9 +302,9 @@ TEST_CASE("ibnetdiscover bad input: a port line without the link's rate", "[fabr
 
 TEST_CASE("ibnetdiscover bad input: a rate ibfsim does not know", "[fabric][ibnetdiscover]") {
   check_rejected("bad_rate",
-                 base_with(3, "[1]\t\"H-0002c90300000002\"[1](2c90300000003) \t\t# \"h1\" lid 1 4xXDR"),
+                 base_with(3, "[1]\t\"H-0002c90300000002\"[1](2c90300000003) \t\t# \"h1\" lid 1 4xGDR"),
                  ":3:59: expected a link rate WIDTHxSPEED, width 1, 2, 4, 8 or 12 and speed SDR, DDR, QDR, FDR10, "
-                 "FDR, EDR, HDR or NDR, e.g. 4xEDR, got '4xXDR'");
+                 "FDR, EDR, HDR, NDR or XDR, e.g. 4xEDR, got '4xGDR'");
 }
 
 TEST_CASE("ibnetdiscover bad input: a port listed twice in one record", "[fabric][ibnetdiscover]") {

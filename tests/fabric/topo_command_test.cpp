@@ -107,7 +107,7 @@ TEST_CASE("ibfsim topo prints the summary of quickstart.yaml", "[fabric][topo]")
                         "cable lengths: 8 x 2m\n"
                         "radix use:\n"
                         "  36-port switches: 1, ports used 8/36 (22%)\n"
-                        "diameter: 1 switch hop (between h1 and h2)\n"
+                        "diameter: 1 switch crossed, 0 switch-to-switch hops (between h1 and h2)\n"
                         "bisection: 4 cables, 400.0 Gb/s, 1.00 of full bisection (exact: fat tree of one or two "
                         "levels)\n"
                         "warnings: none\n");
@@ -117,7 +117,7 @@ TEST_CASE("ibfsim topo on leaf_spine_128: diameter 3, full bisection of 64 cable
   const std::string out = topo_output(kSource + "topologies/leaf_spine_128.yaml");
   CHECK_THAT(out, Catch::Contains("hosts: 128 HCAs\nswitches: 24\ncables: 256 (128 to HCAs, 128 between switches)\n"));
   CHECK_THAT(out, Catch::Contains("  16-port switches: 24, ports used 384/384 (100%)\n"));
-  CHECK_THAT(out, Catch::Contains("diameter: 3 switch hops (between h1 and h9)\n"));
+  CHECK_THAT(out, Catch::Contains("diameter: 3 switches crossed, 2 switch-to-switch hops (between h1 and h9)\n"));
   CHECK_THAT(out, Catch::Contains("bisection: 64 cables, 6400.0 Gb/s, 1.00 of full bisection (exact: fat tree of one "
                                   "or two levels)\n"));
 }
@@ -135,7 +135,7 @@ TEST_CASE("ibfsim topo on the ibnetdiscover example: names from descriptions, a 
             "cable lengths: 10 x 2m\n"
             "radix use:\n"
             "  36-port switches: 2, ports used 12/72 (17%)\n"
-            "diameter: 2 switch hops (between node01_HCA-1 and node05_HCA-1)\n"
+            "diameter: 2 switches crossed, 1 switch-to-switch hop (between node01_HCA-1 and node05_HCA-1)\n"
             "bisection: at most 2 cables, 200.0 Gb/s, 0.50 of full bisection (heuristic: breadth-first split and "
             "Kernighan-Lin)\n"
             "warnings:\n"
@@ -160,7 +160,7 @@ TEST_CASE("ibfsim topo writes DOT, ibnetdiscover and ibsim files, and converting
   // The summary of a converted file equals the original's but for what the formats do not hold
   // (cable lengths) and the names the ibnetdiscover reader makes.
   CHECK_THAT(topo_output(dir + "/f.net"), Catch::Contains("cable lengths: 10 x 2m\n"));
-  CHECK_THAT(topo_output(dir + "/f.net"), Catch::Contains("diameter: 2 switch hops (between h1 and h5)\n"));
+  CHECK_THAT(topo_output(dir + "/f.net"), Catch::Contains("diameter: 2 switches crossed, 1 switch-to-switch hop (between h1 and h5)\n"));
   CHECK(test::run_command("ls " + dir + " | grep -c tmp").output == "0\n");  // no temporary files left
 }
 
@@ -272,7 +272,7 @@ TEST_CASE("bisection heuristic: never below brute force, exact on rings, hypercu
   }
 }
 
-TEST_CASE("diameter: switch hops between the farthest hosts, through switches only", "[fabric][topo]") {
+TEST_CASE("diameter: switches crossed between the farthest hosts, through switches only", "[fabric][topo]") {
   // A chain s0 - s1 - s2 - s3 with a host on each end switch and a dual-homed host on s1 and s3.
   Builder b;
   for (int i = 0; i < 4; ++i) b.add(NodeType::kSwitch, 8);
@@ -285,7 +285,7 @@ TEST_CASE("diameter: switch hops between the farthest hosts, through switches on
   validate_topology(b.t);
   const TopologySummary s = summarize_topology(b.t);
   REQUIRE(s.diameter);
-  CHECK(s.diameter->switch_hops == 4);  // h0 to h3: s0 s1 s2 s3
+  CHECK(s.diameter->switches == 4);  // h0 to h3: s0 s1 s2 s3
   CHECK(std::minmax(s.diameter->host_a, s.diameter->host_b) == std::minmax(h0, h3));
   CHECK(s.hosts == 3);
   CHECK(s.radix.size() == 1);

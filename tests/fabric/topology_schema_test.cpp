@@ -70,7 +70,7 @@ std::string pair_yaml(const std::string& switch_keys, const std::string& hca_key
 }  // namespace
 
 TEST_CASE("speed and width sets use the PortInfo encodings", "[fabric][schema]") {
-  CHECK(kAllSpeeds == 0xFF);
+  CHECK(kAllSpeeds == 0x1FF);
   CHECK(kAllWidths == 0x1F);
   CHECK(width_bit(1) == 1);
   CHECK(width_bit(4) == 2);
@@ -209,10 +209,10 @@ TEST_CASE("the new keys can be changed with --set", "[fabric][schema]") {
 }
 
 TEST_CASE("schema error: a bad speed or width in a set", "[fabric][schema]") {
-  CHECK(topology_error("defaults:\n  switch: {speeds: [EDR, XDR]}\nnodes: []\n") ==
-        "t.yaml:2:26: expected a link speed (SDR, DDR, QDR, FDR10, FDR, EDR, HDR, NDR), got 'XDR'");
+  CHECK(topology_error("defaults:\n  switch: {speeds: [EDR, GDR]}\nnodes: []\n") ==
+        "t.yaml:2:26: expected a link speed (SDR, DDR, QDR, FDR10, FDR, EDR, HDR, NDR, XDR), got 'GDR'");
   CHECK(topology_error(pair_yaml("", ", speeds: [edr, 25G]", "")) ==
-        "t.yaml:3:41: expected a link speed (SDR, DDR, QDR, FDR10, FDR, EDR, HDR, NDR), got '25G'");
+        "t.yaml:3:41: expected a link speed (SDR, DDR, QDR, FDR10, FDR, EDR, HDR, NDR, XDR), got '25G'");
   CHECK(topology_error(pair_yaml(", port_overrides: {1: {widths: [4x, 3x]}}", "", "")) ==
         "t.yaml:2:65: expected a link width (1x, 2x, 4x, 8x, 12x), got '3x'");
   CHECK(topology_error("defaults:\n  hca: {speeds: EDR}\nnodes: []\n") ==

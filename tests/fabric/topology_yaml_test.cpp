@@ -156,7 +156,7 @@ TEST_CASE("topology error: unknown key", "[fabric][topology]") {
         "t.yaml:2:27: expected one of the keys name, type, guid, ports, buffer_credits, vls, vl15_buffer_credits, "
         "speeds, widths, port_overrides, got unknown key 'latency'");
   CHECK(topology_error("defaults:\n  link: {sped: EDR}\nnodes: []\n") ==
-        "t.yaml:2:10: expected one of the keys speed, width, length, got unknown key 'sped'");
+        "t.yaml:2:10: expected one of the keys speed, width, length, fec, got unknown key 'sped'");
   CHECK(topology_error("node:\n  - {name: h1, type: hca}\n") ==
         "t.yaml:1:1: expected one of the keys defaults, nodes, cables, generate, got unknown key 'node'");
 }
@@ -177,16 +177,38 @@ TEST_CASE("topology error: wrong type", "[fabric][topology]") {
 
 TEST_CASE("topology error: bad speed, width or length", "[fabric][topology]") {
   const std::string nodes = "nodes:\n  - {name: sw1, type: switch}\n  - {name: h1, type: hca}\ncables:\n";
-  CHECK(topology_error(nodes + "  - {from: h1/1, to: sw1/1, speed: XDR}\n") ==
-        "t.yaml:5:36: expected a link speed (SDR, DDR, QDR, FDR10, FDR, EDR, HDR, NDR), got 'XDR'");
+  CHECK(topology_error(nodes + "  - {from: h1/1, to: sw1/1, speed: GDR}\n") ==
+        "t.yaml:5:36: expected a link speed (SDR, DDR, QDR, FDR10, FDR, EDR, HDR, NDR, XDR), got 'GDR'");
   CHECK(topology_error(nodes + "  - {from: h1/1, to: sw1/1, width: 3x}\n") ==
         "t.yaml:5:36: expected a link width (1x, 2x, 4x, 8x, 12x), got '3x'");
   CHECK(topology_error(nodes + "  - {from: h1/1, to: sw1/1, length: 2}\n") ==
         "t.yaml:5:37: expected a cable length with a unit (m, cm, mm), e.g. 2m or 30cm, got '2'");
   CHECK(topology_error("defaults:\n  link: {speed: 100G}\nnodes: []\n") ==
-        "t.yaml:2:17: expected a link speed (SDR, DDR, QDR, FDR10, FDR, EDR, HDR, NDR), got '100G'");
+        "t.yaml:2:17: expected a link speed (SDR, DDR, QDR, FDR10, FDR, EDR, HDR, NDR, XDR), got '100G'");
   CHECK(topology_error("defaults:\n  propagation: 5ns\nnodes: []\n") ==
         "t.yaml:2:16: expected a delay per metre, e.g. 5ns/m, got '5ns'");
+}
+
+TEST_CASE("cable FEC: on or off where the speed makes it optional, always on at HDR and above",
+          "[fabric][topology][fec]") {
+  const std::string nodes =
+      "nodes:\n  - {name: sw1, type: switch}\n  - {name: h1, type: hca}\n  - {name: h2, type: hca}\ncables:\n";
+  const Topology t = parse_topology(YAML::Load("defaults: {link: {fec: on}}\n" + nodes +
+                                               "  - {from: h1/1, to: sw1/1}\n  - {from: h2/1, to: sw1/2, fec: off}\n"),
+                                    "t.yaml");
+  CHECK(t.cables[0].fec == true);
+  CHECK(t.cables[1].fec == false);
+  CHECK(parse_topology(YAML::Load(nodes + "  - {from: h1/1, to: sw1/1, speed: HDR}\n"), "t.yaml").cables[0].fec ==
+        std::nullopt);
+  CHECK(topology_error(nodes + "  - {from: h1/1, to: sw1/1, speed: HDR, fec: off}\n") ==
+        "t.yaml:6:46: expected fec: on at HDR, which requires RS(544,514) FEC, got 'off'");
+  CHECK(topology_error(nodes + "  - {from: h1/1, to: sw1/1, fec: rs528}\n") ==
+        "t.yaml:6:34: expected fec: on or off, got 'rs528'");
+  CHECK(topology_error("defaults: {link: {speed: NDR, fec: off}}\n" + nodes) ==
+        "t.yaml:1:36: expected fec: on at NDR, which requires RS(544,514) FEC, got 'off'");
+  CHECK(topology_error("defaults: {link: {fec: off}}\n" + nodes + "  - {from: h1/1, to: sw1/1, speed: XDR}\n") ==
+        "t.yaml:7:36: expected a speed where FEC is optional, or fec: on on the cable (defaults.link.fec is off), got "
+        "'XDR', which requires RS(544,514) FEC");
 }
 
 TEST_CASE("topology error: dangling port reference", "[fabric][topology]") {

@@ -38,6 +38,10 @@ TEST_CASE("symbol periods are exact: 8b/10b symbols, 66-bit blocks, PAM4 post-FE
   // HDR: 64 data bits cost 64 * 257/256 * 544/514 = 68 line bits at 53.125 Gb/s = 1.28 ns.
   CHECK(LinkRate{LinkSpeed::kHdr, 1}.clock().time_of(1) == 1'280'000);
   CHECK(LinkRate{LinkSpeed::kNdr, 1}.clock().time_of(1) == 640'000);
+  // XDR: 200 Gb/s per lane (106.25 Gbaud PAM4, 212.5 Gb/s = 200 x 17/16 on the line): 0.32 ns.
+  CHECK(LinkRate{LinkSpeed::kXdr, 1}.clock().time_of(1) == 320'000);
+  CHECK(LinkRate{LinkSpeed::kXdr, 4}.data_gbps() == 800.0);
+  CHECK(LinkRate{LinkSpeed::kXdr, 4}.info().line_code == LineCode::kPam4RsFec);
 }
 
 TEST_CASE("packets occupy ceil((bytes + 2 delimiters) / bytes per edge) edges", "[phy][serialization]") {
@@ -58,7 +62,8 @@ TEST_CASE("packets occupy ceil((bytes + 2 delimiters) / bytes per edge) edges", 
 TEST_CASE("speed and width names parse", "[phy][speed]") {
   CHECK(parse_link_speed("edr") == LinkSpeed::kEdr);
   CHECK(parse_link_speed("FDR10") == LinkSpeed::kFdr10);
-  CHECK_FALSE(parse_link_speed("XDR").has_value());
+  CHECK(parse_link_speed("xdr") == LinkSpeed::kXdr);
+  CHECK_FALSE(parse_link_speed("GDR").has_value());
   CHECK(parse_link_width("12x") == 12u);
   CHECK(parse_link_width("2X") == 2u);
   CHECK_FALSE(parse_link_width("3x").has_value());

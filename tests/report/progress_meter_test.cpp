@@ -36,3 +36,35 @@ TEST_CASE("progress meter: nothing at all when the output is not a terminal", "[
   CHECK(std::ftell(f) == 0);
   std::fclose(f);
 }
+
+TEST_CASE("bring-up progress: the phase, nodes found of the topology's, SMPs and the time left", "[report][progress]") {
+  BringUpProgress p;
+  p.phase = "discovery";
+  p.nodes_found = 1234;
+  p.nodes_expected = 13284;
+  p.requests = 25000;
+  p.requests_expected = 100000;
+  p.simulated = 3'200 * kUs;
+  // A quarter of the SMPs in 12 s: 36 s left.
+  CHECK(bring_up_progress_line(p, 12.0) ==
+        "bring-up: discovery, 1,234 of 13,284 nodes found, 25,000 SMPs asked for, simulated 3.2 ms, wall 12 s, "
+        "about 36 s left");
+  // Past the estimate: never "0 s left" while it runs.
+  p.phase = "activate";
+  p.requests = 120000;
+  CHECK(bring_up_progress_line(p, 99.0).find("about 1 s left") != std::string::npos);
+  // Nothing known yet: no estimate.
+  BringUpProgress none;
+  CHECK(bring_up_progress_line(none, 1.0) == "bring-up: starting, 0 nodes found, 0 SMPs asked for, simulated 0 fs, wall 1 s");
+}
+
+TEST_CASE("progress meter: any text, from a function, silent off a terminal", "[report][progress]") {
+  std::FILE* f = std::tmpfile();
+  REQUIRE(f != nullptr);
+  {
+    ProgressMeter m([](double) { return std::string("results: writing results.json (1 of 9)"); }, f);
+    CHECK_FALSE(m.active());
+  }
+  CHECK(std::ftell(f) == 0);
+  std::fclose(f);
+}

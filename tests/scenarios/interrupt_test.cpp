@@ -91,6 +91,13 @@ TEST_CASE("SIGINT during the subnet manager's bring-up: results marked partial, 
           static_cast<char*>(nullptr));
     _exit(127);
   }
+  // The run's header comes out before anything is simulated: it is there while the run goes on.
+  for (int i = 0; i < 6000 && read_file(dir + "/stdout.txt").find("\nfabric: 2") == std::string::npos; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  const std::string header = read_file(dir + "/stdout.txt");
+  CHECK(header.rfind("ibfsim ", 0) == 0);
+  CHECK(header.find("\nfabric: 2") != std::string::npos);
+  CHECK(waitpid(pid, nullptr, WNOHANG) == 0);  // still running
   // Building the fabric takes about a fifth of the CPU time to the end of the bring-up: at 40%
   // of it the SM is sweeping.
   for (int i = 0; i < 6000 && cpu_seconds(pid) < 0.7; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
@@ -126,4 +133,17 @@ TEST_CASE("on a terminal, a long run shows simulated time, wall time and time le
   CHECK(t.find("left") != std::string::npos);
   CHECK(t.find("\r\033[K") != std::string::npos);
   CHECK(nlohmann::json::parse(read_file(dir + "/out/results.json"))["partial"] == true);
+}
+
+TEST_CASE("on a terminal, the subnet manager's bring-up shows nodes found, SMPs and the time left", "[long][interrupt]") {
+  const std::string dir = std::filesystem::absolute(scratch_dir("progress_tty_bring_up")).string();
+  const std::string log = dir + "/typescript";
+  const CommandResult r = run_command("script -q -e -c 'timeout --preserve-status -s INT 4 " + std::string(IBFSIM_BINARY) +
+                                      " run " + data_path("bring_up_2000.yaml") + " -o " + dir + "/out' " + log);
+  const std::string t = read_file(log);
+  INFO(t.substr(0, 2000));
+  CHECK(t.find("bring-up: ") != std::string::npos);
+  CHECK(t.find(" nodes found, ") != std::string::npos);
+  CHECK(t.find(" SMPs asked for, simulated ") != std::string::npos);
+  CHECK(t.find(" left") != std::string::npos);
 }

@@ -94,3 +94,30 @@ TEST_CASE("a cable that comes back after a fault is activated again by the re-sw
   CHECK(port_of(r, "sw2", 35)["state"] == "Active");
   CHECK(r["phases"]["drained"] == true);
 }
+
+TEST_CASE("with the SM on a switch, its own port going down starts the re-sweep (no trap), and traffic heals",
+          "[scenarios][faults][subnet_manager]") {
+  // The SM runs on sw1's management port 0: sw1 has LID 1, its SMPs leave through its own ports,
+  // and the failure of its port 35 reaches it directly. sw2 still traps to it (by LID 1).
+  auto r = run_scenario_text("sm_switch_heal", std::string(kTwoFlows) +
+                                                   "subnet_manager: {host: sw1}\n"
+                                                   "phases: {warmup: 0us, measure: 300us, drain: 20us}\n"
+                                                   "faults: [{at: 50us, link: sw1/35, state: down}]\n");
+  const auto& sm = r["subnet_manager"];
+  CHECK(sm["host"] == "sw1");
+  CHECK(sm["port"] == 0);
+  const auto& sweeps = sm["sweeps"];
+  REQUIRE(sweeps.size() >= 2);
+  CHECK(sweeps[0]["trigger"] == "port up");
+  CHECK(sweeps[1]["trigger"] == "port change");
+  const double at = r["phases"]["start_ns"].get<double>() + 50000.0;
+  CHECK(sweeps[1]["started_ns"].get<double>() == Approx(at));
+  CHECK(sweeps[1]["lft_blocks"] == 2);
+  // Every port of the fabric was configured: sw1's port 0 by LID 1.
+  CHECK(port_of(r, "h1", 1)["state"] == "Active");
+  CHECK(r["packets"]["dropped_total"] == r["packets"]["dropped"]["link_down"]);
+  const auto& d = r["faults"][0]["destinations"];
+  for (const auto& x : d)
+    if (x["node"] == "h5" || x["node"] == "h6") CHECK(x["first_delivery_after_ns"].get<double>() > 0);
+  CHECK(r["phases"]["drained"] == true);
+}

@@ -30,6 +30,7 @@ struct GoldenRun {
   unsigned lmc = 0;
   std::string sm_host;   // SIM_HOST of command.txt
   std::vector<Guid> roots;  // root_guids.txt, if any
+  std::vector<Guid> compute_nodes;  // cn_guids.txt (ftree's cn_guid_file), if any
   std::string name() const { return topology + "/" + run; }
 };
 
@@ -67,6 +68,10 @@ inline std::vector<GoldenRun> golden_runs() {
         std::istringstream roots(slurp(r.dir + "/root_guids.txt"));
         for (std::string g; roots >> g;) r.roots.push_back(std::stoull(g, nullptr, 16));
       }
+      if (fs::exists(run.path() / "cn_guids.txt")) {
+        std::istringstream cns(slurp(r.dir + "/cn_guids.txt"));
+        for (std::string g; cns >> g;) r.compute_nodes.push_back(std::stoull(g, nullptr, 16));
+      }
       runs.push_back(r);
     }
   }
@@ -87,7 +92,8 @@ inline SubnetGraph golden_subnet(const GoldenRun& r) {
   const Topology topo = load_topology_file(golden_root() + "/" + r.topology + "/topology.net");
   const auto sm = topo.find_node(r.sm_host);
   if (!sm) throw std::runtime_error("no node " + r.sm_host + " in " + r.topology);
-  SubnetGraph g = subnet_graph_from_topology(topo, *sm).graph;
+  const unsigned port = topo.nodes[*sm].type == NodeType::kSwitch ? 0 : 1;
+  SubnetGraph g = subnet_graph_from_topology(topo, *sm, port).graph;
   assign_lids(g, r.lmc);
   return g;
 }

@@ -29,9 +29,11 @@ BringUp bring_up(const GoldenRun& r) {
   FabricOptions o;
   SubnetManagerSettings sm;
   sm.host = *topo.find_node(r.sm_host);
+  if (topo.nodes[sm.host].type == NodeType::kSwitch) sm.port = 0;  // a managed switch's SM
   sm.config.sweep.lmc = r.lmc;
   sm.config.sweep.routing.engine = *parse_routing_engine(r.engine);
   sm.config.sweep.routing.roots = r.roots;
+  sm.config.sweep.routing.compute_nodes = r.compute_nodes;
   o.subnet_manager = sm;
   BringUp b;
   b.fabric = new Fabric(topo, o);  // lives until the process ends, as SystemC modules must
@@ -124,4 +126,36 @@ TEST_CASE("in-band bring-up of ring_6 with updn gives OpenSM's LIDs and LFTs", "
 
 TEST_CASE("in-band bring-up of fat_tree_4ary2 with ftree gives OpenSM's LIDs and LFTs", "[subnet_manager][golden]") {
   check_against_golden("fat_tree_4ary2", "ftree");
+}
+
+// The SM on a switch (its management port 0, as on a managed switch): OpenSM run the same way on
+// ibsim (SIM_HOST names the switch) gives the switch's port 0 LID 1.
+TEST_CASE("in-band bring-up of leaf_spine_4x2x4 with the SM on switch leaf2 gives OpenSM's LIDs and LFTs",
+          "[subnet_manager][golden]") {
+  check_against_golden("leaf_spine_4x2x4", "minhop_sm_leaf2");
+}
+
+TEST_CASE("in-band bring-up of leaf_spine_4x2x4 with the SM on switch spine1 and LMC 1 gives OpenSM's LIDs and LFTs",
+          "[subnet_manager][golden]") {
+  check_against_golden("leaf_spine_4x2x4", "minhop_lmc1_sm_spine1");
+}
+
+TEST_CASE("in-band bring-up of irregular with the SM on switch spine2 gives OpenSM's LIDs and LFTs",
+          "[subnet_manager][golden]") {
+  check_against_golden("irregular", "minhop_sm_spine2");
+}
+
+TEST_CASE("in-band bring-up of irregular with updn and the SM on switch leafB gives OpenSM's LIDs and LFTs",
+          "[subnet_manager][golden]") {
+  check_against_golden("irregular", "updn_sm_leafB");
+}
+
+TEST_CASE("in-band bring-up of leaf_spine_4x2x4 with ftree and a compute-node file gives OpenSM's LIDs and LFTs",
+          "[subnet_manager][golden]") {
+  check_against_golden("leaf_spine_4x2x4", "ftree_cn");
+}
+
+TEST_CASE("in-band bring-up of irregular with ftree, roots and compute nodes gives OpenSM's LIDs and LFTs",
+          "[subnet_manager][golden]") {
+  check_against_golden("irregular", "ftree_roots_cn");
 }

@@ -34,3 +34,37 @@ TEST_CASE("ibfsim routes SCENARIO prints the LFTs the in-band SM programmed, as 
   CHECK(r.exit_code == 2);
   CHECK(r.output.find("expected a subnet manager to bring the fabric up") != std::string::npos);
 }
+
+TEST_CASE("ibfsim routes SCENARIO with ftree, a roots file and a compute-node file gives OpenSM's dump") {
+  // The scenario names OpenSM's own root and CN files of the golden run (relative paths resolve
+  // from the scenario's folder, so they are copied next to it).
+  const std::string dir = scratch_dir("routes_scenario_ftree");
+  const std::string run = "irregular/ftree_roots_cn/";
+  std::ofstream(dir + "/roots.txt") << read_file(golden(run + "root_guids.txt"));
+  std::ofstream(dir + "/cns.txt") << "# the compute nodes\n" << read_file(golden(run + "cn_guids.txt"));
+  std::ofstream(dir + "/s.yaml") << "topology: " << golden("irregular/topology.net") << "\n"
+                                 << "subnet_manager: {routing: ftree, root_guid_file: roots.txt, cn_guid_file: cns.txt}\n";
+  CommandResult r = routes_to(dir + "/s.yaml", dir + "/lfts");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK(read_file(dir + "/lfts") == read_file(golden(run + "opensm-lfts.dump")));
+  // The same roots by name (`ibfsim routes --root` sets the scenario's roots).
+  std::ofstream(dir + "/s2.yaml") << "topology: " << golden("irregular/topology.net") << "\n"
+                                  << "subnet_manager: {routing: ftree, cn_guid_file: cns.txt}\n";
+  r = routes_to(dir + "/s2.yaml --root spine1 --root spine2", dir + "/lfts2");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK(read_file(dir + "/lfts2") == read_file(golden(run + "opensm-lfts.dump")));
+  // Bad input names the key.
+  std::ofstream(dir + "/bad.yaml") << "topology: " << golden("irregular/topology.net") << "\n"
+                                   << "subnet_manager: {routing: minhop, cn_guid_file: cns.txt}\n";
+  r = run_ibfsim("routes " + dir + "/bad.yaml");
+  CHECK(r.exit_code == 2);
+  CHECK(r.output.find(dir + "/bad.yaml:2:49: expected cn_guid_file only with routing: ftree") != std::string::npos);
+  std::ofstream(dir + "/bad2.yaml") << "topology: " << golden("irregular/topology.net") << "\n"
+                                    << "subnet_manager: {routing: ftree, root_guid_file: none.txt}\n";
+  r = run_ibfsim("routes " + dir + "/bad2.yaml");
+  CHECK(r.exit_code == 2);
+  CHECK(r.output.find("expected the path of a GUID list file, got '" + dir + "/none.txt' (no such file)") !=
+        std::string::npos);
+}

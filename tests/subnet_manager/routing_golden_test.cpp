@@ -6,6 +6,9 @@
 #include <filesystem>
 #include <set>
 
+#include "sim/subnet_manager/routing/dfsssp.h"
+#include "sim/subnet_manager/routing/dnup.h"
+#include "sim/subnet_manager/routing/sssp.h"
 #include "sim/subnet_manager/routing/dor.h"
 #include "sim/subnet_manager/routing/ftree.h"
 #include "sim/subnet_manager/routing/minhop.h"
@@ -19,10 +22,13 @@ namespace {
 
 // The number of runs per engine, from the golden README's table of topologies and runs.
 std::size_t runs_in_readme(const std::string& engine) {
-  if (engine == "minhop") return 18;
-  if (engine == "updn") return 10;
+  if (engine == "minhop") return 21;
+  if (engine == "updn") return 11;
   if (engine == "dor") return 5;
-  if (engine == "ftree") return 4;
+  if (engine == "ftree") return 8;
+  if (engine == "dnup") return 6;
+  if (engine == "sssp") return 8;
+  if (engine == "dfsssp") return 7;
   return 0;
 }
 
@@ -49,7 +55,7 @@ void check_engine(const std::string& engine, RoutingTables (*route)(const Subnet
 
 TEST_CASE("LIDs match OpenSM's guid2lid in every golden run", "[subnet_manager][golden]") {
   const auto runs = golden_runs();
-  REQUIRE(runs.size() == 37);
+  REQUIRE(runs.size() == 66);
   std::size_t ports = 0;
   for (const GoldenRun& r : runs) {
     const SubnetGraph g = golden_subnet(r);
@@ -105,6 +111,19 @@ TEST_CASE("updn matches OpenSM on every LFT entry of every golden updn run", "[s
   check_engine("updn", [](const SubnetGraph& g, const GoldenRun& r) { return route_updn(g, r.roots); });
 }
 
+TEST_CASE("dnup matches OpenSM on every LFT entry of every golden dnup run", "[subnet_manager][golden]") {
+  check_engine("dnup", [](const SubnetGraph& g, const GoldenRun&) { return route_dnup(g); });
+}
+
+TEST_CASE("sssp matches OpenSM on every LFT entry of every golden sssp run", "[subnet_manager][golden]") {
+  check_engine("sssp", [](const SubnetGraph& g, const GoldenRun&) { return route_sssp(g); });
+}
+
+TEST_CASE("dfsssp's tables match OpenSM on every LFT entry of every golden dfsssp run", "[subnet_manager][golden]") {
+  // OpenSM's dfsssp routes exactly as its sssp and then spreads the paths over VLs.
+  check_engine("dfsssp", [](const SubnetGraph& g, const GoldenRun&) { return route_dfsssp(g); });
+}
+
 TEST_CASE("updn finds the same roots as OpenSM when none are named", "[subnet_manager][golden]") {
   std::size_t checked = 0;
   for (const GoldenRun& r : golden_runs_of("updn")) {
@@ -125,7 +144,7 @@ TEST_CASE("updn finds the same roots as OpenSM when none are named", "[subnet_ma
 TEST_CASE("ftree matches OpenSM on every LFT entry of every golden ftree run", "[subnet_manager][golden]") {
   check_engine("ftree", [](const SubnetGraph& g, const GoldenRun& r) {
     std::string order;
-    RoutingTables t = route_ftree(g, &order);
+    RoutingTables t = route_ftree(g, FtreeOptions{r.roots, r.compute_nodes}, &order);
     INFO(r.name() << ": ftree notes: " << (t.notes.empty() ? "none" : t.notes[0]));
     CHECK(t.notes.empty());
     // The order in which ftree routed the HCAs, as OpenSM wrote it.

@@ -58,3 +58,25 @@ TEST_CASE("shell quoting leaves safe words alone and single-quotes the rest", "[
   CHECK(shell_quote("[1,2]") == "'[1,2]'");
   CHECK(shell_quote("") == "''");
 }
+
+TEST_CASE("sweep --slurm: a job array of one task per point, resources as its #SBATCH lines", "[workload][sweep][slurm]") {
+  SlurmOptions o;
+  o.time = "0:10:00";
+  o.mem = "1G";
+  o.partition = "debug";
+  o.max_running = 2;
+  o.extra = {"--qos=short"};
+  const std::string s = slurm_script(o, "/data/my sweep", "/data/my sweep/commands.txt", 5, "ibfsim-uniform");
+  CHECK(s.rfind("#!/bin/bash\n", 0) == 0);
+  for (const char* line : {"#SBATCH --job-name=ibfsim-uniform\n", "#SBATCH --array=0-4%2\n", "#SBATCH --cpus-per-task=1\n",
+                           "#SBATCH --time=0:10:00\n", "#SBATCH --mem=1G\n", "#SBATCH --partition=debug\n",
+                           "#SBATCH --qos=short\n", "#SBATCH --output='/data/my sweep/points/p%4a/run.log'\n",
+                           "line=$(sed -n \"$((SLURM_ARRAY_TASK_ID + 1))p\" '/data/my sweep/commands.txt')\n",
+                           "eval \"exec $line\"\n"}) {
+    INFO(line);
+    CHECK(s.find(line) != std::string::npos);
+  }
+  CHECK(s.find("--account") == std::string::npos);  // not given: the cluster's default
+  // Every #SBATCH line comes before the first command (sbatch stops reading them there).
+  CHECK(s.rfind("#SBATCH") < s.find("set -euo pipefail"));
+}

@@ -12,6 +12,7 @@
 #include "sim/core/error.h"
 #include "sim/subnet_manager/routing/hop_matrix.h"
 #include "sim/subnet_manager/routing/dependency_cycle.h"
+#include "sim/subnet_manager/routing/sssp.h"
 
 namespace ibfsim {
 
@@ -83,63 +84,6 @@ Destinations destinations(const SubnetGraph& g, const SwitchIndex& sw, Lid lft_t
   }
 
   return d;
-}
-
-// Routing: Dijkstra per destination LID with balancing weights, into t's LFTs.
-void route_balanced(const SubnetGraph& g, const SwitchIndex& sw, const Channels& ch, const std::vector<std::uint32_t>& hcas,
-                    const Destinations& dests, RoutingTables& t) {
-  const std::size_t n = sw.size();
-  const std::vector<std::size_t>& dest_switch = dests.dest_switch;
-  const std::vector<PortNum>& dest_port = dests.dest_port;
-  // Like OpenSM's dfsssp, every channel starts at (number of HCA ports)^2, so that the balancing
-  // increments rarely outweigh a hop: paths stay shortest as long as the load allows.
-  std::uint64_t total_hcas = 0;
-  for (std::uint32_t k : hcas) total_hcas += k;
-  std::vector<std::uint64_t> weight(ch.from.size(), std::max<std::uint64_t>(1, total_hcas * total_hcas));
-  std::vector<std::uint64_t> dist(n);
-  std::vector<PortNum> via(n);
-  using Item = std::pair<std::uint64_t, std::size_t>;
-  for (unsigned lid = 1; lid <= t.lft_top; ++lid) {
-    const std::size_t target = dest_switch[lid];
-    if (target == kNoSubnetNode) continue;
-    std::fill(dist.begin(), dist.end(), std::numeric_limits<std::uint64_t>::max());
-    std::fill(via.begin(), via.end(), kNoRoute);
-    std::priority_queue<Item, std::vector<Item>, std::greater<Item>> queue;
-    dist[target] = 0;
-    queue.push({0, target});
-    while (!queue.empty()) {
-      const auto [d, u] = queue.top();
-      queue.pop();
-      if (d != dist[u]) continue;
-      const SubnetNode& un = g.nodes[sw.node[u]];
-      for (unsigned p = 1; p <= un.num_ports(); ++p) {
-        const auto& peer = un.ports[p].peer;
-        if (!peer || !sw.is_switch(peer->node)) continue;
-        const std::size_t v = sw.of[peer->node];
-        const std::uint32_t c = ch.out[v][peer->port];  // v -> u
-        const std::uint64_t nd = d + weight[c];
-        if (nd < dist[v] || (nd == dist[v] && peer->port < via[v])) {
-          if (nd < dist[v]) queue.push({nd, v});
-          dist[v] = nd;
-          via[v] = peer->port;
-        }
-      }
-    }
-    for (std::size_t s = 0; s < n; ++s) {
-      auto& lft = t.lft[sw.node[s]];
-      if (s == target) lft[lid] = dest_port[lid];
-      else if (via[s] != kNoRoute) lft[lid] = via[s];
-    }
-    for (std::size_t s = 0; s < n; ++s) {
-      if (hcas[s] == 0 || s == target || via[s] == kNoRoute) continue;
-      for (std::size_t u = s; u != target;) {
-        const std::uint32_t c = ch.out[u][via[u]];
-        weight[c] += hcas[s];
-        u = ch.to[c];
-      }
-    }
-  }
-
 }
 
 // A path from a switch with HCAs to a LID, and the layer (SL, VL) it travels in.
@@ -226,7 +170,9 @@ unsigned assign_layers(const SubnetGraph& g, const SwitchIndex& sw, const Channe
 }  // namespace
 
 RoutingTables route_dfsssp(const SubnetGraph& g) {
-  RoutingTables t = empty_routing_tables(g);
+  // OpenSM's dfsssp routes exactly as its sssp (sssp.h), then spreads the paths over layers.
+  RoutingTables t = route_sssp(g);
+  if (!t.notes.empty()) return t;  // sssp fell back to minhop
   const SwitchIndex sw(g);
   const Channels ch = switch_channels(g, sw);
   const std::size_t n = sw.size();
@@ -235,7 +181,6 @@ RoutingTables route_dfsssp(const SubnetGraph& g) {
     for (const SubnetPort& p : g.nodes[sw.node[s]].ports)
       if (p.peer && !g.nodes[p.peer->node].is_switch()) ++hcas[s];
   const Destinations dests = destinations(g, sw, t.lft_top);
-  route_balanced(g, sw, ch, hcas, dests, t);
   std::vector<LayeredPath> paths;
   const unsigned layers = assign_layers(g, sw, ch, hcas, dests, t, paths);
 

@@ -1,16 +1,13 @@
 // A deadlock-free routing engine for arbitrary topologies, after OpenSM's dfsssp (Domke, Hoefler,
 // Nagel: "Deadlock-free oblivious routing for arbitrary topologies", IPDPS 2011): single-source
 // shortest paths with balancing weights, then the paths spread over virtual layers (SLs, one VL
-// each) so that no layer's channel dependency graph has a cycle. Not a port of OpenSM's code and
-// not compared with it: its tables are checked for what they promise (every LID reached, no
-// dependency cycle in any VL; tests/subnet_manager/deadlock_check_test.cpp).
+// each) so that no layer's channel dependency graph has a cycle.
 //
-// Routing: every channel (direction of a switch-to-switch link) starts with weight 1. For each
-// destination LID in ascending order, Dijkstra from the destination's switch over the reversed
-// channels gives every switch the port of its cheapest path (ties: the smaller distance found
-// first, switches in GUID table order, lower port first); then each channel on the path of a
-// switch gains the number of HCA ports cabled to that switch, so later destinations avoid busy
-// channels. An HCA on the switch itself is reached by its port, the switch's own LID by port 0.
+// Routing: exactly OpenSM's (sssp.h; its LFTs equal OpenSM's dfsssp's entry for entry, checked on
+// the golden runs). Layers: ibfsim's own, not yet OpenSM's (whose cycle search walks its channel
+// dependency graph in its own order and then balances the layers over the spare VLs); they are
+// checked for what they promise (every LID reached, no dependency cycle in any VL;
+// tests/subnet_manager/deadlock_check_test.cpp).
 //
 // Layers: every (source switch, destination LID) path starts in layer 0. While layer L's
 // dependency graph has a cycle, the dependency of that cycle used by the fewest paths is broken by

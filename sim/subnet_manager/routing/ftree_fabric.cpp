@@ -36,10 +36,27 @@ void Ftree::build() {
     hca_of_node_[node] = hcas_.size();
     hcas_.push_back(FtHca{node, {}, 0});
   }
-  rank_from_hcas();
+  rank();
+  drop_unranked();
+  std::size_t live = 0;
+  for (const FtSwitch& s : switches_) live += !s.dropped;
+  if (max_rank_ == 0 && live > 1) throw NotFatTree{"more than one root with the maximum rank 0"};
   populate_ports();
   if (cn_num_ == 0) throw NotFatTree{"the fabric has no valid compute nodes"};
-  leaf_rank_ = max_rank_;
+  if (roots_.empty()) {
+    leaf_rank_ = max_rank_;  // a pure fat tree: the leaves have the highest rank
+  } else {
+    // The rank of the switch of the first compute node, in CA GUID table order.
+    for (const FtHca& h : hcas_) {
+      if (!h.cn_num) continue;
+      for (const FtGroup* grp : h.up)
+        if (grp->is_cn) {
+          leaf_rank_ = grp->remote_switch->rank;
+          break;
+        }
+      break;
+    }
+  }
   if (leaf_rank_ + 1 > kMaxRank || leaf_rank_ + 1 < kMinRank) {
     throw NotFatTree{fmt::format("the fabric rank is {} (should be between {} and {})", leaf_rank_ + 1, kMinRank, kMaxRank)};
   }
@@ -48,27 +65,49 @@ void Ftree::build() {
   create_leaf_array();
   for (FtSwitch* leaf : leaves_) {
     unsigned cns = 0;
-    for (FtGroup* grp : leaf->down)
-      if (!grp->remote_switch) cns += hcas_[grp->remote_hca].cn_num;
+    for (FtGroup* grp : leaf->down) {
+      if (grp->remote_switch) continue;
+      const FtGroup* up = hca_group(hcas_[grp->remote_hca], grp->remote_base_lid);
+      if (up && up->is_cn) ++cns;
+    }
     max_cn_per_leaf_ = std::max(max_cn_per_leaf_, cns);
   }
-  validate();
+  // The tree must be regular only when no roots were given.
+  if (roots_.empty()) validate();
 }
 
-void Ftree::rank_from_hcas() {
-  std::deque<FtSwitch*> queue;
-  for (const FtHca& h : hcas_) {
-    const SubnetNode& n = g_.nodes[h.node];
-    for (unsigned p = 1; p <= n.num_ports(); ++p) {
-      const auto& peer = n.ports[p].peer;
-      if (!peer) continue;
-      if (!g_.nodes[peer->node].is_switch()) {
-        throw NotFatTree{fmt::format("CA '{}' is cabled directly to CA '{}'", n.description, g_.nodes[peer->node].description)};
-      }
-      FtSwitch* s = switch_of(peer->node);
-      if (update_rank(s, 0)) queue.push_back(s);
+const FtGroup* Ftree::hca_group(const FtHca& h, Lid lid) const {
+  for (const FtGroup* x : h.up)
+    if (x->base_lid == lid) return x;
+  return nullptr;
+}
+
+void Ftree::rank() {
+  std::deque<FtSwitch*> roots;
+  for (Guid guid : roots_) {
+    FtSwitch* found = nullptr;
+    for (FtSwitch& s : switches_)
+      if (g_.nodes[s.node].node_guid == guid) found = &s;
+    if (!found) {
+      notes_.push_back(fmt::format("ftree: root switch GUID {:#018x} not found (skipped, as OpenSM does)", guid));
+      continue;
     }
+    found->rank = 0;
+    roots.push_back(found);
   }
+  if (!roots.empty()) return rank_from(std::move(roots));
+  if (!roots_.empty()) notes_.push_back("ftree: no valid roots supplied: ranking from the CAs (as OpenSM does)");
+  rank_from_hcas();
+  // Rank again from the switches that came out on top.
+  std::deque<FtSwitch*> top;
+  for (FtSwitch& s : switches_) {
+    if (s.rank == 0) top.push_back(&s);
+    else s.rank = kUnranked;
+  }
+  rank_from(std::move(top));
+}
+
+void Ftree::rank_from(std::deque<FtSwitch*> queue) {
   std::uint32_t max_rank = 0;
   while (!queue.empty()) {
     FtSwitch* s = queue.front();
@@ -85,7 +124,40 @@ void Ftree::rank_from_hcas() {
     }
   }
   max_rank_ = max_rank;
-  for (FtSwitch& s : switches_) s.rank = max_rank_ - s.rank;
+}
+
+void Ftree::drop_unranked() {
+  for (FtSwitch& s : switches_) {
+    if (s.ranked()) continue;
+    s.dropped = true;
+    notes_.push_back(fmt::format("ftree: switch '{}' is not reached from the roots: left out of the tree (as OpenSM "
+                                 "does)",
+                                 g_.nodes[s.node].description));
+  }
+}
+
+bool Ftree::is_compute_node(Guid port_guid) const {
+  if (compute_nodes_.empty()) return true;  // without a CN file every CA port is a compute node
+  return std::find(compute_nodes_.begin(), compute_nodes_.end(), port_guid) != compute_nodes_.end();
+}
+
+void Ftree::rank_from_hcas() {
+  std::deque<FtSwitch*> queue;
+  for (const FtHca& h : hcas_) {
+    const SubnetNode& n = g_.nodes[h.node];
+    for (unsigned p = 1; p <= n.num_ports(); ++p) {
+      const auto& peer = n.ports[p].peer;
+      if (!peer) continue;
+      if (!g_.nodes[peer->node].is_switch()) {
+        throw NotFatTree{fmt::format("CA '{}' is cabled directly to CA '{}'", n.description, g_.nodes[peer->node].description)};
+      }
+      FtSwitch* s = switch_of(peer->node);
+      if (update_rank(s, 0)) queue.push_back(s);
+    }
+  }
+  rank_from(std::move(queue));
+  for (FtSwitch& s : switches_)
+    if (s.ranked()) s.rank = max_rank_ - s.rank;  // the roots on top: rank 0
 }
 
 void Ftree::add_switch_port(FtSwitch* s, int direction, PortNum port, PortNum remote_port, Lid remote_lid,
@@ -116,30 +188,33 @@ void Ftree::populate_ports() {
     for (unsigned p = 1; p <= n.num_ports(); ++p) {
       const auto& peer = n.ports[p].peer;
       if (!peer) continue;
-      FtSwitch* s = switch_of(peer->node);
-      // Without a CN file every CA port is a compute node.
-      ++cn_num_;
-      ++h.cn_num;
-      const Lid remote_lid = s->base_lid;
-      FtGroup* grp = nullptr;
-      for (FtGroup* x : h.up)
-        if (x->remote_base_lid == remote_lid) grp = x;
-      if (!grp) {
-        groups_.emplace_back();
-        grp = &groups_.back();
-        grp->base_lid = n.ports[p].lids.first;
-        grp->remote_base_lid = remote_lid;
-        grp->remote_port_guid = g_.port_guid(*peer);
-        grp->remote_switch = s;
-        grp->is_cn = true;
-        h.up.push_back(grp);
+      if (!g_.nodes[peer->node].is_switch()) {
+        throw NotFatTree{fmt::format("CA '{}' is cabled directly to CA '{}'", n.description,
+                                     g_.nodes[peer->node].description)};
       }
-      bool have = false;
-      for (const FtPort& x : grp->ports) have |= x.num == p;
-      if (!have) grp->ports.push_back(FtPort{static_cast<PortNum>(p), peer->port});
+      FtSwitch* s = switch_of(peer->node);
+      if (s->dropped) continue;  // its switch is not part of the tree
+      const bool cn = is_compute_node(n.ports[p].guid);
+      if (cn) {
+        ++cn_num_;
+        ++h.cn_num;
+      }
+      // One group per CA port, keyed by the port's own LID.
+      const Lid lid = n.ports[p].lids.first;
+      if (hca_group(h, lid)) continue;  // OpenSM: duplicated LID for a CA port
+      groups_.emplace_back();
+      FtGroup* grp = &groups_.back();
+      grp->base_lid = lid;
+      grp->remote_base_lid = s->base_lid;
+      grp->remote_port_guid = g_.port_guid(*peer);
+      grp->remote_switch = s;
+      grp->is_cn = cn;
+      grp->ports.push_back(FtPort{static_cast<PortNum>(p), peer->port});
+      h.up.push_back(grp);
     }
   }
   for (FtSwitch& s : switches_) {
+    if (s.dropped) continue;
     const SubnetNode& n = g_.nodes[s.node];
     for (unsigned p = 1; p <= n.num_ports(); ++p) {
       const auto& peer = n.ports[p].peer;
@@ -217,7 +292,13 @@ void Ftree::make_indexing() {
   for (unsigned i = 1; i <= first->rank && i < kTupleLen; ++i) t[i] = 0;
   first->tuple = t;
   by_tuple_.push_back(first);
+  // OpenSM sorts by the remote switch's tuple. A down group to a CA (a non-compute node on a
+  // switch above the leaves, possible with a roots file) is read there as if it were a switch: the
+  // "tuple" is then bytes of heap pointers in the CA's structure, whose first byte (a pointer's
+  // fifth, 0x55 and up on x86-64 Linux) exceeds every rank, so such groups sort after the switches;
+  // among themselves they keep their order here (OpenSM's is its heap layout's).
   auto by_remote_index = [](const FtGroup* a, const FtGroup* b) {
+    if (!a->remote_switch || !b->remote_switch) return a->remote_switch && !b->remote_switch;
     return compare_tuples(a->remote_switch->tuple, b->remote_switch->tuple) < 0;
   };
   std::deque<FtSwitch*> queue{first};
@@ -233,8 +314,8 @@ void Ftree::make_indexing() {
         by_tuple_.push_back(r);
         queue.push_back(r);
       }
-      // Tuples are unique, so qsort's instability does not matter.
-      std::sort(s->down.begin(), s->down.end(), by_remote_index);
+      // Tuples are unique, so qsort's instability does not matter but among CA groups.
+      std::stable_sort(s->down.begin(), s->down.end(), by_remote_index);
     }
     if (s->rank != 0) {
       for (FtGroup* grp : s->up) {
@@ -271,6 +352,7 @@ void Ftree::validate() {
   std::vector<FtSwitch*> ref(tree_rank, nullptr);
   auto name = [&](const FtSwitch* s) { return fmt::format("'{}' (index {})", g_.nodes[s->node].description, tuple_str(s->tuple)); };
   for (FtSwitch& sw : switches_) {
+    if (sw.dropped) continue;
     FtSwitch* s = &sw;
     if (s->rank >= tree_rank) throw NotFatTree{fmt::format("switch {} has rank {}", name(s), s->rank)};
     FtSwitch* r = ref[s->rank];

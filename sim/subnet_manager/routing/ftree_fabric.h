@@ -47,6 +47,7 @@ struct FtGroup {
 struct FtSwitch {
   std::size_t node = 0;
   std::uint32_t rank = kUnranked;
+  bool dropped = false;  // unranked after ranking from roots: not part of the tree
   Tuple tuple;
   Lid base_lid = 0;
   std::vector<FtGroup*> down, sibling, up;
@@ -87,11 +88,16 @@ inline std::string tuple_str(const Tuple& t) {
 
 class Ftree {
  public:
-  Ftree(const SubnetGraph& g, RoutingTables& t) : g_(g), t_(t) {}
+  // `roots`: node GUIDs (OpenSM's root_guid_file; empty: none given); `compute_nodes`: port GUIDs
+  // (cn_guid_file; empty: every CA port).
+  Ftree(const SubnetGraph& g, RoutingTables& t, std::vector<Guid> roots, std::vector<Guid> compute_nodes)
+      : g_(g), t_(t), roots_(std::move(roots)), compute_nodes_(std::move(compute_nodes)) {}
 
   void build();  // throws NotFatTree
   void route();
   std::string ca_order() const;
+  // What OpenSM logs and carries on after (root GUIDs that are no switch, switches dropped).
+  const std::vector<std::string>& notes() const { return notes_; }
   // OpenSM's lft_max_lid: the highest LID of a switch or of a port cabled to one (the
   // LinearFDBTop ftree programs).
   Lid lft_max_lid() const { return lft_max_lid_; }
@@ -104,8 +110,15 @@ class Ftree {
     s->rank = rank;
     return true;
   }
+  void rank();
   void rank_from_hcas();
+  void rank_from(std::deque<FtSwitch*> queue);
+  void drop_unranked();
   void populate_ports();
+  bool is_compute_node(Guid port_guid) const;
+  // The CA's up group whose port has LID `lid`.
+  const FtGroup* hca_group(const FtHca& h, Lid lid) const;
+  void route_to_non_compute_nodes();
   void add_switch_port(FtSwitch* s, int direction, PortNum port, PortNum remote_port, Lid remote_lid, Guid remote_guid,
                        FtSwitch* remote_sw, std::size_t remote_hca);
   void mark_leaves();
@@ -115,12 +128,16 @@ class Ftree {
   void validate();
 
   // ---- routing ----
-  bool route_upgoing_by_going_down(FtSwitch* s, FtSwitch* prev, Lid target, bool real, bool main, unsigned hops);
-  bool route_downgoing_by_going_up(FtSwitch* s, FtSwitch* prev, Lid target, bool real, bool main, unsigned credit,
+  // OpenSM's fabric_route_upgoing_by_going_down / fabric_route_downgoing_by_going_up; `main`: the
+  // path is counted (is_main_path); target 0 is a dummy CA.
+  bool route_upgoing_by_going_down(FtSwitch* s, FtSwitch* prev, Lid target, bool main, unsigned hops);
+  bool route_downgoing_by_going_up(FtSwitch* s, FtSwitch* prev, Lid target, bool main, unsigned credit,
                                    unsigned reverse_hops, unsigned hops);
   static void bubble_sort_up(std::vector<FtGroup*>& a);
   static void bubble_sort_siblings(std::vector<FtGroup*>& a);
   static void bubble_sort_down(std::vector<FtGroup*>& a);
+  static int compare_remote_index(const FtGroup* p1, const FtGroup* p2);
+  static int compare_load_up(const FtGroup* p1, const FtGroup* p2);
   static int compare_load_down(const FtGroup* p1, const FtGroup* p2);
   static void recalculate_min_counter_down(FtSwitch* s);
   static FtPort* least_port(FtGroup* grp, bool by_up) {
@@ -135,6 +152,9 @@ class Ftree {
 
   const SubnetGraph& g_;
   RoutingTables& t_;
+  std::vector<Guid> roots_;
+  std::vector<Guid> compute_nodes_;
+  std::vector<std::string> notes_;
   std::deque<FtSwitch> switches_;  // switch GUID table order
   std::deque<FtHca> hcas_;         // HCA node GUID table order
   std::deque<FtGroup> groups_;

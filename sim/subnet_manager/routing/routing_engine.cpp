@@ -2,18 +2,21 @@
 
 #include "sim/core/error.h"
 #include "sim/subnet_manager/routing/dfsssp.h"
+#include "sim/subnet_manager/routing/dnup.h"
 #include "sim/subnet_manager/routing/dor.h"
 #include "sim/subnet_manager/routing/ftree.h"
 #include "sim/subnet_manager/routing/lft_file.h"
 #include "sim/subnet_manager/routing/minhop.h"
+#include "sim/subnet_manager/routing/sssp.h"
 #include "sim/subnet_manager/routing/updn.h"
 
 namespace ibfsim {
 
 namespace {
 
-constexpr RoutingEngine kAll[] = {RoutingEngine::kMinhop, RoutingEngine::kUpdn,   RoutingEngine::kDor,
-                                  RoutingEngine::kFtree,  RoutingEngine::kDfsssp, RoutingEngine::kFile};
+constexpr RoutingEngine kAll[] = {RoutingEngine::kMinhop, RoutingEngine::kUpdn,   RoutingEngine::kDnup,
+                                  RoutingEngine::kDor,    RoutingEngine::kFtree,  RoutingEngine::kSssp,
+                                  RoutingEngine::kDfsssp, RoutingEngine::kFile};
 
 }  // namespace
 
@@ -21,8 +24,10 @@ const char* routing_engine_name(RoutingEngine e) {
   switch (e) {
     case RoutingEngine::kMinhop: return "minhop";
     case RoutingEngine::kUpdn: return "updn";
+    case RoutingEngine::kDnup: return "dnup";
     case RoutingEngine::kDor: return "dor";
     case RoutingEngine::kFtree: return "ftree";
+    case RoutingEngine::kSssp: return "sssp";
     case RoutingEngine::kDfsssp: return "dfsssp";
     case RoutingEngine::kFile: return "file";
   }
@@ -45,8 +50,10 @@ RoutingTables compute_routes(const SubnetGraph& g, const RoutingOptions& opts) {
   switch (opts.engine) {
     case RoutingEngine::kMinhop: return route_minhop(g);
     case RoutingEngine::kUpdn: return route_updn(g, opts.roots);
+    case RoutingEngine::kDnup: return route_dnup(g);
     case RoutingEngine::kDor: return route_dor(g);
-    case RoutingEngine::kFtree: return route_ftree(g);
+    case RoutingEngine::kFtree: return route_ftree(g, FtreeOptions{opts.roots, opts.compute_nodes});
+    case RoutingEngine::kSssp: return route_sssp(g);
     case RoutingEngine::kDfsssp: return route_dfsssp(g);
     case RoutingEngine::kFile: return route_from_lft_file(g, opts.lft_file);
   }

@@ -11,17 +11,21 @@
 
 namespace ibfsim {
 
-enum class RoutingEngine { kMinhop, kUpdn, kDor, kFtree, kDfsssp, kFile };
+enum class RoutingEngine { kMinhop, kUpdn, kDnup, kDor, kFtree, kSssp, kDfsssp, kFile };
 
-// "minhop", "updn", "dor", "ftree", "dfsssp", "file".
+// "minhop", "updn", "dnup", "dor", "ftree", "sssp", "dfsssp", "file".
 const char* routing_engine_name(RoutingEngine e);
 std::optional<RoutingEngine> parse_routing_engine(std::string_view name);
-// "minhop, updn, dor, ftree, dfsssp, file" for error messages and help.
+// "minhop, updn, dnup, dor, ftree, sssp, dfsssp, file" for error messages and help.
 std::string routing_engine_names();
 
 struct RoutingOptions {
   RoutingEngine engine = RoutingEngine::kMinhop;
-  std::vector<Guid> roots;  // updn: root switches (empty: found automatically); ftree: ignored
+  // updn, ftree: root switches' node GUIDs in order (OpenSM's root_guid_file; empty: none given,
+  // updn finds them, ftree ranks from the CAs).
+  std::vector<Guid> roots;
+  // ftree: the compute nodes' port GUIDs (OpenSM's cn_guid_file; empty: every CA port).
+  std::vector<Guid> compute_nodes;
   std::string lft_file;     // file: the dump to load
 };
 

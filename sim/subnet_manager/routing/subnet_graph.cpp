@@ -52,6 +52,15 @@ Lid SubnetGraph::max_lid() const {
   return top;
 }
 
+bool SubnetGraph::sm_linked() const {
+  if (!sm_port.valid() || sm_port.node >= nodes.size()) return false;
+  const SubnetNode& n = nodes[sm_port.node];
+  if (!n.is_switch()) return sm_port.port < n.ports.size() && n.ports[sm_port.port].peer.has_value();
+  for (const SubnetPort& p : n.ports)
+    if (p.peer) return true;
+  return false;
+}
+
 void check_subnet_graph(const SubnetGraph& g) {
   std::unordered_set<Guid> node_guids, port_guids;
   for (std::size_t i = 0; i < g.nodes.size(); ++i) {
@@ -76,10 +85,11 @@ void check_subnet_graph(const SubnetGraph& g) {
                    fmt::format("link {}/{} is not symmetric", n.description, p));
     }
   }
-  IBFSIM_CHECK(g.sm_port.valid() && g.sm_port.node < g.nodes.size() && !g.nodes[g.sm_port.node].is_switch() &&
-                   g.sm_port.port >= 1 && g.sm_port.port <= g.nodes[g.sm_port.node].num_ports() &&
-                   g.port(g.sm_port).peer,
-               "the SM port is not a linked HCA port");
+  const bool on_switch = g.sm_port.valid() && g.sm_port.node < g.nodes.size() && g.nodes[g.sm_port.node].is_switch();
+  IBFSIM_CHECK(on_switch ? g.sm_port.port == 0
+                         : g.sm_port.valid() && g.sm_port.node < g.nodes.size() && g.sm_port.port >= 1 &&
+                               g.sm_port.port <= g.nodes[g.sm_port.node].num_ports() && g.port(g.sm_port).peer,
+               "the SM port is neither a linked HCA port nor a switch's port 0");
 }
 
 }  // namespace ibfsim

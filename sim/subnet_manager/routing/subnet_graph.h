@@ -73,7 +73,8 @@ struct SubnetNode {
 
 struct SubnetGraph {
   std::vector<SubnetNode> nodes;
-  // The port the SM runs on (an HCA port); LID assignment gives it the first LID range.
+  // The port the SM runs on (an HCA port, or a switch's management port 0); LID assignment gives
+  // it the first LID range.
   SubnetPortRef sm_port;
   // The subnet's LID mask control, 0..7 (set by LID assignment).
   unsigned lmc = 0;
@@ -92,6 +93,8 @@ struct SubnetGraph {
   std::vector<std::size_t> cas() const;
   // The highest LID assigned to any port (0 if none).
   Lid max_lid() const;
+  // Whether the SM reaches anything: its HCA port has a link, or its switch has one.
+  bool sm_linked() const;
 };
 
 // OpenSM keeps its node, switch and port tables in maps keyed by the GUID in network byte order,
@@ -106,7 +109,8 @@ constexpr std::uint64_t guid_table_order(Guid guid) {
 
 // Checks the graph's invariants (IBFSIM_CHECK, a SimError when broken: the graph is built by
 // code, not read from the user): port vectors sized 1..255, links symmetric and between existing
-// ports other than a switch's port 0, the SM port an HCA port with a peer, node GUIDs nonzero and
+// ports other than a switch's port 0, the SM port an HCA port with a peer or a switch's port 0, node
+// GUIDs nonzero and
 // unique, port GUIDs (HCA ports, switch port 0) nonzero and unique.
 void check_subnet_graph(const SubnetGraph& g);
 

@@ -13,7 +13,7 @@ std::vector<SubnetPortRef> lid_assignment_order(const SubnetGraph& g) {
   for (std::size_t n = 0; n < g.nodes.size(); ++n) {
     const SubnetNode& node = g.nodes[n];
     if (node.is_switch()) {
-      ports.push_back({n, 0});
+      if (SubnetPortRef{n, 0} != g.sm_port) ports.push_back({n, 0});
       continue;
     }
     for (unsigned p = 1; p <= node.num_ports(); ++p)

@@ -1,7 +1,8 @@
 // LID assignment as OpenSM 3.3 does it on a subnet whose ports all start at LID 0 (fresh bring-up,
 // reassign_lids FALSE, lmc_esp0 FALSE), checked against every golden guid2lid
 // (tests/subnet_manager/golden/README.md, "What OpenSM does: LID assignment"):
-//   1. The SM's own port takes the first range.
+//   1. The SM's own port takes the first range (an HCA port, or a switch's port 0 when the SM runs on
+//      a switch: checked against OpenSM run on a switch, golden runs `*_sm_sw*`).
 //   2. Then every other port that has LIDs (every switch's port 0, every HCA port with a link) in
 //      OpenSM's port GUID table order: ascending guid_table_order(port GUID).
 //   3. A cursor starts at LID 1. An HCA port takes the next 2^LMC LIDs aligned to 2^LMC at or after

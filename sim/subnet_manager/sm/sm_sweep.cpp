@@ -237,7 +237,7 @@ bool SmSweep::compute() {
   stats_.nodes = graph_.nodes.size();
   stats_.switches = graph_.switches().size();
   stats_.cas = stats_.nodes - stats_.switches;
-  if (!graph_.sm_port.valid() || !graph_.port(graph_.sm_port).peer) {
+  if (!graph_.sm_linked()) {
     notes_.push_back("the SM's port has no link: nothing to configure");
     return false;
   }

@@ -68,7 +68,7 @@ struct SweepStats {
 
 class SmSweep {
  public:
-  // The SM runs on port `sm_port` of the HCA that sends these SMPs.
+  // The SM runs on port `sm_port` of the node that sends these SMPs (0: a switch's management port).
   SmSweep(SmSweepConfig config, PortNum sm_port);
 
   // Starts a heavy sweep from scratch (what the last sweep learned about LIDs and LFTs is kept).

@@ -1,10 +1,11 @@
 #include "sim/subnet_manager/sm/subnet_manager.h"
 
+#include "sim/subnet_manager/congestion_control/cc_mad.h"
 #include "sim/subnet_manager/mad/notice.h"
 
 namespace ibfsim {
 
-SubnetManager::SubnetManager(HcaSma& sma, PortNum port, SubnetManagerConfig config)
+SubnetManager::SubnetManager(SmaShell& sma, PortNum port, SubnetManagerConfig config)
     : sma_(sma), port_(port), config_(config), sweep_(config.sweep, port) {
   SmInfo info;
   info.guid = sma_.state().ports.at(port).guid;
@@ -15,15 +16,29 @@ SubnetManager::SubnetManager(HcaSma& sma, PortNum port, SubnetManagerConfig conf
 
 void SubnetManager::start() {
   started_ = true;
-  if (sma_.hca().port(port_).state() != PortState::kDown) on_port_state_change(port_);
+  if (sma_.sm_port_up(port_)) on_port_state_change(port_);
 }
 
 void SubnetManager::on_port_state_change(PortNum port) {
-  if (port != port_ || !started_ || sma_.hca().port(port_).state() == PortState::kDown) return;
-  if (!records_.empty() || sweeping_ || start_pending_) return;  // only the first time: traps tell the rest
-  start_pending_ = true;
-  pending_trigger_ = "port up";
-  sma_.hca().schedule<&SubnetManager::sweep_due>(now(), this);
+  if (!started_ || !sma_.sm_port_up(port_)) return;
+  const bool first = records_.empty() && !sweeping_;
+  if (port_ == 0) {
+    // On a switch: its own ports' changes, which other switches would report with trap 128.
+    request_sweep(first ? "port up" : "port change");
+    return;
+  }
+  if (port != port_ || !first || start_pending_) return;  // only the first time: traps tell the rest
+  request_sweep("port up");
+}
+
+void SubnetManager::request_sweep(const char* trigger) {
+  if (sweeping_) {
+    if (pending_trigger_.empty()) pending_trigger_ = trigger;
+  } else if (!start_pending_) {
+    start_pending_ = true;
+    pending_trigger_ = trigger;
+    sma_.module().schedule<&SubnetManager::sweep_due>(now(), this);
+  }
 }
 
 void SubnetManager::begin_sweep(const std::string& trigger) {
@@ -46,6 +61,10 @@ void SubnetManager::pump() {
     in_flight_[tid] = InFlight{std::move(*r), 0};
     send(tid);
   }
+  // For a progress display on another thread; the simulation never reads these.
+  published_.phase.store(static_cast<std::uint8_t>(sweep_.phase()), std::memory_order_relaxed);
+  published_.nodes.store(sweep_.graph().nodes.size(), std::memory_order_relaxed);
+  published_.requests.store(sweep_.stats().requests, std::memory_order_relaxed);
 }
 
 void SubnetManager::send(std::uint64_t tid) {
@@ -58,7 +77,7 @@ void SubnetManager::send(std::uint64_t tid) {
     ++sweep_retries_;
   }
   sma_.send_from_sm(f.smp, port_);
-  sma_.hca().schedule<&SubnetManager::smp_timed_out>(now() + config_.smp_timeout, this, tid, f.tries);
+  sma_.module().schedule<&SubnetManager::smp_timed_out>(now() + config_.smp_timeout, this, tid, f.tries);
 }
 
 void SubnetManager::on_smp(const Smp& smp, PortNum, Lid slid) {
@@ -66,15 +85,7 @@ void SubnetManager::on_smp(const Smp& smp, PortNum, Lid slid) {
     ++traps_;
     if (is_unicast_lid(slid)) sma_.send_from_sm(make_smp_response(smp), port_, slid);  // TrapRepress
     const Notice n = decode_notice(smp.data.data());
-    if (n.is_generic && n.trap_number_or_device == kTrapLinkStateChange) {
-      if (sweeping_) {
-        if (pending_trigger_.empty()) pending_trigger_ = "trap 128";
-      } else if (!start_pending_) {
-        start_pending_ = true;
-        pending_trigger_ = "trap 128";
-        sma_.hca().schedule<&SubnetManager::sweep_due>(now(), this);
-      }
-    }
+    if (n.is_generic && n.trap_number_or_device == kTrapLinkStateChange) request_sweep("trap 128");
     return;
   }
   if (!is_response_method(smp.method)) return;
@@ -152,7 +163,7 @@ void SubnetManager::send_cc(std::uint64_t tid) {
   ++f.tries;
   ++cc_sent_;
   sma_.send_gmp_from_sm(f.mad, port_, f.dlid, cc_sl_);
-  sma_.hca().schedule<&SubnetManager::cc_mad_timed_out>(now() + config_.smp_timeout, this, tid, f.tries);
+  sma_.module().schedule<&SubnetManager::cc_mad_timed_out>(now() + config_.smp_timeout, this, tid, f.tries);
 }
 
 void SubnetManager::on_gmp(const ReceivedGmp& gmp, PortNum) {
@@ -193,7 +204,7 @@ void SubnetManager::finish_sweep() {
   sma_.set_sm_info(info);
   if (on_done_) on_done_(r);
   if (config_.sweep_interval > 0)
-    sma_.hca().schedule<&SubnetManager::periodic_sweep_due>(now() + config_.sweep_interval, this,
+    sma_.module().schedule<&SubnetManager::periodic_sweep_due>(now() + config_.sweep_interval, this,
                                                            ++periodic_generation_);
   if (!pending_trigger_.empty() && !start_pending_) {
     const std::string t = std::move(pending_trigger_);

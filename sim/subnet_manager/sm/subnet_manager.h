@@ -1,23 +1,27 @@
-// The subnet manager as it runs inside the simulation, on one HCA port (OpenSM on a host): the
-// timed shell around the sweep (sm_sweep.h). It sends the sweep's SMPs through the host's SMA
-// (hca_sma.h) onto the fabric, so every SMP crosses the simulated links on VL15 and every answer
-// comes back the same way; it never reads or writes a module directly.
+// The subnet manager as it runs inside the simulation, on one HCA port (OpenSM on a host) or on a
+// switch's management port 0 (OpenSM on a managed switch): the timed shell around the sweep
+// (sm_sweep.h). It sends the sweep's SMPs through its node's SMA (hca_sma.h, switch_sma.h) onto the
+// fabric, so every SMP crosses the simulated links on VL15 and every answer comes back the same
+// way; it never reads or writes a module directly.
 //
 //   * At most `max_wire_smps` requests are outstanding at once (OpenSM's max_wire_smps, 4).
 //   * A request with no answer after `smp_timeout` is sent again, at most `smp_retries` times,
 //     then given up (the sweep goes on without it). OpenSM waits 200 ms (transaction_timeout);
 //     the default here is shorter so that a lost SMP does not dominate a run of microseconds.
-//   * The first sweep starts when the SM's port comes up (its link trained). A trap 128 (a switch
-//     port changed state) is answered with TrapRepress and starts a new heavy sweep, right away or
-//     as soon as the running one ends; so does the periodic sweep every `sweep_interval` (0: none).
+//   * The first sweep starts when the SM's port comes up (its link trained; on a switch, the first
+//     of its links). A trap 128 (a switch port changed state) is answered with TrapRepress and
+//     starts a new heavy sweep, right away or as soon as the running one ends; so does a change of
+//     a port of the SM's own switch (which sends no trap to itself), and the periodic sweep every
+//     `sweep_interval` (0: none).
 //   * The SM's own processing takes no simulated time; only the SMPs do.
 #pragma once
+#include <atomic>
 #include <functional>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
-#include "sim/subnet_manager/sma/hca_sma.h"
+#include "sim/subnet_manager/sma/sma_shell.h"
 #include "sim/subnet_manager/sm/sm_sweep.h"
 
 namespace ibfsim {
@@ -54,8 +58,9 @@ struct SweepRecord {
 class SubnetManager : public SmpReceiver {
  public:
   static const char* name() { return "subnet manager"; }  // in event traces
-  // Runs on `port` of the HCA whose SMA is `sma`, and attaches itself to it.
-  SubnetManager(HcaSma& sma, PortNum port, SubnetManagerConfig config);
+  // Runs on `port` of the node whose SMA is `sma` (an HCA port 1..N, or 0 on a switch), and attaches
+  // itself to it.
+  SubnetManager(SmaShell& sma, PortNum port, SubnetManagerConfig config);
 
   // Sweeps as soon as the SM's port is up (now, if it already is). Call once, before or during
   // the run.
@@ -97,6 +102,15 @@ class SubnetManager : public SmpReceiver {
   PortNum port() const { return port_; }
   const SubnetManagerConfig& config() const { return config_; }
 
+  // What the current sweep has done, for a progress display on another thread: written with
+  // relaxed atomic stores whenever the SM sends, read by anyone, never read by the simulation.
+  struct Published {
+    std::atomic<std::uint8_t> phase{0};      // SweepPhase
+    std::atomic<std::uint64_t> nodes{0};     // nodes discovered
+    std::atomic<std::uint64_t> requests{0};  // SMPs asked for (retries not counted)
+  };
+  const Published& published() const { return published_; }
+
  private:
   struct CcInFlight {
     Mad mad{};
@@ -111,12 +125,14 @@ class SubnetManager : public SmpReceiver {
     unsigned tries = 0;
   };
   void begin_sweep(const std::string& trigger);
+  // A sweep is wanted: now, or after the running one.
+  void request_sweep(const char* trigger);
   void pump();
   void send(std::uint64_t tid);
   void check_done();
   Time now() const { return ScheduledModule::now(); }
 
-  HcaSma& sma_;
+  SmaShell& sma_;
   PortNum port_;
   SubnetManagerConfig config_;
   SmSweep sweep_;
@@ -135,6 +151,7 @@ class SubnetManager : public SmpReceiver {
   bool cc_done_ = false;  // the CC step ran (after the first sweep)
   std::unordered_map<std::uint64_t, CcInFlight> cc_in_flight_;
   std::uint64_t cc_sent_ = 0, cc_answered_ = 0, cc_failed_ = 0;
+  Published published_;
 };
 
 }  // namespace ibfsim

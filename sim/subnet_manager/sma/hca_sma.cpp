@@ -49,26 +49,6 @@ HcaSma::HcaSma(Hca& hca, HcaSmaConfig config)
   hca_.set_management_agent(this);
 }
 
-void HcaSma::attach_sm(SmpReceiver* sm, PortNum port, const SmInfo& info) {
-  sm_ = sm;
-  state_.sm_info = info;
-  state_.ports.at(port).info.capability_mask |= IB_PORT_CAP_IS_SM;
-}
-
-void HcaSma::send_from_sm(const Smp& smp, PortNum port, Lid dlid) {
-  if (smp.directed()) {
-    send_directed(smp, port);
-    return;
-  }
-  send_smp(smp, dlid, own_lid(port), port);
-}
-
-bool HcaSma::deliver_to_sm(const Smp& smp, PortNum port, Lid slid) {
-  if (!sm_) return false;
-  sm_->on_smp(smp, port, slid);
-  return true;
-}
-
 void HcaSma::sync_port(PortNum p) { sync_live_port_info(state_.ports[p].info, hca_.port(p)); }
 
 void HcaSma::apply(const Smp& request, const SmaResult& result, PortNum) {

@@ -3,9 +3,9 @@
 // with what a Set changed: the port's LID and LMC, PortState (Init -> Armed -> Active),
 // OperationalVLs, VLHighLimit and the VL arbitration tables, the SL->VL table, the P_Keys.
 //
-// On the SM's host it also carries the SM's traffic: send_from_sm puts the SM's SMPs on the wire
-// (a directed route starts at this node, out of the port named first in the path; HopCount 0 is
-// answered by this very SMA), and answers and traps for the SM are handed to the SmpReceiver.
+// On the SM's host it also carries the SM's traffic (sma_shell.h, send_from_sm): a directed route
+// starts at this node, out of the port named first in the path (HopCount 0 is answered by this very
+// SMA), and answers and traps for the SM are handed to its SmpReceiver.
 #pragma once
 #include <string>
 #include <vector>
@@ -28,16 +28,8 @@ class HcaSma : public SmaShell {
  public:
   HcaSma(Hca& hca, HcaSmaConfig config);
 
-  // An SM runs on `port` of this node: answers and traps go to `sm`, the port's PortInfo shows
-  // IsSM, and SMInfo is answered with `info` (update it with set_sm_info).
-  void attach_sm(SmpReceiver* sm, PortNum port, const SmInfo& info);
-  void set_sm_info(const SmInfo& info) { state_.sm_info = info; }
-  // Sends one of the SM's SMPs: a directed-route one along its path from this node, a LID-routed
-  // one to `dlid` out of `port`.
-  void send_from_sm(const Smp& smp, PortNum port, Lid dlid = kLidPermissive);
-  // Sends one of the SM's GMPs (QP1 to QP1) to `dlid` out of `port` with service level `sl`.
-  void send_gmp_from_sm(const Mad& mad, PortNum port, Lid dlid, std::uint8_t sl) { send_gmp(mad, dlid, sl, port); }
   Hca& hca() { return hca_; }
+  bool sm_port_up(PortNum port) const override { return hca_.port(port).state() != PortState::kDown; }
   void on_port_state_change(PortNum port) override {
     if (sm_) sm_->on_port_state_change(port);
   }
@@ -48,7 +40,6 @@ class HcaSma : public SmaShell {
   PortNum lid_route(Lid, PortNum arrival) const override { return arrival; }
   void sync_port(PortNum p) override;
   void apply(const Smp& request, const SmaResult& result, PortNum arrival) override;
-  bool deliver_to_sm(const Smp& smp, PortNum port, Lid slid) override;
   // Congestion Control MADs (class 0x21) go to the CA's Congestion Control Agent (which sets the
   // HCA's throttle after a Set); answers go to the SM running here.
   std::optional<Mad> on_gmp(const ReceivedGmp& gmp, PortNum port) override;
@@ -57,7 +48,6 @@ class HcaSma : public SmaShell {
 
  private:
   Hca& hca_;
-  SmpReceiver* sm_ = nullptr;
 };
 
 }  // namespace ibfsim

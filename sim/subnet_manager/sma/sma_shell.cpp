@@ -26,7 +26,7 @@ void sync_live_port_info(PortInfo& info, const LinkPort& port) {
                              : r.lanes == 4 ? IB_LINK_WIDTH_ACTIVE_4X
                              : r.lanes == 8 ? IB_LINK_WIDTH_ACTIVE_8X
                                             : IB_LINK_WIDTH_ACTIVE_12X;
-    const unsigned bit = 1u << static_cast<unsigned>(r.speed);  // SDR, DDR, QDR, FDR10, FDR, EDR, HDR, NDR
+    const unsigned bit = 1u << static_cast<unsigned>(r.speed);  // SDR, DDR, QDR, FDR10, FDR, EDR, HDR, NDR, XDR
     info.link_speed_active = static_cast<std::uint8_t>(bit & 0x07 ? bit : IB_LINK_SPEED_ACTIVE_10);
     info.link_speed_ext_active = static_cast<std::uint8_t>((bit >> 4) & 0x0F);
   } else {
@@ -222,6 +222,28 @@ void SmaShell::answer(const Job& job) {
   const PortNum out = lid_route(job.lrh.slid, job.port);
   if (out == 0 || !is_unicast_lid(job.lrh.slid)) return discard();
   send_smp(r.response, job.lrh.slid, own_lid(out), out);
+}
+
+void SmaShell::attach_sm(SmpReceiver* sm, PortNum port, const SmInfo& info) {
+  sm_ = sm;
+  state_.sm_info = info;
+  state_.ports.at(port).info.capability_mask |= IB_PORT_CAP_IS_SM;
+}
+
+void SmaShell::send_from_sm(const Smp& smp, PortNum port, Lid dlid) {
+  if (smp.directed()) {
+    send_directed(smp, port);
+    return;
+  }
+  const PortNum out = lid_route(dlid, port);
+  if (out == 0) return discard();
+  send_smp(smp, dlid, own_lid(out), out);
+}
+
+bool SmaShell::deliver_to_sm(const Smp& smp, PortNum port, Lid slid) {
+  if (!sm_) return false;
+  sm_->on_smp(smp, port, slid);
+  return true;
 }
 
 void SmaShell::send_smp(const Smp& smp, Lid dlid, Lid slid, PortNum port) {

@@ -72,6 +72,25 @@ class SmaShell : public ManagementAgent {
   // Event (event.h): the management processor is done with the SMP at the head of its queue.
   void smp_served();
 
+  // --- a subnet manager running on this node (subnet_manager.h) ---
+  // An SM runs on `port` (an HCA port, or a switch's management port 0): answers and traps go to
+  // `sm`, the port's PortInfo shows IsSM, and SMInfo is answered with `info` (update it with
+  // set_sm_info).
+  void attach_sm(SmpReceiver* sm, PortNum port, const SmInfo& info);
+  void set_sm_info(const SmInfo& info) { state_.sm_info = info; }
+  // Sends one of the SM's SMPs: a directed-route one along its path from this node, a LID-routed
+  // one to `dlid` (out of `port` on an HCA, where the LFT says on a switch).
+  void send_from_sm(const Smp& smp, PortNum port, Lid dlid = kLidPermissive);
+  // Sends one of the SM's GMPs (QP1 to QP1) to `dlid` out of `port` with service level `sl`.
+  virtual void send_gmp_from_sm(const Mad& mad, PortNum port, Lid dlid, std::uint8_t sl) {
+    send_gmp(mad, dlid, sl, port);
+  }
+  // Whether the SM on `port` reaches the fabric: an HCA port's link is up; a switch's management
+  // port is once any of the switch's links is.
+  virtual bool sm_port_up(PortNum port) const = 0;
+  // The module whose calendar the node's agents (and an SM on it) schedule their events on.
+  ScheduledModule& module() { return module_; }
+
  protected:
   SmaShell(ScheduledModule& module, PacketPool& pool, PacketLedger& ledger, SmaState state, DrNode node,
            SmaTiming timing);
@@ -87,7 +106,7 @@ class SmaShell : public ManagementAgent {
   // Programs the hardware after a Set the SMA applied.
   virtual void apply(const Smp& request, const SmaResult& result, PortNum arrival) = 0;
   // An answer or trap for an SM on this node; false if none runs here.
-  virtual bool deliver_to_sm(const Smp& /*smp*/, PortNum /*port*/, Lid /*slid*/) { return false; }
+  bool deliver_to_sm(const Smp& smp, PortNum port, Lid slid);
   // A TrapRepress arrived (switches stop repeating their trap).
   virtual void on_trap_repress(const Smp& /*smp*/) {}
   // A GMP addressed to this node (QP1 on a data VL, LID-routed): a request for one of the node's
@@ -109,12 +128,12 @@ class SmaShell : public ManagementAgent {
   // request with HopCount 0, as if it came in on `local_port`) or handed to its SM (an answer).
   // Returns false if the walk refused it (counted as discarded).
   bool send_directed(Smp smp, PortNum local_port);
-  ScheduledModule& module() { return module_; }
   PacketPool& pool() { return pool_; }
   PacketLedger& ledger() { return ledger_; }
   const DrNode& dr_node() const { return node_; }
   SmaStats stats_;
   SmaState state_;
+  SmpReceiver* sm_ = nullptr;  // the SM running on this node, if any
 
  private:
   struct Job {

@@ -159,8 +159,45 @@ void SwitchSma::apply(const Smp& request, const SmaResult& result, PortNum) {
   }
 }
 
-void SwitchSma::on_port_state_change(PortNum) {
+bool SwitchSma::sm_port_up(PortNum) const {
+  for (unsigned p = 1; p <= sw_.num_ports(); ++p)
+    if (sw_.port(static_cast<PortNum>(p)).state() != PortState::kDown) return true;
+  return false;
+}
+
+void SwitchSma::send_gmp_from_sm(const Mad& mad, PortNum port, Lid dlid, std::uint8_t sl) {
+  if (dlid != sw_.lid()) {
+    const PortNum out = lid_route(dlid, port);
+    if (out != 0) send_gmp(mad, dlid, sl, out);
+    return;
+  }
+  // To the switch itself: its agents answer without the MAD leaving the node.
+  ReceivedGmp request;
+  request.mad = mad;
+  request.lrh.dlid = request.lrh.slid = dlid;
+  request.lrh.sl = sl;
+  request.src_qp = 1;
+  const auto answer = on_gmp(request, 0);
+  if (!answer) return;
+  ++stats_.gmps_answered;
+  ReceivedGmp back = request;
+  back.mad = *answer;
+  local_answers_.push_back(back);
+  module().schedule<&SwitchSma::local_gmp_answered>(ScheduledModule::now() + timing().process, this);
+}
+
+void SwitchSma::local_gmp_answered() {
+  const ReceivedGmp answer = local_answers_.front();
+  local_answers_.pop_front();
+  if (sm_) sm_->on_gmp(answer, 0);
+}
+
+void SwitchSma::on_port_state_change(PortNum port) {
   state_.switch_info.port_state_change = true;
+  if (sm_) {
+    sm_->on_port_state_change(port);  // the SM runs here: no trap to itself
+    return;
+  }
   if (trap_tid_ != 0) return;  // the outstanding trap tells the SM already
   // No SM to tell yet (or no LID to send from): it sees the change when it sweeps.
   if (!is_unicast_lid(state_.ports[0].info.master_sm_lid) || sw_.lid() == 0) return;
@@ -200,8 +237,12 @@ void SwitchSma::on_trap_repress(const Smp& smp) {
   if (smp.transaction_id == trap_tid_) trap_tid_ = 0;
 }
 
-std::optional<Mad> SwitchSma::on_gmp(const ReceivedGmp& gmp, PortNum) {
-  if (gmp.mad[1] != IB_MCLASS_CC || is_response_method(gmp.mad[3])) return std::nullopt;
+std::optional<Mad> SwitchSma::on_gmp(const ReceivedGmp& gmp, PortNum port) {
+  if (is_response_method(gmp.mad[3])) {
+    if (sm_) sm_->on_gmp(gmp, port);  // an answer to the SM running here
+    return std::nullopt;
+  }
+  if (gmp.mad[1] != IB_MCLASS_CC) return std::nullopt;
   SwitchCongestionConfig c = sw_.congestion_config();
   const Mad answer = switch_cc_agent(gmp.mad, c, sw_.num_ports());
   if (gmp.mad[3] == IB_MAD_METHOD_SET && decode_cc_mad(answer).header.status == IB_MAD_STATUS_SUCCESS)

@@ -10,7 +10,13 @@
 // once it knows an SM (PortInfo.MasterSMLID of port 0) and has a LID of its own, sends a Trap(Notice
 // 128) by LID to the SM, again every `trap_repeat` until the SM answers with TrapRepress (at most
 // `trap_repeats` times). A port state change while a trap is outstanding needs no second trap.
+//
+// A subnet manager may run on the switch, on its management port 0 (managed switches do this):
+// its SMPs start here (sma_shell.h, send_from_sm), answers come back to port 0, and the switch's
+// own port changes reach it directly, without a trap. Its GMPs to the switch itself (the switch's
+// Congestion Control Agent) are answered by this SMA after `timing.process`, never leaving the node.
 #pragma once
+#include <deque>
 #include <string>
 
 #include "sim/network/switch.h"
@@ -38,6 +44,10 @@ class SwitchSma : public SmaShell {
   void on_port_state_change(PortNum port) override;
   // Event (event.h): trap `tid` is due (again), unless the SM repressed it.
   void trap_due(std::uint64_t tid);
+  bool sm_port_up(PortNum port) const override;
+  void send_gmp_from_sm(const Mad& mad, PortNum port, Lid dlid, std::uint8_t sl) override;
+  // Event (event.h): the answer to the oldest of the SM's GMPs to this switch itself is ready.
+  void local_gmp_answered();
   bool trap_outstanding() const { return trap_tid_ != 0; }
 
  protected:
@@ -48,7 +58,8 @@ class SwitchSma : public SmaShell {
   void apply(const Smp& request, const SmaResult& result, PortNum arrival) override;
   void on_trap_repress(const Smp& smp) override;
   // Congestion Control MADs (class 0x21) go to the switch's Congestion Control Agent, which
-  // reprograms the switch after a Set; other classes are not answered.
+  // reprograms the switch after a Set; other classes are not answered; answers go to the SM running
+  // here.
   std::optional<Mad> on_gmp(const ReceivedGmp& gmp, PortNum port) override;
   void send_gmp_packet(PortNum port, Packet* p) override { sw_.send_gsi(port, p); }
   std::uint8_t gmp_vl(PortNum port, std::uint8_t sl) const override { return sw_.sl_to_vl_table(port, port).vl(sl); }
@@ -58,6 +69,7 @@ class SwitchSma : public SmaShell {
 
   Switch& sw_;
   SwitchSmaConfig config_;
+  std::deque<ReceivedGmp> local_answers_;  // answers to the SM's GMPs to this switch, oldest first
   std::uint64_t trap_tid_ = 0;     // outstanding trap (0: none)
   unsigned trap_sends_ = 0;
   std::uint64_t next_tid_ = 1;
