@@ -4,19 +4,25 @@
 # scenario_yaml: scenarios/*.yaml and tests/scenarios/data/*.yaml; topology_yaml: topologies/ and
 # the golden fabrics' topology.yaml; ibnetdiscover and ibsim_net: topologies/examples/, the golden
 # fabrics' topology.net and what `ibfsim topo` converts the small topologies to; lft_dump: the
-# golden OpenSM dumps; set_values: --set lines from the documentation's examples.
+# golden OpenSM dumps; guid_list: the golden root and compute-node GUID files and guid2lid caches;
+# set_values: --set lines from the documentation's examples.
 set -euo pipefail
 src=$1 seeds=$2 ibfsim=$3
-rm -rf "$seeds/scenario_yaml" "$seeds/topology_yaml" "$seeds/ibnetdiscover" "$seeds/ibsim_net" "$seeds/lft_dump" "$seeds/set_values"
-mkdir -p "$seeds"/{scenario_yaml,topology_yaml,ibnetdiscover,ibsim_net,lft_dump,set_values}
+rm -rf "$seeds/scenario_yaml" "$seeds/topology_yaml" "$seeds/ibnetdiscover" "$seeds/ibsim_net" "$seeds/lft_dump" \
+  "$seeds/guid_list" "$seeds/set_values"
+mkdir -p "$seeds"/{scenario_yaml,topology_yaml,ibnetdiscover,ibsim_net,lft_dump,guid_list,set_values}
 cp "$src"/scenarios/*.yaml "$src"/tests/scenarios/data/*.yaml "$seeds/scenario_yaml/"
 cp "$src"/topologies/*.yaml "$seeds/topology_yaml/"
 for d in "$src"/tests/subnet_manager/golden/*/; do
   name=$(basename "$d")
-  [ -f "$d/topology.yaml" ] && cp "$d/topology.yaml" "$seeds/topology_yaml/golden_$name.yaml"
-  [ -f "$d/topology.net" ] && cp "$d/topology.net" "$seeds/ibsim_net/golden_$name.net"
+  if [ -f "$d/topology.yaml" ]; then cp "$d/topology.yaml" "$seeds/topology_yaml/golden_$name.yaml"; fi
+  if [ -f "$d/topology.net" ]; then cp "$d/topology.net" "$seeds/ibsim_net/golden_$name.net"; fi
   for r in "$d"*/; do
-    [ -f "$r/opensm-lfts.dump" ] && cp "$r/opensm-lfts.dump" "$seeds/lft_dump/${name}_$(basename "$r").dump"
+    run=$(basename "$r")
+    if [ -f "$r/opensm-lfts.dump" ]; then cp "$r/opensm-lfts.dump" "$seeds/lft_dump/${name}_$run.dump"; fi
+    for g in root_guids.txt cn_guids.txt guid2lid; do
+      if [ -f "$r/$g" ]; then cp "$r/$g" "$seeds/guid_list/${name}_${run}_$g"; fi
+    done
   done
 done
 cp "$src"/topologies/examples/*.ibnetdiscover "$seeds/ibnetdiscover/"
