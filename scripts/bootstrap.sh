@@ -13,6 +13,7 @@ packages=(
   gnuplot-nox             # renders sweep plots
   gtkwave                 # its vcd2fst checks our waveforms in the tests
   python3                 # small helpers in tests, the docs' link check
+  clang                   # libFuzzer, ASan and UBSan: the fuzz targets and the sanitizer pass (scripts/test.sh)
   ibsim-utils             # OFED's ibsim: a test loads our exported net files into it
   libumad2sim0            # ibsim's libumad2sim.so: runs real OpenSM/diags against ibsim
   opensm                  # real OpenSM 3.3: scripts/make_opensm_golden.sh (golden LIDs/LFTs)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sets up this machine (Debian packages), builds ibfsim and runs the whole default test suite.
 # Long runs carry the ctest label "long" and are left out; run them with: ctest --test-dir build -L long
+# (and the fuzz targets for as long as asked: IBFSIM_FUZZ_SECONDS=3600 ctest --test-dir build-fuzz -L fuzz-long).
 # The Slurm test (label "slurm") starts a one-node Slurm on this machine; run it with:
 #   ctest --test-dir build -L slurm
 set -euo pipefail
@@ -11,11 +12,12 @@ cmake --build build
 export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
 ctest --test-dir build --output-on-failure -j "$(nproc)" -LE "long|slurm"
 
-# AddressSanitizer pass over the fabric layer: its tests (topology readers and writers, the
-# corrupted-input test among them) once more in a second build where any out-of-bounds access,
-# use after free or leak is an error, so that no topology input can crash the loader. Only
-# test_fabric and ibfsim are built, at -O0, which keeps this to about 1.5 minutes on 2 cores.
-cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O0 -g1" \
-  -DCMAKE_CXX_FLAGS="-fsanitize=address -fno-omit-frame-pointer" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address"
-cmake --build build-asan --target test_fabric ibfsim
-ctest --test-dir build-asan --output-on-failure -j "$(nproc)" -L fabric -LE long
+# The whole suite once more under AddressSanitizer and UndefinedBehaviorSanitizer (any undefined
+# behaviour aborts), in a clang build that also has the fuzz targets (fuzz/README.md): every test
+# but the long ones, and each fuzz target for a few seconds from its seeds (ctest -L fuzz-short).
+# -O1: the sanitizers' usual level, fast enough for the scenario tests.
+CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DIBFSIM_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1"
+cmake --build build-fuzz
+export UBSAN_OPTIONS=print_stacktrace=1
+ctest --test-dir build-fuzz --output-on-failure -j "$(nproc)" -LE "long|slurm"   # also leaves out fuzz-long

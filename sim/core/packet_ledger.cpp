@@ -27,6 +27,7 @@ const char* drop_reason_name(DropReason r) {
     case DropReason::kPkeyViolation: return "pkey_violation";
     case DropReason::kEbp: return "ebp";
     case DropReason::kInvalidLid: return "invalid_lid";
+    case DropReason::kSourceMismatch: return "source_mismatch";
     case DropReason::kCount: break;
   }
   return "?";

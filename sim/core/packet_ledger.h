@@ -31,6 +31,7 @@ enum class DropReason : std::uint8_t {
   kPkeyViolation,    // BTH P_Key does not match the destination QP's partition (R37, P_KeyViolations)
   kEbp,              // ended with EBP: a switch cut it through and then found it bad (PortRcvErrors)
   kInvalidLid,       // DLID 0, or an SLID that is not unicast (0xFFFF only in directed-route SMPs) (R13)
+  kSourceMismatch,   // an RC/UC packet not from the connected QP's peer: SLID (or SGID) not its path's (9.6.1.5)
   kCount
 };
 

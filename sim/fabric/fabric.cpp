@@ -75,6 +75,7 @@ void Fabric::build_nodes(const FabricOptions& options) {
       if (sm) c.port_lids.assign(n.num_ports, 0);
       else c.port_lids.assign(routing_.port_lid[i].begin() + 1, routing_.port_lid[i].begin() + 1 + n.num_ports);
       c.node_index = static_cast<std::uint32_t>(i);
+      c.seed = options.seed;
       c.carry_payload = options.carry_payload;
       if (options.configure_hca) options.configure_hca(i, c);
       hcas_[i] = std::make_unique<Hca>(n.name.c_str(), c, pool_, ledger_);

@@ -34,6 +34,14 @@ struct SubnetManagerFacts {
   bool configured = false;           // its first sweep brought the fabric up (else: stopped during it)
   std::vector<SweepFacts> sweeps;    // the first one is the bring-up
   std::vector<std::string> notes;
+  // M_Key protection (subnet_manager.m_key set): its settings, the trap 256s the SM received and
+  // every node whose ports counted M_Key violations (PortInfo.M_KeyViolations, summed over ports).
+  struct MKeyFacts {
+    unsigned protect_bits = 0, lease_period_s = 0;
+    std::uint64_t bad_m_key_traps = 0;
+    std::vector<std::pair<std::string, std::uint64_t>> violations;
+  };
+  std::optional<MKeyFacts> m_key;
 };
 
 // Payload offered and accepted over the measurement window.
@@ -66,6 +74,7 @@ struct HcaModelFacts {
   bool pcie_unlimited = false;
   double host_interface_gbytes_per_s = 0;  // 0 when unlimited
   std::vector<std::uint16_t> p_keys;
+  bool random_memory_keys = false;
 };
 
 // A cable: its training, when it came up, went down and came back, and its PHY's error counts.
@@ -147,7 +156,8 @@ struct RunFacts {
   std::optional<CcSettingsFacts> congestion_control;
 
   // For the summary only.
-  std::vector<std::string> class_summaries, verbs_summaries;
+  std::vector<std::string> class_summaries, verbs_summaries, attack_summaries;
+  std::vector<nlohmann::json> attacks;  // `attacks:`, each as the attack reports itself
   std::string results_path;
   std::string report_path;  // report.html (html_report.h)
   struct TimeSeries {

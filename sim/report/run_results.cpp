@@ -60,7 +60,7 @@ nlohmann::json subnet_manager_json(const std::optional<SubnetManagerFacts>& sm) 
   // A run stopped before the subnet manager began its first sweep (a signal while the fabric was
   // being built) has none.
   const SweepFacts* first = sm->sweeps.empty() ? nullptr : &sm->sweeps.front();
-  return {{"mode", "in_band"},
+  nlohmann::json out = {{"mode", "in_band"},
           {"host", sm->host},
           {"port", sm->port},
           {"routing", sm->routing},
@@ -71,6 +71,15 @@ nlohmann::json subnet_manager_json(const std::optional<SubnetManagerFacts>& sm) 
           {"traps_received", sm->traps_received},
           {"sweeps", sweeps},
           {"notes", sm->notes}};
+  if (sm->m_key) {
+    nlohmann::json violations = nlohmann::json::object();
+    for (const auto& [node, n] : sm->m_key->violations) violations[node] = n;
+    out["m_key"] = {{"protect_bits", sm->m_key->protect_bits},
+                    {"lease_period_s", sm->m_key->lease_period_s},
+                    {"bad_m_key_traps", sm->m_key->bad_m_key_traps},
+                    {"violations", violations}};
+  }
+  return out;
 }
 
 nlohmann::json generator_flow_json(const GeneratorFlowFacts& g) {
@@ -99,6 +108,8 @@ nlohmann::json hca_model_json(const std::vector<HcaModelFacts>& models) {
                   {"pcie_unlimited", c.pcie_unlimited},
                   {"host_interface_gbytes_per_s", c.host_interface_gbytes_per_s},
                   {"p_keys", c.p_keys}});
+  for (std::size_t i = 0; i < models.size(); ++i)
+    if (models[i].random_memory_keys) hm[i]["memory_keys"] = "random";  // (sequential: not shown)
   return hm;
 }
 
@@ -245,6 +256,7 @@ nlohmann::json run_results_json(const RunFacts& f, const StatsSnapshot& stats) {
   for (const FaultFacts& fault : f.faults) faults.push_back(fault_json(fault));
   j["faults"] = faults;
   if (f.congestion_control) j["congestion_control"] = congestion_control_json(*f.congestion_control, stats);
+  if (!f.attacks.empty()) j["attacks"] = f.attacks;
   return j;
 }
 

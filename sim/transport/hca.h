@@ -86,6 +86,10 @@ struct HcaConfig {
   HostInterfaceConfig host;                 // payload DMA in both directions
   std::vector<std::uint16_t> p_keys = {0xFFFF};  // every port's P_Key table
   std::uint64_t port_guid_base = 0;         // SGIDs: subnet prefix fe80::, GUID base + port
+  // Memory keys (memory_region.h): sequential, or 32 random bits each from RngStream(seed,
+  // kMemoryKeyStream + node_index).
+  bool random_memory_keys = false;
+  std::uint64_t seed = 1;
 };
 
 struct HcaStats {

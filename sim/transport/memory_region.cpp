@@ -12,24 +12,46 @@ std::optional<ibv_mr> MrTable::reg(PdHandle pd, std::uint64_t addr, std::uint64_
   mr.addr = addr;
   mr.length = length;
   mr.access = access;
-  // Keys: index in the high 24 bits, a per-index tag below, so that a stale key never matches.
   const std::uint32_t index = static_cast<std::uint32_t>(mrs_.size());
-  mr.lkey = (index << 8) | 0x5A;
-  mr.rkey = (index << 8) | 0xA5;
+  if (rng_) {
+    mr.lkey = random_key();
+    by_key_[mr.lkey] = index;
+    mr.rkey = random_key();
+    by_key_[mr.rkey] = index;
+  } else {
+    // Index in the high 24 bits, a per-index tag below, so that a stale key never matches.
+    mr.lkey = (index << 8) | 0x5A;
+    mr.rkey = (index << 8) | 0xA5;
+  }
   mrs_.push_back(mr);
   live_.push_back(true);
   return mr;
 }
 
+std::uint32_t MrTable::random_key() {
+  for (;;) {
+    const auto k = static_cast<std::uint32_t>(rng_->next_u64() >> 32);
+    if (k != 0 && by_key_.count(k) == 0) return k;
+  }
+}
+
 bool MrTable::dereg(std::uint32_t lkey) {
-  const std::uint32_t index = lkey >> 8;
-  if (index >= mrs_.size() || !live_[index] || mrs_[index].lkey != lkey) return false;
+  const ibv_mr* mr = find(lkey);
+  if (!mr || mr->lkey != lkey) return false;
+  const auto index = static_cast<std::size_t>(mr - mrs_.data());
   live_[index] = false;
+  by_key_.erase(mr->lkey);  // (random keys) never found again, and free to be drawn again
+  by_key_.erase(mr->rkey);
   return true;
 }
 
 const ibv_mr* MrTable::find(std::uint32_t key) const {
-  const std::uint32_t index = key >> 8;
+  std::uint32_t index = key >> 8;
+  if (rng_) {
+    const auto it = by_key_.find(key);
+    if (it == by_key_.end()) return nullptr;
+    index = it->second;
+  }
   if (index >= mrs_.size() || !live_[index]) return nullptr;
   return &mrs_[index];
 }

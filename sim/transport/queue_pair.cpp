@@ -152,10 +152,17 @@ bool QueuePair::build_next(Packet& p) {
   return build_request(p);
 }
 
-std::optional<DropReason> QueuePair::receive(const ParsedPacket& pp, const Packet& p) {
+bool QueuePair::from_peer(const ParsedPacket& pp, PortNum arrival) const {
+  const ibv_ah_attr& path = attr_.ah_attr;
+  if (arrival != attr_.port_num || pp.h.lrh.slid != path.dlid || pp.h.grh.has_value() != path.is_global) return false;
+  return !path.is_global || pp.h.grh->sgid == path.grh.dgid;
+}
+
+std::optional<DropReason> QueuePair::receive(const ParsedPacket& pp, const Packet& p, PortNum arrival) {
   const ibv_qp_state s = attr_.qp_state;
   if (s == IBV_QPS_RESET || s == IBV_QPS_INIT || s == IBV_QPS_ERR) return std::nullopt;
   if (init_.qp_type == IBV_QPT_UD) return receive_ud(pp, p);
+  if (!from_peer(pp, arrival)) return DropReason::kSourceMismatch;
   const std::uint8_t o = opcode_operation(pp.h.bth.opcode);
   const bool response = o >= op::kRdmaReadRespFirst && o <= op::kAtomicAcknowledge;
   if (response) {

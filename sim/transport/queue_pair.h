@@ -123,10 +123,17 @@ class QueuePair {
   // Whether the packet build_next made last carries an IBV_SEND_INLINE payload: it came with the
   // doorbell, so the HCA reads nothing from host memory for it.
   bool last_built_inline() const { return built_inline_; }
-  // A packet for this QP arrived (headers parsed, CRCs, LIDs and P_Key checked by the HCA).
-  // Returns why it was discarded unseen by the transport (a UD Q_Key violation), for the HCA to
-  // count as a drop; nullopt when the transport took it (even to drop it by its own rules).
-  std::optional<DropReason> receive(const ParsedPacket& pp, const Packet& p);
+  // A packet for this QP arrived on port `arrival` (headers parsed, CRCs, LIDs and P_Key checked by
+  // the HCA). Returns why it was discarded unseen by the transport (a UD Q_Key violation; an RC or
+  // UC packet not from the QP's peer), for the HCA to count as a drop; nullopt when the transport
+  // took it (even to drop it by its own rules).
+  std::optional<DropReason> receive(const ParsedPacket& pp, const Packet& p, PortNum arrival);
+  // IBA Vol1 9.6.1.5: a connected QP (RC, UC) takes packets from its peer alone, on its own port:
+  // the SLID must be its path's DLID and, with a GRH, the SGID its path's DGID (a GRH on a path
+  // without one, or none on a path with one, fails too). Anything else is dropped silently, as the
+  // qib and hfi1 drivers' ruc_check_hdr does: a host forging an SLID reaches no connection but
+  // its victim's peer's, and then meets the PSN and R_Key checks.
+  bool from_peer(const ParsedPacket& pp, PortNum arrival) const;
   // A packet this QP built has just started on the wire (at p.injected): an RC request starts
   // the local ACK timer if it is not running.
   void on_transmitted(const Packet& p);

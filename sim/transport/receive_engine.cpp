@@ -155,8 +155,9 @@ void ReceiveEngine::deliver_verbs(PortNum n, Packet* p, const ParsedPacket& pp) 
   const bool response = is_rc_response(pp.h.bth.opcode);
   if (q) {
     if (cc && pp.h.bth.fecn && !response) q->offer_becn();
-    // A silent discard by the QP (a Q_Key violation) is counted like the HCA's own discards.
-    if (const auto dropped = q->receive(pp, *p)) {
+    // A silent discard by the QP (a Q_Key violation, a packet not from its peer) is counted like
+    // the HCA's own discards.
+    if (const auto dropped = q->receive(pp, *p, n)) {
       if (cc) q->carry_becn();  // withdraws the offer
       return drop(n, p, *dropped);
     }

@@ -38,6 +38,7 @@ class VerbsResources {
 
   HostMemory& memory() { return memory_; }
   const MrTable& mrs() const { return mrs_; }
+  void use_random_memory_keys(RngStream rng) { mrs_.use_random_keys(rng); }
   verbs::PdHandle alloc_pd() { return ++pds_; }
   std::optional<verbs::ibv_mr> reg_mr(verbs::PdHandle pd, std::uint64_t addr, std::uint64_t length, unsigned access);
   verbs::CqHandle create_cq(std::uint32_t cqe);

@@ -9,7 +9,7 @@ namespace {
 
 HcaModelSettings parse_settings(const YamlMap& m, bool top) {
   std::vector<std::string_view> keys = {"doorbell_to_wire", "wire_to_completion", "pcie_gen",      "pcie_width",
-                                        "pcie_max_payload", "pcie_unlimited",     "p_keys"};
+                                        "pcie_max_payload", "pcie_unlimited",     "p_keys", "memory_keys"};
   if (top) keys.push_back("per_hca");
   m.check_no_unknown_keys(keys);
   HcaModelSettings s;
@@ -34,6 +34,11 @@ HcaModelSettings parse_settings(const YamlMap& m, bool top) {
     for (const YamlValue& k : list) keys.push_back(k.as_in_range<std::uint16_t>(0, 0xFFFF));
     s.p_keys = keys;
   }
+  if (auto v = m.find("memory_keys")) {
+    const std::string k = v->as<std::string>();
+    if (k != "sequential" && k != "random") v->fail("sequential or random", "'" + k + "'");
+    s.random_memory_keys = k == "random";
+  }
   return s;
 }
 
@@ -47,6 +52,7 @@ void HcaModelSettings::apply(HcaConfig& c) const {
   if (pcie_max_payload) c.host.max_payload = *pcie_max_payload;
   if (pcie_unlimited) c.host.unlimited = *pcie_unlimited;
   if (p_keys) c.p_keys = *p_keys;
+  if (random_memory_keys) c.random_memory_keys = *random_memory_keys;
 }
 
 void HcaModelSpec::apply(const std::string& hca, HcaConfig& c) const {

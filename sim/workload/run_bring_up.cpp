@@ -151,6 +151,12 @@ void build_fabric(ScenarioRun& run) {
 
 void bring_up_fabric(ScenarioRun& run) {
   Fabric& fabric = *run.fabric;
+  // Attacks on the bring-up count from time 0 (links train from there, the SM sweeps when up).
+  for (const AttackSpec& a : run.sc.attacks)
+    if (a.from_time_zero) {
+      run.attacks.push_back(make_attack(a, fabric, run.verbs_flows, nullptr));
+      run.attacks.back()->setup(a.start);
+    }
   const auto wall_start = std::chrono::steady_clock::now();
   const double cpu_start = thread_cpu_seconds();
   // Without the subnet manager, the links are up when the last one has trained.

@@ -31,6 +31,19 @@ SubnetManagerFacts subnet_manager_facts(const ScenarioRun& run, SubnetManager& s
     f.sweeps.push_back(SweepFacts{r.trigger, r.started, r.done, r.smps_sent, r.requests, r.retries, r.errors,
                                   r.lft_blocks, r.nodes, r.switches, r.links});
   f.notes = sm.sweep().notes();
+  const SmSweepConfig& sweep = sm.config().sweep;
+  if (sweep.m_key != 0) {
+    SubnetManagerFacts::MKeyFacts mk{sweep.m_key_protect_bits, sweep.m_key_lease_period, sm.bad_m_key_traps(), {}};
+    Fabric& fabric = *run.fabric;
+    for (std::size_t n = 0; n < fabric.topology().nodes.size(); ++n) {
+      const SmaShell* sma = fabric.hca_sma(n) ? static_cast<const SmaShell*>(fabric.hca_sma(n)) : fabric.switch_sma(n);
+      if (!sma) continue;
+      std::uint64_t count = 0;
+      for (const SmaPort& p : sma->state().ports) count += p.info.m_key_violations;
+      if (count) mk.violations.emplace_back(fabric.topology().nodes[n].name, count);
+    }
+    f.m_key = mk;
+  }
   return f;
 }
 
@@ -68,7 +81,8 @@ std::vector<HcaModelFacts> hca_models(const ScenarioRun& run) {
     const HcaConfig& c = run.models[n];
     out.push_back(HcaModelFacts{run.fabric->topology().nodes[n].name, c.doorbell_to_wire, c.wire_to_completion,
                                 c.host.pcie_gen, c.host.pcie_width, c.host.max_payload, c.host.unlimited,
-                                c.host.unlimited ? 0.0 : host_interface_bytes_per_second(c.host) / 1e9, c.p_keys});
+                                c.host.unlimited ? 0.0 : host_interface_bytes_per_second(c.host) / 1e9, c.p_keys,
+                                c.random_memory_keys});
   }
   return out;
 }
@@ -173,6 +187,10 @@ RunFacts run_facts(ScenarioRun& run) {
   if (sc.congestion_control.enabled) f.congestion_control = cc_settings(sc.congestion_control);
   for (const auto& c : run.classes) f.class_summaries.push_back(c->summary());
   for (const auto& v : run.verbs_flows) f.verbs_summaries.push_back(v->summary());
+  for (const auto& a : run.attacks) {
+    f.attacks.push_back(a->results());
+    f.attack_summaries.push_back(a->summary());
+  }
   f.results_path = (run.dir / "results.json").string();
   f.report_path = (run.dir / "report.html").string();
   return f;

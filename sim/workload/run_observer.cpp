@@ -70,6 +70,9 @@ bool RunObserver::can_end(Time t) const {
     if (!f->done()) return false;
   for (const auto& c : classes_)
     if (!c->done(t)) return false;
+  if (attacks_)
+    for (const auto& a : *attacks_)
+      if (!a->done()) return false;
   return true;
 }
 

@@ -10,6 +10,7 @@
 #include "sim/core/packet_ledger.h"
 #include "sim/core/scheduled_module.h"
 #include "sim/report/latency_histogram.h"
+#include "sim/workload/attack.h"
 #include "sim/workload/traffic_class.h"
 #include "sim/workload/traffic_stats.h"
 #include "sim/workload/verbs_flow.h"
@@ -50,6 +51,8 @@ class RunObserver : public DeliveryObserver, public VerbsFlowOwner {
   LatencyHistogram generator_message_latency, generator_network_latency;
   // Once the verbs flows exist: which of them watch which QPs' deliveries.
   void watch_flows();
+  // The run is not over before every attack is done.
+  void watch_attacks(const std::vector<std::unique_ptr<Attack>>* attacks) { attacks_ = attacks; }
   void on_delivered(Hca& hca, const Packet& p, Time tail) override;
   void flow_progress() override { check_end(ScheduledModule::now()); }
   bool cnps_possible = false;  // congestion control is on
@@ -78,6 +81,7 @@ class RunObserver : public DeliveryObserver, public VerbsFlowOwner {
   std::unordered_map<std::uint64_t, TrafficClass*> class_of_;
   std::map<const Hca*, std::size_t> node_of_;
   bool needs_settle_ = false;  // verbs traffic classes: completions follow deliveries
+  const std::vector<std::unique_ptr<Attack>>* attacks_ = nullptr;
 };
 
 }  // namespace ibfsim

@@ -121,9 +121,20 @@ void simulate_until(Time until) {
 
 }  // namespace
 
+// The attacks that count from phases.start: once the flows they aim at are set up.
+void create_attacks(ScenarioRun& run) {
+  for (const AttackSpec& a : run.sc.attacks)
+    if (!a.from_time_zero) {
+      run.attacks.push_back(make_attack(a, *run.fabric, run.verbs_flows, &*run.observer));
+      run.attacks.back()->setup(run.start + a.start);
+    }
+  run.observer->watch_attacks(&run.attacks);
+}
+
 void start_traffic(ScenarioRun& run) {
   create_generator_qps(run);
   create_verbs_flows(run);
+  create_attacks(run);
   create_classes(run);
   // Port utilization and credit stalls over the measurement window, for load-driven traffic.
   Fabric& fabric = *run.fabric;

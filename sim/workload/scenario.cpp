@@ -122,7 +122,8 @@ SubnetManagerSpec parse_subnet_manager(const YamlMap& root, const Topology& topo
   }
   YamlMap m = root.optional_map("subnet_manager");
   m.check_no_unknown_keys({"host", "routing", "lmc", "roots", "root_guid_file", "cn_guid_file", "lft_file",
-                           "max_wire_smps", "smp_timeout", "smp_retries", "sweep_interval", "sma"});
+                           "max_wire_smps", "smp_timeout", "smp_retries", "sweep_interval", "m_key",
+                           "m_key_protect_bits", "m_key_lease_period", "sma"});
   if (auto h = m.find("host")) {
     sm.host = h->as<std::string>();
     const auto n = topo.find_node(sm.host);
@@ -174,6 +175,12 @@ SubnetManagerSpec parse_subnet_manager(const YamlMap& root, const Topology& topo
   if (sm.config.smp_timeout == 0) m.get("smp_timeout").fail("a timeout longer than 0");
   sm.config.smp_retries = m.optional_in_range<unsigned>("smp_retries", sm.config.smp_retries, 0, 100);
   sm.config.sweep_interval = m.duration("sweep_interval", sm.config.sweep_interval);
+  SmSweepConfig& sweep = sm.config.sweep;
+  sweep.m_key = m.optional<std::uint64_t>("m_key", 0);
+  sweep.m_key_protect_bits = m.optional_in_range<std::uint8_t>("m_key_protect_bits", 0, 0, 3);
+  sweep.m_key_lease_period = m.optional<std::uint16_t>("m_key_lease_period", 0);
+  for (const char* k : {"m_key_protect_bits", "m_key_lease_period"})
+    if (sweep.m_key == 0 && m.has(k)) m.get(k).fail(std::string("a nonzero m_key beside ") + k + " (it protects the M_Key)", "no m_key");
   YamlMap sma = m.optional_map("sma");
   sma.check_no_unknown_keys({"latency", "dr_forward", "queue_depth", "nodes"});
   sm.sma = parse_sma_timing(sma, sm.sma);
@@ -465,7 +472,7 @@ Scenario parse_scenario(const YAML::Node& root, const std::string& path,
   YamlMap m(root, path);
   m.check_no_unknown_keys(
       {"topology", "seed", "workload", "phases", "outputs", "link", "faults", "multicast", "phy", "hca_model",
-       "congestion_control", "subnet_manager"});
+       "congestion_control", "subnet_manager", "attacks"});
   Scenario s;
   s.file = path;
   YamlValue topo = m.get("topology");
@@ -493,6 +500,7 @@ Scenario parse_scenario(const YAML::Node& root, const std::string& path,
   check_flow_names(maps.flows, s);
   s.hca_model = parse_hca_model(m.optional_map("hca_model"), s.topology);
   check_verbs_flow_hosts(maps.verbs, s);
+  s.attacks = parse_attacks(m.optional_list("attacks"), s);
   if (s.topology.hcas().size() < 2) m.fail("a topology with at least two HCAs", "fewer");
   s.warnings = topology_warnings(s.topology);
   if (!s.subnet_manager.in_band)

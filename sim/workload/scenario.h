@@ -11,6 +11,7 @@
 #include "sim/core/time.h"
 #include "sim/fabric/fabric.h"
 #include "sim/fabric/topology.h"
+#include "sim/workload/attack_spec.h"
 #include "sim/workload/congestion_control_spec.h"
 #include "sim/workload/hca_model_spec.h"
 #include "sim/workload/traffic_class_spec.h"
@@ -86,6 +87,7 @@ struct Scenario {
   std::vector<std::pair<std::string, std::vector<std::string>>> multicast;
   Phases phases;
   Outputs outputs;
+  std::vector<AttackSpec> attacks;  // `attacks:`
 };
 
 // Where the scenario's subnet manager runs: the named HCA, or the first HCA (declaration order)

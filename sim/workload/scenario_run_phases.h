@@ -15,6 +15,7 @@
 #include "sim/fabric/waveform_tracer.h"
 #include "sim/report/run_facts.h"
 #include "sim/report/time_series_plot.h"
+#include "sim/workload/attack.h"
 #include "sim/workload/packet_log.h"
 #include "sim/workload/port_window.h"
 #include "sim/workload/run_observer.h"
@@ -70,6 +71,8 @@ struct ScenarioRun {
   std::vector<std::vector<UdTrafficGenerator*>> flow_generators;  // [flow]
   std::unique_ptr<TimeSeriesSampler> sampler;
   std::vector<PlotPanel> panels;
+  // Attacks (`attacks:`): those at bring_up made with the fabric, the others with the traffic.
+  std::vector<std::unique_ptr<Attack>> attacks;
 
   // Simulation of the traffic and the drain.
   std::chrono::steady_clock::time_point traffic_wall_start;

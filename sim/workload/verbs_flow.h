@@ -59,6 +59,23 @@ class VerbsFlow {
   const Hca& requester_hca() const { return *sides_[0].hca; }
   const QueuePair* requester_qp() const { return sides_[0].qp; }
 
+  // What the two sides exchanged out of band to connect (perftest's QP information: LIDs, QP
+  // numbers, initial PSN, the P_Key, the region the requests reach and its R_Key). An attack
+  // (attacks.h) on the flow is given it: the strongest attacker has seen that exchange. Valid after
+  // setup().
+  struct Connection {
+    Lid requester_lid = 0, responder_lid = 0;
+    Qpn requester_qpn = 0, responder_qpn = 0;
+    Psn initial_psn = 0;
+    std::uint16_t p_key = 0;
+    std::uint8_t sl = 0;
+    std::uint32_t pmtu = 0;
+    std::uint64_t target_va = 0, target_len = 0;
+    std::uint32_t rkey = 0;
+    verbs::PdHandle responder_pd = 0;  // the responder's protection domain (its region's)
+  };
+  Connection connection() const;
+
   // --- events (event.h) ---
   void flow_starts();
   // Side `side` posts `n` receives (recv_post_delay after the start or after a receive completed).

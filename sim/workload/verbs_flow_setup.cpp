@@ -146,4 +146,23 @@ void VerbsFlow::connect(Side& s, Side& peer) {
   IBFSIM_CHECK(h.modify_qp(*s.qp, at, m) == 0, "verbs flow: QP to RTS refused");
 }
 
+VerbsFlow::Connection VerbsFlow::connection() const {
+  const Side& req = sides_[0];
+  const Side& resp = sides_[1];
+  Connection c;
+  c.requester_lid = req.hca->lid();
+  c.responder_lid = resp.hca->lid();
+  c.requester_qpn = req.qp->qpn();
+  c.responder_qpn = resp.qp->qpn();
+  c.initial_psn = 0;  // rq_psn and sq_psn of connect()
+  c.p_key = resp.hca->port_p_key(1, spec_.qp.pkey_index);
+  c.sl = spec_.sl;
+  c.pmtu = verbs::mtu_bytes(spec_.qp.mtu);
+  c.target_va = resp.target;
+  c.target_len = resp.target_len;
+  c.rkey = resp.target_mr.rkey;
+  c.responder_pd = resp.pd;
+  return c;
+}
+
 }  // namespace ibfsim

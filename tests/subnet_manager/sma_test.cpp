@@ -319,3 +319,67 @@ TEST_CASE("the SMA ignores a SubnSet with a wrong M_Key, counts the violation, a
   CHECK(sma_process(s, wrong, 3).response.status == 0);
   CHECK(s.ports[0].info.lid == 10);
 }
+
+TEST_CASE("M_Key lease: a violation starts the timer, the valid key stops it, and once it runs out the protection "
+          "bits fall to 0 (at the next SMP)") {
+  SmaState s = small_switch();
+  constexpr std::uint64_t kKey = 0x1122334455667788ull;
+  PortInfo set;
+  set.lid = 9;
+  set.neighbor_mtu = IB_MTU_LEN_4096;
+  set.m_key = kKey;
+  set.m_key_protect_bits = 2;
+  set.m_key_lease_period = 3;  // seconds
+  Smp keyed = request(IB_MAD_METHOD_SET, IB_MAD_ATTR_PORT_INFO, 0, encode_port_info(set));
+  keyed.m_key = kKey;
+  REQUIRE(sma_process(s, keyed, 3, 1 * kSec).response.status == 0);
+  Smp get = request(IB_MAD_METHOD_GET, IB_MAD_ATTR_PORT_INFO, 0);
+  get.m_key = 0x99;
+  // A refused Get (level 2) at 10 s starts the lease: it would run out at 13 s.
+  const SmaResult refused = sma_process(s, get, 3, 10 * kSec);
+  CHECK_FALSE(refused.respond);
+  CHECK(refused.m_key_violation);
+  CHECK(refused.port == 0);
+  CHECK(s.ports[0].m_key_lease_ends == 13 * kSec);
+  // A second violation does not restart it.
+  CHECK(sma_process(s, get, 3, 12 * kSec).m_key_violation);
+  CHECK(s.ports[0].m_key_lease_ends == 13 * kSec);
+  // The SM's valid key at 12.5 s stops it: at 20 s the port is still protected.
+  Smp sm_get = get;
+  sm_get.m_key = kKey;
+  REQUIRE(sma_process(s, sm_get, 3, 12 * kSec + 500 * kMs).respond);
+  CHECK(s.ports[0].m_key_lease_ends == 0);
+  CHECK(sma_process(s, get, 3, 20 * kSec).m_key_violation);  // and this starts it again: ends at 23 s
+  CHECK(s.ports[0].info.m_key_protect_bits == 2);
+  CHECK(s.ports[0].info.m_key_violations == 3);
+  // No SM speaks up: at 23 s the protection lapses, and a Get with any key reads the M_Key (level 0).
+  const SmaResult late = sma_process(s, get, 3, 23 * kSec);
+  REQUIRE(late.respond);
+  CHECK_FALSE(late.m_key_violation);
+  CHECK(s.ports[0].info.m_key_protect_bits == 0);
+  CHECK(decode_port_info(late.response.data.data()).m_key == kKey);
+  // A Set with a wrong key is refused still (the M_Key stays; only the protection level lapsed).
+  Smp wrong_set = keyed;
+  wrong_set.m_key = 0x99;
+  CHECK(sma_process(s, wrong_set, 3, 24 * kSec).m_key_violation);
+}
+
+TEST_CASE("M_Key lease period 0: the protection never lapses") {
+  SmaState s = small_ca();
+  PortInfo set;
+  set.lid = 5;
+  set.neighbor_mtu = IB_MTU_LEN_2048;
+  set.m_key = 0xABCD;
+  set.m_key_protect_bits = 2;
+  Smp keyed = request(IB_MAD_METHOD_SET, IB_MAD_ATTR_PORT_INFO, 0, encode_port_info(set));
+  REQUIRE(sma_process(s, keyed, 1, 0).response.status == 0);
+  Smp get = request(IB_MAD_METHOD_GET, IB_MAD_ATTR_PORT_INFO, 0);
+  get.m_key = 0x99;
+  const SmaResult r = sma_process(s, get, 1, 1 * kSec);
+  CHECK(r.m_key_violation);
+  CHECK(r.port == 1);  // a CA's own port
+  CHECK(s.ports[1].m_key_lease_ends == 0);
+  CHECK(sma_process(s, get, 1, 100000 * kSec).m_key_violation);
+  CHECK(s.ports[1].info.m_key_protect_bits == 2);
+  CHECK(s.ports[1].info.m_key_violations == 2);
+}

@@ -40,4 +40,26 @@ Notice make_trap_128(Lid switch_lid) {
   return n;
 }
 
+Notice make_trap_256(Lid issuer_lid, std::uint32_t producer, const Smp& bad) {
+  Notice n;
+  n.type = kNoticeTypeSecurity;
+  n.producer_type_or_vendor = producer;
+  n.trap_number_or_device = kTrapBadMKey;
+  n.issuer_lid = issuer_lid;
+  std::uint8_t* d = n.data_details.data();
+  store_be16(d + 2, issuer_lid);
+  d[6] = bad.method;
+  store_be16(d + 8, bad.attribute_id);
+  store_be32(d + 10, bad.attribute_modifier);
+  store_be64(d + 14, bad.m_key);
+  if (bad.directed()) {
+    constexpr unsigned kPathRoom = 30;
+    const unsigned hops = std::min<unsigned>(bad.hop_count, 63);
+    store_be16(d + 4, bad.dr_slid);
+    d[23] = static_cast<std::uint8_t>(0x80 | (hops > kPathRoom ? 0x40 : 0) | hops);
+    for (unsigned i = 1; i <= hops && i <= kPathRoom; ++i) d[24 + i - 1] = bad.return_path[i];
+  }
+  return n;
+}
+
 }  // namespace ibfsim

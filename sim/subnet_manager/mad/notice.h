@@ -4,6 +4,11 @@
 //   (generic) or DeviceID; 6-7: IssuerLID; 8-9: NoticeToggle (15) | NoticeCount (14-0);
 //   10-63: DataDetails (54 bytes; the Notice's IssuerGID, bytes 64-79, does not fit an SMP).
 // Trap 128 (a switch's port changed link state) has DataDetails 0-1 = the switch's LID.
+// Trap 256 (Bad M_Key, type security) has DataDetails, as the Linux SMAs (qib, hfi1) and OpenSM
+// lay them out: 2-3 LIDADDR (the issuer's LID), 4-5 DRSLID, 6 Method, 8-9 AttributeID, 10-13
+// AttributeModifier, 14-21 the M_Key the SMP carried, 23 DRNotice (7) | DRPathTruncated (6) |
+// DRHopCount (5-0), 24-53 DRNoticeReturnPath: a directed-route SMP's ReturnPath[1..HopCount], the
+// ports back toward whoever sent it (truncated at 30).
 #pragma once
 #include <array>
 #include <cstddef>
@@ -15,8 +20,11 @@
 namespace ibfsim {
 
 constexpr std::uint16_t kTrapLinkStateChange = 128;  // trap 128
+constexpr std::uint16_t kTrapBadMKey = 256;          // trap 256
 constexpr std::uint8_t kNoticeTypeUrgent = 1;
-constexpr std::uint32_t kNoticeProducerSwitch = 2;   // ProducerType: 1 CA, 2 switch, 3 router, 4 class manager
+constexpr std::uint8_t kNoticeTypeSecurity = 2;
+constexpr std::uint32_t kNoticeProducerCa = 1;       // ProducerType: 1 CA, 2 switch, 3 router, 4 class manager
+constexpr std::uint32_t kNoticeProducerSwitch = 2;
 
 struct Notice {
   bool is_generic = true;
@@ -34,5 +42,8 @@ Notice decode_notice(const std::uint8_t* in64);
 
 // A switch's trap 128 Notice: generic, urgent, producer switch, LIDAddr = `switch_lid`.
 Notice make_trap_128(Lid switch_lid);
+// Trap 256 of a node (`producer`: kNoticeProducerCa or kNoticeProducerSwitch) whose port with LID
+// `issuer_lid` refused `bad` for its M_Key: generic, security.
+Notice make_trap_256(Lid issuer_lid, std::uint32_t producer, const Smp& bad);
 
 }  // namespace ibfsim

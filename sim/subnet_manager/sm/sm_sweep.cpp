@@ -55,7 +55,7 @@ std::optional<Smp> SmSweep::next_request() {
 void SmSweep::ask(Ask what, std::uint8_t method, std::uint16_t attr, std::uint32_t mod, std::vector<PortNum> path,
                   std::size_t node, PortNum port, std::size_t from, const SmpData& data) {
   const std::uint64_t tid = next_tid_++;
-  Smp s = make_dr_request(method, attr, mod, tid, path);
+  Smp s = make_dr_request(method, attr, mod, tid, path, config_.m_key);
   s.data = data;
   ready_.push_back(s);
   pending_.emplace(tid, Pending{what, node, port, from, std::move(path)});
@@ -310,7 +310,12 @@ void SmSweep::plan_lids() {
       want.lmc = node.is_switch() ? 0 : static_cast<std::uint8_t>(graph_.lmc);
       want.master_sm_lid = sm_lid_;
       want.master_sm_sl = 0;
-      differs = differs || now.lid != want.lid || now.lmc != want.lmc || now.master_sm_lid != want.master_sm_lid;
+      want.m_key = config_.m_key;
+      want.m_key_protect_bits = config_.m_key_protect_bits;
+      want.m_key_lease_period = config_.m_key_lease_period;
+      differs = differs || now.lid != want.lid || now.lmc != want.lmc || now.master_sm_lid != want.master_sm_lid ||
+                now.m_key != want.m_key || now.m_key_protect_bits != want.m_key_protect_bits ||
+                now.m_key_lease_period != want.m_key_lease_period;
     }
     if (r.port != 0) {
       const SubnetPortRef peer = *node.ports[r.port].peer;

@@ -13,7 +13,7 @@
 //   2. LIDs (lid_assignment.h; ports that had LIDs in an earlier sweep keep them, new ones take the
 //      next free aligned ranges) and routes (routing_engine.h) over the discovered SubnetGraph.
 //   3. PortInfo Sets: the SM's port first, then every other port whose settings differ from what
-//      it reported: LID, LMC, MasterSMLID (CA ports, switch port 0), NeighborMTU (the smaller
+//      it reported: LID, LMC, MasterSMLID and the M_Key settings (CA ports, switch port 0), NeighborMTU (the smaller
 //      MTUCap of the two ends, at most the configured MTU), OperationalVLs (the smaller VLCap),
 //      HOQLife, PortState NoChange.
 //   4. LFTs: per switch SwitchInfo (LinearFDBTop, LifeTimeValue, PortStateChange cleared) and every
@@ -54,6 +54,12 @@ struct SmSweepConfig {
   std::optional<SlToVlTable> sl_to_vl;
   std::optional<SlToVlTable> switch_sl_to_vl;
   std::optional<VlArbConfig> vl_arbitration;  // every port; its high_limit is VLHighLimit
+  // M_Key protection (IBA Vol1 14.2.4; OpenSM's m_key, m_key_protection_level, m_key_lease_period):
+  // every port whose LID the SM sets (CA ports, switch port 0) gets this M_Key, protection level
+  // and lease period with its LID, and every SMP the SM sends carries the M_Key. 0: none.
+  std::uint64_t m_key = 0;
+  std::uint8_t m_key_protect_bits = 0;   // 0..3
+  std::uint16_t m_key_lease_period = 0;  // seconds; 0: the protection never lapses
 };
 
 enum class SweepPhase : std::uint8_t { kIdle, kDiscovery, kLids, kLfts, kQos, kArm, kActivate, kDone };

@@ -86,6 +86,7 @@ void SubnetManager::on_smp(const Smp& smp, PortNum, Lid slid) {
     if (is_unicast_lid(slid)) sma_.send_from_sm(make_smp_response(smp), port_, slid);  // TrapRepress
     const Notice n = decode_notice(smp.data.data());
     if (n.is_generic && n.trap_number_or_device == kTrapLinkStateChange) request_sweep("trap 128");
+    if (n.is_generic && n.trap_number_or_device == kTrapBadMKey) ++bad_m_key_traps_;  // logged, as OpenSM does
     return;
   }
   if (!is_response_method(smp.method)) return;

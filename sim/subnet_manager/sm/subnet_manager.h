@@ -12,7 +12,8 @@
 //     of its links). A trap 128 (a switch port changed state) is answered with TrapRepress and
 //     starts a new heavy sweep, right away or as soon as the running one ends; so does a change of
 //     a port of the SM's own switch (which sends no trap to itself), and the periodic sweep every
-//     `sweep_interval` (0: none).
+//     `sweep_interval` (0: none). Other traps (256, Bad M_Key) are answered with TrapRepress and
+//     counted.
 //   * The SM's own processing takes no simulated time; only the SMPs do.
 #pragma once
 #include <atomic>
@@ -99,6 +100,7 @@ class SubnetManager : public SmpReceiver {
   const SmSweep& sweep() const { return sweep_; }
   std::uint64_t smps_sent() const { return smps_sent_; }
   std::uint64_t traps_received() const { return traps_; }
+  std::uint64_t bad_m_key_traps() const { return bad_m_key_traps_; }  // trap 256, among traps_received
   PortNum port() const { return port_; }
   const SubnetManagerConfig& config() const { return config_; }
 
@@ -142,7 +144,7 @@ class SubnetManager : public SmpReceiver {
   bool start_pending_ = false;  // a sweep_due event is scheduled
   std::string pending_trigger_;  // a sweep asked for while one runs
   std::vector<SweepRecord> records_;
-  std::uint64_t smps_sent_ = 0, retries_ = 0, traps_ = 0;
+  std::uint64_t smps_sent_ = 0, retries_ = 0, traps_ = 0, bad_m_key_traps_ = 0;
   std::uint64_t sweep_smps_ = 0, sweep_retries_ = 0;
   std::uint64_t periodic_generation_ = 0;
   std::function<void(const SweepRecord&)> on_done_;

@@ -273,7 +273,7 @@ PortNum sma_port_info_target(const SmaState& s, const Smp& request, PortNum arri
   return port_info_port(s, request, arrival_port);
 }
 
-SmaResult sma_process(SmaState& s, const Smp& r, PortNum arrival) {
+SmaResult sma_process(SmaState& s, const Smp& r, PortNum arrival, Time now) {
   SmaResult result;
   if (is_response_method(r.method) || r.method == IB_MAD_METHOD_TRAP || r.method == IB_MAD_METHOD_TRAP_REPRESS)
     return result;  // not a request to an SMA: the shells take traps and answers
@@ -290,11 +290,22 @@ SmaResult sma_process(SmaState& s, const Smp& r, PortNum arrival) {
   if (r.class_version != 1) return answer(IB_MAD_STATUS_UNSUP_CLASS_VER);
   if (r.method != IB_MAD_METHOD_GET && r.method != IB_MAD_METHOD_SET) return answer(IB_MAD_STATUS_UNSUP_METHOD);
 
-  // R41: the M_Key of the port the SMP came in on (a switch's is port 0's).
-  SmaPort& keyed = s.ports[s.is_switch() ? 0 : arrival];
-  const MKeyCheck mk = check_m_key(keyed.info.m_key, keyed.info.m_key_protect_bits, r.method, r.m_key);
+  // R41: the M_Key of the port the SMP came in on (a switch's is port 0's), and its lease.
+  const PortNum keyed_port = s.is_switch() ? 0 : arrival;
+  SmaPort& keyed = s.ports[keyed_port];
+  PortInfo& key_info = keyed.info;
+  if (keyed.m_key_lease_ends != 0 && now >= keyed.m_key_lease_ends) {
+    key_info.m_key_protect_bits = 0;  // the lease ran out before this SMP came
+    keyed.m_key_lease_ends = 0;
+  }
+  if (key_info.m_key == 0 || r.m_key == key_info.m_key) keyed.m_key_lease_ends = 0;  // the valid key stops the lease timer
+  const MKeyCheck mk = check_m_key(key_info.m_key, key_info.m_key_protect_bits, r.method, r.m_key);
   if (mk == MKeyCheck::kViolation) {
-    if (keyed.info.m_key_violations < 0xFFFF) ++keyed.info.m_key_violations;
+    if (key_info.m_key_violations < 0xFFFF) ++key_info.m_key_violations;
+    if (keyed.m_key_lease_ends == 0 && key_info.m_key_lease_period != 0)
+      keyed.m_key_lease_ends = now + key_info.m_key_lease_period * kSec;
+    result.m_key_violation = true;
+    result.port = keyed_port;
     return result;
   }
 

@@ -17,8 +17,13 @@
 // beyond LinearFDBCap) -> 0x001C, and nothing of that Set is applied.
 //
 // M_Key (R41, m_key_check.h): checked against the M_Key of the port the SMP arrived on (a switch:
-// its port 0). A violation is discarded without an answer and counted in that port's
-// M_KeyViolations (saturating at 0xFFFF). The M_Key lease timer is not modelled.
+// its port 0). A violation is discarded without an answer, counted in that port's M_KeyViolations
+// (saturating at 0xFFFF) and reported to the shell, which sends trap 256 (Bad M_Key) to the SM.
+// The lease (IBA Vol1 14.2.4.2): a violation starts the port's M_Key lease timer of
+// M_KeyLeasePeriod seconds unless it runs already (0: no lease, protection never lapses); an SMP
+// carrying the valid M_Key stops it; when it runs out, M_KeyProtectBits fall to 0, so that an SM
+// taking over from a dead one can read the M_Key again. Only an SMP can see the protection, so the
+// lapse is applied when the next SMP arrives (as the qib and hfi1 drivers do), not by a timer event.
 //
 // PortState by Set: NoChange; Armed from Init (or Armed); Active from Armed (or Active). Down and
 // Init are refused (0x001C): taking a link down by SMP is not modelled. PortPhysicalState must be
@@ -32,6 +37,7 @@
 #include <vector>
 
 #include "sim/core/ids.h"
+#include "sim/core/time.h"
 #include "sim/subnet_manager/mad/linear_forwarding_table.h"
 #include "sim/subnet_manager/mad/multicast_forwarding_table.h"
 #include "sim/subnet_manager/mad/node_info.h"
@@ -52,6 +58,7 @@ struct SmaPort {
   std::vector<std::uint16_t> p_keys;  // the P_KeyTable, in blocks of 32 (its size is a multiple of 32)
   // VLArbitrationTable blocks 1-4: low entries 0-31, low 32-63, high 0-31, high 32-63.
   std::array<VlArbitrationTableBlock, 4> vl_arbitration{};
+  Time m_key_lease_ends = 0;  // the M_Key lease timer runs out then (0: not running)
 };
 
 struct SmaState {
@@ -79,6 +86,7 @@ struct SmaResult {
   Smp response;           // the answer (GetResp), D = 1 for a directed-route SMP
   bool applied = false;   // a Set changed the state: the shell programs the hardware
   PortNum port = 0;       // the port the attribute was about (PortInfo, VLArb, P_Key; SL->VL: output)
+  bool m_key_violation = false;  // refused for its M_Key (port: the port whose M_Key it failed)
 };
 
 // The port whose PortInfo the request reads or writes (the arrival port on a CA; the modifier on a
@@ -87,9 +95,9 @@ struct SmaResult {
 PortNum sma_port_info_target(const SmaState& s, const Smp& request, PortNum arrival_port);
 
 // Handles one request that arrived on `arrival_port` (a switch's port 0 for an SMP that reached
-// its management port by LID). Does not walk the directed route (directed_route.h) and does not
-// handle traps (the shells do).
-SmaResult sma_process(SmaState& s, const Smp& request, PortNum arrival_port);
+// its management port by LID) at time `now` (the M_Key lease counts from it). Does not walk the
+// directed route (directed_route.h) and does not handle traps (the shells do).
+SmaResult sma_process(SmaState& s, const Smp& request, PortNum arrival_port, Time now = 0);
 
 // OperationalVLs / VLCap code <-> number of data VLs (1 -> 1, 2 -> 2, 3 -> 4, 4 -> 8, 5 -> 15; 0
 // for any other code).

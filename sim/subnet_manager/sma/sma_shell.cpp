@@ -2,6 +2,7 @@
 
 #include "sim/link/lrh.h"
 #include "sim/subnet_manager/mad/mad_acceptance.h"
+#include "sim/subnet_manager/mad/notice.h"
 #include "sim/subnet_manager/mad/smp_packet.h"
 #include "sim/transport/ud_send_packet.h"
 
@@ -207,8 +208,9 @@ void SmaShell::serve(Job& job) {
 
 void SmaShell::answer(const Job& job) {
   if (const PortNum target = sma_port_info_target(state_, job.smp, job.port)) sync_port(target);
-  const SmaResult r = sma_process(state_, job.smp, job.port);
+  const SmaResult r = sma_process(state_, job.smp, job.port, ScheduledModule::now());
   ++stats_.processed;
+  if (r.m_key_violation) return report_bad_m_key(job.smp, r.port);
   if (r.applied) {
     ++stats_.sets_applied;
     apply(job.smp, r, job.port);
@@ -222,6 +224,32 @@ void SmaShell::answer(const Job& job) {
   const PortNum out = lid_route(job.lrh.slid, job.port);
   if (out == 0 || !is_unicast_lid(job.lrh.slid)) return discard();
   send_smp(r.response, job.lrh.slid, own_lid(out), out);
+}
+
+void SmaShell::report_bad_m_key(const Smp& bad, PortNum keyed) {
+  ++stats_.m_key_violations;
+  const Time now = ScheduledModule::now();
+  if (now < bad_m_key_quiet_until_) return;  // a trap went out moments ago
+  const PortInfo& info = state_.ports[keyed].info;
+  const Lid own = own_lid(keyed);
+  if (!is_unicast_lid(own)) return;  // no LID yet: nothing to send a trap from
+  Smp trap;
+  trap.mgmt_class = IB_MCLASS_SUBN_LID;
+  trap.method = IB_MAD_METHOD_TRAP;
+  trap.attribute_id = IB_MAD_ATTR_NOTICE;
+  trap.transaction_id = kBadMKeyTrapTids + ++bad_m_key_traps_;
+  trap.m_key = info.m_key;
+  trap.data = encode_notice(make_trap_256(own, state_.is_switch() ? kNoticeProducerSwitch : kNoticeProducerCa, bad));
+  if (sm_) {
+    deliver_to_sm(trap, keyed, kLidPermissive);  // the SM runs on this node: no trap on the wire, no TrapRepress
+  } else {
+    const Lid sm_lid = info.master_sm_lid;
+    const PortNum out = is_unicast_lid(sm_lid) ? lid_route(sm_lid, keyed) : 0;
+    if (out == 0) return;  // no SM known yet
+    send_smp(trap, sm_lid, own, out);
+  }
+  ++stats_.traps_sent;
+  bad_m_key_quiet_until_ = now + 4096 * kNs * (std::uint64_t{1} << info.subnet_timeout);
 }
 
 void SmaShell::attach_sm(SmpReceiver* sm, PortNum port, const SmInfo& info) {

@@ -9,6 +9,11 @@
 // order; the answer or the forwarded SMP is handed to the output at the end of that time. SMPs for
 // an SM running on the node (answers, traps) skip the queue: the SM has its own processor.
 //
+// M_Key (sma.h): a request refused for its M_Key is answered by nothing but a trap 256 (Bad M_Key)
+// to the SM the port knows (PortInfo.MasterSMLID), by LID from the port's LID; an SM on this node
+// gets it directly. Like the Linux SMAs, at most one such trap per 4.096 us x 2^SubnetTimeOut (of
+// the refusing port): a flood of forged SMPs does not become a flood of traps.
+//
 // Every SMP is a real packet: a UD SEND to QP0 on VL15 carrying the 256-byte MAD (smp_packet.h). A
 // packet that is not one (not a UD SEND to QP0, no 256-byte BaseVersion 1 MAD of class 0x01/0x81,
 // R38) or that the directed-route rules refuse is discarded and counted as `malformed`. In the
@@ -46,6 +51,7 @@ struct SmaStats {
   std::uint64_t sets_applied = 0;
   std::uint64_t traps_sent = 0;
   std::uint64_t gmps_answered = 0;  // GMPs (QP1, data VL) the node's agents answered
+  std::uint64_t m_key_violations = 0;  // requests refused for their M_Key (all ports)
 };
 
 // Receives what the SMA hands an SM on the same node: answers to its requests and traps.
@@ -147,6 +153,8 @@ class SmaShell : public ManagementAgent {
   void serve(Job& job);
   void answer(const Job& job);
   void discard();
+  // Trap 256 for `bad`, refused by the M_Key of port `keyed`.
+  void report_bad_m_key(const Smp& bad, PortNum keyed);
 
   ScheduledModule& module_;
   PacketPool& pool_;
@@ -155,6 +163,9 @@ class SmaShell : public ManagementAgent {
   SmaTiming timing_;
   std::deque<Job> queue_;
   bool busy_ = false;
+  static constexpr std::uint64_t kBadMKeyTrapTids = 0x2560000000000000ull;  // TIDs of trap 256
+  std::uint64_t bad_m_key_traps_ = 0;
+  Time bad_m_key_quiet_until_ = 0;
 };
 
 // Writes an SMP packet (smp_packet.h) into a fresh packet from `pool`.
