@@ -120,7 +120,7 @@ SubnetManagerSpec parse_subnet_manager(const YamlMap& root, const Topology& topo
   }
   YamlMap m = root.optional_map("subnet_manager");
   m.check_no_unknown_keys({"host", "routing", "lmc", "roots", "root_guid_file", "cn_guid_file", "lft_file",
-                           "max_wire_smps", "smp_timeout", "smp_retries", "sweep_interval", "sma"});
+                           "nue_max_vls", "max_wire_smps", "smp_timeout", "smp_retries", "sweep_interval", "sma"});
   if (auto h = m.find("host")) {
     sm.host = h->as<std::string>();
     const auto n = topo.find_node(sm.host);
@@ -166,6 +166,10 @@ SubnetManagerSpec parse_subnet_manager(const YamlMap& root, const Topology& topo
     ro.lft_file = fp.lexically_normal().string();
   } else if (ro.engine == RoutingEngine::kFile) {
     m.get("routing").fail("lft_file naming the LFT dump with routing: file", "none");
+  }
+  if (auto f = m.find("nue_max_vls")) {
+    if (ro.engine != RoutingEngine::kNue) f->fail("nue_max_vls only with routing: nue");
+    ro.nue_max_vls = m.optional_in_range<unsigned>("nue_max_vls", 1, 0, 15);
   }
   sm.config.max_wire_smps = m.optional_in_range<unsigned>("max_wire_smps", sm.config.max_wire_smps, 1, 1u << 16);
   sm.config.smp_timeout = m.duration("smp_timeout", sm.config.smp_timeout);
