@@ -17,6 +17,8 @@ void set_calendar_mode(CalendarMode mode) { g_mode = mode; }
 CalendarMode calendar_mode() { return g_mode; }
 
 Time CalendarProcess::current_time_ = 0;
+std::vector<std::uint64_t> CalendarProcess::module_seqs_(1, 0);
+std::uint32_t CalendarProcess::current_module_ = 0;
 bool CalendarProcess::in_action_ = false;
 EventTrace* CalendarProcess::trace_ = nullptr;
 Time CalendarProcess::horizon_ = 0;
@@ -47,11 +49,17 @@ void CalendarProcess::rethrow_failure() {
   }
 }
 
-void CalendarProcess::push_outside_wake(const Event& e, bool early) {
+std::uint32_t CalendarProcess::register_module() {
+  IBFSIM_CHECK(module_seqs_.size() < kModuleLimit, "more than 2^23 modules");
+  module_seqs_.push_back(0);
+  return static_cast<std::uint32_t>(module_seqs_.size() - 1);
+}
+
+void CalendarProcess::push_outside_wake(const Event& e, std::uint64_t order) {
   const Time t = sc_core::sc_time_stamp().value();
   const Time at = e.at;
   IBFSIM_CHECK(at >= t, "event scheduled in the past");
-  calendar_.push(e, early);
+  calendar_.push_keyed(e, order);
   // Before the simulation runs, the initial wake at time 0 arms the event; during a wake, the
   // wake arms it once at the end (re-notifying per action would leave a cancelled entry in
   // SystemC's timed queue each time).
@@ -109,18 +117,21 @@ void CalendarProcess::wake() {
         const Event e = calendar_.pop();
         ++g_events;
         if (trace_) trace_->on_event(e);
+        current_module_ = e.module;
         e.run();
       }
       if (calendar_.empty() || !may_run_ahead(kernel_time, calendar_.top().at)) break;
       t = calendar_.top().at;
     }
   } catch (...) {
+    current_module_ = 0;
     waking_ = false;
     in_action_ = false;
     if (!g_failure) g_failure = std::current_exception();
     sc_core::sc_stop();
     return;
   }
+  current_module_ = 0;
   waking_ = false;
   in_action_ = false;
   if (after_wake_) after_wake_();

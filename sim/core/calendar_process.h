@@ -3,13 +3,21 @@
 //
 // Two layouts (docs/architecture.md, "Time"):
 //  * per module: every ScheduledModule owns one, so SystemC's queue holds one event per busy module;
-//  * fabric-wide (default): all modules share one, so SystemC holds a single pending event and
-//    ordering among events at the same instant is by scheduling order across the whole fabric.
+//  * fabric-wide (default): all modules share one, so SystemC holds a single pending event.
 // bench/fabric_bench measures both.
+//
+// Order. Events at the same instant run in an order the model owns, never in the order some
+// global counter happened to see them: by (early first, origin module, that module's sequence).
+// The origin is the module whose event was running when the event was scheduled (0 outside any
+// event: elaboration and set-up); each module numbers what it schedules. A module runs the same
+// events in the same order however the fabric is split among calendars, so it schedules the same
+// events with the same keys, and the order of every instant is the same with any number of
+// partitions (docs/architecture.md, "Time").
 #pragma once
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <vector>
 #include <systemc>
 
 #include "sim/core/error.h"
@@ -49,14 +57,19 @@ class CalendarProcess : public sc_core::sc_module {
     push(make_event<Method>(at, target, std::forward<X>(args)...), true);
   }
   void push(const Event& e, bool early = false) {
+    std::uint64_t& seq = module_seqs_[current_module_];
+    IBFSIM_CHECK(seq < kSeqLimit, "a module scheduled more than 2^40 events");
+    const std::uint64_t order = (early ? 0 : EventCalendar::kOrdinary) | (std::uint64_t{current_module_} << kSeqBits) | seq++;
     if (waking_) {
       // During a wake (nearly every push): the wake arms the SystemC event once when done.
       IBFSIM_CHECK(e.at >= current_time_, "event scheduled in the past");
-      calendar_.push(e, early);
+      calendar_.push_keyed(e, order);
     } else {
-      push_outside_wake(e, early);
+      push_outside_wake(e, order);
     }
   }
+  // A new module's number, the origin of what its events schedule (ScheduledModule).
+  static std::uint32_t register_module();
   std::size_t pending() const { return calendar_.size(); }
   // Called after every wake, once all actions of that instant have run (waveform sampling).
   void set_after_wake(std::function<void()> hook) { after_wake_ = std::move(hook); }
@@ -96,7 +109,12 @@ class CalendarProcess : public sc_core::sc_module {
 
  private:
   void wake();
-  void push_outside_wake(const Event& e, bool early);
+  void push_outside_wake(const Event& e, std::uint64_t order);
+  static constexpr unsigned kSeqBits = 40;
+  static constexpr std::uint64_t kSeqLimit = std::uint64_t{1} << kSeqBits;
+  static constexpr std::uint32_t kModuleLimit = 1u << 23;  // the bits left below kOrdinary
+  static std::vector<std::uint64_t> module_seqs_;  // [module]: the next sequence number it gives
+  static std::uint32_t current_module_;            // the module of the running event (0: none)
   bool may_run_ahead(Time kernel_time, Time next) const;
 
   static Time current_time_;

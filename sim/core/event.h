@@ -32,14 +32,18 @@ struct EventType {
   std::string (*describe_args)(const unsigned char* args);  // packets by id, numbers as numbers
 };
 
-// One scheduled event, as the calendar stores it (48 bytes).
+// One scheduled event, as the calendar stores it (56 bytes).
 struct Event {
   Time at = 0;
-  // Among events at the same time, the smaller runs first (scheduling order; see EventCalendar).
+  // Among events at the same time, the smaller runs first. A calendar process sets it to the
+  // model's own key (calendar_process.h, "Order"); a bare EventCalendar to its scheduling order.
   std::uint64_t order = 0;
   const EventType* type = nullptr;
   void* target = nullptr;
   alignas(8) unsigned char args[kEventArgBytes] = {};
+  // The module whose calendar the event was scheduled on (ScheduledModule::id): while it runs,
+  // that module is the origin of what it schedules. 0: none (a bare calendar).
+  std::uint32_t module = 0;
 
   void run() const { type->invoke(target, args); }
   const char* name() const { return type->name(); }

@@ -16,6 +16,9 @@ namespace ibfsim {
 
 class EventCalendar {
  public:
+  // The top bit of an order: clear for early events, which run before the ordinary ones.
+  static constexpr std::uint64_t kOrdinary = std::uint64_t{1} << 63;
+
   EventCalendar();
 
   // `e.at` must not be earlier than the time of the last event popped; it may be earlier than
@@ -23,7 +26,11 @@ class EventCalendar {
   // An `early` event runs before every ordinary event of its instant (in scheduling order among
   // early ones): for what must be in place before anything at that instant looks at it.
   void push(const Event& e, bool early = false) {
-    const std::uint64_t order = early ? next_seq_++ : (next_seq_++ | kOrdinary);
+    push_keyed(e, early ? next_seq_++ : (next_seq_++ | kOrdinary));
+  }
+  // The same with the order among events of the same instant given by the caller (`order`
+  // replaces e.order; smaller first): how a CalendarProcess keeps the model's own tie-break.
+  void push_keyed(const Event& e, std::uint64_t order) {
     const std::uint64_t bucket = e.at >> kBucketShift;
     // The common case, inline: a bucket of the wheel that is not being drained.
     if (bucket >= cur_ && bucket < cur_ + kBuckets) {
@@ -45,7 +52,6 @@ class EventCalendar {
   Event pop();
 
  private:
-  static constexpr std::uint64_t kOrdinary = std::uint64_t{1} << 63;  // order bit: not early
   static constexpr unsigned kBucketShift = 20;
   static constexpr std::uint64_t kBuckets = 4096;
   struct Later {

@@ -17,15 +17,21 @@ class ScheduledModule : public sc_core::sc_module {
 
   // Runs target->*Method(args...) at time `at` (>= now), on this module's calendar: a module
   // schedules its own events, and a wire schedules the events of the module at its far end there
-  // (event.h); events at the same instant run in scheduling order.
+  // (event.h); events at the same instant run in the order of their keys (calendar_process.h, "Order").
   template <auto Method, class T, class... X>
   void schedule(Time at, T* target, X&&... args) {
-    calendar_->schedule<Method>(at, target, std::forward<X>(args)...);
+    Event e = make_event<Method>(at, target, std::forward<X>(args)...);
+    e.module = id_;
+    calendar_->push(e);
   }
   template <auto Method, class T, class... X>
   void schedule_early(Time at, T* target, X&&... args) {
-    calendar_->schedule_early<Method>(at, target, std::forward<X>(args)...);
+    Event e = make_event<Method>(at, target, std::forward<X>(args)...);
+    e.module = id_;
+    calendar_->push(e, true);
   }
+  // The module's number: the origin of the events its events schedule (calendar_process.h, "Order").
+  std::uint32_t id() const { return id_; }
   CalendarProcess& calendar() { return *calendar_; }
 
   // Inside an action this is the instant it runs; outside (elaboration, after the run) the kernel's.
@@ -35,6 +41,7 @@ class ScheduledModule : public sc_core::sc_module {
  private:
   std::unique_ptr<CalendarProcess> own_calendar_;  // per-module mode only
   CalendarProcess* calendar_;
+  std::uint32_t id_ = CalendarProcess::register_module();
 };
 
 }  // namespace ibfsim

@@ -1,5 +1,7 @@
 #include "sim/fabric/static_routing.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include <boost/graph/adjacency_list.hpp>
@@ -132,6 +134,41 @@ StaticRouting compute_static_routing(const Topology& topo) {
     }
   }
   return r;
+}
+
+std::size_t tree_switch_levels(const Topology& topo) {
+  const std::size_t n = topo.nodes.size();
+  constexpr std::size_t kUnset = ~std::size_t{0};
+  std::vector<std::size_t> level(n, kUnset);
+  std::vector<std::vector<std::size_t>> switch_neighbours(n);
+  std::vector<std::size_t> frontier;
+  for (const TopoCable& c : topo.cables) {
+    const bool a_sw = topo.nodes[c.node_a].type == NodeType::kSwitch;
+    const bool b_sw = topo.nodes[c.node_b].type == NodeType::kSwitch;
+    if (a_sw && b_sw) {
+      switch_neighbours[c.node_a].push_back(c.node_b);
+      switch_neighbours[c.node_b].push_back(c.node_a);
+    } else if (a_sw != b_sw) {
+      const std::size_t sw = a_sw ? c.node_a : c.node_b;
+      if (level[sw] == kUnset) level[sw] = 1, frontier.push_back(sw);
+    }
+  }
+  // Breadth first from the switches with hosts: a switch's level is one more than its nearest.
+  std::size_t levels = frontier.empty() ? 0 : 1;
+  for (std::size_t k = 0; k < frontier.size(); ++k)
+    for (std::size_t m : switch_neighbours[frontier[k]])
+      if (level[m] == kUnset) {
+        level[m] = level[frontier[k]] + 1;
+        levels = std::max(levels, level[m]);
+        frontier.push_back(m);
+      }
+  for (std::size_t s = 0; s < n; ++s) {
+    if (topo.nodes[s].type != NodeType::kSwitch) continue;
+    if (level[s] == kUnset) return 0;  // a switch no host reaches
+    for (std::size_t m : switch_neighbours[s])
+      if (level[m] + 1 != level[s] && level[s] + 1 != level[m]) return 0;  // not between adjacent levels
+  }
+  return levels;
 }
 
 }  // namespace ibfsim

@@ -35,4 +35,13 @@ struct StaticRouting {
 // ports than unicast LIDs (0xBFFF).
 StaticRouting compute_static_routing(const Topology& topo);
 
+// The number of switch levels when the fabric is a layered tree (the switches with hosts are
+// level 1, every other switch one more than its nearest neighbour nearer the hosts, and every
+// switch-to-switch cable joins adjacent levels), else 0. Min-hop routes balanced per switch, as
+// above, are balanced on two levels (a leaf-spine) but not on three or more: each switch spreads
+// the LIDs over its own up-ports without regard to what the switches below chose, so some
+// top-level ports carry many times their share and the fabric saturates early. The subnet
+// manager's ftree engine routes such trees evenly.
+std::size_t tree_switch_levels(const Topology& topo);
+
 }  // namespace ibfsim

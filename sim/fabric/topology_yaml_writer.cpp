@@ -12,7 +12,7 @@ namespace ibfsim {
 namespace {
 
 constexpr LinkSpeed kSpeeds[] = {LinkSpeed::kSdr, LinkSpeed::kDdr, LinkSpeed::kQdr, LinkSpeed::kFdr10,
-                                 LinkSpeed::kFdr, LinkSpeed::kEdr, LinkSpeed::kHdr, LinkSpeed::kNdr};
+                                 LinkSpeed::kFdr, LinkSpeed::kEdr, LinkSpeed::kHdr, LinkSpeed::kNdr, LinkSpeed::kXdr};
 constexpr unsigned kWidths[] = {1, 2, 4, 8, 12};
 
 // The most common value of `values`; ties go to the one seen first. `fallback` when empty.

@@ -1,5 +1,6 @@
 #include "sim/workload/scenario.h"
 
+#include "sim/fabric/static_routing.h"
 #include "sim/fabric/topology_subnets.h"
 
 #include <fmt/format.h>
@@ -527,6 +528,13 @@ Scenario parse_scenario(const YAML::Node& root, const std::string& path,
   check_verbs_flow_hosts(maps.verbs, s);
   if (s.topology.hcas().size() < 2) m.fail("a topology with at least two HCAs", "fewer");
   s.warnings = topology_warnings(s.topology);
+  if (!s.subnet_manager.in_band)
+    if (const std::size_t levels = tree_switch_levels(s.topology); levels >= 3)
+      s.warnings.push_back(fmt::format(
+          "subnet_manager: static routes this {}-level tree min-hop per switch, which leaves its upper levels "
+          "unbalanced (some top-level ports carry many times their share, and the fabric saturates early); for even "
+          "routes use the in-band subnet manager with routing: ftree",
+          levels));
   // Random destinations need every host reachable from every other, and verbs flows their two hosts.
   for (const WorkloadSpec& w : s.flows)
     if (w.destination == "random") {

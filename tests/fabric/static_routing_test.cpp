@@ -125,3 +125,25 @@ TEST_CASE("static routing gives no route to unreachable LIDs", "[fabric][routing
   CHECK(r.lft[2] == std::vector<std::uint8_t>{kNoRoute, 1, 2, kNoRoute, kNoRoute, 0, 3});
   CHECK(r.lft[3] == std::vector<std::uint8_t>{kNoRoute, 1, 1, kNoRoute, kNoRoute, 1, 0});
 }
+
+TEST_CASE("tree_switch_levels: layered trees by their levels, other fabrics 0", "[fabric][routing]") {
+  const TopologyDefaults d;
+  CHECK(tree_switch_levels(generate_leaf_spine(4, 2, 2, d)) == 2);
+  CHECK(tree_switch_levels(generate_kary_ntree(2, 3, d)) == 3);  // 3 levels: static routes warn there
+  CHECK(tree_switch_levels(generate_kary_ntree(2, 4, d)) == 4);
+  CHECK(tree_switch_levels(generate_mesh({2, 2}, 1, true, d)) == 0);  // switch cables within level 1
+  CHECK(tree_switch_levels(generate_hypercube(3, 1, d)) == 0);
+  // A cable across two levels (a leaf straight to a top switch) is no layered tree.
+  Topology skew = generate_kary_ntree(2, 3, d);
+  const std::vector<std::size_t> sw = skew.switches();
+  TopoCable c;
+  c.node_a = sw.front();
+  c.node_b = sw.back();
+  skew.nodes[c.node_a].num_ports += 1;
+  skew.nodes[c.node_b].num_ports += 1;
+  c.port_a = skew.nodes[c.node_a].num_ports;
+  c.port_b = skew.nodes[c.node_b].num_ports;
+  c.rate = skew.cables.front().rate;
+  skew.cables.push_back(c);
+  CHECK(tree_switch_levels(skew) == 0);
+}

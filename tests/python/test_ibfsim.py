@@ -21,7 +21,7 @@ def test_generators_build_the_documented_fabrics():
     assert {c["rate"] for c in torus.cables} == {"4x HDR"}
     assert torus.nodes[0] == {"name": "h1", "type": "hca", "ports": 1, "guid": torus.nodes[0]["guid"],
                               "buffer_credits": 256, "vls": 8, "vl15_buffer_credits": 10,
-                              "speeds": "SDR, DDR, QDR, FDR10, FDR, EDR, HDR, NDR", "widths": "1x, 2x, 4x, 8x, 12x"}
+                              "speeds": "SDR, DDR, QDR, FDR10, FDR, EDR, HDR, NDR, XDR", "widths": "1x, 2x, 4x, 8x, 12x"}
     assert "diameter: 7 switches crossed" in torus.summary_text()
     with pytest.raises(ValueError, match="generator kind"):
         ibfsim.generate("ring", n=4)
