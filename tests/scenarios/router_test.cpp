@@ -64,8 +64,8 @@ TEST_CASE("router: an RC WRITE ping-pong across two subnets, t_typical by hand t
   // From h1's first edge c: sw1 has the LRH at c + 4 + 1 (ceil(9/32) = 1 edge in) and the tail at
   //   c + 7; it starts at the first edge >= c + 5 + 39.0625 -> c + 45 (its end c + 48 is past the
   //   tail + 39.0625, so cut-through is not held back);
-  //   r1: LRH at c + 50, starts at c + 90 (it routes on the GRH, in 1.5 edges later: long before
-  //   its 100 ns are over), its LRH rebuilt for subnet 2;
+  //   r1: LRH at c + 50, starts at c + 90 (it routes on the GRH, in one edge after the LRH: long
+  //   before its 100 ns are over), its LRH rebuilt for subnet 2;
   //   sw2: LRH at c + 95, starts at c + 135; h3 has the tail at c + 135 + 4 + 3 = c + 142.
   // The turn at each side is perftest_test.cpp's: the 2-byte DMA (138,855 fs), wire_to_completion
   // and doorbell_to_wire (250 ns each): the answer's first edge 196 edges after the data's last.
