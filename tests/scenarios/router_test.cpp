@@ -200,7 +200,8 @@ TEST_CASE("router: a UD SEND and RC WRITEs cross two subnets intact, tshark sees
   }
 }
 
-TEST_CASE("ibfsim topo knows routers and their subnets, and writes them in every format", "[scenarios][router][topo]") {
+TEST_CASE("ibfsim topo knows routers and their subnets, writes them in every format, routes each subnet",
+          "[scenarios][router][topo]") {
   const CommandResult t = run_ibfsim("topo " + kTopology);
   INFO(t.output);
   REQUIRE(t.exit_code == 0);
@@ -213,6 +214,13 @@ TEST_CASE("ibfsim topo knows routers and their subnets, and writes them in every
   CHECK(read_file(dir + "/t.ibnd").find("rtguid=0x2c90302000400\nRt\t2 \"R-0002c90302000400\"") != std::string::npos);
   CHECK(read_file(dir + "/t.net").find("rtguid=0x2c90302000400\nRt\t2 \"r1\"") != std::string::npos);
   CHECK(read_file(dir + "/t.dot").find("shape=hexagon") != std::string::npos);
+  // Each subnet's SM, offline: LIDs as OpenSM assigns them, the router port an end port ("Router").
+  const CommandResult routes = run_ibfsim("routes --topology " + kTopology + " --sm-host h3 --guid2lid");
+  INFO(routes.output);
+  CHECK(routes.exit_code == 0);
+  CHECK(routes.output.find("Unicast lids [0-4] of switch Lid 3 guid 0x0002c90300000005 ('sw2'):\n"
+                           "0x0001 001 # Channel Adapter portguid 0x0002c90301000007: 'h3'\n"
+                           "0x0002 008 # Router portguid 0x0002c90302000402: 'r1'\n") != std::string::npos);
   // Each written form reads back as the same fabric: a router with the same GUID, the same cables.
   for (const char* f : {"t.ibnd", "t.yaml", "t.net"}) {
     const CommandResult back = run_ibfsim("topo " + dir + "/" + f);
