@@ -39,7 +39,7 @@ py::dict node_dict(const TopoNode& n) {
   d["type"] = node_type_name(n.type);
   d["ports"] = n.num_ports;
   d["guid"] = n.guid;
-  if (n.type == NodeType::kSwitch) d["latency_ns"] = to_ns(n.switch_latency);
+  if (n.type != NodeType::kHca) d["latency_ns"] = to_ns(n.switch_latency);
   d["buffer_credits"] = n.rx_buffer_credits;
   d["vls"] = n.op_vls;
   d["vl15_buffer_credits"] = n.vl15_buffer_credits;

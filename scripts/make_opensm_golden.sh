@@ -5,6 +5,8 @@
 #
 # Usage: scripts/make_opensm_golden.sh [TOPOLOGY...]    (default: all of them)
 #   IBFSIM=path/to/ibfsim to use a given binary (default build/ibfsim, built if missing).
+#   RUNS=REGEX regenerates only the runs whose name matches (the topology's folder and its other
+#   runs are kept as they are; the topology files must exist already).
 #
 # For each topology: a generator YAML is exported to an ibsim net file with `ibfsim topo --ibsim`,
 # then adjusted (see fix_net below). For each run: a private ibsim is started on the net file
@@ -14,7 +16,8 @@
 # dump_lfts, ibsim is stopped, and scripts/check_opensm_golden.py checks the result (check.txt).
 # Kept per run: opensm-lfts.dump, guid2lid, opensm.log, opensm.conf, command.txt, check.txt and,
 # for updn, root_guids.txt (when named) and opensm-updn-roots.dump, for ftree
-# opensm-ftree-ca-order.dump and root_guids.txt / cn_guids.txt when given. Any failure stops the
+# opensm-ftree-ca-order.dump and root_guids.txt / cn_guids.txt when given, with QoS on
+# opensm-sl2vl.dump, and for the engines that give paths SLs path-sls.txt (see run). Any failure stops the
 # script (exit 1). A topology's folder is rebuilt from scratch. scripts/opensm_model.py then checks
 # our description of OpenSM against it all.
 set -euo pipefail
@@ -45,7 +48,12 @@ DIAGS_VERSION=$(dpkg-query -W -f='${Version}' infiniband-diags)
 # ---- cleanup -----------------------------------------------------------------------------------
 IBSIM_PID=
 TMPDIRS=()
+OSM_PID=
 cleanup() {
+  if [ -n "$OSM_PID" ] && kill -0 "$OSM_PID" 2>/dev/null; then
+    kill "$OSM_PID" 2>/dev/null || true
+    wait "$OSM_PID" 2>/dev/null || true
+  fi
   if [ -n "$IBSIM_PID" ] && kill -0 "$IBSIM_PID" 2>/dev/null; then
     kill "$IBSIM_PID" 2>/dev/null || true
     wait "$IBSIM_PID" 2>/dev/null || true
@@ -88,6 +96,11 @@ EOF
 # topology NAME YAML: writes OUT/NAME/topology.yaml and OUT/NAME/topology.net.
 topology() {
   local name=$1 yaml=$2 dir=$OUT/$1
+  if [ -n "${RUNS:-}" ]; then
+    [ -f "$dir/topology.net" ] || die "RUNS given but $dir/topology.net does not exist"
+    echo "== $name (kept)"
+    return
+  fi
   rm -rf "$dir"; mkdir -p "$dir"
   printf '%s\n' "$yaml" > "$dir/topology.yaml"
   local tmp; tmp=$(mktemp -d); TMPDIRS+=("$tmp")
@@ -108,6 +121,8 @@ topology() {
 run() {
   local topo=$1 runname=$2 engine=$3 lmc=$4 roots=$5 checkflags=$6 SM_HOST=${7:-h1} cns=${8:-}
   local net=$OUT/$topo/topology.net dir=$OUT/$topo/$runname
+  if [ -n "${RUNS:-}" ] && ! [[ $runname =~ ^($RUNS)$ ]]; then return; fi
+  local conf=${RUN_CONF:-} sls=${RUN_SLS:-}
   local tmp; tmp=$(mktemp -d); TMPDIRS+=("$tmp")
   mkdir -p "$tmp/cache" "$tmp/dump"
   rm -rf "$dir"; mkdir -p "$dir"
@@ -151,6 +166,10 @@ prefix_routes_file $tmp/prefix-routes.conf
 qos_policy_file $tmp/qos-policy.conf
 torus_config $tmp/torus-2QoS.conf
 EOF
+  # RUN_CONF: more options (e.g. "qos TRUE"), one a line; only runs that name some carry them.
+  if [ -n "$conf" ]; then printf '%s\n' "$conf" >> "$tmp/opensm.conf"; fi
+  # RUN_SLS=dfsssp: dfsssp's own debug messages (its path-to-VL table) and nothing else's.
+  if [ "$sls" = dfsssp ]; then echo "osm_ucast_dfsssp.c 0x08" > "$tmp/per-module-logging.conf"; fi
   sed "s|$tmp|RUNDIR|g" "$tmp/opensm.conf" > "$dir/opensm.conf"
 
   # Private ibsim on an abstract unix socket of our own.
@@ -169,12 +188,30 @@ EOF
   local simenv=(env IBSIM_SOCKNAME="$sock" SIM_HOST="$SM_HOST" LD_PRELOAD="$UMAD2SIM"
                 OSM_CACHE_DIR="$tmp/cache" OSM_TMP_DIR="$tmp/dump")
   local rc=0
-  (cd "$tmp" && "${simenv[@]}" timeout 300 opensm -F "$tmp/opensm.conf" -o) > "$tmp/opensm.stdout" 2>&1 || rc=$?
-  [ "$rc" -eq 0 ] || die "$topo/$runname: opensm exited $rc: $(tail -n 20 "$tmp/opensm.stdout" "$tmp/opensm.log" 2>&1)"
+  if [ "$sls" = saquery ] || [ "$sls" = saquery-switches ]; then
+    # OpenSM stays up as the SA, to be asked for path records one (SLID, DLID) pair at a time
+    # (through ibsim, multi-record GetTable answers come back truncated), then is stopped.
+    (cd "$tmp" && exec "${simenv[@]}" timeout 3600 opensm -F "$tmp/opensm.conf") > "$tmp/opensm.stdout" 2>&1 &
+    OSM_PID=$!
+    for _ in $(seq 600); do
+      grep -qs 'SUBNET UP' "$tmp/opensm.log" && break
+      kill -0 "$OSM_PID" 2>/dev/null || die "$topo/$runname: opensm exited: $(tail -n 20 "$tmp/opensm.stdout" "$tmp/opensm.log" 2>&1)"
+      sleep 0.5
+    done
+    grep -qs 'SUBNET UP' "$tmp/opensm.log" || die "$topo/$runname: no SUBNET UP after 300 s"
+    sleep 2  # the LID cache is stored just after
+    query_path_sls "$tmp" "$sls" "${simenv[@]}" > "$tmp/path-sls.txt"
+    kill "$OSM_PID"; wait "$OSM_PID" 2>/dev/null || true; OSM_PID=
+  else
+    (cd "$tmp" && "${simenv[@]}" timeout 300 opensm -F "$tmp/opensm.conf" -o) > "$tmp/opensm.stdout" 2>&1 || rc=$?
+    [ "$rc" -eq 0 ] || die "$topo/$runname: opensm exited $rc: $(tail -n 20 "$tmp/opensm.stdout" "$tmp/opensm.log" 2>&1)"
+  fi
   grep -q 'SUBNET UP' "$tmp/opensm.log" || die "$topo/$runname: no SUBNET UP in the OpenSM log"
   grep -q "osm_ucast_mgr_process: $engine tables configured on all switches" "$tmp/opensm.log" \
     || die "$topo/$runname: '$engine' did not configure the tables (fell back?): $(grep -E 'ERR|ucast_mgr' "$tmp/opensm.log")"
-  if grep -q ' ERR ' "$tmp/opensm.log"; then
+  # With qos TRUE OpenSM looks for a QoS policy file; there is none (ERR AC01), so it uses its
+  # default QoS settings, as a stock OpenSM run with -Q and no policy does. Any other ERR stops us.
+  if grep ' ERR ' "$tmp/opensm.log" | grep -qv ' ERR AC01: Failed opening QoS policy file '; then
     die "$topo/$runname: OpenSM logged errors: $(grep ' ERR ' "$tmp/opensm.log" | head)"
   fi
 
@@ -187,16 +224,23 @@ EOF
 
   cp "$tmp/dump/opensm-lfts.dump" "$tmp/cache/guid2lid" "$dir/"
   # updn writes the roots it used (named or found), ftree the order it routed the HCAs in.
-  for f in opensm-updn-roots.dump opensm-ftree-ca-order.dump; do
+  for f in opensm-updn-roots.dump opensm-ftree-ca-order.dump opensm-sl2vl.dump; do
     if [ -f "$tmp/dump/$f" ]; then cp "$tmp/dump/$f" "$dir/"; fi
   done
-  # The log without its time stamps and thread ids, so regenerating changes nothing.
-  sed -E 's/^[A-Z][a-z]{2} [ 0-9]{2} [0-9:]{8} [0-9]{6} \[[0-9A-F]+\] //' "$tmp/opensm.log" > "$dir/opensm.log"
+  if [ "$sls" = dfsssp ]; then
+    dfsssp_path_sls "$tmp/opensm.log" > "$tmp/path-sls.txt" || die "$topo/$runname: no dfsssp path VLs in the log"
+  fi
+  if [ -n "$sls" ]; then cp "$tmp/path-sls.txt" "$dir/"; fi
+  # The log without its time stamps and thread ids (and debug messages, and the memory addresses
+  # nue prints), so regenerating changes nothing.
+  sed -E -e 's/^[A-Z][a-z]{2} [ 0-9]{2} [0-9:]{8} [0-9]{6} \[[0-9A-F]+\] //' \
+      -e 's/\b0x(7f|5[5-6])[0-9a-f]{10}\b/ADDRESS/g' "$tmp/opensm.log" | grep -v '^0x08 -> ' > "$dir/opensm.log"
   cat > "$dir/command.txt" <<EOF
 # ibfsim golden run $topo/$runname: opensm $OPENSM_VERSION, ibsim-utils $IBSIM_VERSION, infiniband-diags $DIAGS_VERSION
 # RUNDIR is a fresh temporary folder holding cache/ and dump/; SOCK a private socket name.
 IBSIM_SOCKNAME=SOCK ibsim -n -s $topo/topology.net &
-IBSIM_SOCKNAME=SOCK SIM_HOST=$SM_HOST LD_PRELOAD=$UMAD2SIM OSM_CACHE_DIR=RUNDIR/cache OSM_TMP_DIR=RUNDIR/dump opensm -F RUNDIR/opensm.conf -o
+IBSIM_SOCKNAME=SOCK SIM_HOST=$SM_HOST LD_PRELOAD=$UMAD2SIM OSM_CACHE_DIR=RUNDIR/cache OSM_TMP_DIR=RUNDIR/dump opensm -F RUNDIR/opensm.conf $([ "${sls#saquery}" != "$sls" ] && echo '&   # stays up as the SA; after SUBNET UP, for every pair of LIDs S != D in the LFTs:
+IBSIM_SOCKNAME=SOCK SIM_HOST=$SM_HOST LD_PRELOAD=$UMAD2SIM saquery --src-to-dst S:D   # its sl -> path-sls.txt; then opensm is stopped' || echo '-o')
 IBSIM_SOCKNAME=SOCK SIM_HOST=$SM_HOST LD_PRELOAD=$UMAD2SIM dump_lfts > RUNDIR/ibroute-lfts.txt
 # kept: RUNDIR/dump/opensm-lfts.dump, RUNDIR/cache/guid2lid, opensm.log (time stamps cut), and
 # RUNDIR/dump/opensm-updn-roots.dump or opensm-ftree-ca-order.dump when OpenSM wrote them;
@@ -209,6 +253,61 @@ EOF
   cp "$tmp/check.out" "$dir/check.txt"
   sed "s|^|   $runname: |" "$tmp/check.out"
   rm -rf "$tmp"
+}
+
+# query_path_sls TMP MODE ENV...: every (SLID, DLID) pair of the LIDs in the LFT dump, the SL
+# OpenSM's SA gives its path record (the routing engine's path_sl), as "SLID DLID SL" lines. MODE
+# saquery-switches: only the pairs whose SLID is a switch's (lash's SL depends on the two switches
+# only, and a large fabric has too many pairs to ask one by one).
+query_path_sls() {
+  local tmp=$1 mode=$2; shift 2
+  local lids; lids=$(awk '/^0x[0-9a-f]+ /{print $1}' "$tmp/dump/opensm-lfts.dump" | sort -u)
+  local sources=$lids
+  if [ "$mode" = saquery-switches ]; then
+    sources=$(awk '/^0x[0-9a-f]+ 000 /{print $1}' "$tmp/dump/opensm-lfts.dump" | sort -u)
+    echo "# The SL OpenSM's SA answers for the path record of every pair of LIDs whose source is a switch (saquery --src-to-dst): SLID DLID SL"
+  else
+    echo "# The SL OpenSM's SA answers for the path record of every pair of LIDs (saquery --src-to-dst): SLID DLID SL"
+  fi
+  local s d out sl
+  for s in $sources; do
+    for d in $lids; do
+      [ "$s" = "$d" ] && continue
+      out=$("$@" saquery --src-to-dst "$((s)):$((d))" 2>&1) || die "saquery $((s)):$((d)) failed: $out"
+      sl=$(printf '%s\n' "$out" | sed -nE 's/^[[:space:]]*sl\.+(0x[0-9a-fA-F]+)$/\1/p')
+      [ -n "$sl" ] || die "saquery $((s)):$((d)) gave no SL: $out"
+      printf '%s %s %d\n' "$s" "$d" "$((sl))"
+    done
+  done
+}
+
+# dfsssp_path_sls LOG: dfsssp's path-to-VL table after balancing (its debug messages), as
+# "SLID DLID SL" or "SLID DLID FIRST-LAST": when balancing gave a layer several VLs, OpenSM's SA
+# answers each path record with one of them at random (get_dfsssp_sl), so the golden set is the range.
+dfsssp_path_sls() {
+  python3 - "$1" <<'EOF'
+import re, sys
+log = open(sys.argv[1]).read()
+avail = int(re.search(r"Virtual Lanes available: (\d+)", log).group(1))
+needed = int(re.search(r"Virtual Lanes needed: (\d+)", log).group(1))
+routes = [tuple(map(int, m)) for m in re.findall(r"route from src_lid=(\d+) to dest_lid=(\d+) on vl=(\d+)", log)]
+if not routes:
+    sys.exit(1)
+bases = sorted({vl for _, _, vl in routes})
+last = {}
+if needed < avail:
+    # Balancing split the spare VLs among the layers: each layer's VLs run up to the next one's first.
+    if len(bases) != needed:
+        sys.exit("expected %d layers after balancing, found first VLs %s" % (needed, bases))
+    for i, b in enumerate(bases):
+        last[b] = (bases[i + 1] if i + 1 < len(bases) else avail) - 1
+else:
+    last = {b: b for b in bases}
+print("# dfsssp's VLs for every pair of LIDs (OpenSM's debug table after balancing): SLID DLID SL, or")
+print("# SLID DLID FIRST-LAST where OpenSM answers a path record with one of those SLs at random")
+for s, d, vl in sorted(routes):
+    print("0x%04x 0x%04x %s" % (s, d, str(vl) if last[vl] == vl else "%d-%d" % (vl, last[vl])))
+EOF
 }
 
 # ---- what is generated -------------------------------------------------------------------------
@@ -232,7 +331,10 @@ generate: {kind: leaf_spine, leaves: 4, spines: 2, hosts_per_leaf: 4}'
       run $t updn_autoroots updn 0 ''      --minimal-paths
       run $t dnup        dnup   0 ''       --minimal-paths
       run $t sssp        sssp   0 ''       --minimal-paths
-      run $t dfsssp      dfsssp 0 ''       --minimal-paths
+      RUN_CONF="qos TRUE" RUN_SLS=dfsssp run $t dfsssp      dfsssp 0 ''       --minimal-paths
+      RUN_CONF="qos TRUE" RUN_SLS=saquery run $t lash lash 0 '' --minimal-paths
+      run $t nue         nue    0 ''       ''
+      RUN_CONF=$'qos TRUE\nnue_max_num_vls 0' RUN_SLS=saquery run $t nue_vls nue 0 '' ''
       run $t ftree       ftree  0 ''       --minimal-paths
       # Compute nodes 4, 2, 3 and 1 per leaf: the others routed as non-CNs, dummies for the gaps.
       run $t ftree_cn    ftree  0 ''       --minimal-paths h1 'h[1-6]|h9|h10|h11|h13'
@@ -261,7 +363,9 @@ generate: {kind: fat_tree, k: 4, n: 3}'
       run $t ftree_roots ftree  0 'core.*' --minimal-paths
       run $t dnup        dnup   0 ''       --minimal-paths
       run $t sssp        sssp   0 ''       --minimal-paths
-      run $t dfsssp      dfsssp 0 ''       --minimal-paths
+      RUN_CONF="qos TRUE" RUN_SLS=dfsssp run $t dfsssp      dfsssp 0 ''       --minimal-paths
+      RUN_CONF="qos TRUE" RUN_SLS=saquery-switches run $t lash lash 0 '' --minimal-paths
+      run $t nue         nue    0 ''       ''
       run $t minhop_lmc2 minhop 2 ''       --minimal-paths
       ;;
     mesh_3x3)
@@ -272,7 +376,10 @@ generate: {kind: mesh, dims: [3, 3]}'
       run $t updn        updn   0 'sw1_1'  ''
       run $t dnup        dnup   0 ''       ''
       run $t sssp        sssp   0 ''       --minimal-paths
-      run $t dfsssp      dfsssp 0 ''       --minimal-paths
+      RUN_CONF="qos TRUE" RUN_SLS=dfsssp run $t dfsssp      dfsssp 0 ''       --minimal-paths
+      RUN_CONF="qos TRUE" RUN_SLS=saquery run $t lash lash 0 '' --minimal-paths
+      run $t nue         nue    0 ''       ''
+      RUN_CONF=$'qos TRUE\nnue_max_num_vls 0' RUN_SLS=saquery run $t nue_vls nue 0 '' ''
       ;;
     mesh_4x4)
       topology "$t" '# 4 x 4 mesh of switches, one host each
@@ -291,7 +398,10 @@ generate: {kind: torus, dims: [4, 4]}'
       run $t dnup        dnup   0 ''       ''
       run $t sssp        sssp   0 ''       --minimal-paths
       run $t sssp_lmc1   sssp   1 ''       --minimal-paths
-      run $t dfsssp      dfsssp 0 ''       --minimal-paths
+      RUN_CONF="qos TRUE" RUN_SLS=dfsssp run $t dfsssp      dfsssp 0 ''       --minimal-paths
+      RUN_CONF="qos TRUE" RUN_SLS=saquery run $t lash lash 0 '' --minimal-paths
+      run $t nue         nue    0 ''       ''
+      RUN_CONF=$'qos TRUE\nnue_max_num_vls 0' RUN_SLS=saquery run $t nue_vls nue 0 '' ''
       ;;
     torus_2x4)
       topology "$t" '# 2 x 4 torus of switches, one host each: two parallel cables between the two
@@ -301,7 +411,10 @@ generate: {kind: torus, dims: [2, 4]}'
       run $t dor         dor    0 ''       --minimal-paths
       run $t minhop_lmc1 minhop 1 ''       --minimal-paths
       run $t sssp        sssp   0 ''       --minimal-paths
-      run $t dfsssp      dfsssp 0 ''       --minimal-paths
+      RUN_CONF="qos TRUE" RUN_SLS=dfsssp run $t dfsssp      dfsssp 0 ''       --minimal-paths
+      RUN_CONF="qos TRUE" RUN_SLS=saquery run $t lash lash 0 '' --minimal-paths
+      run $t nue         nue    0 ''       ''
+      RUN_CONF=$'qos TRUE\nnue_max_num_vls 0' RUN_SLS=saquery run $t nue_vls nue 0 '' ''
       ;;
     ring_6)
       topology "$t" '# ring of 6 switches (a 1-dimensional torus), one host each
@@ -310,7 +423,10 @@ generate: {kind: torus, dims: [6]}'
       run $t updn        updn   0 'sw0'    ''
       run $t dnup        dnup   0 ''       ''
       run $t sssp        sssp   0 ''       --minimal-paths
-      run $t dfsssp      dfsssp 0 ''       --minimal-paths
+      RUN_CONF="qos TRUE" RUN_SLS=dfsssp run $t dfsssp      dfsssp 0 ''       --minimal-paths
+      RUN_CONF="qos TRUE" RUN_SLS=saquery run $t lash lash 0 '' --minimal-paths
+      run $t nue         nue    0 ''       ''
+      RUN_CONF=$'qos TRUE\nnue_max_num_vls 0' RUN_SLS=saquery run $t nue_vls nue 0 '' ''
       ;;
     irregular)
       topology "$t" "$(cat <<'YAML'
@@ -361,7 +477,10 @@ YAML
       run $t ftree_roots_cn ftree 0 'spine1|spine2' --allow-unrouted-hcas h1 'h[1-6]'
       run $t dnup        dnup   0 ''       ''
       run $t sssp        sssp   0 ''       --minimal-paths
-      run $t dfsssp      dfsssp 0 ''       --minimal-paths
+      RUN_CONF="qos TRUE" RUN_SLS=dfsssp run $t dfsssp      dfsssp 0 ''       --minimal-paths
+      RUN_CONF="qos TRUE" RUN_SLS=saquery run $t lash lash 0 '' --minimal-paths
+      run $t nue         nue    0 ''       ''
+      RUN_CONF=$'qos TRUE\nnue_max_num_vls 0' RUN_SLS=saquery run $t nue_vls nue 0 '' ''
       ;;
     *) die "unknown topology $t (known: ${ALL[*]})" ;;
   esac

@@ -25,6 +25,7 @@ int run_routes_scenario(const RoutesOptions& opts, std::ostream& out, std::ostre
   if (opts.lmc) overrides.emplace_back("subnet_manager.lmc", std::to_string(*opts.lmc));
   if (!opts.sm_host.empty()) overrides.emplace_back("subnet_manager.host", opts.sm_host);
   if (!opts.lft_file.empty()) overrides.emplace_back("subnet_manager.lft_file", opts.lft_file);
+  if (opts.nue_max_vls) overrides.emplace_back("subnet_manager.nue_max_vls", std::to_string(*opts.nue_max_vls));
   if (!opts.root_guid_file.empty()) overrides.emplace_back("subnet_manager.root_guid_file", opts.root_guid_file);
   if (!opts.cn_guid_file.empty()) overrides.emplace_back("subnet_manager.cn_guid_file", opts.cn_guid_file);
   if (!opts.roots.empty()) {
@@ -40,6 +41,7 @@ int run_routes_scenario(const RoutesOptions& opts, std::ostream& out, std::ostre
   RoutesReportOptions report;
   report.lfts = !opts.no_lfts;
   report.guid2lid = opts.guid2lid;
+  report.path_sls = opts.path_sls;
   report.deadlock_check = opts.deadlock_check;
   write_routes_report(out, r.graph, r.tables, report);
   return 0;
@@ -65,7 +67,11 @@ CLI::App* add_routes_subcommand(CLI::App& app, RoutesOptions& opts) {
   cmd->add_option("--cn-guid-file", opts.cn_guid_file,
                   "ftree: the compute nodes' port GUIDs, one a line (OpenSM's cn_guid_file, opensm -u)");
   cmd->add_option("--lft-file", opts.lft_file, "routing file: the LFT dump (OpenSM's opensm-lfts.dump format) to load");
+  cmd->add_option("--nue-max-vls", opts.nue_max_vls,
+                  "nue: the layers it may use (OpenSM's nue_max_num_vls; default 1, 0: every VL the fabric has)");
   cmd->add_flag("--guid2lid", opts.guid2lid, "Also print the LIDs in OpenSM's guid2lid format (after the LFTs)");
+  cmd->add_flag("--path-sls", opts.path_sls,
+                "Also print every path's SL (SLID DLID SL, or FIRST-LAST where the engine allows several)");
   cmd->add_flag("--deadlock-check", opts.deadlock_check,
                 "Also check the routes' channel dependency graph for cycles, per VL, and print any cycle");
   cmd->add_flag("--no-lfts", opts.no_lfts, "Do not print the LFTs");
@@ -98,6 +104,10 @@ int run_routes_command(const RoutesOptions& opts, std::ostream& out, std::ostrea
     throw InputError("--root and --root-guid-file: expected one of them, got both");
   if (*engine != RoutingEngine::kFtree && !opts.cn_guid_file.empty())
     throw InputError(fmt::format("--cn-guid-file: only used with --routing ftree, got --routing {}", routing));
+  if (*engine != RoutingEngine::kNue && opts.nue_max_vls)
+    throw InputError(fmt::format("--nue-max-vls: only used with --routing nue, got --routing {}", routing));
+  if (opts.nue_max_vls && *opts.nue_max_vls > 15)
+    throw InputError(fmt::format("--nue-max-vls: expected 0..15, got {}", *opts.nue_max_vls));
 
   const Topology topo = load_topology_file(opts.topology);
   const auto cables = topo.port_cables();
@@ -139,11 +149,13 @@ int run_routes_command(const RoutesOptions& opts, std::ostream& out, std::ostrea
   }
   if (!opts.root_guid_file.empty()) ro.roots = read_guid_list_file(opts.root_guid_file);
   if (!opts.cn_guid_file.empty()) ro.compute_nodes = read_guid_list_file(opts.cn_guid_file);
+  ro.nue_max_vls = opts.nue_max_vls.value_or(1);
   const RoutingTables t = compute_routes(g, ro);
   for (const std::string& note : t.notes) err << "note: " << note << "\n";
   RoutesReportOptions report;
   report.lfts = !opts.no_lfts;
   report.guid2lid = opts.guid2lid;
+  report.path_sls = opts.path_sls;
   report.deadlock_check = opts.deadlock_check;
   write_routes_report(out, g, t, report);
   return 0;

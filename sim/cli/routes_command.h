@@ -29,6 +29,8 @@ struct RoutesOptions {
   std::string root_guid_file;      // ... or by GUID in OpenSM's root_guid_file format (-a)
   std::string cn_guid_file;        // ftree compute nodes, OpenSM's cn_guid_file format (-u)
   std::string lft_file;            // routing "file": the dump to load
+  std::optional<unsigned> nue_max_vls;  // nue: OpenSM's nue_max_num_vls (unset: 1, or the scenario's)
+  bool path_sls = false;
   bool guid2lid = false;
   bool deadlock_check = false;
   bool no_lfts = false;

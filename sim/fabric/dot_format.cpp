@@ -62,6 +62,9 @@ std::string write_dot(const Topology& topo) {
       out += fmt::format("  {} [shape=box, style=filled, fillcolor=\"#c6dbef\", label={}, tooltip={}];\n",
                          dot_quote(n.name), dot_quote(fmt::format("{}\n{} ports", n.name, n.num_ports)),
                          dot_quote(tooltip));
+    } else if (n.type == NodeType::kRouter) {
+      out += fmt::format("  {} [shape=hexagon, style=filled, fillcolor=\"#fdd0a2\", label={}, tooltip={}];\n",
+                         dot_quote(n.name), dot_quote(fmt::format("{}\nrouter", n.name)), dot_quote(tooltip));
     } else {
       out += fmt::format("  {} [shape=ellipse, tooltip={}];\n", dot_quote(n.name), dot_quote(tooltip));
     }

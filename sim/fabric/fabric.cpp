@@ -43,7 +43,10 @@ class PcapCapture : public CaptureSink {
 }  // namespace
 
 Fabric::Fabric(const Topology& topo, const FabricOptions& options)
-    : topo_(topo), routing_(options.subnet_manager ? StaticRouting{} : compute_static_routing(topo)) {
+    : topo_(topo), routing_(options.subnet_manager ? StaticRouting{} : compute_static_routing(topo)),
+      subnets_(topology_subnets(topo)) {
+  IBFSIM_CHECK(topo.routers().empty() || options.subnet_manager,
+               "a fabric with routers runs its subnets' subnet managers");
   init_time_resolution();
   const bool sm = options.subnet_manager.has_value();
   build_nodes(options);
@@ -63,6 +66,7 @@ void Fabric::build_nodes(const FabricOptions& options) {
   const LinkSettings link = sm ? LinkSettings{} : options.link;
   hcas_.resize(topo_.nodes.size());
   switches_.resize(topo_.nodes.size());
+  routers_.assign(topo_.nodes.size(), nullptr);
   std::vector<Mft> mfts = compute_static_multicast(topo_, options.multicast);
   for (std::size_t i = 0; i < topo_.nodes.size(); ++i) {
     const TopoNode& n = topo_.nodes[i];
@@ -77,6 +81,8 @@ void Fabric::build_nodes(const FabricOptions& options) {
       c.node_index = static_cast<std::uint32_t>(i);
       c.seed = options.seed;
       c.carry_payload = options.carry_payload;
+      c.port_guid_base = n.guid;
+      if (subnets_.of(i) != kNoSubnet) c.subnet_prefix = subnets_.prefix[static_cast<std::size_t>(subnets_.of(i))];
       if (options.configure_hca) options.configure_hca(i, c);
       hcas_[i] = std::make_unique<Hca>(n.name.c_str(), c, pool_, ledger_);
     } else {
@@ -98,7 +104,13 @@ void Fabric::build_nodes(const FabricOptions& options) {
         c.lft = Lft(routing_.lft[i]);
       }
       c.mft = std::move(mfts[i]);
-      switches_[i] = std::make_unique<Switch>(n.name.c_str(), c, pool_, ledger_);
+      if (n.type == NodeType::kRouter) {
+        auto r = std::make_unique<Router>(n.name.c_str(), c, pool_, ledger_);
+        routers_[i] = r.get();
+        switches_[i] = std::move(r);
+      } else {
+        switches_[i] = std::make_unique<Switch>(n.name.c_str(), c, pool_, ledger_);
+      }
     }
   }
 }
@@ -107,6 +119,7 @@ void Fabric::build_management_agents(const FabricOptions& options) {
   // Every node's SMA (management port 0 of a switch, QP0 of an HCA).
   hca_smas_.resize(topo_.nodes.size());
   switch_smas_.resize(topo_.nodes.size());
+  router_smas_.resize(topo_.nodes.size());
   for (std::size_t i = 0; i < topo_.nodes.size(); ++i) {
     const TopoNode& n = topo_.nodes[i];
     SmaTiming timing = options.sma_timing;
@@ -120,6 +133,8 @@ void Fabric::build_management_agents(const FabricOptions& options) {
     }
     if (n.type == NodeType::kHca) {
       hca_smas_[i] = std::make_unique<HcaSma>(*hcas_[i], HcaSmaConfig{n.guid, n.name, timing, speeds, speeds_ext, widths});
+    } else if (n.type == NodeType::kRouter) {
+      router_smas_[i] = std::make_unique<RouterSma>(*routers_[i], RouterSmaConfig{n.guid, n.name, timing});
     } else {
       SwitchSmaConfig c;
       c.node_guid = n.guid;
@@ -225,6 +240,22 @@ void Fabric::start_subnet_manager(const FabricOptions& options) {
   sm_ = std::make_unique<SubnetManager>(host, st.port, c);
   if (options.congestion_control.enabled) sm_->set_cc_targets(cc_targets(options.congestion_control), 0);
   sm_->start();
+  // The other subnets' SMs (routers): the same configuration, each on its own host.
+  for (const SubnetManagerSettings& other : options.other_subnet_managers) {
+    const bool sw = other.host < switches_.size() && switches_[other.host] && !routers_[other.host];
+    IBFSIM_CHECK(sw ? other.port == 0 : other.host < hcas_.size() && hcas_[other.host] != nullptr,
+                 "a subnet manager runs on an HCA port or a switch's port 0");
+    SmaShell& h = sw ? static_cast<SmaShell&>(*switch_smas_[other.host]) : *hca_smas_[other.host];
+    other_sms_.push_back(std::make_unique<SubnetManager>(h, other.port, c));
+    other_sms_.back()->start();
+  }
+}
+
+std::vector<SubnetManager*> Fabric::subnet_managers() {
+  std::vector<SubnetManager*> out;
+  if (sm_) out.push_back(sm_.get());
+  for (auto& s : other_sms_) out.push_back(s.get());
+  return out;
 }
 
 std::vector<CcTarget> Fabric::cc_targets(const CongestionControlSettings& s) const {
@@ -235,6 +266,7 @@ std::vector<CcTarget> Fabric::cc_targets(const CongestionControlSettings& s) con
     const TopoNode& n = topo_.nodes[i];
     CcTarget t;
     t.node_guid = n.guid;
+    if (routers_[i]) continue;  // routers run no congestion control agent
     if (switches_[i]) {
       std::vector<bool> hca_port(n.num_ports + 1, false);
       for (unsigned p = 1; p <= n.num_ports; ++p)
@@ -269,6 +301,7 @@ std::size_t Fabric::configure_congestion_control(const CongestionControlSettings
   const CaCcPlan ca_plan = ca_cc_plan(s);
   for (std::size_t i = 0; i < topo_.nodes.size(); ++i) {
     const TopoNode& n = topo_.nodes[i];
+    if (routers_[i]) continue;  // routers run no congestion control agent
     if (Switch* sw = switches_[i].get()) {
       std::vector<bool> hca_port(n.num_ports + 1, false);
       for (unsigned p = 1; p <= n.num_ports; ++p)

@@ -1,5 +1,7 @@
-// Builds the SystemC modules of a fabric from a Topology: one Hca or Switch per node, both
+// Builds the SystemC modules of a fabric from a Topology: one Hca, Switch or Router per node, both
 // directions of every cable wired, LIDs and LFTs from the static routing, optional pcap capture.
+// With routers, every subnet (topology_subnets.h) has its own subnet manager, and the static router
+// manager (router_manager.h) fills the routers' tables once the subnets are up.
 #pragma once
 #include <functional>
 #include <memory>
@@ -19,9 +21,12 @@
 #include "sim/phy/link_training.h"
 #include "sim/phy/skip_schedule.h"
 #include "sim/link/port_owner.h"
+#include "sim/fabric/topology_subnets.h"
+#include "sim/network/router.h"
 #include "sim/network/switch.h"
 #include "sim/subnet_manager/sm/cc_configuration.h"
 #include "sim/subnet_manager/sma/hca_sma.h"
+#include "sim/subnet_manager/sma/router_sma.h"
 #include "sim/subnet_manager/sm/subnet_manager.h"
 #include "sim/subnet_manager/sma/switch_sma.h"
 #include "sim/transport/hca.h"
@@ -86,6 +91,9 @@ struct FabricOptions {
   // Unset: the static LIDs and routes (static_routing.h) and ports straight to Active, as before a
   // subnet manager existed (fabric tests about other things use it).
   std::optional<SubnetManagerSettings> subnet_manager;
+  // With routers: the subnet managers of the other subnets, one each (subnet_manager runs in its
+  // host's subnet), with the same settings but the host.
+  std::vector<SubnetManagerSettings> other_subnet_managers;
   // Called for every HCA (node index, its configuration) before it is built: the scenario's HCA
   // model settings (`hca_model:`). Unset: HcaConfig's defaults.
   std::function<void(std::size_t, HcaConfig&)> configure_hca;
@@ -110,11 +118,16 @@ class Fabric {
   const Topology& topology() const { return topo_; }
   // The static LIDs and routes; empty when a subnet manager runs.
   const StaticRouting& routing() const { return routing_; }
-  // The subnet manager, when one runs.
+  // The subnet manager, when one runs (with routers: the first subnet's; all: subnet_managers()).
   SubnetManager* subnet_manager() { return sm_.get(); }
-  // nullptr when the node is not of that type.
+  std::vector<SubnetManager*> subnet_managers();
+  // The subnets and their GID prefixes (one, fe80::, without routers).
+  const TopologySubnets& subnets() const { return subnets_; }
+  // nullptr when the node is not of that type. A router is a switch with a GRH routing unit
+  // (router.h): switch_at() returns it too.
   Hca* hca(std::size_t node) { return hcas_.at(node).get(); }
   Switch* switch_at(std::size_t node) { return switches_.at(node).get(); }
+  Router* router(std::size_t node) { return routers_.at(node); }
   // Every node runs an SMA; nullptr when the node is not of that type.
   HcaSma* hca_sma(std::size_t node) { return hca_smas_.at(node).get(); }
   SwitchSma* switch_sma(std::size_t node) { return switch_smas_.at(node).get(); }
@@ -170,7 +183,11 @@ class Fabric {
   std::vector<std::unique_ptr<Switch>> switches_;
   std::vector<std::unique_ptr<HcaSma>> hca_smas_;
   std::vector<std::unique_ptr<SwitchSma>> switch_smas_;
+  std::vector<Router*> routers_;  // owned by switches_
+  std::vector<std::unique_ptr<RouterSma>> router_smas_;
+  TopologySubnets subnets_;
   std::unique_ptr<SubnetManager> sm_;
+  std::vector<std::unique_ptr<SubnetManager>> other_sms_;
   std::unique_ptr<CaptureSink> capture_;
   std::unique_ptr<LinkBringUp> bring_up_;
   std::vector<TrainingResult> training_;

@@ -53,7 +53,8 @@ std::vector<std::string> export_node_names(const Topology& topo) {
   names.reserve(topo.nodes.size());
   for (const TopoNode& n : topo.nodes) {
     std::string name = node_name_from_description(n.name);
-    if (name.empty()) name = fmt::format("{}-{:016x}", n.type == NodeType::kSwitch ? 'S' : 'H', n.guid);
+    if (name.empty())
+      name = fmt::format("{}-{:016x}", n.type == NodeType::kSwitch ? 'S' : n.type == NodeType::kRouter ? 'R' : 'H', n.guid);
     names.push_back(std::move(name));
   }
   return make_unique_names(std::move(names));
@@ -87,7 +88,7 @@ Topology topology_nodes(const std::vector<net_file::NodeRecord>& records, const 
     n.type = r.type;
     n.num_ports = r.num_ports;
     n.guid = dialect == NetFileDialect::kIbnetdiscover ? *guid_from_ibnetdiscover_id(r.id) : r.counter_guid;
-    const bool sw = r.type == NodeType::kSwitch;
+    const bool sw = r.type != NodeType::kHca;  // a router takes the switch defaults
     if (sw) n.switch_latency = defaults.switch_latency;
     n.rx_buffer_credits = sw ? defaults.switch_buffer_credits : defaults.hca_buffer_credits;
     n.op_vls = sw ? defaults.switch_vls : defaults.hca_vls;
@@ -185,7 +186,10 @@ std::string write_ibnetdiscover(const Topology& topo) {
   const std::vector<std::string> names = export_node_names(topo);
   const auto cables_at = topo.port_cables();
   auto is_switch = [&](std::size_t n) { return topo.nodes[n].type == NodeType::kSwitch; };
-  auto id = [&](std::size_t n) { return fmt::format("{}-{:016x}", is_switch(n) ? 'S' : 'H', topo.nodes[n].guid); };
+  auto id = [&](std::size_t n) {
+    const NodeType t = topo.nodes[n].type;
+    return fmt::format("{}-{:016x}", t == NodeType::kSwitch ? 'S' : t == NodeType::kRouter ? 'R' : 'H', topo.nodes[n].guid);
+  };
   auto port_guid = [&](std::size_t n, unsigned p) { return topo.nodes[n].guid + (is_switch(n) ? 0 : p); };
   auto lid = [&](std::size_t n, unsigned p) { return routing.port_lid[n][is_switch(n) ? 0 : p]; };
   auto rate = [](const TopoCable& c) { return fmt::format("{}x{}", c.rate.lanes, c.rate.info().name); };
@@ -217,11 +221,15 @@ std::string write_ibnetdiscover(const Topology& topo) {
       out += fmt::format("\t\t# \"{}\" lid {} {}\n", names[peer.node], lid(peer.node, peer.port), rate(c));
     }
   }
-  for (std::size_t n : hcas) {
+  // End nodes: the CAs, then the routers ("Rt" records, as ibnetdiscover writes them).
+  std::vector<std::size_t> end_nodes = hcas;
+  for (std::size_t r : topo.routers()) end_nodes.push_back(r);
+  for (std::size_t n : end_nodes) {
     const TopoNode& node = topo.nodes[n];
+    const bool router = node.type == NodeType::kRouter;
     ids_block(n);
-    out += fmt::format("caguid={:#x}\n", node.guid);
-    out += fmt::format("Ca\t{} \"{}\"\t\t# \"{}\"\n", node.num_ports, id(n), names[n]);
+    out += fmt::format("{}={:#x}\n", router ? "rtguid" : "caguid", node.guid);
+    out += fmt::format("{}\t{} \"{}\"\t\t# \"{}\"\n", router ? "Rt" : "Ca", node.num_ports, id(n), names[n]);
     for (unsigned p = 1; p <= node.num_ports; ++p) {
       if (!cables_at[n][p]) continue;
       const TopoCable& c = topo.cables[*cables_at[n][p]];

@@ -42,6 +42,7 @@ std::string write_ibsim(const Topology& topo) {
   const StaticRouting routing = compute_static_routing(topo);
   const auto cables_at = topo.port_cables();
   auto is_switch = [&](std::size_t n) { return topo.nodes[n].type == NodeType::kSwitch; };
+  auto is_router = [&](std::size_t n) { return topo.nodes[n].type == NodeType::kRouter; };
   auto lid = [&](std::size_t n, unsigned p) { return routing.port_lid[n][is_switch(n) ? 0 : p]; };
 
   const std::size_t num_switches = topo.switches().size();
@@ -63,6 +64,8 @@ std::string write_ibsim(const Topology& topo) {
     if (is_switch(n)) {
       out += fmt::format("\nswitchguid={:#x}\nSwitch\t{} \"{}\"\t# \"{}\" enhanced port 0 lid {} lmc 0\n", node.guid,
                          node.num_ports, names[n], names[n], lid(n, 0));
+    } else if (is_router(n)) {
+      out += fmt::format("\nrtguid={:#x}\nRt\t{} \"{}\"\t# \"{}\"\n", node.guid, node.num_ports, names[n], names[n]);
     } else {
       out += fmt::format("\ncaguid={:#x}\nHca\t{} \"{}\"\t# \"{}\"\n", node.guid, node.num_ports, names[n], names[n]);
     }

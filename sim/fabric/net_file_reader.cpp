@@ -172,7 +172,7 @@ PortLine read_port_line(LineCursor& cur, const NodeRecord& node) {
   return pl;
 }
 
-// The keyword a node header starts with, followed by a blank: "Switch", "Ca", "Hca" or "Rt".
+// The keyword a node header starts with, followed by a blank: "Switch", "Ca", "Hca" or "Rt" (a router).
 std::optional<std::string_view> header_keyword(std::string_view line) {
   for (std::string_view kw : {"Switch", "Hca", "Ca", "Rt"}) {
     if (line.substr(0, kw.size()) == kw && line.size() > kw.size() && is_space(line[kw.size()])) return kw;
@@ -191,6 +191,7 @@ std::optional<std::string_view> assignment_key(std::string_view line) {
 struct GuidCounters {
   Guid hca_base = kIbsimFirstHcaGuid, hca_next = kIbsimFirstHcaGuid;
   Guid switch_base = kIbsimFirstSwitchGuid, switch_next = kIbsimFirstSwitchGuid;
+  Guid router_base = kIbsimFirstRouterGuid, router_next = kIbsimFirstRouterGuid;
 };
 
 void read_guid_line(LineCursor& cur, std::string_view key, GuidCounters& g) {
@@ -212,10 +213,9 @@ void read_guid_line(LineCursor& cur, std::string_view key, GuidCounters& g) {
     cur.fail("a GUID, e.g. 0x0002c90300000001");
   }
   // The rest ("(port guid)", a -g chassis comment) is read over, as ibsim does.
-  if (key == "rtguid") return;
-  const bool is_switch = key == "switchguid";
-  Guid& base = is_switch ? g.switch_base : g.hca_base;
-  Guid& next = is_switch ? g.switch_next : g.hca_next;
+  const bool is_switch = key == "switchguid", is_router = key == "rtguid";
+  Guid& base = is_switch ? g.switch_base : is_router ? g.router_base : g.hca_base;
+  Guid& next = is_switch ? g.switch_next : is_router ? g.router_next : g.hca_next;
   if (relative) {
     next = base + *v;
   } else {
@@ -227,8 +227,7 @@ void read_guid_line(LineCursor& cur, std::string_view key, GuidCounters& g) {
 NodeRecord read_header(LineCursor& cur, std::string_view keyword, std::string_view line_text) {
   NodeRecord r;
   r.line = cur.line();
-  if (keyword == "Rt") cur.fail_at(1, "a Switch or Ca record", "a router record 'Rt' (routers are not modelled)");
-  r.type = keyword == "Switch" ? NodeType::kSwitch : NodeType::kHca;
+  r.type = keyword == "Switch" ? NodeType::kSwitch : keyword == "Rt" ? NodeType::kRouter : NodeType::kHca;
   cur.seek(keyword.size());
   cur.skip_spaces();
   const int count_col = cur.column();
@@ -306,7 +305,7 @@ Records read_records(std::string_view text, const std::string& file_name, NetFil
                     fmt::format("\"{}\" again (first at line {})", r.id, records[it->second].line));
       }
       if (dialect == NetFileDialect::kIbnetdiscover) {
-        const char letter = r.type == NodeType::kSwitch ? 'S' : 'H';
+        const char letter = r.type == NodeType::kSwitch ? 'S' : r.type == NodeType::kRouter ? 'R' : 'H';
         if (!guid_from_ibnetdiscover_id(r.id) || r.id[0] != letter) {
           cur.fail_at(r.id_col,
                       fmt::format("an ibnetdiscover node id \"{}-\" followed by 16 hex digits", letter),
@@ -315,6 +314,9 @@ Records read_records(std::string_view text, const std::string& file_name, NetFil
       }
       if (r.type == NodeType::kSwitch) {
         r.counter_guid = guids.switch_next++;
+      } else if (r.type == NodeType::kRouter) {
+        r.counter_guid = guids.router_next;
+        guids.router_next += r.num_ports + 1;
       } else {
         r.counter_guid = guids.hca_next;
         guids.hca_next += r.num_ports + 1;

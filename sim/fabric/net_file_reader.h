@@ -39,6 +39,9 @@ inline constexpr std::string_view kRateExpected =
 // ibsim's GUID counters before any switchguid=/caguid= line (sim_net.c: absguids).
 inline constexpr Guid kIbsimFirstHcaGuid = 0x100000;
 inline constexpr Guid kIbsimFirstSwitchGuid = 0x200000;
+// Routers before any rtguid= line: ibsim's counter starts at 0, which is no valid GUID; ibfsim
+// starts them at 0x300000.
+inline constexpr Guid kIbsimFirstRouterGuid = 0x300000;
 
 inline bool is_space(char c) { return c == ' ' || c == '\t'; }
 inline bool is_digit(char c) { return c >= '0' && c <= '9'; }

@@ -59,7 +59,9 @@ TopologySubnet subnet_graph_from_topology(const Topology& topo, std::size_t sm_n
     out.topo_node.push_back(n);
     const TopoNode& tn = topo.nodes[n];
     SubnetNode sn;
-    sn.kind = tn.type == NodeType::kSwitch ? SubnetNodeKind::kSwitch : SubnetNodeKind::kCa;
+    sn.kind = tn.type == NodeType::kSwitch   ? SubnetNodeKind::kSwitch
+              : tn.type == NodeType::kRouter ? SubnetNodeKind::kRouter
+                                             : SubnetNodeKind::kCa;
     sn.node_guid = tn.guid;
     sn.system_image_guid = tn.guid;
     sn.description = tn.name;

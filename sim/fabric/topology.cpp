@@ -11,7 +11,9 @@
 
 namespace ibfsim {
 
-const char* node_type_name(NodeType t) { return t == NodeType::kSwitch ? "switch" : "hca"; }
+const char* node_type_name(NodeType t) {
+  return t == NodeType::kSwitch ? "switch" : t == NodeType::kRouter ? "router" : "hca";
+}
 
 namespace {
 constexpr unsigned kWidthsAscending[] = {1, 2, 4, 8, 12};
@@ -102,6 +104,13 @@ std::vector<std::size_t> Topology::switches() const {
   std::vector<std::size_t> out;
   for (std::size_t i = 0; i < nodes.size(); ++i)
     if (nodes[i].type == NodeType::kSwitch) out.push_back(i);
+  return out;
+}
+
+std::vector<std::size_t> Topology::routers() const {
+  std::vector<std::size_t> out;
+  for (std::size_t i = 0; i < nodes.size(); ++i)
+    if (nodes[i].type == NodeType::kRouter) out.push_back(i);
   return out;
 }
 
@@ -226,7 +235,7 @@ void validate_topology(const Topology& topo) {
       auto [it, fresh] = by_port_guid.emplace(g, PortRef{i, p});
       if (fresh) continue;
       const TopoNode& first = topo.nodes[it->second.node];
-      fail_at(n.mark, "unique port GUIDs (an HCA port p has node GUID + p, a switch its node GUID)",
+      fail_at(n.mark, "unique port GUIDs (an HCA or router port p has node GUID + p, a switch its node GUID)",
               fmt::format("{:#018x} for {} port {} again (already port {} of {}{})", g, n.name, p, it->second.port,
                           first.name, at_line(first.mark)));
     }
@@ -249,6 +258,13 @@ void validate_topology(const Topology& topo) {
       fail_at(c.mark, "a cable between two different nodes",
               fmt::format("{}/{} to {}/{}", name, c.port_a, name, c.port_b));
     }
+    if (topo.nodes[c.node_a].type == NodeType::kRouter && topo.nodes[c.node_b].type == NodeType::kRouter) {
+      // Each router port is an end port of a subnet; two back to back would be a subnet of two
+      // routers and nothing else.
+      fail_at(c.mark, "a router cabled to a switch or an HCA",
+              fmt::format("{}/{} to router {}/{}", topo.nodes[c.node_a].name, c.port_a, topo.nodes[c.node_b].name,
+                          c.port_b));
+    }
     for (const PortRef end : {PortRef{c.node_a, c.port_a}, PortRef{c.node_b, c.port_b}}) {
       const TopoNode& n = topo.nodes[end.node];
       if (end.port < 1 || end.port > n.num_ports) {
@@ -268,8 +284,8 @@ void validate_topology(const Topology& topo) {
 
   for (std::size_t i = 0; i < topo.nodes.size(); ++i) {
     const TopoNode& n = topo.nodes[i];
-    if (n.type == NodeType::kSwitch && !switch_cabled[i]) {
-      fail_at(n.mark, fmt::format("at least one cable on switch {}", n.name), "none");
+    if (n.type != NodeType::kHca && !switch_cabled[i]) {
+      fail_at(n.mark, fmt::format("at least one cable on {} {}", node_type_name(n.type), n.name), "none");
     }
   }
 }
@@ -292,11 +308,15 @@ std::vector<std::size_t> unreachable_nodes(const Topology& topo) {
     while (parent[x] != x) x = parent[x] = parent[parent[x]];
     return x;
   };
-  for (const TopoCable& c : topo.cables) {
-    const std::size_t a = find(element(c.node_a, c.port_a));
-    const std::size_t b = find(element(c.node_b, c.port_b));
+  auto join = [&](std::size_t x, std::size_t y) {
+    const std::size_t a = find(x), b = find(y);
     if (a != b) parent[std::max(a, b)] = std::min(a, b);
-  }
+  };
+  for (const TopoCable& c : topo.cables) join(element(c.node_a, c.port_a), element(c.node_b, c.port_b));
+  // A router forwards between its ports' subnets: they are one part for reachability.
+  for (std::size_t n = 0; n < num_nodes; ++n)
+    if (topo.nodes[n].type == NodeType::kRouter)
+      for (std::size_t e = base[n] + 1; e < base[n + 1]; ++e) join(base[n], e);
   // The distinct parts each node has an element in, and the number of nodes in each part.
   std::vector<std::vector<std::size_t>> parts_of(num_nodes);
   std::vector<std::size_t> nodes_in(parent.size(), 0);

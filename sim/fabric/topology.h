@@ -1,4 +1,6 @@
-// The fabric as the user described it: nodes (HCAs, switches) and the cables between their ports.
+// The fabric as the user described it: nodes (HCAs, switches, routers) and the cables between their
+// ports. Routers join subnets (topology_subnets.h): each of their ports is an end port of the
+// subnet it is cabled into, as an HCA port is.
 // This is plain data, independent of YAML and of SystemC; the fabric builder turns it into modules.
 #pragma once
 #include <cstddef>
@@ -14,9 +16,9 @@
 
 namespace ibfsim {
 
-enum class NodeType { kHca, kSwitch };
+enum class NodeType { kHca, kSwitch, kRouter };
 
-const char* node_type_name(NodeType t);  // "hca", "switch"
+const char* node_type_name(NodeType t);  // "hca", "switch", "router"
 
 // Where a node or cable was declared, so that later checks can point the user at it.
 // line == 0 means unknown (built in code); generated nodes carry the position of `generate`.
@@ -86,7 +88,7 @@ struct TopoNode {
   NodeType type = NodeType::kHca;
   unsigned num_ports = 1;            // external ports 1..num_ports; a switch also has port 0
   Guid guid = 0;                     // node GUID, unique and nonzero
-  Time switch_latency = 0;           // switch only: port-to-port forwarding latency
+  Time switch_latency = 0;           // switch and router: port-to-port forwarding latency
   std::uint32_t rx_buffer_credits = 0;  // receive buffer per data VL per port, in 64-byte blocks
   unsigned op_vls = kDefaultDataVls;    // operational data VLs: 1, 2, 4, 8 or 15
   std::uint32_t vl15_buffer_credits = kDefaultVl15Credits;  // VL15 receive buffer, 64-byte blocks
@@ -145,6 +147,8 @@ struct TopologyDefaults {
 
 // The default switch port count when neither the node nor the defaults give one.
 constexpr unsigned kDefaultSwitchPorts = 36;
+// A router's when it gives none: one port per subnet it joins, two.
+constexpr unsigned kDefaultRouterPorts = 2;
 
 // The node GUID given to the node at `index` when the topology names none, under the Mellanox
 // OUI 00:02:c9: a switch gets 0x0002c90300000000 + index + 1, an HCA 0x0002c90301000000 + index + 1
@@ -155,13 +159,17 @@ constexpr unsigned kDefaultSwitchPorts = 36;
 // keeps a multi-port HCA's port GUIDs off the next HCA's. GUIDs stay stable under edits that append
 // nodes, and single-port fabrics get exactly the GUIDs of the golden OpenSM data
 // (tests/subnet_manager/golden), so `ibfsim topo --ibsim` output runs unchanged under OpenSM.
+// A router gets 0x0002c90302000000 + (index + 1) * 0x100, its port p that + p (a range of its own,
+// room for 255 ports).
 constexpr Guid kDefaultGuidBase = 0x0002c90300000000ull;
 constexpr Guid kDefaultHcaGuidBase = 0x0002c90301000000ull;
+constexpr Guid kDefaultRouterGuidBase = 0x0002c90302000000ull;
 inline Guid default_guid(NodeType type, std::size_t index, std::size_t hca_extra_ports = 0) {
+  if (type == NodeType::kRouter) return kDefaultRouterGuidBase + (index + 1) * 0x100;
   return type == NodeType::kSwitch ? kDefaultGuidBase + index + 1 : kDefaultHcaGuidBase + index + 1 + hca_extra_ports;
 }
-// The port GUID of port `port` of `node` (NodeInfo.PortGUID): node GUID + port for an HCA, the
-// node GUID for every port of a switch.
+// The port GUID of port `port` of `node` (NodeInfo.PortGUID): node GUID + port for an HCA or a
+// router, the node GUID for every port of a switch.
 inline Guid port_guid_of(const TopoNode& node, unsigned port) {
   return node.type == NodeType::kSwitch ? node.guid : node.guid + port;
 }
@@ -180,9 +188,10 @@ struct Topology {
   // Requires a topology that passed validate_topology.
   using PortCables = std::vector<std::vector<std::optional<std::size_t>>>;
   PortCables port_cables() const;
-  // Indices of the HCAs / switches in declaration order.
+  // Indices of the HCAs / switches / routers in declaration order.
   std::vector<std::size_t> hcas() const;
   std::vector<std::size_t> switches() const;
+  std::vector<std::size_t> routers() const;
   // One-way signal delay of a cable: propagation_per_m * length, rounded to the nearest fs.
   Time cable_delay(std::size_t cable) const;
 };
@@ -191,15 +200,16 @@ struct Topology {
 // node GUIDs unique and nonzero, port GUIDs (port_guid_of) unique, port counts 1..kMaxPorts, data
 // VLs 1/2/4/8/15, at least kMinVl15Credits VL15 credits, per-port speed/width sets sized num_ports + 1 and not empty, cable
 // ends naming existing nodes and ports 1..num_ports (port 0 is a switch's management port and is
-// never cabled), no port on two cables, no cable from a node to itself, every switch cabled at least
-// once, and every cable's speed and width enabled at both of its ports. Unconnected HCA ports are
+// never cabled), no port on two cables, no cable from a node to itself or between two routers, every
+// switch and router cabled at least once, and every cable's speed and width enabled at both of its
+// ports. Unconnected HCA ports are
 // fine. Throws InputError "MARK: expected ..., got ..." pointing at the offending node or cable.
 void validate_topology(const Topology& topo);
 
 // Nodes that cannot reach the main part of the fabric, in declaration order. Routes pass through
-// switches only, so the parts are: switches joined by switch-to-switch cables, with the HCA ports
-// cabled to them (an HCA cabled into two parts does not join them: it sits in two subnets), and
-// pairs of HCA ports cabled back to back. The main part is the one with the most nodes (ties: the
+// switches (and routers) only, so the parts are: switches joined by switch-to-switch cables, with
+// the HCA and router ports cabled to them (an HCA cabled into two parts does not join them: it sits
+// in two subnets; a router does), and pairs of HCA ports cabled back to back. The main part is the one with the most nodes (ties: the
 // one holding the earliest declared node); a node is unreachable when none of its ports (a switch:
 // the switch itself) is in it. Empty for a connected fabric. Requires a validated topology.
 std::vector<std::size_t> unreachable_nodes(const Topology& topo);

@@ -3,6 +3,8 @@
 // topology_summary_warnings.h), and the text `ibfsim topo` prints.
 #include "sim/fabric/topology_summary.h"
 
+#include "sim/fabric/topology_subnets.h"
+
 #include <fmt/format.h>
 
 #include <map>
@@ -59,9 +61,15 @@ TopologySummary summarize_topology(const Topology& topo) {
   for (const TopoCable& c : topo.cables) {
     const bool both_switches =
         topo.nodes[c.node_a].type == NodeType::kSwitch && topo.nodes[c.node_b].type == NodeType::kSwitch;
-    ++(both_switches ? s.switch_cables : s.host_cables);
+    const bool router = topo.nodes[c.node_a].type == NodeType::kRouter || topo.nodes[c.node_b].type == NodeType::kRouter;
+    ++(both_switches ? s.switch_cables : router ? s.router_cables : s.host_cables);
     ++s.rates[{static_cast<int>(c.rate.speed), c.rate.lanes}];
     ++s.lengths_mm[c.length_mm];
+  }
+  s.routers = topo.routers().size();
+  if (s.routers > 0) {
+    const TopologySubnets sub = topology_subnets(topo);
+    for (std::size_t k = 0; k < sub.count(); ++k) s.subnets.emplace_back(sub.prefix[k], sub.nodes[k].size());
   }
   compute_diameter(topo, cables_at, s);
   if (hosts.size() >= 2) s.bisection = estimate_bisection(topo, hosts, cables_at);
@@ -74,7 +82,20 @@ std::string format_topology_summary(const Topology& topo, const TopologySummary&
   out += fmt::format("hosts: {} HCAs", s.hcas);
   if (s.hosts != s.hcas) out += fmt::format(" ({} with a cable)", s.hosts);
   out += fmt::format("\nswitches: {}\n", s.switches);
-  out += fmt::format("cables: {} ({} to HCAs, {} between switches)\n", s.cables, s.host_cables, s.switch_cables);
+  if (s.routers > 0) {
+    out += fmt::format("routers: {}, joining {} subnets:", s.routers, s.subnets.size());
+    for (std::size_t k = 0; k < s.subnets.size(); ++k) {
+      const std::uint64_t p = s.subnets[k].first;
+      out += fmt::format("{} {:x}:{:x}:{:x}:{:x}::/64 ({} nodes)", k == 0 ? "" : ",", p >> 48, (p >> 32) & 0xFFFF,
+                         (p >> 16) & 0xFFFF, p & 0xFFFF, s.subnets[k].second);
+    }
+    out += "\n";
+  }
+  if (s.routers > 0)
+    out += fmt::format("cables: {} ({} to HCAs, {} to routers, {} between switches)\n", s.cables, s.host_cables,
+                       s.router_cables, s.switch_cables);
+  else
+    out += fmt::format("cables: {} ({} to HCAs, {} between switches)\n", s.cables, s.host_cables, s.switch_cables);
   if (!s.rates.empty()) {
     std::string rates;
     for (const auto& [key, n] : s.rates) {

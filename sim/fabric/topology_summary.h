@@ -61,8 +61,13 @@ struct TopologySummary {
   std::size_t hcas = 0;
   std::size_t hosts = 0;  // HCAs with a cable
   std::size_t switches = 0;
+  // Routers and the subnets they join (topology_subnets.h), each with its prefix and node count;
+  // only shown when there are routers.
+  std::size_t routers = 0;
+  std::vector<std::pair<std::uint64_t, std::size_t>> subnets;
   std::size_t cables = 0;
   std::size_t host_cables = 0;    // with an HCA at one end
+  std::size_t router_cables = 0;  // with a router at one end
   std::size_t switch_cables = 0;  // between two switches
   // (speed, lanes) -> cables, slowest first.
   std::map<std::pair<int, unsigned>, std::size_t> rates;

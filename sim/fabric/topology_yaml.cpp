@@ -257,11 +257,21 @@ TopoNode read_node(const YamlValue& v, std::size_t index, std::size_t hca_extra_
     n.type = NodeType::kHca;
     m.check_no_unknown_keys({"name", "type", "guid", "ports", "buffer_credits", "vls", "vl15_buffer_credits", "speeds",
                              "widths", "port_overrides"});
+  } else if (type_name == "router") {
+    n.type = NodeType::kRouter;
+    m.check_no_unknown_keys({"name", "type", "guid", "ports", "latency", "buffer_credits", "vls", "vl15_buffer_credits",
+                             "speeds", "widths", "port_overrides"});
   } else {
-    type.fail("a node type (switch or hca)");
+    type.fail("a node type (switch, hca or router)");
   }
   n.name = m.require<std::string>("name");
-  if (n.type == NodeType::kSwitch) {
+  if (n.type == NodeType::kRouter) {
+    // A router takes the switch defaults, but two ports unless it says (one per subnet it joins).
+    n.num_ports = m.optional_in_range<unsigned>("ports", kDefaultRouterPorts, 1, kMaxPorts);
+    n.switch_latency = m.duration("latency", d.switch_latency);
+    n.rx_buffer_credits =
+        m.optional_in_range<std::uint32_t>("buffer_credits", d.switch_buffer_credits, 1, kMaxBufferCredits);
+  } else if (n.type == NodeType::kSwitch) {
     n.num_ports = m.optional_in_range<unsigned>("ports", d.switch_ports.value_or(kDefaultSwitchPorts), 1, kMaxPorts);
     n.switch_latency = m.duration("latency", d.switch_latency);
     n.rx_buffer_credits =
@@ -273,7 +283,7 @@ TopoNode read_node(const YamlValue& v, std::size_t index, std::size_t hca_extra_
   }
   n.guid = m.optional_in_range<Guid>("guid", default_guid(n.type, index, hca_extra_ports), 1,
                                      std::numeric_limits<Guid>::max());
-  const bool sw = n.type == NodeType::kSwitch;
+  const bool sw = n.type != NodeType::kHca;  // a router's ports take the switch defaults
   const PortSettings settings =
       read_port_settings(m, sw ? PortSettings{d.switch_vls, d.switch_vl15_buffer_credits, d.switch_speeds, d.switch_widths}
                                : PortSettings{d.hca_vls, d.hca_vl15_buffer_credits, d.hca_speeds, d.hca_widths});

@@ -143,15 +143,17 @@ std::string write_topology_yaml(const Topology& topo, const std::string& comment
   std::size_t hca_extra_ports = 0;
   for (std::size_t i = 0; i < topo.nodes.size(); ++i) {
     const TopoNode& n = topo.nodes[i];
-    const bool is_switch = n.type == NodeType::kSwitch;
-    const NodeSettings& d = is_switch ? sw : hca;
+    // A router is read with the switch defaults, but two ports unless it says.
+    const bool is_switch = n.type != NodeType::kHca;
+    NodeSettings d = is_switch ? sw : hca;
+    if (n.type == NodeType::kRouter) d.ports = kDefaultRouterPorts;
     const NodeSettings s = settings_of(n);
     e << YAML::Flow << YAML::BeginMap;
     e << YAML::Key << "name" << YAML::Value << n.name;
     e << YAML::Key << "type" << YAML::Value << node_type_name(n.type);
     if (n.guid != default_guid(n.type, i, hca_extra_ports))
       e << YAML::Key << "guid" << YAML::Value << fmt::format("0x{:016x}", n.guid);
-    if (!is_switch) hca_extra_ports += n.num_ports - 1;
+    if (n.type == NodeType::kHca) hca_extra_ports += n.num_ports - 1;
     if (s.ports != d.ports) e << YAML::Key << "ports" << YAML::Value << s.ports;
     if (is_switch && s.latency != d.latency) e << YAML::Key << "latency" << YAML::Value << topology_duration_text(s.latency);
     if (s.buffer_credits != d.buffer_credits) e << YAML::Key << "buffer_credits" << YAML::Value << s.buffer_credits;

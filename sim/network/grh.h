@@ -6,6 +6,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "sim/core/big_endian.h"
+
 namespace ibfsim {
 
 constexpr std::size_t kGrhBytes = 40;
@@ -27,5 +29,18 @@ struct Grh {
 
 void encode_grh(const Grh& grh, std::uint8_t* out40);
 Grh decode_grh(const std::uint8_t* in40);
+
+// Single-field access for a router's hot path (the GRH at `grh`, 40 bytes).
+inline std::uint8_t grh_hop_limit(const std::uint8_t* grh) { return grh[7]; }
+inline void set_grh_hop_limit(std::uint8_t* grh, std::uint8_t hops) { grh[7] = hops; }
+inline std::uint64_t grh_dgid_prefix(const std::uint8_t* grh) { return load_be64(grh + 24); }
+inline std::uint64_t grh_dgid_guid(const std::uint8_t* grh) { return load_be64(grh + 32); }
+// A GID from a subnet prefix and a port GUID (both big-endian on the wire).
+inline std::array<std::uint8_t, 16> make_gid(std::uint64_t prefix, std::uint64_t guid) {
+  std::array<std::uint8_t, 16> g{};
+  store_be64(g.data(), prefix);
+  store_be64(g.data() + 8, guid);
+  return g;
+}
 
 }  // namespace ibfsim

@@ -85,7 +85,9 @@ Packet* OutputUnit::take(std::uint8_t vl) {
   e.granted = true;
   // Each multicast copy is a packet of its own from here on (later hops may rewrite its VL).
   Packet* p = e.multicast() ? sw_.replicator().replicate(e) : e.p;
+  // A router rebuilds the LRH for the next subnet (grh_forwarding.h).
   bool rewrite = false;
+  if (const GrhForwarding* grh = sw_.routing_unit().grh_forwarding(); grh && vl != kVl15) rewrite = grh->rebuild(*p, out_);
   if (lrh_vl(p->header.data()) != vl) {
     // The VL is the only field a switch rewrites, with FECN; VCRC covers them, ICRC does not (R12).
     set_lrh_vl(p->header.data(), vl);

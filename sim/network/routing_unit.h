@@ -12,6 +12,12 @@
 // Management port 0: a VL15 packet whose DLID is the permissive LID or one of the switch's own
 // LIDs (LID .. LID + 2^LMC - 1), and a data-VL packet (a GMP) to one of its own LIDs, go to the
 // management port (management_port.h) instead of an output.
+//
+// In a router (router.h) the decision is taken on the GRH instead (grh_forwarding.h): every port is
+// an end port with LIDs of its own; a packet to the input port's LID goes to the management port
+// when it is an SMP or has no GRH, and otherwise to the output its DGID's subnet prefix names; one
+// to any other LID, an expired HopLmt (1 or 0) or a DGID without route is discarded as a relay
+// error (kUnknownDlid); SL to VL and the MTU as in a switch.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -20,6 +26,8 @@
 #include "sim/core/packet_ledger.h"
 #include "sim/link/sl_to_vl_table.h"
 #include "sim/link/vl_arbiter.h"
+#include "sim/network/grh.h"
+#include "sim/network/grh_forwarding.h"
 #include "sim/network/lft.h"
 #include "sim/link/lrh.h"
 #include "sim/network/mft.h"
@@ -80,7 +88,13 @@ class RoutingUnit {
   template <class Ports>
   RouteDecision route(PortNum in, const std::uint8_t* lrh, std::uint32_t payload_len, const Ports& ports) const;
 
+  // Router mode: decisions on the GRH with these tables (owned by the router); null in a switch.
+  void set_grh_forwarding(const GrhForwarding* f) { grh_ = f; }
+  const GrhForwarding* grh_forwarding() const { return grh_; }
+
  private:
+  template <class Ports>
+  RouteDecision route_by_grh(PortNum in, const std::uint8_t* lrh, std::uint32_t payload_len, const Ports& ports) const;
   static RouteDecision discard(DropReason why) { return {RouteDecision::Kind::kDiscard, why}; }
 
   Lid lid_ = 0;
@@ -91,6 +105,7 @@ class RoutingUnit {
   std::vector<std::uint32_t> out_mtu_;  // [out - 1]
   SlToVlTable default_sl_to_vl_;
   std::vector<std::vector<SlToVlTable>> sl_to_vl_;  // [in][out], ports 1-based (index 0 unused)
+  const GrhForwarding* grh_ = nullptr;
 };
 
 template <class Ports>
@@ -104,6 +119,7 @@ RouteDecision RoutingUnit::route(PortNum in, const std::uint8_t* lrh, std::uint3
   const Lid slid = lrh_slid(lrh);
   if (dlid == kLidReserved || !(is_unicast_lid(slid) || (slid == kLidPermissive && vl_in == kVl15)))
     return discard(DropReason::kInvalidLid);
+  if (grh_) return route_by_grh(in, lrh, payload_len, ports);
   // An SMP to the switch (directed route or its LID), or a GMP to its LID (QP1 behind port 0).
   if (is_own_lid(dlid) || (vl_in == kVl15 && dlid == kLidPermissive)) return {Kind::kManagement};
   if (is_multicast_lid(dlid)) {
@@ -126,6 +142,26 @@ RouteDecision RoutingUnit::route(PortNum in, const std::uint8_t* lrh, std::uint3
   }
   if (payload_len > out_mtu_[out - 1]) return discard(DropReason::kMtuExceeded);
   return {Kind::kUnicast, DropReason::kCount, out, out_vl};
+}
+
+template <class Ports>
+RouteDecision RoutingUnit::route_by_grh(PortNum in, const std::uint8_t* lrh, std::uint32_t payload_len,
+                                        const Ports& ports) const {
+  using Kind = RouteDecision::Kind;
+  const Lid dlid = lrh_dlid(lrh);
+  const bool own = grh_->is_own_lid(in, dlid);
+  if (lrh_vl(lrh) == kVl15) return own || dlid == kLidPermissive ? RouteDecision{Kind::kManagement} : discard(DropReason::kUnknownDlid);
+  if (!own) return discard(DropReason::kUnknownDlid);  // an end port takes only its own LIDs
+  if (lrh_lnh(lrh) != kLnhIbaGlobal) return {Kind::kManagement};  // a GMP to the router's QP1
+  const std::uint8_t* grh = lrh + kLrhBytes;
+  if (grh_hop_limit(grh) <= 1) return discard(DropReason::kUnknownDlid);
+  const auto hop = grh_->next_hop(grh_dgid_prefix(grh), grh_dgid_guid(grh));
+  if (!hop || hop->out == in || hop->out > ports.count() || !ports.connected(hop->out))
+    return discard(DropReason::kUnknownDlid);
+  const std::uint8_t out_vl = output_vl(in, hop->out, lrh_sl(lrh), ports.op_vls(hop->out));
+  if (out_vl == kVl15) return discard(DropReason::kSlToVlDrop);
+  if (payload_len > out_mtu_[hop->out - 1]) return discard(DropReason::kMtuExceeded);
+  return {Kind::kUnicast, DropReason::kCount, hop->out, out_vl};
 }
 
 }  // namespace ibfsim

@@ -29,6 +29,7 @@ Hca::Hca(const sc_core::sc_module_name& name, HcaConfig config, PacketPool& pool
   if (config_.random_memory_keys)
     verbs_.use_random_memory_keys(RngStream(config_.seed, kMemoryKeyStream + config_.node_index));
   port_sl_to_vl_.assign(config_.num_ports, config_.sl_to_vl);
+  subnet_prefix_.assign(config_.num_ports, config_.subnet_prefix);
   port_lmc_.assign(config_.num_ports, 0);
   for (unsigned i = 1; i <= config_.num_ports; ++i)
     senders_.push_back(std::make_unique<SendEngine>(*this, static_cast<PortNum>(i), config_.vl_arbitration, send_shared_));
@@ -48,10 +49,7 @@ std::size_t Hca::queued_packets() const {
 
 Grh Hca::port_grh_source(PortNum port) const {
   Grh g;
-  g.sgid[0] = 0xFE;
-  g.sgid[1] = 0x80;
-  const std::uint64_t guid = config_.port_guid_base + port;
-  for (int i = 0; i < 8; ++i) g.sgid[8 + i] = static_cast<std::uint8_t>(guid >> (56 - 8 * i));
+  g.sgid = make_gid(subnet_prefix_.at(port - 1), config_.port_guid_base + port);
   return g;
 }
 

@@ -85,7 +85,10 @@ struct HcaConfig {
   Time wire_to_completion = 250'000'000;    // last byte in (DMA done) to data and CQE visible (fs)
   HostInterfaceConfig host;                 // payload DMA in both directions
   std::vector<std::uint16_t> p_keys = {0xFFFF};  // every port's P_Key table
-  std::uint64_t port_guid_base = 0;         // SGIDs: subnet prefix fe80::, GUID base + port
+  std::uint64_t port_guid_base = 0;         // SGIDs: the port's subnet prefix, GUID base + port
+  // Every port's GID subnet prefix (PortInfo.GidPrefix) until the SM sets one: the link-local
+  // fe80::/64, or a subnet's own where routers join subnets (fabric/topology_subnets.h).
+  std::uint64_t subnet_prefix = 0xfe80000000000000ull;
   // Memory keys (memory_region.h): sequential, or 32 random bits each from RngStream(seed,
   // kMemoryKeyStream + node_index).
   bool random_memory_keys = false;
@@ -128,6 +131,9 @@ class Hca final : public ScheduledModule, public PortOwner, public TransportEnv 
     config_.port_lids.at(n - 1) = lid;
     port_lmc_.at(n - 1) = lmc;
   }
+  // PortInfo.GidPrefix of port n: the subnet prefix of its GID (the SGID of the GRHs it sends).
+  void set_subnet_prefix(PortNum n, std::uint64_t prefix) { subnet_prefix_.at(n - 1) = prefix; }
+  std::uint64_t subnet_prefix(PortNum n = 1) const { return subnet_prefix_.at(n - 1); }
   void set_sl_to_vl(PortNum n, const SlToVlTable& table) { port_sl_to_vl_.at(n - 1) = table; }
   const SlToVlTable& sl_to_vl_table(PortNum n) const { return port_sl_to_vl_.at(n - 1); }
   void set_vl_arbitration(PortNum n, const VlArbConfig& config) { send_engine(n).output().set_vl_arbitration(config); }
@@ -269,6 +275,7 @@ class Hca final : public ScheduledModule, public PortOwner, public TransportEnv 
   PacketLedger& ledger_;
   std::vector<std::unique_ptr<LinkPort>> ports_;
   std::vector<SlToVlTable> port_sl_to_vl_;  // per port
+  std::vector<std::uint64_t> subnet_prefix_;  // per port
   std::vector<std::uint8_t> port_lmc_;      // per port
   std::uint64_t next_packet_seq_ = 0;
   SendObserver* send_observer_ = nullptr;

@@ -1,11 +1,13 @@
 // The first phases of a run (scenario_run_phases.h): build the fabric and bring it up.
 #include <fmt/format.h>
 
+#include <memory>
 #include <systemc>
 
 #include "sim/core/calendar_process.h"
 #include "sim/core/error.h"
 #include "sim/fabric/cable_training.h"
+#include "sim/fabric/router_manager.h"
 #include "sim/report/progress_meter.h"
 #include "sim/subnet_manager/sm/subnet_manager.h"
 #include "sim/workload/scenario_run_phases.h"
@@ -33,6 +35,7 @@ FabricOptions fabric_options(const Scenario& sc, const std::filesystem::path& di
     const SubnetManagerSettings st = subnet_manager_settings(sc);
     sm_host = sc.topology.nodes[st.host].name;
     fo.subnet_manager = st;
+    fo.other_subnet_managers = other_subnet_managers(sc, st);
     fo.sma_timing = sc.subnet_manager.sma;
     for (const auto& [name, t] : sc.subnet_manager.sma_by_node) fo.sma_timing_by_node.emplace_back(*sc.topology.find_node(name), t);
   }
@@ -88,11 +91,15 @@ namespace {
 // With the subnet manager: run until its first sweep has configured the fabric (LIDs, routes,
 // ports Active). Returns when that was.
 Time run_subnet_manager_bring_up(Fabric& fabric) {
-  // Only the first sweep pauses the run; the callback outlives this block.
-  fabric.subnet_manager()->set_on_sweep_done([first = true](const SweepRecord&) mutable {
-    if (first) CalendarProcess::pause();
-    first = false;
-  });
+  // Only the first sweep pauses the run (with routers: once every subnet's SM has finished its
+  // first); the callbacks outlive this block.
+  const std::vector<SubnetManager*> sms = fabric.subnet_managers();
+  auto waiting = std::make_shared<std::size_t>(sms.size());
+  for (SubnetManager* sm : sms)
+    sm->set_on_sweep_done([first = true, waiting](const SweepRecord&) mutable {
+      if (first && --*waiting == 0) CalendarProcess::pause();
+      first = false;
+    });
   {
     // Nodes found (of the topology's) and SMPs asked for (of an estimate): a line with an ETA.
     const SubnetManager::Published* published = &fabric.subnet_manager()->published();
@@ -112,8 +119,12 @@ Time run_subnet_manager_bring_up(Fabric& fabric) {
   }
   ScheduledModule::rethrow_failure();
   // Ctrl-C during the bring-up: the run below stops at once and the results say partial.
-  if (!fabric.subnet_manager()->configured() && !CalendarProcess::stop_requested())
+  bool configured = true;
+  for (SubnetManager* sm : sms) configured = configured && sm->configured();
+  if (!configured && !CalendarProcess::stop_requested())
     throw SimError("the subnet manager did not finish its first sweep: the simulation ran out of events");
+  // The static router manager: the routers' tables from the LIDs the subnets' SMs assigned.
+  if (!fabric.topology().routers().empty()) program_routers(fabric);
   return ScheduledModule::now();
 }
 

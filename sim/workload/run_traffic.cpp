@@ -1,7 +1,11 @@
 // The traffic and drain phases of a run (scenario_run_phases.h).
 #include <systemc>
 
+#include <fmt/format.h>
+
 #include "sim/core/calendar_process.h"
+#include "sim/core/error.h"
+#include "sim/fabric/router_manager.h"
 #include "sim/report/progress_meter.h"
 #include "sim/workload/scenario_run_phases.h"
 
@@ -46,6 +50,17 @@ void create_verbs_flows(ScenarioRun& run) {
     run.verbs_flows.push_back(std::make_unique<VerbsFlow>(v, i, *fabric.hca(a), *fabric.hca(b), run.models[a],
                                                           run.models[b], sc.outputs.data_check, run.start + v.start,
                                                           *run.observer));
+    // Across routers the two sides address each other by GID, through their routers.
+    if (fabric.subnets().of(a) != fabric.subnets().of(b)) {
+      for (int side = 0; side < 2; ++side) {
+        const auto ah = address_vector(fabric, side == 0 ? a : b, side == 0 ? b : a, v.sl);
+        if (!ah)
+          throw InputError(fmt::format("{}: verbs flow {}: expected {} and {} joined by routers, got subnets no router "
+                                       "path joins",
+                                       sc.file, v.name, v.from, v.to));
+        run.verbs_flows.back()->set_peer_address(side, *ah);
+      }
+    }
     run.verbs_flows.back()->setup();
   }
   run.observer->watch_flows();
@@ -60,6 +75,10 @@ void create_classes(ScenarioRun& run) {
     completion_delay[n] = run.models[n].wire_to_completion;
     node_of[fabric.hca(n)] = n;
   }
+  if (!fabric.topology().routers().empty() && !run.sc.classes.empty())
+    throw InputError(fmt::format("{}: expected no traffic classes with routers in the fabric, got {} (only verbs_flows "
+                                 "cross routers)",
+                                 run.sc.file, run.sc.classes.size()));
   for (std::size_t i = 0; i < run.sc.classes.size(); ++i) {
     run.classes.push_back(std::make_unique<TrafficClass>(run.sc.classes[i], i, fabric, run.sc.seed,
                                                          ClassWindow{run.start, run.measure_begin, run.measure_end},
@@ -96,6 +115,14 @@ void create_generators(ScenarioRun& run) {
       dests->push_back(UdDestination{fabric.hca(d)->lid(1), run.qpn[d]});
     }
     for (std::size_t src : sources) {
+      // The UD generators address by LID: they stay in their subnet (verbs flows cross routers).
+      if (!group_lid)
+        for (std::size_t d = 0; d < topo.nodes.size(); ++d)
+          if (index_of[d] != UdTrafficGenerator::kNoSkip && d != src &&
+              fabric.subnets().of(d) != fabric.subnets().of(src))
+            throw InputError(fmt::format("{}: flow {}: expected destinations in the subnet of {}, got {} behind a router "
+                                         "(only verbs_flows cross routers)",
+                                         sc.file, w.name, topo.nodes[src].name, topo.nodes[d].name));
       const std::size_t skip = index_of[src];
       if (dests->size() - (skip == UdTrafficGenerator::kNoSkip ? 0 : 1) == 0) continue;
       Hca& h = *fabric.hca(src);

@@ -1,6 +1,7 @@
 #include "sim/workload/scenario.h"
 
 #include "sim/fabric/static_routing.h"
+#include "sim/fabric/topology_subnets.h"
 
 #include <fmt/format.h>
 
@@ -117,12 +118,14 @@ SubnetManagerSpec parse_subnet_manager(const YamlMap& root, const Topology& topo
   auto v = root.find("subnet_manager");
   if (v && v->is_scalar()) {
     if (v->as<std::string>() != "static") v->fail("static, or a map of subnet manager settings");
+    if (!topo.routers().empty())
+      v->fail("a map of subnet manager settings (routers need the in-band subnet managers, one per subnet)");
     sm.in_band = false;
     return sm;
   }
   YamlMap m = root.optional_map("subnet_manager");
   m.check_no_unknown_keys({"host", "routing", "lmc", "roots", "root_guid_file", "cn_guid_file", "lft_file",
-                           "max_wire_smps", "smp_timeout", "smp_retries", "sweep_interval", "m_key",
+                           "nue_max_vls", "max_wire_smps", "smp_timeout", "smp_retries", "sweep_interval", "m_key",
                            "m_key_protect_bits", "m_key_lease_period", "sma"});
   if (auto h = m.find("host")) {
     sm.host = h->as<std::string>();
@@ -169,6 +172,10 @@ SubnetManagerSpec parse_subnet_manager(const YamlMap& root, const Topology& topo
     ro.lft_file = fp.lexically_normal().string();
   } else if (ro.engine == RoutingEngine::kFile) {
     m.get("routing").fail("lft_file naming the LFT dump with routing: file", "none");
+  }
+  if (auto f = m.find("nue_max_vls")) {
+    if (ro.engine != RoutingEngine::kNue) f->fail("nue_max_vls only with routing: nue");
+    ro.nue_max_vls = m.optional_in_range<unsigned>("nue_max_vls", 1, 0, 15);
   }
   sm.config.max_wire_smps = m.optional_in_range<unsigned>("max_wire_smps", sm.config.max_wire_smps, 1, 1u << 16);
   sm.config.smp_timeout = m.duration("smp_timeout", sm.config.smp_timeout);
@@ -452,6 +459,32 @@ SubnetManagerSettings subnet_manager_settings(const Scenario& sc) {
   }
   throw InputError(fmt::format("{}: expected an HCA with a cabled port to run the subnet manager on, got {}", sc.file,
                                sc.subnet_manager.host.empty() ? "none" : "'" + sc.subnet_manager.host + "' without one"));
+}
+
+std::vector<SubnetManagerSettings> other_subnet_managers(const Scenario& sc, const SubnetManagerSettings& primary) {
+  std::vector<SubnetManagerSettings> out;
+  if (sc.topology.routers().empty()) return out;
+  const TopologySubnets sub = topology_subnets(sc.topology);
+  const int own = sub.of(primary.host, primary.port == 0 ? 0 : primary.port);
+  for (std::size_t k = 0; k < sub.count(); ++k) {
+    if (static_cast<int>(k) == own) continue;
+    std::optional<SubnetManagerSettings> st;
+    for (std::size_t n : sub.nodes[k]) {
+      const TopoNode& node = sc.topology.nodes[n];
+      if (node.type != NodeType::kHca) continue;
+      for (unsigned p = 1; p <= node.num_ports && !st; ++p)
+        if (sub.of(n, p) == static_cast<int>(k)) st = SubnetManagerSettings{n, static_cast<PortNum>(p), primary.config};
+      if (st) break;
+    }
+    if (!st)
+      for (std::size_t n : sub.nodes[k])
+        if (sc.topology.nodes[n].type == NodeType::kSwitch) {
+          st = SubnetManagerSettings{n, 0, primary.config};
+          break;
+        }
+    if (st) out.push_back(*st);
+  }
+  return out;
 }
 
 Scenario load_scenario(const std::string& path, const std::vector<std::pair<std::string, std::string>>& overrides) {

@@ -94,6 +94,10 @@ struct Scenario {
 // with a cabled port; on that HCA's first cabled port. Its config is the scenario's. Throws
 // InputError if there is no such port. Requires subnet_manager.in_band.
 SubnetManagerSettings subnet_manager_settings(const Scenario& sc);
+// With routers: a subnet manager for every other subnet (topology_subnets.h), the primary's
+// settings on the first HCA (declaration order) with a port in that subnet, or else its first
+// switch's port 0.
+std::vector<SubnetManagerSettings> other_subnet_managers(const Scenario& sc, const SubnetManagerSettings& primary);
 
 // Reads a scenario file, applies overrides ("a.b=value", in order) and loads its topology
 // (a path relative to the scenario file). Throws InputError naming file:line:col.

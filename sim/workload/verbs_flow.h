@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,9 @@ class VerbsFlow {
   VerbsFlow(const VerbsFlow&) = delete;
   VerbsFlow& operator=(const VerbsFlow&) = delete;
 
+  // How side `side` (0: from, 1: to) reaches the other, when they are in different subnets: the
+  // router manager's address vector (fabric/router_manager.h). Before setup().
+  void set_peer_address(int side, const verbs::ibv_ah_attr& ah) { sides_[side].peer_address = ah; }
   // Creates and connects everything and schedules the flow's start; call during elaboration.
   void setup();
   // Every message posted has completed and none will be posted any more (on both sides).
@@ -114,7 +118,11 @@ class VerbsFlow {
     std::uint64_t arrived = 0;        // messages from the peer seen (ping-pong, receive completions)
     std::uint64_t next_expected = 0;  // data check: the index the next arrival should carry
     std::uint64_t not_executed_seen = 0;  // watched QP: its non-execution counters at the last packet
+    // How it addresses its peer (set_peer_address); unset: the peer's LID, SL the flow's.
+    std::optional<verbs::ibv_ah_attr> peer_address;
   };
+  // The address vector side `side` reaches its peer by (LID and SL, or the GRH across routers).
+  verbs::ibv_ah_attr address_of_peer(int side) const;
 
   bool ping_pong() const;
   bool lat() const { return spec_.test == VerbsTest::kLat; }

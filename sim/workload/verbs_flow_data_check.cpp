@@ -7,6 +7,8 @@
 #include "sim/workload/message_pattern.h"
 #include "sim/workload/verbs_flow.h"
 
+#include "sim/network/grh.h"
+
 namespace ibfsim {
 
 using namespace verbs;
@@ -66,10 +68,22 @@ void VerbsFlow::check_memory_at_end(nlohmann::json& dc) const {
     if (!s.recv_initial.empty()) {
       std::vector<std::uint8_t> want = s.recv_initial;
       const std::uint32_t head = recv_head();
-      for (std::size_t k = 0; k < recv_last_[i].size(); ++k)
-        if (recv_last_[i][k] >= 0)
-          fill_message(want.data() + k * recv_slot_bytes() + head, key(1 - i), static_cast<std::uint64_t>(recv_last_[i][k]), msg);
       const std::uint8_t* got = s.hca->memory().bytes(s.recv, want.size());
+      // Across routers every UD message came with a GRH, which lands in the room ahead of the
+      // payload: its GIDs must be the sender's and this port's (its HopLmt tells the routers crossed).
+      const Side& sender = sides_[1 - i];
+      const bool global = head > 0 && sender.peer_address && sender.peer_address->is_global;
+      for (std::size_t k = 0; k < recv_last_[i].size(); ++k) {
+        if (recv_last_[i][k] < 0) continue;
+        std::uint8_t* slot = want.data() + k * recv_slot_bytes();
+        fill_message(slot + head, key(1 - i), static_cast<std::uint64_t>(recv_last_[i][k]), msg);
+        if (!global) continue;
+        const Grh g = decode_grh(got + k * recv_slot_bytes());
+        if (g.ipver != kGrhIpVer || g.sgid != sender.hca->port_grh_source(1).sgid ||
+            g.dgid != s.hca->port_grh_source(1).sgid)
+          differing += head;
+        std::memcpy(slot, got + k * recv_slot_bytes(), head);
+      }
       for (std::size_t k = 0; k < want.size(); ++k) differing += got[k] != want[k];
       unchanged = unchanged && std::memcmp(got, s.recv_initial.data(), want.size()) == 0;
     }

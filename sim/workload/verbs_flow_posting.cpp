@@ -78,8 +78,7 @@ void VerbsFlow::post_one(int side) {
       wr.atomic.swap = atomic_initial() + i + 1;
     }
   } else if (spec_.type == IBV_QPT_UD) {
-    wr.ud.ah.dlid = peer.hca->lid();
-    wr.ud.ah.sl = spec_.sl;
+    wr.ud.ah = address_of_peer(side);
     wr.ud.remote_qpn = peer.qp->qpn();
     wr.ud.remote_qkey = forward && spec_.remote.q_key ? *spec_.remote.q_key : spec_.qp.q_key;
   }

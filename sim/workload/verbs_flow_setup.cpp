@@ -109,6 +109,16 @@ void VerbsFlow::setup_recv_buffers(int i) {
   recv_last_[i].assign(rslots(), -1);
 }
 
+verbs::ibv_ah_attr VerbsFlow::address_of_peer(int side) const {
+  const Side& s = sides_[side];
+  if (s.peer_address) return *s.peer_address;
+  verbs::ibv_ah_attr ah;
+  ah.dlid = sides_[1 - side].hca->lid();
+  ah.sl = spec_.sl;
+  ah.port_num = 1;
+  return ah;
+}
+
 void VerbsFlow::connect(Side& s, Side& peer) {
   Hca& h = *s.hca;
   const bool rc = spec_.type == IBV_QPT_RC, ud = spec_.type == IBV_QPT_UD;
@@ -126,9 +136,7 @@ void VerbsFlow::connect(Side& s, Side& peer) {
     at.path_mtu = spec_.qp.mtu;
     at.dest_qp_num = peer.qp->qpn();
     at.rq_psn = 0;
-    at.ah_attr.dlid = peer.hca->lid();
-    at.ah_attr.sl = spec_.sl;
-    at.ah_attr.port_num = 1;
+    at.ah_attr = address_of_peer(&s == &sides_[0] ? 0 : 1);
     at.max_dest_rd_atomic = spec_.qp.max_rd_atomic;
     at.min_rnr_timer = spec_.qp.min_rnr_timer;
     m |= IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN;

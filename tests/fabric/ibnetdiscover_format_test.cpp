@@ -254,9 +254,9 @@ TEST_CASE("ibnetdiscover bad input: a node id that is not S-/H- and 16 hex digit
   }
 }
 
-TEST_CASE("ibnetdiscover bad input: a router record", "[fabric][ibnetdiscover]") {
+TEST_CASE("ibnetdiscover bad input: a router record whose id is not R- and 16 hex digits", "[fabric][ibnetdiscover]") {
   check_rejected("router", base_with(6, "Rt\t1 \"H-0002c90300000002\"\t\t# \"h1\""),
-                 ":6:1: expected a Switch or Ca record, got a router record 'Rt' (routers are not modelled)");
+                 ":6:6: expected an ibnetdiscover node id \"R-\" followed by 16 hex digits, got \"H-0002c90300000002\"");
 }
 
 TEST_CASE("ibnetdiscover bad input: a port line outside any record", "[fabric][ibnetdiscover]") {

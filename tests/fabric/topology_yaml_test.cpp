@@ -166,8 +166,8 @@ TEST_CASE("topology error: wrong type", "[fabric][topology]") {
         "t.yaml:2:38: expected an integer in 1..254, got 'many'");
   CHECK(topology_error("nodes: {name: sw1}\n") == "t.yaml:1:8: expected a list, got a map");
   CHECK(topology_error("nodes:\n  - sw1\n") == "t.yaml:2:5: expected a map, got 'sw1'");
-  CHECK(topology_error("nodes:\n  - {name: sw1, type: router}\n") ==
-        "t.yaml:2:23: expected a node type (switch or hca), got 'router'");
+  CHECK(topology_error("nodes:\n  - {name: sw1, type: bridge}\n") ==
+        "t.yaml:2:23: expected a node type (switch, hca or router), got 'bridge'");
   CHECK(topology_error("nodes:\n  - {name: sw1, type: switch, latency: 100}\n") ==
         "t.yaml:2:40: expected a duration with a unit (fs, ps, ns, us, ms, s), e.g. 100ns, got '100'");
   CHECK(topology_error("nodes:\n  - {type: hca}\n") == "t.yaml:2:5: expected key 'name', got a map without it");

@@ -31,6 +31,7 @@ struct GoldenRun {
   std::string sm_host;   // SIM_HOST of command.txt
   std::vector<Guid> roots;  // root_guids.txt, if any
   std::vector<Guid> compute_nodes;  // cn_guids.txt (ftree's cn_guid_file), if any
+  unsigned nue_max_vls = 1;  // nue_max_num_vls of opensm.conf (OpenSM's default 1)
   std::string name() const { return topology + "/" + run; }
 };
 
@@ -60,6 +61,7 @@ inline std::vector<GoldenRun> golden_runs() {
         if (!(ls >> key >> value)) continue;
         if (key == "routing_engine") r.engine = value;
         if (key == "lmc") r.lmc = static_cast<unsigned>(std::stoul(value));
+        if (key == "nue_max_num_vls") r.nue_max_vls = static_cast<unsigned>(std::stoul(value));
       }
       std::smatch m;
       const std::string cmd = slurp(r.dir + "/command.txt");
@@ -157,6 +159,45 @@ inline LftComparison compare_lfts(const SubnetGraph& g, const RoutingTables& t, 
     }
   }
   return c;
+}
+
+// path-sls.txt: (SLID, DLID) -> first and last SL OpenSM may answer the path record with.
+inline std::map<std::pair<unsigned, unsigned>, std::pair<unsigned, unsigned>> golden_path_sls(const GoldenRun& r) {
+  std::map<std::pair<unsigned, unsigned>, std::pair<unsigned, unsigned>> out;
+  std::istringstream in(slurp(r.dir + "/path-sls.txt"));
+  for (std::string line; std::getline(in, line);) {
+    unsigned s = 0, d = 0, lo = 0, hi = 0;
+    const int n = std::sscanf(line.c_str(), "%x %x %u-%u", &s, &d, &lo, &hi);
+    if (n == 3) out[{s, d}] = {lo, lo};
+    else if (n == 4) out[{s, d}] = {lo, hi};
+  }
+  return out;
+}
+
+// opensm-sl2vl.dump: one row of 16 VLs per (port, in port, out port) OpenSM programmed.
+inline std::vector<std::vector<unsigned>> golden_sl2vl_rows(const GoldenRun& r) {
+  std::vector<std::vector<unsigned>> out;
+  std::istringstream in(slurp(r.dir + "/opensm-sl2vl.dump"));
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#' || line.find(':') == std::string::npos) continue;
+    std::istringstream ls(line.substr(line.find(':') + 1));
+    std::vector<unsigned> row;
+    for (unsigned v; ls >> v;) row.push_back(v);
+    if (row.size() == 16) out.push_back(row);
+  }
+  return out;
+}
+
+// The graph port that owns a LID (an HCA port or a switch's port 0).
+inline std::map<unsigned, SubnetPortRef> ports_by_lid(const SubnetGraph& g) {
+  std::map<unsigned, SubnetPortRef> out;
+  for (std::size_t n = 0; n < g.nodes.size(); ++n)
+    for (unsigned p = 0; p <= g.nodes[n].num_ports(); ++p) {
+      const LidRange r = g.nodes[n].ports[p].lids;
+      if (r.assigned())
+        for (unsigned lid = r.first; lid <= r.last; ++lid) out[lid] = {n, static_cast<PortNum>(p)};
+    }
+  return out;
 }
 
 }  // namespace ibfsim::test

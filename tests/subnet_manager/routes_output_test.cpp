@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "sim/core/error.h"
@@ -29,7 +30,7 @@ std::string write_temp(const std::string& name, const std::string& text) {
 
 TEST_CASE("guid2lid is byte for byte OpenSM's in every golden run", "[subnet_manager][golden]") {
   const auto runs = golden_runs();
-  REQUIRE(runs.size() == 66);
+  REQUIRE(runs.size() == 86);
   for (const GoldenRun& r : runs) {
     const SubnetGraph g = golden_subnet(r);
     std::ostringstream out;
@@ -95,17 +96,51 @@ TEST_CASE("ibfsim routes prints exactly OpenSM's opensm-lfts.dump for every gold
       for (Guid root : r.roots) args += " --root " + g.nodes[*g.find_node_by_guid(root)].description;
     }
     if (!r.compute_nodes.empty()) args += " --cn-guid-file " + r.dir + "/cn_guids.txt";
+    if (r.engine == "nue" && r.nue_max_vls != 1) args += " --nue-max-vls " + std::to_string(r.nue_max_vls);
     const std::string out = dir + "/lfts.dump";
     // Standard output to the file; standard error stays in the result.
     const CommandResult c = run_command("(SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 " + std::string(IBFSIM_BINARY) + " " + args +
                                         " > " + out + ")");
     INFO(r.name() << ": ibfsim " << args << "\n" << c.output);
     CHECK(c.exit_code == 0);
-    // Nothing on standard error, no fallback note; dfsssp says how many layers it used.
-    if (r.engine == "dfsssp") CHECK_THAT(c.output, Catch::StartsWith("note: dfsssp: "));
+    // Nothing on standard error, no fallback note; dfsssp, lash and nue say how many layers they used.
+    if (r.engine == "dfsssp" || r.engine == "lash" || r.engine == "nue") CHECK_THAT(c.output, Catch::StartsWith("note: " + r.engine + ": "));
     else CHECK(c.output.empty());
     CHECK(read_file(out) == slurp(r.dir + "/opensm-lfts.dump"));
   }
+}
+
+TEST_CASE("ibfsim routes --path-sls prints exactly OpenSM's path SLs for every golden run that recorded them",
+          "[subnet_manager][golden][cli]") {
+  const std::string dir = scratch_dir("routes_cli_sls");
+  std::size_t runs = 0;
+  for (const GoldenRun& r : golden_runs()) {
+    if (!std::filesystem::exists(r.dir + "/path-sls.txt")) continue;
+    std::string args = "routes --topology " + golden_root() + "/" + r.topology + "/topology.net --routing " + r.engine +
+                       " --sm-host " + r.sm_host + " --no-lfts --path-sls";
+    if (r.engine == "nue") args += " --nue-max-vls " + std::to_string(r.nue_max_vls);
+    const CommandResult c = run_command("(SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 " + std::string(IBFSIM_BINARY) + " " + args +
+                                        " > " + dir + "/sls.txt)");
+    INFO(r.name() << ": ibfsim " << args << "\n" << c.output);
+    CHECK(c.exit_code == 0);
+    // The golden file less its comment lines; ours for the sources it has (fat_tree_4ary3/lash
+    // recorded the switches' only).
+    std::string want, got;
+    std::set<std::string> sources;
+    std::istringstream in(slurp(r.dir + "/path-sls.txt"));
+    for (std::string line; std::getline(in, line);)
+      if (!line.empty() && line[0] != '#') {
+        want += line + "\n";
+        sources.insert(line.substr(0, 6));
+      }
+    std::istringstream ours(read_file(dir + "/sls.txt"));
+    for (std::string line; std::getline(ours, line);)
+      if (sources.count(line.substr(0, 6))) got += line + "\n";
+    CHECK(!want.empty());
+    CHECK(got == want);
+    ++runs;
+  }
+  CHECK(runs == 20);  // 7 lash, 7 dfsssp, 6 nue runs with several layers
 }
 
 TEST_CASE("ibfsim routes --guid2lid --deadlock-check --no-lfts", "[subnet_manager][cli]") {
@@ -123,7 +158,7 @@ TEST_CASE("ibfsim routes --guid2lid --deadlock-check --no-lfts", "[subnet_manage
 
   const CommandResult d = run_ibfsim("routes --topology " + net + " --routing dfsssp --no-lfts --deadlock-check");
   CHECK(d.exit_code == 0);
-  CHECK_THAT(d.output, Catch::Contains("note: dfsssp: 2 layers (SL i -> VL i)"));
+  CHECK_THAT(d.output, Catch::Contains("note: dfsssp: 2 layers over 8 VLs (SL i -> VL i)"));
   CHECK_THAT(d.output, Catch::Contains("deadlock check: no cycle in any VL: deadlock-free\n"));
 }
 
@@ -134,8 +169,10 @@ TEST_CASE("ibfsim routes rejects bad options with exit code 2", "[subnet_manager
   };
   const Case cases[] = {
       {"routes --topology " + net + " --routing spf",
-       "error: --routing: expected one of minhop, updn, dnup, dor, ftree, sssp, dfsssp, file, got 'spf'"},
+       "error: --routing: expected one of minhop, updn, dnup, dor, ftree, lash, sssp, dfsssp, nue, file, got 'spf'"},
       {"routes --topology " + net + " --lmc 8", "error: --lmc: expected 0..7, got 8"},
+      {"routes --topology " + net + " --nue-max-vls 2", "error: --nue-max-vls: only used with --routing nue, got --routing minhop"},
+      {"routes --topology " + net + " --routing nue --nue-max-vls 16", "error: --nue-max-vls: expected 0..15, got 16"},
       {"routes --topology " + net + " --sm-host nobody", "error: --sm-host: expected a node of " + net + ", got 'nobody'"},
       {"routes --topology " + net + " --routing updn --root h1",
        "error: --root: expected a switch of " + net + " reachable from the SM, got 'h1'"},

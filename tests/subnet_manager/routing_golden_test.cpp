@@ -11,7 +11,9 @@
 #include "sim/subnet_manager/routing/sssp.h"
 #include "sim/subnet_manager/routing/dor.h"
 #include "sim/subnet_manager/routing/ftree.h"
+#include "sim/subnet_manager/routing/lash.h"
 #include "sim/subnet_manager/routing/minhop.h"
+#include "sim/subnet_manager/routing/nue.h"
 #include "sim/subnet_manager/routing/updn.h"
 #include "tests/subnet_manager/golden_runs.h"
 
@@ -29,6 +31,8 @@ std::size_t runs_in_readme(const std::string& engine) {
   if (engine == "dnup") return 6;
   if (engine == "sssp") return 8;
   if (engine == "dfsssp") return 7;
+  if (engine == "lash") return 7;
+  if (engine == "nue") return 13;
   return 0;
 }
 
@@ -55,7 +59,7 @@ void check_engine(const std::string& engine, RoutingTables (*route)(const Subnet
 
 TEST_CASE("LIDs match OpenSM's guid2lid in every golden run", "[subnet_manager][golden]") {
   const auto runs = golden_runs();
-  REQUIRE(runs.size() == 66);
+  REQUIRE(runs.size() == 86);
   std::size_t ports = 0;
   for (const GoldenRun& r : runs) {
     const SubnetGraph g = golden_subnet(r);
@@ -122,6 +126,14 @@ TEST_CASE("sssp matches OpenSM on every LFT entry of every golden sssp run", "[s
 TEST_CASE("dfsssp's tables match OpenSM on every LFT entry of every golden dfsssp run", "[subnet_manager][golden]") {
   // OpenSM's dfsssp routes exactly as its sssp and then spreads the paths over VLs.
   check_engine("dfsssp", [](const SubnetGraph& g, const GoldenRun&) { return route_dfsssp(g); });
+}
+
+TEST_CASE("lash matches OpenSM on every LFT entry of every golden lash run", "[subnet_manager][golden]") {
+  check_engine("lash", [](const SubnetGraph& g, const GoldenRun&) { return route_lash(g); });
+}
+
+TEST_CASE("nue matches OpenSM on every LFT entry of every golden nue run", "[subnet_manager][golden]") {
+  check_engine("nue", [](const SubnetGraph& g, const GoldenRun& r) { return route_nue(g, NueOptions{r.nue_max_vls}); });
 }
 
 TEST_CASE("updn finds the same roots as OpenSM when none are named", "[subnet_manager][golden]") {

@@ -24,7 +24,7 @@ std::string channel_name(const SubnetGraph& g, const Channel& c) {
                      c.to.port);
 }
 
-DeadlockReport check_deadlock(const SubnetGraph& g, const RoutingTables& t) {
+DeadlockReport check_deadlock(const SubnetGraph& g, const RoutingTables& t, bool switch_destinations) {
   // Channel numbers: one per linked port (the direction leaving it).
   std::vector<std::uint32_t> first_channel(g.nodes.size() + 1, 0);
   std::vector<Channel> channels;
@@ -65,6 +65,7 @@ DeadlockReport check_deadlock(const SubnetGraph& g, const RoutingTables& t) {
   const std::size_t max_hops = g.nodes.size() + 1;
   for (unsigned lid = 1; lid <= t.lft_top; ++lid) {
     if (!lid_owner[lid].valid()) continue;
+    if (!switch_destinations && g.nodes[lid_owner[lid].node].is_switch()) continue;
     for (SubnetPortRef src : sources) {
       if (src == lid_owner[lid]) continue;
       const unsigned vl = t.sl ? t.sl->sl_to_vl[path_sl(g, t, src, static_cast<Lid>(lid)) & 0xF] & 0xF : 0;

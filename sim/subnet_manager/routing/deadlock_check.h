@@ -36,7 +36,9 @@ struct DeadlockReport {
   bool deadlock_free() const { return cycles.empty(); }
 };
 
-DeadlockReport check_deadlock(const SubnetGraph& g, const RoutingTables& t);
+// `switch_destinations` false: only the paths to HCA LIDs (nue, like OpenSM's nue, keeps only
+// those free of cycles: switches receive no data traffic).
+DeadlockReport check_deadlock(const SubnetGraph& g, const RoutingTables& t, bool switch_destinations = true);
 
 // "sw0/2 -> sw1/1": node description and port of each end.
 std::string channel_name(const SubnetGraph& g, const Channel& c);

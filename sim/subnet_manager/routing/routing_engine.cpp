@@ -5,8 +5,10 @@
 #include "sim/subnet_manager/routing/dnup.h"
 #include "sim/subnet_manager/routing/dor.h"
 #include "sim/subnet_manager/routing/ftree.h"
+#include "sim/subnet_manager/routing/lash.h"
 #include "sim/subnet_manager/routing/lft_file.h"
 #include "sim/subnet_manager/routing/minhop.h"
+#include "sim/subnet_manager/routing/nue.h"
 #include "sim/subnet_manager/routing/sssp.h"
 #include "sim/subnet_manager/routing/updn.h"
 
@@ -14,9 +16,10 @@ namespace ibfsim {
 
 namespace {
 
-constexpr RoutingEngine kAll[] = {RoutingEngine::kMinhop, RoutingEngine::kUpdn,   RoutingEngine::kDnup,
-                                  RoutingEngine::kDor,    RoutingEngine::kFtree,  RoutingEngine::kSssp,
-                                  RoutingEngine::kDfsssp, RoutingEngine::kFile};
+constexpr RoutingEngine kAll[] = {RoutingEngine::kMinhop, RoutingEngine::kUpdn, RoutingEngine::kDnup,
+                                  RoutingEngine::kDor,    RoutingEngine::kFtree, RoutingEngine::kLash,
+                                  RoutingEngine::kSssp,   RoutingEngine::kDfsssp, RoutingEngine::kNue,
+                                  RoutingEngine::kFile};
 
 }  // namespace
 
@@ -27,8 +30,10 @@ const char* routing_engine_name(RoutingEngine e) {
     case RoutingEngine::kDnup: return "dnup";
     case RoutingEngine::kDor: return "dor";
     case RoutingEngine::kFtree: return "ftree";
+    case RoutingEngine::kLash: return "lash";
     case RoutingEngine::kSssp: return "sssp";
     case RoutingEngine::kDfsssp: return "dfsssp";
+    case RoutingEngine::kNue: return "nue";
     case RoutingEngine::kFile: return "file";
   }
   return "?";
@@ -53,8 +58,10 @@ RoutingTables compute_routes(const SubnetGraph& g, const RoutingOptions& opts) {
     case RoutingEngine::kDnup: return route_dnup(g);
     case RoutingEngine::kDor: return route_dor(g);
     case RoutingEngine::kFtree: return route_ftree(g, FtreeOptions{opts.roots, opts.compute_nodes});
+    case RoutingEngine::kLash: return route_lash(g);
     case RoutingEngine::kSssp: return route_sssp(g);
     case RoutingEngine::kDfsssp: return route_dfsssp(g);
+    case RoutingEngine::kNue: return route_nue(g, NueOptions{opts.nue_max_vls});
     case RoutingEngine::kFile: return route_from_lft_file(g, opts.lft_file);
   }
   throw SimError("unknown routing engine");

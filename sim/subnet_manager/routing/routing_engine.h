@@ -11,12 +11,12 @@
 
 namespace ibfsim {
 
-enum class RoutingEngine { kMinhop, kUpdn, kDnup, kDor, kFtree, kSssp, kDfsssp, kFile };
+enum class RoutingEngine { kMinhop, kUpdn, kDnup, kDor, kFtree, kLash, kSssp, kDfsssp, kNue, kFile };
 
-// "minhop", "updn", "dnup", "dor", "ftree", "sssp", "dfsssp", "file".
+// "minhop", "updn", "dnup", "dor", "ftree", "lash", "sssp", "dfsssp", "nue", "file".
 const char* routing_engine_name(RoutingEngine e);
 std::optional<RoutingEngine> parse_routing_engine(std::string_view name);
-// "minhop, updn, dnup, dor, ftree, sssp, dfsssp, file" for error messages and help.
+// "minhop, updn, dnup, dor, ftree, lash, sssp, dfsssp, nue, file" for error messages and help.
 std::string routing_engine_names();
 
 struct RoutingOptions {
@@ -27,6 +27,8 @@ struct RoutingOptions {
   // ftree: the compute nodes' port GUIDs (OpenSM's cn_guid_file; empty: every CA port).
   std::vector<Guid> compute_nodes;
   std::string lft_file;     // file: the dump to load
+  // nue: OpenSM's nue_max_num_vls (1: one layer, no SLs; 0: as many as the fabric's data VLs).
+  unsigned nue_max_vls = 1;
 };
 
 // Requires LIDs assigned. Engine errors are InputErrors.

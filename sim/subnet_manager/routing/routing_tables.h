@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/core/ids.h"
@@ -13,13 +14,23 @@
 
 namespace ibfsim {
 
-// SL per path, for engines that spread paths over virtual lanes.
+// SL per path, for the engines that spread paths over virtual lanes (lash, dfsssp, nue): what
+// OpenSM's routing engine answers a path record query with (its path_sl), kept in the form the
+// engine computes it; exactly one of the three tables is filled.
 struct PathServiceLevels {
-  // [graph node of the source switch][destination LID] -> SL, for every switch. A path starting
-  // at an HCA port takes the SL of the switch that port is cabled to (the engine routes per
-  // source switch); a path from a switch's own port 0 takes that switch's.
+  // lash: [graph node of the source switch][destination LID] -> SL. A path starting at an HCA port
+  // takes the SL of the switch that port is cabled to; a path from a switch's own port 0 takes
+  // that switch's.
   std::vector<std::vector<std::uint8_t>> by_source_switch;
-  // SL -> VL on every port of every node (the engine programs one table everywhere).
+  // dfsssp: [source LID][destination LID] -> the path's first SL (LIDs 0..lft_top).
+  std::vector<std::vector<std::uint8_t>> by_lid_pair;
+  // nue: [destination LID] -> SL, whatever the source.
+  std::vector<std::uint8_t> by_destination;
+  // dfsssp's balancing gives a layer several VLs: the paths whose first SL is s may use SLs
+  // s..s+spread[s]-1 (OpenSM answers each path query with one of them at random; ibfsim takes
+  // s + (SLID + DLID) mod spread[s]). 1 everywhere for the other engines.
+  std::array<std::uint8_t, 16> spread{1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+  // SL -> VL on every port of every node (the engine's SLs need one table everywhere).
   std::array<std::uint8_t, 16> sl_to_vl{};
   // How many data VLs the SLs in use need (VL 0..vls_needed-1).
   unsigned vls_needed = 1;
@@ -44,7 +55,17 @@ struct RoutingTables {
 // Empty tables (every entry kNoRoute) sized for g: one per switch, LIDs 0..g.max_lid().
 RoutingTables empty_routing_tables(const SubnetGraph& g);
 
-// The SL of the path from the port owning `src_lid` to `dst_lid` (0 without SL information).
+// The SLs the engine allows the path from port `src` (from its LID `src_lid`; 0: its base LID) to
+// `dst_lid`: first..last (0..0 without SL information).
+std::pair<std::uint8_t, std::uint8_t> path_sl_range(const SubnetGraph& g, const RoutingTables& t, SubnetPortRef src,
+                                                    Lid dst_lid, Lid src_lid = 0);
+// The SL ibfsim gives that path: the first of the range, or with several, first + (SLID + DLID)
+// mod their number.
 std::uint8_t path_sl(const SubnetGraph& g, const RoutingTables& t, SubnetPortRef src, Lid dst_lid);
+
+// The SL-to-VL table OpenSM programs on a port with `data_vls` operational data VLs when QoS is on
+// with its defaults (qos_sl2vl 0,1,...,14,7, each VL masked to the port's VLs): what the engines
+// that assign SLs rely on (OpenSM's documentation has them run with -Q).
+std::array<std::uint8_t, 16> opensm_default_sl_to_vl(unsigned data_vls);
 
 }  // namespace ibfsim

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "sim/subnet_manager/routing/complib_heap.h"
 #include "sim/subnet_manager/routing/hop_matrix.h"
 #include "sim/subnet_manager/routing/minhop.h"
 
@@ -26,99 +27,6 @@ struct Vertex {
   Link* used = nullptr;  // the link it was reached by
   std::uint64_t distance = kInf;
   bool discovered = false;
-  std::size_t heap_index = 0;
-};
-
-// complib's cl_heap with branching factor 4 and OpenSM's index-update callback, operation for
-// operation (its sift-up and sift-down decide which of equally distant vertices comes first).
-class DaryHeap {
- public:
-  explicit DaryHeap(std::vector<Vertex>& v) : v_(v) {}
-  void insert(std::uint64_t key, std::size_t vertex) {
-    elems_.push_back({key, vertex});
-    v_[vertex].heap_index = elems_.size() - 1;
-    up(elems_.size() - 1);
-  }
-  void modify_key(std::uint64_t key, std::size_t index) {
-    const std::uint64_t old = elems_[index].key;
-    elems_[index].key = key;
-    if (key < old) up(index);
-    else if (key > old) down(index);
-  }
-  // The vertex at the root, or npos when empty (cl_heap_delete(heap, 0)).
-  std::size_t extract_root() {
-    if (elems_.empty()) return npos;
-    if (elems_.size() == 1) {
-      const std::size_t only = elems_.back().vertex;
-      elems_.pop_back();
-      return only;
-    }
-    const Elem tmp = elems_.back();
-    elems_.back() = elems_[0];
-    set(elems_.size() - 1);
-    elems_[0] = tmp;
-    set(0);
-    const std::size_t root = elems_.back().vertex;
-    elems_.pop_back();
-    down(0);
-    return root;
-  }
-  static constexpr std::size_t npos = static_cast<std::size_t>(-1);
-
- private:
-  struct Elem {
-    std::uint64_t key;
-    std::size_t vertex;
-  };
-  static constexpr std::size_t kD = 4;
-  void set(std::size_t i) { v_[elems_[i].vertex].heap_index = i; }
-  void down(std::size_t index) {
-    const Elem tmp = elems_[index];
-    std::size_t parent = index;
-    bool swapped = false;
-    while (parent * kD + 1 < elems_.size()) {
-      const std::size_t first = parent * kD + 1;
-      std::size_t swap_child = first;
-      for (std::size_t child = first + 1; child < first + kD && child < elems_.size(); ++child)
-        if (elems_[child].key <= elems_[swap_child].key) swap_child = child;  // the last of equal minima
-      if (tmp.key > elems_[swap_child].key) {
-        elems_[parent] = elems_[swap_child];
-        set(parent);
-        parent = swap_child;
-        swapped = true;
-      } else {
-        break;
-      }
-    }
-    if (swapped) {
-      elems_[parent] = tmp;
-      set(parent);
-    }
-  }
-  void up(std::size_t index) {
-    if (index == 0) return;
-    const Elem tmp = elems_[index];
-    std::size_t parent = index, swap_child = 0;
-    bool swapped = false;
-    do {
-      const std::size_t child = parent;
-      parent = (child - 1) / kD;
-      if (tmp.key < elems_[parent].key) {
-        elems_[child] = elems_[parent];
-        set(child);
-        swap_child = parent;
-        swapped = true;
-      } else {
-        break;
-      }
-    } while (parent > 0);
-    if (swapped) {
-      elems_[swap_child] = tmp;
-      set(swap_child);
-    }
-  }
-  std::vector<Vertex>& v_;
-  std::vector<Elem> elems_;
 };
 
 class Sssp {
@@ -140,6 +48,7 @@ class Sssp {
   std::vector<Vertex> v_;  // 0: a CA source, 1..n: switches in GUID table order
   std::vector<Link> links_;
   Link ca_link_;           // vertex 0's one link, rebuilt for every CA source
+  std::vector<std::size_t> heap_index_;  // per vertex: its place in the heap
 };
 
 void Sssp::build() {
@@ -172,7 +81,8 @@ void Sssp::build() {
 }
 
 void Sssp::dijkstra(SubnetPortRef ca, std::size_t source) {
-  DaryHeap heap(v_);
+  heap_index_.assign(v_.size(), 0);
+  ComplibHeap heap(heap_index_);
   for (std::size_t i = 1; i < v_.size(); ++i) {
     v_[i].used = nullptr;
     v_[i].distance = kInf;
@@ -188,8 +98,8 @@ void Sssp::dijkstra(SubnetPortRef ca, std::size_t source) {
   }
   v_[source].distance = 0;
   v_[source].discovered = true;
-  heap.modify_key(0, v_[source].heap_index);
-  for (std::size_t cur = heap.extract_root(); cur != DaryHeap::npos; cur = heap.extract_root()) {
+  heap.modify_key(0, heap_index_[source]);
+  for (std::size_t cur = heap.extract_root(); cur != ComplibHeap::npos; cur = heap.extract_root()) {
     Vertex& c = v_[cur];
     c.discovered = true;
     auto relax = [&](Link& l) {
@@ -197,7 +107,7 @@ void Sssp::dijkstra(SubnetPortRef ca, std::size_t source) {
       if (!to.discovered && c.distance + l.weight < to.distance) {
         to.used = &l;
         to.distance = c.distance + l.weight;
-        heap.modify_key(to.distance, to.heap_index);
+        heap.modify_key(to.distance, heap_index_[l.to]);
       }
     };
     if (cur == 0) relax(ca_link_);
@@ -226,39 +136,55 @@ void Sssp::update_weights() {
 bool Sssp::route() {
   build();
   const std::size_t n = sw_.size();
-  // Switches by their CA count, most first (glibc's qsort: stable here).
-  std::vector<std::size_t> order(n);
-  for (std::size_t s = 0; s < n; ++s) order[s] = s;
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t a, std::size_t b) { return v_[a + 1].num_hca > v_[b + 1].num_hca; });
   for (std::size_t s = 0; s < n; ++s) t_.lft[sw_.node[s]][g_.nodes[sw_.node[s]].ports[0].lids.first] = 0;
-  std::vector<SubnetPortRef> cas;
-  for (std::size_t s : order) {
-    const SubnetNode& node = g_.nodes[sw_.node[s]];
-    for (unsigned p = 1; p <= node.num_ports(); ++p) {
-      const auto& peer = node.ports[p].peer;
-      if (peer && !sw_.is_switch(peer->node) && g_.port(*peer).lids.assigned()) cas.push_back(*peer);
-    }
-  }
-  for (const SubnetPortRef ca : cas) {
-    const LidRange r = g_.port(ca).lids;
-    for (unsigned lid = r.first; lid <= r.last; ++lid) {
-      dijkstra(ca, 0);
-      for (std::size_t i = 1; i < v_.size(); ++i)
-        if (!v_[i].used) return false;
-      update_lft(static_cast<Lid>(lid));
+  for (const SubnetPortRef port : sssp_port_order(g_)) {
+    if (!g_.nodes[port.node].is_switch()) {
+      const LidRange r = g_.port(port).lids;
+      for (unsigned lid = r.first; lid <= r.last; ++lid) {
+        dijkstra(port, 0);
+        for (std::size_t i = 1; i < v_.size(); ++i)
+          if (!v_[i].used) return false;
+        update_lft(static_cast<Lid>(lid));
+        update_weights();
+      }
+    } else {
+      dijkstra(SubnetPortRef{}, sw_.of[port.node] + 1);
+      update_lft(g_.port(port).lids.first);
       update_weights();
     }
-  }
-  for (std::size_t s : order) {
-    dijkstra(SubnetPortRef{}, s + 1);
-    update_lft(g_.nodes[sw_.node[s]].ports[0].lids.first);
-    update_weights();
   }
   return true;
 }
 
 }  // namespace
+
+std::vector<SubnetPortRef> sssp_port_order(const SubnetGraph& g) {
+  const SwitchIndex sw(g);
+  const std::size_t n = sw.size();
+  // Each switch's CA count: one for its port 0 plus the LIDs of the CA ports cabled to it.
+  std::vector<std::uint64_t> num_hca(n, 1);
+  for (std::size_t s = 0; s < n; ++s) {
+    const SubnetNode& node = g.nodes[sw.node[s]];
+    for (unsigned p = 1; p <= node.num_ports(); ++p) {
+      const auto& peer = node.ports[p].peer;
+      if (peer && peer->node != sw.node[s] && !sw.is_switch(peer->node)) num_hca[s] += g.port(*peer).lids.count();
+    }
+  }
+  // Switches by their CA count, most first (glibc's qsort: stable here).
+  std::vector<std::size_t> order(n);
+  for (std::size_t s = 0; s < n; ++s) order[s] = s;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return num_hca[a] > num_hca[b]; });
+  std::vector<SubnetPortRef> out;
+  for (std::size_t s : order) {
+    const SubnetNode& node = g.nodes[sw.node[s]];
+    for (unsigned p = 1; p <= node.num_ports(); ++p) {
+      const auto& peer = node.ports[p].peer;
+      if (peer && !sw.is_switch(peer->node) && g.port(*peer).lids.assigned()) out.push_back(*peer);
+    }
+  }
+  for (std::size_t s : order) out.push_back(SubnetPortRef{sw.node[s], 0});
+  return out;
+}
 
 RoutingTables route_sssp(const SubnetGraph& g) {
   RoutingTables t = empty_routing_tables(g);

@@ -16,10 +16,17 @@
 // arrived on; then every link on the path from each such switch back to the source gains that
 // switch's CA count, so later sources avoid loaded links.
 #pragma once
+#include <vector>
+
 #include "sim/subnet_manager/routing/routing_tables.h"
 #include "sim/subnet_manager/routing/subnet_graph.h"
 
 namespace ibfsim {
+
+// OpenSM's port order for (df)sssp (its port_order_list): the CA ports cabled to each switch
+// (switches by CA count, most first, stable; ports ascending), then every switch's port 0 in the
+// same switch order. Routing and dfsssp's layering walk the ports in this order.
+std::vector<SubnetPortRef> sssp_port_order(const SubnetGraph& g);
 
 // Requires LIDs assigned. A subnet some switch of which the search cannot reach falls back to
 // minhop with a note, as OpenSM's engine gives up there.

@@ -19,7 +19,9 @@
 
 namespace ibfsim {
 
-enum class SubnetNodeKind { kCa, kSwitch };
+// A router is an end node to a subnet, as a CA is (its ports reached one by one, never crossed):
+// only the dumps name it apart.
+enum class SubnetNodeKind { kCa, kSwitch, kRouter };
 
 constexpr std::size_t kNoSubnetNode = std::numeric_limits<std::size_t>::max();
 

@@ -14,7 +14,9 @@ namespace ibfsim {
 
 namespace {
 
-const char* node_type_str(const SubnetNode& n) { return n.is_switch() ? "Switch" : "Channel Adapter"; }
+const char* node_type_str(const SubnetNode& n) {
+  return n.is_switch() ? "Switch" : n.kind == SubnetNodeKind::kRouter ? "Router" : "Channel Adapter";
+}
 
 }  // namespace
 

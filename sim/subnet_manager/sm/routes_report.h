@@ -4,7 +4,10 @@
 //   1. the LFTs in OpenSM's dump_ucast_lfts format (ucast_lft_dump.h), byte for byte as
 //      opensm-lfts.dump;
 //   2. the LIDs in OpenSM's guid2lid format (guid2lid_file.h), byte for byte as OpenSM's cache;
-//   3. the deadlock check (deadlock_check.h).
+//   3. with path_sls, every path's SL: "SLID DLID SL" (LIDs as 0x%04x), or "SLID DLID FIRST-LAST"
+//      where the engine allows several (dfsssp), for every pair of LIDs of CA ports and switch
+//      port 0s, source ascending then destination; the form of the golden runs' path-sls.txt;
+//   4. the deadlock check (deadlock_check.h).
 #pragma once
 #include <ostream>
 
@@ -16,6 +19,7 @@ namespace ibfsim {
 struct RoutesReportOptions {
   bool lfts = true;
   bool guid2lid = false;
+  bool path_sls = false;
   bool deadlock_check = false;
 };
 

@@ -131,7 +131,8 @@ void SmSweep::on_node_info(const Pending& p, const Smp& a) {
     else v.port_paths.resize(ni.num_ports + 1u);
     views_.push_back(std::move(v));
     SubnetNode sn;
-    sn.kind = is_switch ? SubnetNodeKind::kSwitch : SubnetNodeKind::kCa;
+    sn.kind = is_switch ? SubnetNodeKind::kSwitch
+                        : ni.node_type == IB_NODE_TYPE_ROUTER ? SubnetNodeKind::kRouter : SubnetNodeKind::kCa;
     sn.node_guid = ni.node_guid;
     sn.system_image_guid = ni.system_image_guid;
     sn.ports.resize(ni.num_ports + 1u);
