@@ -198,6 +198,7 @@ void drain(ScenarioRun& run) {
   // Messages still waiting at their sources for room in the send queue count as offered.
   for (const auto& gens : run.flow_generators)
     for (UdTrafficGenerator* g : gens) g->settle(run.end);
+  for (const auto& c : run.classes) c->settle(run.end);
   run.fabric->finish();
   run.fabric->check_invariants();
   if (run.waves) run.waves->close();

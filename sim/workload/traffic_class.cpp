@@ -82,16 +82,16 @@ bool TrafficClass::done(Time now) const {
   if (spec_.collective()) return iteration_ >= spec_.iterations;
   if (now < window_.measure_end) return false;
   for (const auto& h : hosts_)
-    if (h->ud && (h->ud->outstanding || !h->ud->backlog.empty())) return false;
+    if (h->ud && (h->ud->outstanding || !h->ud->backlog.empty() || !h->unbuilt.empty())) return false;
   for (const auto& e : endpoints_)
     if (e->outstanding || !e->backlog.empty()) return false;
   return true;
 }
 
 std::uint64_t TrafficClass::messages_waiting_at_sources() const {
-  std::uint64_t w = 0;
+  std::uint64_t w = settled_waiting_;
   for (const auto& h : hosts_)
-    if (h->ud) w += h->ud->backlog.size();
+    if (h->ud) w += h->ud->backlog.size() + h->unbuilt.size();
   for (const auto& e : endpoints_) w += e->backlog.size();
   return w;
 }

@@ -8,7 +8,11 @@
 // iterations run back to back.
 //
 // Transports: `ud_send` builds packets at the wire as the UD traffic generator does (a message
-// larger than the MTU becomes several packets, posted at once); `ud`, `uc`, `rc` go through the
+// larger than the MTU becomes several packets, built together); past saturation it builds no
+// backlog either: while the host's send queue for the class's VL is full its messages wait unbuilt
+// (SendEngine::DatagramFeeder), in arrival order, and its arrivals are drawn only when it has room
+// again, each dated from its arrival, so the packets and their times are those of building every
+// message on arrival and memory stays flat; settle() counts what never got built. `ud`, `uc`, `rc` go through the
 // HCAs' verbs API and HCA model: one UD QP per host, or one connected QP pair per (source,
 // destination) the pattern can pick, created and connected at time 0 as an MPI library would.
 // A message waits at its source (in arrival order, per QP) while tx_depth messages are
@@ -80,6 +84,9 @@ class TrafficClass {
   // Measured messages not delivered (yet).
   std::uint64_t measured_undelivered() const { return measured_ - measured_delivered_; }
   std::uint64_t messages_waiting_at_sources() const;
+  // ud_send, after the simulation ends at `end` (once): the messages that arrived and were never
+  // built, drawn now without building them and counted as offered and waiting.
+  void settle(Time end);
 
   // Payload of the class's data packets delivered so far (time series).
   std::uint64_t delivered_payload_bytes() const { return delivered_payload_; }
@@ -110,6 +117,7 @@ class TrafficClass {
   };
   struct Endpoint;  // a sending QP (verbs) or a host's generator QP (ud_send)
   struct Host;
+  struct UdSendFeeder;  // ud_send: a host waiting for room in its send queue
   struct Listener : CompletionListener {
     TrafficClass* cls = nullptr;
     std::size_t host = 0;
@@ -119,7 +127,14 @@ class TrafficClass {
 
   double wire_fs(const LinkPort& port, std::uint64_t bytes) const;
   void schedule_arrival(std::size_t host, Time at);
-  void offer(std::size_t src, std::size_t dst, std::uint64_t bytes, bool measured, std::uint32_t step);
+  // Host `host`'s message arriving at `t` (now, or earlier while the host waited for room): drawn
+  // and offered, then the next arrival scheduled, or drawn at once if it is already past.
+  void draw_arrival(std::size_t host, Time t);
+  void offer(std::size_t src, std::size_t dst, std::uint64_t bytes, bool measured, std::uint32_t step, Time arrival);
+  // ud_send: builds the host's unbuilt messages while its send queue has room, else waits for room.
+  void ud_send_pump(std::size_t host);
+  void ud_send_build(std::size_t host);  // the first unbuilt message, all its packets
+  void ud_send_feed(std::size_t host);   // SendEngine::DatagramFeeder: room again
   void post(Endpoint& e, std::uint32_t slot);
   void post_recv(std::size_t host, QueuePair& qp);
   void on_send_completion(std::size_t host, const verbs::ibv_wc& wc);
@@ -168,6 +183,7 @@ class TrafficClass {
   double offered_wire_fs_ = 0, accepted_wire_fs_ = 0;
   std::uint64_t error_completions_ = 0;
   std::uint64_t silent_sources_ = 0;
+  std::uint64_t settled_waiting_ = 0;  // ud_send: arrived, never built (settle)
 
   // Collectives.
   std::size_t steps_ = 0;

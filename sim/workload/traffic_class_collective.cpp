@@ -37,7 +37,7 @@ void TrafficClass::collective_post(std::size_t i, std::uint32_t step) {
   const CollectiveSend s = spec_.pattern.kind == PatternKind::kRingAllreduce
                                ? ring_allreduce_send(i, step, n, spec_.sizes.largest())
                                : all_to_all_round_send(i, step, n, spec_.sizes.largest());
-  offer(i, s.dest, s.bytes, true, step);
+  offer(i, s.dest, s.bytes, true, step, ScheduledModule::now());
 }
 
 }  // namespace ibfsim

@@ -38,6 +38,12 @@ struct TrafficClass::Endpoint {
   std::map<std::uint64_t, std::uint32_t> in_flight;  // first packet (PSN or packet id) -> message
 };
 
+struct TrafficClass::UdSendFeeder final : SendEngine::DatagramFeeder {
+  TrafficClass* cls = nullptr;
+  std::size_t host = 0;
+  void feed() override { cls->ud_send_feed(host); }
+};
+
 struct TrafficClass::Host {
   std::size_t node = 0;
   Hca* hca = nullptr;
@@ -48,6 +54,11 @@ struct TrafficClass::Host {
   Qpn ud_qpn = 0;              // ud_send and UD: the host's QP
   QueuePair* ud_qp = nullptr;
   std::unique_ptr<Endpoint> ud;  // ud_send and UD: the host's sending endpoint
+  // ud_send: messages offered and not yet built (slots, arrival order), and the arrival the host's
+  // load-driven source stopped at while they wait (kTimeNever: not stopped).
+  std::deque<std::uint32_t> unbuilt;
+  Time paused_arrival = kTimeNever;
+  UdSendFeeder feeder;
   std::vector<Endpoint*> to;     // RC/UC: by destination host (nullptr: no connection)
   verbs::PdHandle pd = 0;
   verbs::CqHandle send_cq = 0, recv_cq = 0;

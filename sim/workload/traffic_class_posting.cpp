@@ -1,5 +1,6 @@
 // How a traffic class offers and posts its messages (traffic_class.h): a message takes a slot and
-// goes to its endpoint; ud_send builds its packets at the wire at once, verbs transports post a
+// goes to its endpoint; ud_send builds its packets at the wire when the host's send queue has room
+// (at once, below saturation), verbs transports post a
 // work request when fewer than tx_depth are outstanding on the QP (else it waits in arrival order)
 // and post the next one as a send completes. Receives are posted again as they complete.
 #include <algorithm>
@@ -23,10 +24,11 @@ std::uint32_t TrafficClass::new_slot(const Message& m) {
   return static_cast<std::uint32_t>(messages_.size() - 1);
 }
 
-void TrafficClass::offer(std::size_t src, std::size_t dst, std::uint64_t bytes, bool measured, std::uint32_t step) {
+void TrafficClass::offer(std::size_t src, std::size_t dst, std::uint64_t bytes, bool measured, std::uint32_t step,
+                         Time arrival) {
   Host& h = *hosts_[src];
   Message m;
-  m.arrival = ScheduledModule::now();
+  m.arrival = arrival;
   m.bytes = bytes;
   m.packets = message_packets(spec_.transport, spec_.verb, bytes, spec_.mtu).count;
   m.src = static_cast<std::uint32_t>(src);
@@ -43,23 +45,58 @@ void TrafficClass::offer(std::size_t src, std::size_t dst, std::uint64_t bytes, 
   Endpoint* e = endpoint_for(src, dst);
   IBFSIM_CHECK(e != nullptr, "traffic class: no connection for a message");
   if (spec_.transport == ClassTransport::kUdSend) {
-    // Packets built at the wire, one per MTU, posted at once (their ids are consecutive).
-    Host& d = *hosts_[dst];
-    const Lid dlid = d.hca->lid(1);
-    std::uint64_t left = bytes;
-    std::uint64_t first_id = 0;
-    for (std::uint32_t k = 0; k < m.packets; ++k) {
-      const auto len = static_cast<std::uint32_t>(std::min<std::uint64_t>(left, spec_.mtu));
-      left -= len;
-      const std::uint64_t id = h.hca->post_ud_send(h.ud_qpn, dlid, d.ud_qpn, kClassQKey, len, measured, spec_.sl,
-                                                   static_cast<std::uint16_t>(index_));
-      if (k == 0) first_id = id;
-    }
-    e->in_flight[first_id] = slot;
+    h.unbuilt.push_back(slot);
+    if (h.unbuilt.size() == 1) ud_send_pump(src);  // else the first waits for room already
     return;
   }
   if (e->outstanding < spec_.tx_depth && e->backlog.empty()) post(*e, slot);
   else e->backlog.push_back(slot);
+}
+
+void TrafficClass::ud_send_pump(std::size_t i) {
+  Host& h = *hosts_[i];
+  SendEngine& engine = h.hca->send_engine(1);
+  const std::uint8_t vl = h.hca->sl_to_vl(1, spec_.sl);
+  while (!h.unbuilt.empty()) {
+    if (!engine.has_room(vl)) {
+      h.feeder.cls = this;
+      h.feeder.host = i;
+      return engine.wait_for_room(vl, &h.feeder, messages_[h.unbuilt.front()].arrival);
+    }
+    ud_send_build(i);
+  }
+}
+
+void TrafficClass::ud_send_build(std::size_t i) {
+  // Packets built at the wire, one per MTU, together (their ids are consecutive), each dated from
+  // the message's arrival.
+  Host& h = *hosts_[i];
+  const std::uint32_t slot = h.unbuilt.front();
+  h.unbuilt.pop_front();
+  const Message& m = messages_[slot];
+  Host& d = *hosts_[m.dst];
+  const Lid dlid = d.hca->lid(1);
+  std::uint64_t left = m.bytes;
+  std::uint64_t first_id = 0;
+  for (std::uint32_t k = 0; k < m.packets; ++k) {
+    const auto len = static_cast<std::uint32_t>(std::min<std::uint64_t>(left, spec_.mtu));
+    left -= len;
+    const std::uint64_t id = h.hca->post_ud_send(h.ud_qpn, dlid, d.ud_qpn, kClassQKey, len, m.measured, spec_.sl,
+                                                 static_cast<std::uint16_t>(index_), m.arrival);
+    if (k == 0) first_id = id;
+  }
+  h.ud->in_flight[first_id] = slot;
+}
+
+void TrafficClass::ud_send_feed(std::size_t i) {
+  Host& h = *hosts_[i];
+  ud_send_build(i);
+  ud_send_pump(i);
+  if (h.unbuilt.empty() && h.paused_arrival != kTimeNever) {
+    const Time t = h.paused_arrival;
+    h.paused_arrival = kTimeNever;
+    draw_arrival(i, t);
+  }
 }
 
 void TrafficClass::post(Endpoint& e, std::uint32_t slot) {

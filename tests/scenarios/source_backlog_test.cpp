@@ -46,3 +46,48 @@ TEST_CASE("a saturated UD source holds a bounded queue and counts what it could 
   // Packets are dated from their message's arrival: the longer the backlog, the longer they waited.
   CHECK(long_run["packet_latency"]["mean_ns"].get<double>() > 2 * short_run["packet_latency"]["mean_ns"].get<double>());
 }
+
+namespace {
+
+// A ud_send traffic class on the quickstart fabric: seven hosts send 4 KiB messages (two 2 KiB
+// packets each) to h1 at half their line rate, 3.5 times what h1's link takes.
+nlohmann::json overloaded_class(const std::string& name, const std::string& measure) {
+  return run_scenario_text(name, "quickstart.yaml\n"
+                                 "workload: {name: incast, pattern: incast, destination: h1, transport: ud_send,\n"
+                                 "           message_size: 4096, mtu: 2048, load: 0.5, arrival: constant}\n"
+                                 "phases: {warmup: 0us, measure: " + measure + ", drain: 2us}\n");
+}
+
+}  // namespace
+
+TEST_CASE("a saturated ud_send traffic class holds a bounded queue and counts the messages it did not build",
+          "[scenarios][workload][classes]") {
+  const nlohmann::json short_run = overloaded_class("class_backlog_20us", "20us");
+  const nlohmann::json long_run = overloaded_class("class_backlog_160us", "160us");
+  const auto& s = short_run["flows"][0];
+  const auto& l = long_run["flows"][0];
+  for (const nlohmann::json* j : {&short_run, &long_run}) {
+    INFO(j->dump());
+    // Built and waiting for the wire: at most the bound plus the rest of one message, per source.
+    CHECK((*j)["packets"]["queued_at_sources_at_end"].get<std::uint64_t>() <= 7 * (ibfsim::SendEngine::kFeedDepth + 1));
+    CHECK((*j)["saturation"]["saturated"] == true);
+    const auto& f = (*j)["flows"][0];
+    // Offered counts every message that arrived, built or not: half of each source's link.
+    CHECK(f["offered"]["load"].get<double>() == Approx(0.5).epsilon(0.01));
+    // h1's link is shared by seven sources.
+    CHECK(f["accepted"]["load"].get<double>() <= 1.0 / 7 + 0.002);
+    CHECK(f["accepted"]["load"].get<double>() >= 1.0 / 7 - 0.01);
+    // Every message that is not waiting was built, as two packets (the run's only packets).
+    const auto offered = f["messages"]["offered"].get<std::uint64_t>();
+    const auto waiting = f["messages"]["waiting_at_sources_at_end"].get<std::uint64_t>();
+    CHECK((*j)["packets"]["created"].get<std::uint64_t>() == 2 * (offered - waiting));
+    CHECK((*j)["saturation"]["messages_waiting_at_sources_at_end"] == waiting);
+  }
+  // Most of what arrives is never built: the waiting messages grow with the run (eight times
+  // longer, about eight times as many); the built queue does not.
+  const auto waiting = [](const nlohmann::json& f) { return f["messages"]["waiting_at_sources_at_end"].get<std::uint64_t>(); };
+  CHECK(waiting(s) > 0);
+  CHECK(waiting(l) > 7 * waiting(s));
+  // Messages are timed from their arrival: the longer the backlog, the longer they waited.
+  CHECK(l["message_latency"]["mean_ns"].get<double>() > 4 * s["message_latency"]["mean_ns"].get<double>());
+}
