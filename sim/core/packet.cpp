@@ -15,13 +15,9 @@ void Packet::write_frame(std::vector<std::uint8_t>& out) const {
   out.insert(out.end(), vcrc.begin(), vcrc.end());
 }
 
-PacketPool::~PacketPool() {
-  for (Packet* p : free_) delete p;
-}
-
 Packet* PacketPool::acquire() {
   ++live_;
-  if (free_.empty()) return new Packet();
+  if (free_.empty()) return made_.emplace_back(std::make_unique<Packet>()).get();
   Packet* p = free_.back();
   free_.pop_back();
   return p;

@@ -5,6 +5,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "sim/core/time.h"
@@ -79,19 +80,20 @@ struct alignas(64) Packet {
 inline bool counts_as_management(const Packet& p) { return p.management; }
 
 // Recycles Packet objects so the hot path never allocates; counts live packets so that a run can
-// check that every injected packet was delivered or dropped.
+// check that every injected packet was delivered or dropped. It owns every packet it made: those
+// still queued or on a wire when a run ends are freed with it.
 class PacketPool {
  public:
   PacketPool() = default;
   PacketPool(const PacketPool&) = delete;
   PacketPool& operator=(const PacketPool&) = delete;
-  ~PacketPool();
 
   Packet* acquire();  // a reset packet
   void release(Packet* p);
   std::size_t live() const { return live_; }
 
  private:
+  std::vector<std::unique_ptr<Packet>> made_;
   std::vector<Packet*> free_;
   std::size_t live_ = 0;
 };
