@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <numeric>
 
 #include "sim/core/error.h"
 #include "sim/link/lrh.h"
@@ -126,6 +127,7 @@ void LinkPort::schedule_refresh() {
 void LinkPort::catch_up_due() {
   if (state_ == PortState::kDown) return;
   const std::uint64_t c = now_cycle();
+  account_idle_blocks(c);
   while (next_refresh_ <= c) {
     const std::uint64_t start = std::max(next_refresh_, busy_until_);
     if (start >= c) {
@@ -139,6 +141,51 @@ void LinkPort::catch_up_due() {
     // still on the wire, keeping the transmitter busy).
     account_idle_refreshes(start);
   }
+}
+
+void LinkPort::account_idle_blocks(std::uint64_t c) {
+  // Refresh bursts go out every P edges and SKIPs every I edges from link-up, so the pattern of
+  // how a burst meets the SKIPs repeats every T = I / gcd(P mod I, I) periods (9 at the default
+  // 4,608-edge interval). Two blocks of T periods are accounted one by one; when the second is the
+  // first shifted by T * P edges (the same SKIPs, flow-control packets and busy time, which also
+  // needs T * P edges to be a whole number of femtoseconds), the following whole blocks are added
+  // as m such shifts at once. At least one block is left to the loop, which ends the idle stretch.
+  constexpr std::uint64_t kPeriod = kFlowControlRefreshEdges;
+  constexpr std::uint64_t kMaxBlockPeriods = 64;
+  const std::uint64_t interval = skip_.enabled() ? skip_.interval() : 0;
+  const std::uint64_t t =
+      interval == 0 || kPeriod % interval == 0 ? 1 : interval / std::gcd(kPeriod % interval, interval);
+  const std::uint64_t block = t * kPeriod;
+  if (t > kMaxBlockPeriods || busy_until_ > next_refresh_ || next_refresh_ >= c) return;
+  if (static_cast<unsigned __int128>(block) * clock_.period_num_fs() % clock_.period_den() != 0) return;
+  const std::uint64_t periods = (c - 1 - next_refresh_) / kPeriod + 1;  // due before c, if idle
+  if (periods < 4 * t) return;
+  const auto one_block = [&] {
+    for (std::uint64_t k = 0; k < t; ++k) {
+      if (busy_until_ > next_refresh_) return false;  // a burst overran its period: not idle as assumed
+      account_idle_refreshes(next_refresh_);
+    }
+    return true;
+  };
+  if (!one_block()) return;
+  const Time busy0 = stats_.tx_busy;
+  const std::uint64_t skips0 = stats_.tx_skips, until0 = busy_until_, due0 = skip_.next_due();
+  if (!one_block()) return;
+  const Time busy = stats_.tx_busy - busy0;
+  const std::uint64_t skips = stats_.tx_skips - skips0;
+  const bool shifted = busy_until_ - until0 == block && (interval == 0 || (skip_.next_due() - due0 == block &&
+                                                                           skips * interval == block));
+  if (!shifted) return;
+  const std::uint64_t m = (c - 1 - next_refresh_) / block;  // whole blocks still due before c ...
+  if (m < 2) return;
+  const std::uint64_t n = m - 1;  // ... but the last, left to the loop
+  stats_.tx_busy += n * busy;
+  stats_.tx_skips += n * skips;
+  stats_.tx_flow_control += n * t * buffers_.op_vls;
+  out_->count_idle_refreshes(n * t * buffers_.op_vls);
+  busy_until_ += n * block;
+  if (interval != 0) skip_.sent(n * skips);
+  set_next_refresh(next_refresh_ + n * block);
 }
 
 void LinkPort::account_idle_refreshes(std::uint64_t start) {
@@ -297,6 +344,7 @@ void LinkPort::finish(Time end) {
   if (out_ && state_ != PortState::kDown) {
     // Refreshes that an idle link would have sent by `end`.
     const std::uint64_t c = clock_.cycle_at_or_after(end);
+    account_idle_blocks(c);
     while (next_refresh_ < c) {
       const std::uint64_t start = std::max(next_refresh_, busy_until_);
       if (start >= c) break;

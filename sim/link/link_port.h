@@ -223,6 +223,10 @@ class LinkPort {
   void catch_up_due();
   // The idle link sent its periodic refreshes, due at `start` (lazy accounting).
   void account_idle_refreshes(std::uint64_t start);
+  // Before the refreshes due before edge c are accounted one by one: over a long idle, accounts
+  // whole blocks of periods in one step (the SKIP schedule's phase against the refresh period
+  // repeats every few periods), leaving the last ones to the period-by-period loop.
+  void account_idle_blocks(std::uint64_t c);
   void schedule_refresh();
   // The edge a packet that may start at `earliest` starts on, after the SKIPs due before it.
   std::uint64_t place(std::uint64_t earliest) {
