@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "sim/core/error.h"
+#include "sim/fabric/topology_port_parts.h"
 
 namespace ibfsim {
 
@@ -293,37 +294,18 @@ void validate_topology(const Topology& topo) {
 std::vector<std::size_t> unreachable_nodes(const Topology& topo) {
   const std::size_t num_nodes = topo.nodes.size();
   if (num_nodes == 0) return {};
-  // One element per switch and one per HCA port; union-find over the cables.
-  std::vector<std::size_t> base(num_nodes + 1, 0);
-  for (std::size_t n = 0; n < num_nodes; ++n) {
-    const TopoNode& node = topo.nodes[n];
-    base[n + 1] = base[n] + (node.type == NodeType::kSwitch ? 1 : node.num_ports);
-  }
-  auto element = [&](std::size_t node, unsigned port) {
-    return topo.nodes[node].type == NodeType::kSwitch ? base[node] : base[node] + port - 1;
-  };
-  std::vector<std::size_t> parent(base[num_nodes]);
-  std::iota(parent.begin(), parent.end(), std::size_t{0});
-  auto find = [&](std::size_t x) {
-    while (parent[x] != x) x = parent[x] = parent[parent[x]];
-    return x;
-  };
-  auto join = [&](std::size_t x, std::size_t y) {
-    const std::size_t a = find(x), b = find(y);
-    if (a != b) parent[std::max(a, b)] = std::min(a, b);
-  };
-  for (const TopoCable& c : topo.cables) join(element(c.node_a, c.port_a), element(c.node_b, c.port_b));
+  TopologyPortParts p(topo);
   // A router forwards between its ports' subnets: they are one part for reachability.
   for (std::size_t n = 0; n < num_nodes; ++n)
     if (topo.nodes[n].type == NodeType::kRouter)
-      for (std::size_t e = base[n] + 1; e < base[n + 1]; ++e) join(base[n], e);
+      for (std::size_t e = p.first(n) + 1; e < p.end(n); ++e) p.join(p.first(n), e);
   // The distinct parts each node has an element in, and the number of nodes in each part.
   std::vector<std::vector<std::size_t>> parts_of(num_nodes);
-  std::vector<std::size_t> nodes_in(parent.size(), 0);
+  std::vector<std::size_t> nodes_in(p.elements(), 0);
   for (std::size_t n = 0; n < num_nodes; ++n) {
     std::vector<std::size_t>& parts = parts_of[n];
-    for (std::size_t e = base[n]; e < base[n + 1]; ++e) {
-      const std::size_t root = find(e);
+    for (std::size_t e = p.first(n); e < p.end(n); ++e) {
+      const std::size_t root = p.find(e);
       if (std::find(parts.begin(), parts.end(), root) == parts.end()) parts.push_back(root);
     }
     for (std::size_t root : parts) ++nodes_in[root];
