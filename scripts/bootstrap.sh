@@ -8,6 +8,7 @@ packages=(
   libsystemc-dev          # simulation kernel
   libboost-dev libboost-graph-dev   # Boost.CRC (header-only) and Boost.Graph
   libyaml-cpp-dev libfmt-dev libcli11-dev nlohmann-json3-dev libpcap-dev
+  libmetis-dev            # partitions a fabric among threads (sim/fabric/fabric_partition.h)
   catch2                  # Catch2 v2 test framework
   tshark                  # decodes our captures in the tests
   gnuplot-nox             # renders sweep plots

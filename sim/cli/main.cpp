@@ -32,11 +32,16 @@ namespace {
 std::string output_flag(const std::string& given) { return given.empty() ? "the default results folder" : "-o"; }
 
 int run_command(const std::string& scenario_path, std::string out_dir, const std::string& seed_text,
-                const std::vector<std::string>& sets, const std::string& event_trace) {
+                const std::vector<std::string>& sets, const std::string& event_trace, const std::string& threads) {
   ibfsim::enable_graceful_stop();
   std::vector<std::pair<std::string, std::string>> overrides;
   for (const auto& s : sets) overrides.push_back(ibfsim::split_override(s));
   if (!seed_text.empty()) overrides.emplace_back("seed", std::to_string(ibfsim::parse_seed_flag(seed_text)));
+  if (!threads.empty()) {
+    if (!ibfsim::threads_from_text(threads))
+      throw ibfsim::InputError("--threads " + threads + ": expected a number of threads from 1 to 1024, or auto");
+    overrides.emplace_back("simulation.threads", threads);
+  }
   ibfsim::Scenario sc = ibfsim::load_scenario(scenario_path, overrides);
   for (const auto& w : sc.warnings) std::cerr << "warning: " << w << "\n";
   const std::string flag = output_flag(out_dir);
@@ -97,7 +102,7 @@ int sc_main(int argc, char* argv[]) {
   app.set_version_flag("--version", std::string("ibfsim ") + IBFSIM_VERSION_STRING);
   app.require_subcommand(1);
 
-  std::string scenario, out_dir, event_trace, seed;
+  std::string scenario, out_dir, event_trace, seed, threads;
   std::vector<std::string> sets;
   CLI::App* run = app.add_subcommand("run", "Run a scenario and write its results folder");
   run->add_option("SCENARIO", scenario, "Scenario YAML file")->required();
@@ -106,6 +111,10 @@ int sc_main(int argc, char* argv[]) {
   run->add_option("--set", sets, "Override a scenario key: --set workload.load=0.9 (repeatable)");
   run->add_option("--event-trace", event_trace,
                   "Write every event the simulation runs to FILE (time, event, target, arguments; small runs)");
+  run->add_option("--threads", threads,
+                  "Partitions of the fabric, each on its own calendar: 1..1024 or auto (default: the scenario's "
+                  "simulation.threads, 1); the results are the same with any number")
+      ->type_name("N|auto");
 
   ibfsim::TopoOptions topo_options;
   CLI::App* topo = ibfsim::add_topo_subcommand(app, topo_options);
@@ -140,7 +149,7 @@ int sc_main(int argc, char* argv[]) {
     return code == 0 ? 0 : 2;
   }
   try {
-    if (*run) return run_command(scenario, out_dir, seed, sets, event_trace);
+    if (*run) return run_command(scenario, out_dir, seed, sets, event_trace, threads);
     if (*sweep) return ibfsim::run_sweep_command(sweep_options, std::cout, std::cerr);
     if (*collect) return ibfsim::run_collect_command(collect_options, std::cout, std::cerr);
     if (*topo) return ibfsim::run_topo_command(topo_options, std::cout);

@@ -9,17 +9,18 @@ namespace ibfsim {
 
 namespace {
 CalendarMode g_mode = CalendarMode::kFabricWide;
-std::uint64_t g_events = 0;
-std::exception_ptr g_failure;
 }  // namespace
 
 void set_calendar_mode(CalendarMode mode) { g_mode = mode; }
 CalendarMode calendar_mode() { return g_mode; }
 
-Time CalendarProcess::current_time_ = 0;
+std::uint64_t CalendarProcess::events_ = 0;
+std::exception_ptr CalendarProcess::failure_;
+thread_local Time CalendarProcess::current_time_ = 0;
 std::vector<std::uint64_t> CalendarProcess::module_seqs_(1, 0);
-std::uint32_t CalendarProcess::current_module_ = 0;
-bool CalendarProcess::in_action_ = false;
+thread_local std::uint32_t CalendarProcess::current_module_ = 0;
+thread_local bool CalendarProcess::in_action_ = false;
+thread_local int CalendarProcess::running_part_ = CalendarProcess::kSerial;
 EventTrace* CalendarProcess::trace_ = nullptr;
 Time CalendarProcess::horizon_ = 0;
 bool CalendarProcess::pause_requested_ = false;
@@ -33,18 +34,27 @@ CalendarProcess::CalendarProcess(const sc_core::sc_module_name& name) : sc_core:
   // elaboration, e.g. link initialisation.
 }
 
+namespace {
+CalendarProcess* g_shared = nullptr;
+}  // namespace
+
 CalendarProcess& CalendarProcess::shared() {
   // Lives as long as the simulation context, i.e. the process: never destroyed.
-  static CalendarProcess* c = new CalendarProcess("fabric_calendar");
-  return *c;
+  if (!g_shared) g_shared = new CalendarProcess("fabric_calendar");
+  return *g_shared;
 }
 
-std::uint64_t CalendarProcess::total_events() { return g_events; }
+std::uint64_t CalendarProcess::total_events() {
+  std::uint64_t n = events_;
+  if (g_shared)
+    for (const auto& p : g_shared->parts_) n += p.events;
+  return n;
+}
 
 void CalendarProcess::rethrow_failure() {
-  if (g_failure) {
-    std::exception_ptr f = g_failure;
-    g_failure = nullptr;
+  if (failure_) {
+    std::exception_ptr f = failure_;
+    failure_ = nullptr;
     std::rethrow_exception(f);
   }
 }
@@ -99,6 +109,7 @@ bool CalendarProcess::may_run_ahead(Time kernel_time, Time next) const {
 }
 
 void CalendarProcess::wake() {
+  if (windowed_) return wake_windowed();
   const Time kernel_time = sc_core::sc_time_stamp().value();
   Time t = kernel_time;
   armed_for_ = kTimeNever;
@@ -115,7 +126,7 @@ void CalendarProcess::wake() {
       // Everything due now runs in this one wake, including actions it schedules for now.
       while (!calendar_.empty() && calendar_.top().at <= t) {
         const Event e = calendar_.pop();
-        ++g_events;
+        ++events_;
         if (trace_) trace_->on_event(e);
         current_module_ = e.module;
         e.run();
@@ -127,7 +138,7 @@ void CalendarProcess::wake() {
     current_module_ = 0;
     waking_ = false;
     in_action_ = false;
-    if (!g_failure) g_failure = std::current_exception();
+    if (!failure_) failure_ = std::current_exception();
     sc_core::sc_stop();
     return;
   }

@@ -13,8 +13,20 @@
 // events in the same order however the fabric is split among calendars, so it schedules the same
 // events with the same keys, and the order of every instant is the same with any number of
 // partitions (docs/architecture.md, "Time").
+//
+// Partitions and windows (docs/architecture.md, "Partitions"). Once a fabric is built, the
+// fabric-wide calendar runs in windows: from the earliest pending event m, every event before
+// E = m + W runs (W: the shortest latency of any cable, so nothing one module does in the window
+// can reach another module before E), partition by partition, each on its own calendar; events
+// for another partition wait in an outbox until the barrier at E. Between windows, at the
+// barrier, the run's hooks look at the whole fabric (is the run over?), and pause and stop take
+// effect. An event scheduled with schedule_global runs in an instant of its own: the window before
+// it ends there, and the events of that instant run in key order across every partition. The
+// windows, and with them every barrier, depend only on the events and W, never on how many
+// partitions there are: so the results are the same with any number of them.
 #pragma once
 #include <atomic>
+#include <exception>
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -60,6 +72,17 @@ class CalendarProcess : public sc_core::sc_module {
     std::uint64_t& seq = module_seqs_[current_module_];
     IBFSIM_CHECK(seq < kSeqLimit, "a module scheduled more than 2^40 events");
     const std::uint64_t order = (early ? 0 : EventCalendar::kOrdinary) | (std::uint64_t{current_module_} << kSeqBits) | seq++;
+    if (windowed_) {
+      // The common case: an event of the partition running the window, its own calendar's.
+      const int dest = e.global ? kGlobal : partition_of(e.module);
+      if (dest == running_part_) {
+        IBFSIM_CHECK(e.at >= current_time_, "event scheduled in the past");
+        parts_[static_cast<std::size_t>(dest)].calendar.push_keyed(e, order);
+      } else {
+        push_across(e, order, dest);
+      }
+      return;
+    }
     if (waking_) {
       // During a wake (nearly every push): the wake arms the SystemC event once when done.
       IBFSIM_CHECK(e.at >= current_time_, "event scheduled in the past");
@@ -70,12 +93,33 @@ class CalendarProcess : public sc_core::sc_module {
   }
   // A new module's number, the origin of what its events schedule (ScheduledModule).
   static std::uint32_t register_module();
-  std::size_t pending() const { return calendar_.size(); }
-  // Called after every wake, once all actions of that instant have run (waveform sampling).
+  std::size_t pending() const {
+    std::size_t n = calendar_.size() + global_.size();
+    for (const auto& p : parts_) n += p.calendar.size();
+    return n;
+  }
+  // Called after every wake, once all actions of that instant have run (waveform sampling). With
+  // it set, a wake runs one instant (windows then span several wakes) and there is one partition.
   void set_after_wake(std::function<void()> hook) { after_wake_ = std::move(hook); }
+
+  // --- partitions and windows (above) ---
+  // From now on this calendar runs in windows of `window` (> 0), module m's events on partition
+  // partition_of_module[m] (< parts; modules past the end of the vector on 0). Events already
+  // scheduled move to their partitions. During elaboration, before the simulation runs.
+  void set_partitions(std::vector<std::uint32_t> partition_of_module, unsigned parts, Time window);
+  bool windowed() const { return windowed_; }
+  unsigned partitions() const { return windowed_ ? static_cast<unsigned>(parts_.size()) : 1; }
+  Time window() const { return window_; }
+  // Windows run so far, and the events of each partition (for the run's figures and benches).
+  std::uint64_t windows_run() const { return windows_; }
+  std::uint64_t cross_partition_events() const { return crossings_; }
+  // Called at every barrier, in the order added, with every event before the barrier run;
+  // `now()` there is the last instant run. How the run looks at the whole fabric between windows.
+  void add_barrier_hook(std::function<void()> hook) { barrier_hooks_.push_back(std::move(hook)); }
 
   // Every event of every calendar is shown to `trace` before it runs (nullptr: none).
   static void set_trace(EventTrace* trace) { trace_ = trace; }
+  static bool tracing() { return trace_ != nullptr; }
   // The current simulated time, as of the running wake (cheaper than asking the kernel).
   static Time now() { return current_time_; }
   // Outside actions: the kernel's time, or the last action's if a wake ran ahead of the kernel.
@@ -110,17 +154,54 @@ class CalendarProcess : public sc_core::sc_module {
  private:
   void wake();
   void push_outside_wake(const Event& e, std::uint64_t order);
+
+  // Partitions. kGlobal: the calendar of global events; kSerial: no partition's window is running
+  // (a barrier, a global instant, elaboration).
+  static constexpr int kGlobal = -1;
+  static constexpr int kSerial = -2;
+  struct Partition {
+    EventCalendar calendar;
+    std::vector<std::pair<Event, std::uint64_t>> outbox;  // for other partitions, and global events
+    Time last = 0;      // the last instant it ran in the running window
+    bool ran = false;   // whether it ran any in the running window
+    std::uint64_t events = 0;
+  };
+  int partition_of(std::uint32_t module) const {
+    return module < part_of_.size() ? static_cast<int>(part_of_[module]) : 0;
+  }
+  void push_across(const Event& e, std::uint64_t order, int dest);
+  void place(const Event& e, std::uint64_t order, int dest);  // straight onto its calendar
+  Time earliest() const;
+  void wake_windowed();
+  // Runs partition `k`'s events before `end`; with `one_instant`, only those of its first instant.
+  void run_partition(std::size_t k, Time end, bool one_instant);
+  void run_global_instant(Time t);
+  // Outboxes onto their calendars, the hooks; returns false when the wake must end there.
+  bool barrier();
+  bool windowed_ = false;
+  std::vector<Partition> parts_;
+  EventCalendar global_;
+  std::vector<std::uint32_t> part_of_;  // by module
+  Time window_ = 0;
+  Time window_end_ = 0;       // the running window's events are before it (0: none running)
+  bool global_instant_ = false;  // the running window is a global event's instant
+  std::uint64_t windows_ = 0;
+  std::uint64_t crossings_ = 0;
+  std::vector<std::function<void()>> barrier_hooks_;
+  static thread_local int running_part_;
   static constexpr unsigned kSeqBits = 40;
   static constexpr std::uint64_t kSeqLimit = std::uint64_t{1} << kSeqBits;
   static constexpr std::uint32_t kModuleLimit = 1u << 23;  // the bits left below kOrdinary
   static std::vector<std::uint64_t> module_seqs_;  // [module]: the next sequence number it gives
-  static std::uint32_t current_module_;            // the module of the running event (0: none)
+  static thread_local std::uint32_t current_module_;  // the module of the running event (0: none)
   bool may_run_ahead(Time kernel_time, Time next) const;
 
-  static Time current_time_;
+  static thread_local Time current_time_;
+  static std::uint64_t events_;  // run outside partitions (and in global instants)
+  static std::exception_ptr failure_;
   static Time horizon_;  // end of the running run_for (exclusive, as sc_start's); 0 outside it
   static bool pause_requested_;
-  static bool in_action_;
+  static thread_local bool in_action_;
   static EventTrace* trace_;
   static std::atomic<Time> published_;
   static std::atomic<bool> stop_;

@@ -44,6 +44,9 @@ struct Event {
   // The module whose calendar the event was scheduled on (ScheduledModule::id): while it runs,
   // that module is the origin of what it schedules. 0: none (a bare calendar).
   std::uint32_t module = 0;
+  // An event of the whole fabric rather than of its module (ScheduledModule::schedule_global): in a
+  // partitioned run it runs in an instant of its own, with every partition stopped at it.
+  bool global = false;
 
   void run() const { type->invoke(target, args); }
   const char* name() const { return type->name(); }

@@ -30,6 +30,17 @@ class ScheduledModule : public sc_core::sc_module {
     e.module = id_;
     calendar_->push(e, true);
   }
+  // An event that reads or changes more than this module (link bring-up and faults, samplers, the
+  // run's checks): in a partitioned run it runs with every partition stopped at its instant
+  // (calendar_process.h, "Partitions"); the module is still its origin. It must be scheduled at
+  // least a window ahead unless the scheduler is itself global or outside the simulation.
+  template <auto Method, class T, class... X>
+  void schedule_global(Time at, T* target, X&&... args) {
+    Event e = make_event<Method>(at, target, std::forward<X>(args)...);
+    e.module = id_;
+    e.global = true;
+    calendar_->push(e);
+  }
   // The module's number: the origin of the events its events schedule (calendar_process.h, "Order").
   std::uint32_t id() const { return id_; }
   CalendarProcess& calendar() { return *calendar_; }

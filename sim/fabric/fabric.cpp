@@ -56,6 +56,9 @@ Fabric::Fabric(const Topology& topo, const FabricOptions& options)
   if (sm) start_subnet_manager(options);
   // With the SM the CC MADs go in-band (SubnetManager::set_cc_targets); without it, at setup.
   if (options.congestion_control.enabled && !sm) configure_congestion_control(options.congestion_control);
+  partitioning_.part.assign(topo_.nodes.size(), 0);
+  partitioning_.part_weight.assign(1, 0);
+  if (options.partitions) partition(*options.partitions);
 }
 
 

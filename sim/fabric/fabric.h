@@ -11,6 +11,7 @@
 
 #include "sim/core/packet.h"
 #include "sim/core/packet_ledger.h"
+#include "sim/fabric/fabric_partition.h"
 #include "sim/fabric/link_bring_up.h"
 #include "sim/fabric/static_multicast.h"
 #include "sim/fabric/static_routing.h"
@@ -99,6 +100,15 @@ struct FabricOptions {
   std::function<void(std::size_t, HcaConfig&)> configure_hca;
   // Congestion control (IBA Annex A10, scenario `congestion_control:`); off unless enabled.
   CongestionControlSettings congestion_control;
+  // A run in windows and partitions (calendar_process.h, "Partitions and windows"): the fabric-wide
+  // calendar runs in windows of the shortest cable's latency, the nodes split among `parts`
+  // partitions (fabric_partition.h). Unset: one calendar without windows (tests of blocks).
+  struct Partitions {
+    unsigned parts = 1;
+    std::vector<std::vector<std::size_t>> together;  // nodes that must share a partition
+    PartitionMethod method = PartitionMethod::kMetis;
+  };
+  std::optional<Partitions> partitions;
 };
 
 // A scheduled change of a cable's state (scenario `faults:`).
@@ -163,6 +173,13 @@ class Fabric {
   std::size_t cc_mads_sent() const { return sm_ ? sm_->cc_mads_sent() : cc_mads_applied_; }
   // Every node's CC Sets, as the SM sends them (switches at port 0, HCAs at port 1).
   std::vector<CcTarget> cc_targets(const CongestionControlSettings& s) const;
+  // The cables as the partitioner sees them: node weights (1 + cabled ports) and each cable's
+  // latency, its propagation plus one symbol edge (nothing crosses it faster).
+  PartitionGraph partition_graph() const;
+  // How the nodes were split (FabricOptions::partitions; one partition without it), and the
+  // window: the shortest cable latency (0: no windows).
+  const Partitioning& partitioning() const { return partitioning_; }
+  Time window() const { return window_; }
   // Total actions run by all modules (a measure of simulation work).
   std::uint64_t events_run() const;
   // Data packets sent over all links (one per packet per hop).
@@ -193,11 +210,14 @@ class Fabric {
   std::vector<TrainingResult> training_;
   std::vector<std::unique_ptr<Link>> links_;  // by cable
   std::size_t cc_mads_applied_ = 0;
+  Partitioning partitioning_;
+  Time window_ = 0;
 
   // The constructor's steps, in order.
   void build_nodes(const FabricOptions& options);
   void build_management_agents(const FabricOptions& options);
   void cable(const FabricOptions& options);
+  void partition(const FabricOptions::Partitions& p);  // fabric_partitions.cpp
   void start_links(const FabricOptions& options);
   void start_subnet_manager(const FabricOptions& options);
 };

@@ -18,7 +18,7 @@ void LinkBringUp::begin_training(std::size_t k, Time now) {
   if (!c.result.up) return;  // nothing both ends agree on: it stays down (a retry would fail alike)
   if (!training_delay_) return come_up(k, now);
   c.training = true;
-  scheduler_.schedule<&LinkBringUp::training_done>(training_done_at(c.result, now), this, k, c.generation);
+  scheduler_.schedule_global<&LinkBringUp::training_done>(training_done_at(c.result, now), this, k, c.generation);
 }
 
 void LinkBringUp::come_up(std::size_t k, Time now) {
@@ -30,8 +30,8 @@ void LinkBringUp::come_up(std::size_t k, Time now) {
 }
 
 void LinkBringUp::schedule_fault(Time at, std::size_t cable, bool up) {
-  if (up) scheduler_.schedule<&LinkBringUp::fault_up>(at, this, cable);
-  else scheduler_.schedule<&LinkBringUp::fault_down>(at, this, cable);
+  if (up) scheduler_.schedule_global<&LinkBringUp::fault_up>(at, this, cable);
+  else scheduler_.schedule_global<&LinkBringUp::fault_down>(at, this, cable);
 }
 
 void LinkBringUp::training_done(std::size_t k, std::uint32_t generation) {

@@ -10,8 +10,8 @@ PortWindow::PortWindow(Fabric& fabric, Time begin, Time end) : fabric_(fabric), 
 }
 
 void PortWindow::setup(ScheduledModule& clock) {
-  clock.schedule<&PortWindow::window_opens>(begin_, this);
-  clock.schedule<&PortWindow::window_closes>(end_, this);
+  clock.schedule_global<&PortWindow::window_opens>(begin_, this);
+  clock.schedule_global<&PortWindow::window_closes>(end_, this);
 }
 
 void PortWindow::window_opens() { snapshot(at_begin_); }

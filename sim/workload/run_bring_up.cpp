@@ -21,6 +21,21 @@ namespace {
 constexpr Time kBringUpLimit = 1000 * kSec;
 
 // `sm_host`: the HCA or switch the subnet manager runs on, if one does.
+// How the run splits the fabric (calendar_process.h, "Partitions and windows"). Every run goes in
+// windows, so that its results are the same with any number of partitions. Nodes whose workload
+// objects reach into each other directly share a partition: the two hosts of a verbs flow, the
+// hosts of a traffic class. What writes one file in time order as the simulation goes (event
+// trace, capture, packet log, waveforms) or reaches across the fabric (attacks) runs in one.
+FabricOptions::Partitions partitions(const Scenario& sc) {
+  FabricOptions::Partitions p;
+  p.parts = resolve_threads(sc.simulation.threads);
+  if (CalendarProcess::tracing() || sc.outputs.pcap || sc.outputs.packet_log || sc.outputs.vcd || !sc.attacks.empty())
+    p.parts = 1;
+  for (const VerbsFlowSpec& v : sc.verbs_flows) p.together.push_back({*sc.topology.find_node(v.from), *sc.topology.find_node(v.to)});
+  for (const TrafficClassSpec& c : sc.classes) p.together.push_back(c.hosts);
+  return p;
+}
+
 FabricOptions fabric_options(const Scenario& sc, const std::filesystem::path& dir, std::string& sm_host) {
   FabricOptions fo;
   fo.carry_payload = sc.outputs.data_check;
@@ -54,6 +69,7 @@ FabricOptions fabric_options(const Scenario& sc, const std::filesystem::path& di
     }
     fo.multicast.push_back(g);
   }
+  fo.partitions = partitions(sc);
   return fo;
 }
 

@@ -2,6 +2,8 @@
 
 #include <systemc>
 
+#include "sim/core/calendar_process.h"
+
 #include "sim/core/big_endian.h"
 #include "sim/transport/cnp.h"
 #include "sim/transport/packet_fields.h"
@@ -76,13 +78,27 @@ bool RunObserver::can_end(Time t) const {
   return true;
 }
 
+void RunObserver::look_at_barriers() {
+  at_barriers_ = true;
+  CalendarProcess::shared().add_barrier_hook([this] {
+    if (!check_wanted_) return;
+    check_wanted_ = false;
+    end_if_over(ScheduledModule::now());
+  });
+}
+
 void RunObserver::check_end(Time t) {
+  if (at_barriers_) check_wanted_ = true;
+  else end_if_over(t);
+}
+
+void RunObserver::end_if_over(Time t) {
   if (!can_end(t)) return;
   if (verbs_.empty() && !needs_settle_) {
     sc_core::sc_stop();
   } else if (!pending_) {
     pending_ = true;
-    clock_->schedule<&RunObserver::settled>(t + settle_, this);
+    clock_->schedule_global<&RunObserver::settled>(t + settle_, this);
   }
 }
 

@@ -57,14 +57,19 @@ class RunObserver : public DeliveryObserver, public VerbsFlowOwner {
   void flow_progress() override { check_end(ScheduledModule::now()); }
   bool cnps_possible = false;  // congestion control is on
   // Traffic classes: look again when their sources stop, in case everything was delivered before.
-  void check_at(Time t) { clock_->schedule<&RunObserver::check_due>(t, this); }
+  void check_at(Time t) { clock_->schedule_global<&RunObserver::check_due>(t, this); }
   // Events (event.h): a look at whether the run is over, and the end of the settling time.
   void check_due() { check_end(ScheduledModule::now()); }
   void settled();
+  // In a run in windows (calendar_process.h) whether the run is over is asked at the next barrier,
+  // of the whole fabric at once: a delivery only notes that it is worth asking. Call once, before
+  // the simulation runs.
+  void look_at_barriers();
 
  private:
   bool can_end(Time t) const;
   void check_end(Time t);
+  void end_if_over(Time t);
 
   TrafficStats& all_;
   std::vector<TrafficStats>& flows_;
@@ -80,7 +85,9 @@ class RunObserver : public DeliveryObserver, public VerbsFlowOwner {
   const std::vector<std::unique_ptr<TrafficClass>>& classes_;
   std::unordered_map<std::uint64_t, TrafficClass*> class_of_;
   std::map<const Hca*, std::size_t> node_of_;
-  bool needs_settle_ = false;  // verbs traffic classes: completions follow deliveries
+  bool needs_settle_ = false;
+  bool at_barriers_ = false;  // look_at_barriers
+  bool check_wanted_ = false;  // verbs traffic classes: completions follow deliveries
   const std::vector<std::unique_ptr<Attack>>* attacks_ = nullptr;
 };
 

@@ -44,6 +44,7 @@ void create_verbs_flows(ScenarioRun& run) {
                                      std::vector<Time>(topo.nodes.size(), kTimeNever)});
   run.observer.emplace(*run.all_stats, run.flow_stats, fabric.ledger(), run.measure_end, !sc.flows.empty(),
                        run.verbs_flows, run.settle, fabric.hca(run.hca_nodes.front()), run.watches, run.classes);
+  if (CalendarProcess::shared().windowed()) run.observer->look_at_barriers();
   for (std::size_t i = 0; i < sc.verbs_flows.size(); ++i) {
     const VerbsFlowSpec& v = sc.verbs_flows[i];
     const std::size_t a = *topo.find_node(v.from), b = *topo.find_node(v.to);

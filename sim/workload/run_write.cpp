@@ -6,6 +6,9 @@
 #include <utility>
 #include <vector>
 
+#include <fmt/format.h>
+
+#include "sim/core/calendar_process.h"
 #include "sim/report/atomic_file.h"
 #include "sim/report/html_report.h"
 #include "sim/report/results_json.h"
@@ -71,6 +74,17 @@ ReportFabric report_fabric(const Topology& topo) {
 }
 
 // report.html, last: it links every other file of the folder and embeds the plots.
+// How the run was split, on the terminal only: results.json and the CSVs are the same with any
+// number of partitions, so they do not say.
+std::string partitions_line(const Fabric& fabric) {
+  const CalendarProcess& cal = CalendarProcess::shared();
+  if (!cal.windowed()) return "";
+  const Partitioning& p = fabric.partitioning();
+  return fmt::format("partitions: {} ({}), {} of {} cables cut; {} windows of {}, {} events crossed between partitions\n",
+                     p.parts, partition_method_name(p.method), p.cut_cables.size(), fabric.topology().cables.size(),
+                     cal.windows_run(), format_duration(cal.window()), cal.cross_partition_events());
+}
+
 void write_report_html(const ScenarioRun& run, const nlohmann::json& results) {
   std::vector<std::string> files;
   for (const auto& e : std::filesystem::directory_iterator(run.dir)) {
@@ -131,6 +145,7 @@ RunResult write_results(ScenarioRun& run, CollectedResults& c) {
 
   RunResult r;
   r.summary = run_summary(c.facts, c.results);
+  r.summary += partitions_line(*run.fabric);
   r.results = std::move(c.results);
   r.bring_up_wall_seconds = run.bring_up_wall;
   r.bring_up_cpu_seconds = run.bring_up_cpu;

@@ -505,7 +505,7 @@ Scenario parse_scenario(const YAML::Node& root, const std::string& path,
   YamlMap m(root, path);
   m.check_no_unknown_keys(
       {"topology", "seed", "workload", "phases", "outputs", "link", "faults", "multicast", "phy", "hca_model",
-       "congestion_control", "subnet_manager", "attacks"});
+       "congestion_control", "subnet_manager", "attacks", "simulation"});
   Scenario s;
   s.file = path;
   YamlValue topo = m.get("topology");
@@ -517,6 +517,7 @@ Scenario parse_scenario(const YAML::Node& root, const std::string& path,
   if (std::filesystem::is_directory(s.topology_file, ec)) topo.fail("the path of a topology file", "'" + s.topology_file + "' (a folder)");
   s.topology = load_topology_file(s.topology_file, topology_overrides);  // YAML, ibnetdiscover or ibsim
   s.seed = m.optional<std::uint64_t>("seed", s.seed);
+  s.simulation = parse_simulation(m.optional_map("simulation"));
   const std::vector<YamlMap> all_flow_maps = workload_maps(m);
   // transport rc, uc or ud: a verbs flow; ud_send (the default): the UD traffic generator.
   const bool data_check = m.optional_map("outputs").optional<bool>("data_check", false);

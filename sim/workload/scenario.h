@@ -13,6 +13,7 @@
 #include "sim/fabric/topology.h"
 #include "sim/workload/attack_spec.h"
 #include "sim/workload/congestion_control_spec.h"
+#include "sim/workload/simulation_spec.h"
 #include "sim/workload/hca_model_spec.h"
 #include "sim/workload/traffic_class_spec.h"
 #include "sim/workload/verbs_flow_spec.h"
@@ -70,6 +71,7 @@ struct Scenario {
   std::string topology_file;  // resolved path
   Topology topology;
   std::uint64_t seed = 1;
+  SimulationSpec simulation;  // `simulation:` (threads); never changes the results
   std::vector<WorkloadSpec> flows;  // `workload:` is one flow (a map) or several (a list): UD generator flows
   std::vector<VerbsFlowSpec> verbs_flows;  // ... and verbs flows (transport rc, uc or ud)
   std::vector<TrafficClassSpec> classes;   // ... and traffic classes (entries with a `pattern:`)

@@ -12,7 +12,7 @@ void TimeSeriesSampler::start() {
     names_.push_back(c.name);
     if (c.rate) c.last_bytes = c.bytes();
   }
-  if (first_ < end_) clock_.schedule<&TimeSeriesSampler::sample_due>(first_, this);
+  if (first_ < end_) clock_.schedule_global<&TimeSeriesSampler::sample_due>(first_, this);
 }
 
 void TimeSeriesSampler::sample_due() {
@@ -33,7 +33,7 @@ void TimeSeriesSampler::sample_due() {
   times_.push_back(now);
   ++k_;
   const Time next = first_ + k_ * interval_;  // from the index: no accumulated rounding
-  if (next < end_) clock_.schedule<&TimeSeriesSampler::sample_due>(next, this);
+  if (next < end_) clock_.schedule_global<&TimeSeriesSampler::sample_due>(next, this);
 }
 
 std::string TimeSeriesSampler::csv() const {

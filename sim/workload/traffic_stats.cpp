@@ -1,5 +1,7 @@
 #include "sim/workload/traffic_stats.h"
 
+#include <algorithm>
+
 namespace ibfsim {
 
 void TrafficStats::on_delivered(Hca&, const Packet& p, Time tail) {
@@ -12,7 +14,7 @@ void TrafficStats::on_delivered(Hca&, const Packet& p, Time tail) {
     ++window_packets_;
   }
   total_bytes_ += p.payload_len;
-  last_delivery_ = tail;
+  last_delivery_ = std::max(last_delivery_, tail);  // deliveries may come partition by partition
 }
 
 }  // namespace ibfsim

@@ -1,0 +1,206 @@
+// The windowed, partitioned side of CalendarProcess (calendar_process.h, "Partitions and windows").
+#include <algorithm>
+#include <exception>
+
+#include "sim/core/calendar_process.h"
+#include "sim/core/error.h"
+
+namespace ibfsim {
+
+void CalendarProcess::set_partitions(std::vector<std::uint32_t> partition_of_module, unsigned parts, Time window) {
+  IBFSIM_CHECK(!sc_core::sc_is_running() && !waking_, "partitions are set before the simulation runs");
+  IBFSIM_CHECK(parts >= 1 && window > 0, "at least one partition and a window");
+  IBFSIM_CHECK(parts == 1 || !after_wake_, "one partition while waveforms sample every instant");
+  for (std::uint32_t p : partition_of_module) IBFSIM_CHECK(p < parts, "a module's partition exists");
+  // Whatever is scheduled already (link training, the first arrivals) moves to its partition.
+  std::vector<std::pair<Event, std::uint64_t>> pending;
+  auto drain = [&](EventCalendar& c) {
+    while (!c.empty()) {
+      const Event e = c.pop();
+      pending.emplace_back(e, e.order);
+    }
+  };
+  drain(calendar_);
+  for (auto& part : parts_) drain(part.calendar);
+  drain(global_);
+  parts_.clear();
+  parts_.resize(parts);
+  part_of_ = std::move(partition_of_module);
+  window_ = window;
+  windowed_ = true;
+  for (const auto& [e, order] : pending) place(e, order, e.global ? kGlobal : partition_of(e.module));
+}
+
+void CalendarProcess::place(const Event& e, std::uint64_t order, int dest) {
+  if (dest == kGlobal) global_.push_keyed(e, order);
+  else parts_[static_cast<std::size_t>(dest)].calendar.push_keyed(e, order);
+}
+
+void CalendarProcess::push_across(const Event& e, std::uint64_t order, int dest) {
+  if (running_part_ == kSerial) {
+    // A barrier, a global instant, or outside the simulation: every calendar is ours.
+    if (waking_ || in_action_) IBFSIM_CHECK(e.at >= current_time_, "event scheduled in the past");
+    place(e, order, dest);
+    if (waking_ || !sc_core::sc_is_running()) return;  // the wake arms the event when done
+    const Time t = sc_core::sc_time_stamp().value();
+    IBFSIM_CHECK(e.at >= t, "event scheduled in the past");
+    if (e.at < armed_for_) {
+      armed_for_ = e.at;
+      event_.notify(sc_core::sc_time::from_value(e.at - t));
+    }
+    return;
+  }
+  // From inside a partition's window: nothing may reach another partition, or need the whole
+  // fabric stopped, before the window ends (the window is no longer than any cable's latency).
+  IBFSIM_CHECK(e.at >= window_end_, "an event for another partition (or a global one) falls inside the running "
+                                    "window: something crossed between modules faster than a cable");
+  ++crossings_;
+  parts_[static_cast<std::size_t>(running_part_)].outbox.emplace_back(e, order);
+}
+
+Time CalendarProcess::earliest() const {
+  Time m = global_.empty() ? kTimeNever : const_cast<EventCalendar&>(global_).top().at;
+  for (const auto& p : parts_)
+    if (!p.calendar.empty()) m = std::min(m, const_cast<EventCalendar&>(p.calendar).top().at);
+  return m;
+}
+
+void CalendarProcess::run_partition(std::size_t k, Time end, bool one_instant) {
+  Partition& p = parts_[k];
+  running_part_ = static_cast<int>(k);
+  in_action_ = true;
+  const Time first = p.calendar.empty() ? kTimeNever : p.calendar.top().at;
+  while (!p.calendar.empty()) {
+    const Time at = p.calendar.top().at;
+    if (at >= end || (one_instant && at != first)) break;
+    const Event e = p.calendar.pop();
+    current_time_ = at;
+    current_module_ = e.module;
+    ++p.events;
+    if (trace_) trace_->on_event(e);
+    e.run();
+    p.last = at;
+    p.ran = true;
+  }
+  current_module_ = 0;
+  in_action_ = false;
+  running_part_ = kSerial;
+}
+
+void CalendarProcess::run_global_instant(Time t) {
+  // Every event of this instant, of every partition and the global ones, in key order: as on one
+  // calendar. Events they schedule for this instant join in by their keys.
+  in_action_ = true;
+  current_time_ = t;
+  for (;;) {
+    EventCalendar* next = nullptr;
+    std::size_t k_next = parts_.size();
+    auto consider = [&](EventCalendar& c, std::size_t k) {
+      if (c.empty() || c.top().at != t) return;
+      if (!next || c.top().order < next->top().order) {
+        next = &c;
+        k_next = k;
+      }
+    };
+    consider(global_, parts_.size());
+    for (std::size_t k = 0; k < parts_.size(); ++k) consider(parts_[k].calendar, k);
+    if (!next) break;
+    const Event e = next->pop();
+    current_module_ = e.module;
+    if (k_next < parts_.size()) {
+      ++parts_[k_next].events;
+      parts_[k_next].last = t;
+      parts_[k_next].ran = true;
+    } else {
+      ++events_;
+    }
+    if (trace_) trace_->on_event(e);
+    e.run();
+  }
+  current_module_ = 0;
+  in_action_ = false;
+}
+
+bool CalendarProcess::barrier() {
+  Time last = 0;
+  bool ran = false;
+  for (auto& p : parts_) {
+    for (const auto& [e, order] : p.outbox) place(e, order, e.global ? kGlobal : partition_of(e.module));
+    p.outbox.clear();
+    if (p.ran) last = std::max(last, p.last);
+    ran = ran || p.ran;
+    p.ran = false;
+  }
+  if (global_instant_) last = std::max(last, window_end_ - 1);
+  if (ran || global_instant_) current_time_ = last;
+  window_end_ = 0;
+  global_instant_ = false;
+  ++windows_;
+  for (auto& hook : barrier_hooks_) hook();
+  if (stop_.load(std::memory_order_relaxed)) {
+    sc_core::sc_stop();
+    return false;
+  }
+  return sc_core::sc_get_simulator_status() == sc_core::SC_SIM_OK && !pause_requested_;
+}
+
+void CalendarProcess::wake_windowed() {
+  const Time kernel_time = sc_core::sc_time_stamp().value();
+  armed_for_ = kTimeNever;
+  waking_ = true;
+  const bool per_instant = static_cast<bool>(after_wake_);
+  try {
+    for (bool first = true;; first = false) {
+      if (window_end_ == 0) {
+        // A new window, from the earliest event.
+        const Time m = earliest();
+        if (m == kTimeNever) break;
+        if (m > kernel_time && !may_run_ahead(kernel_time, m)) break;
+        published_.store(m, std::memory_order_relaxed);
+        const bool global = !global_.empty() && global_.top().at == m;
+        Time end = global ? m + 1 : m + window_;
+        if (!global && !global_.empty()) end = std::min(end, global_.top().at);
+        // A bare sc_start (no run_for): one instant per window. Otherwise not past run_for's end,
+        // nor past other SystemC activity.
+        if (horizon_ == 0) end = m + 1;
+        else end = std::min(end, horizon_);
+        if (sc_core::sc_pending_activity_at_current_time()) end = m + 1;
+        else end = std::min(end, std::max<Time>(m + 1, kernel_time + sc_core::sc_time_to_pending_activity().value()));
+        window_end_ = std::max(end, m + 1);
+        global_instant_ = global;
+      } else if (!first) {
+        break;
+      }
+      if (global_instant_) {
+        run_global_instant(window_end_ - 1);
+      } else if (per_instant) {
+        // One instant of the window per wake (waveforms sample after each): one partition.
+        run_partition(0, window_end_, true);
+        const bool more = !parts_[0].calendar.empty() && parts_[0].calendar.top().at < window_end_;
+        if (more) break;
+      } else {
+        for (std::size_t k = 0; k < parts_.size(); ++k) run_partition(k, window_end_, false);
+      }
+      if (!barrier()) break;
+      if (per_instant) break;
+    }
+  } catch (...) {
+    current_module_ = 0;
+    in_action_ = false;
+    running_part_ = kSerial;
+    waking_ = false;
+    window_end_ = 0;
+    if (!failure_) failure_ = std::current_exception();
+    sc_core::sc_stop();
+    return;
+  }
+  waking_ = false;
+  if (after_wake_) after_wake_();
+  const Time next = window_end_ != 0 ? parts_[0].calendar.top().at : earliest();
+  if (next != kTimeNever && sc_core::sc_get_simulator_status() == sc_core::SC_SIM_OK) {
+    armed_for_ = next;
+    event_.notify(sc_core::sc_time::from_value(next - kernel_time));
+  }
+}
+
+}  // namespace ibfsim
