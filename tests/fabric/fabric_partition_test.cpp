@@ -71,8 +71,9 @@ TEST_CASE("Partitions: more partitions than nodes, and nodes without cables", "[
   cable(g, 0, 2, 2 * kNs);
   const Partitioning p = partition_fabric(g, 8, PartitionMethod::kTopological);
   CHECK(p.parts == 3);
-  // Breadth-first from node 0: 0, 2, then node 1's own component.
-  CHECK(p.part == std::vector<std::uint32_t>{0, 2, 1});
+  // Breadth-first from node 0: 0, 2, then node 1's own component, one partition each; partitions
+  // are then numbered in the order of their lowest node.
+  CHECK(p.part == std::vector<std::uint32_t>{0, 1, 2});
   check_cuts(g, p);
 }
 
