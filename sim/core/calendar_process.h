@@ -74,7 +74,7 @@ class CalendarProcess : public sc_core::sc_module {
     const std::uint64_t order = (early ? 0 : EventCalendar::kOrdinary) | (std::uint64_t{current_module_} << kSeqBits) | seq++;
     if (windowed_) {
       // The common case: an event of the partition running the window, its own calendar's.
-      const int dest = e.global ? kGlobal : partition_of(e.module);
+      const int dest = destination_of(e);
       if (dest == running_part_) {
         IBFSIM_CHECK(e.at >= current_time_, "event scheduled in the past");
         parts_[static_cast<std::size_t>(dest)].calendar.push_keyed(e, order);
@@ -166,12 +166,14 @@ class CalendarProcess : public sc_core::sc_module {
     bool ran = false;   // whether it ran any in the running window
     std::uint64_t events = 0;
   };
-  int partition_of(std::uint32_t module) const {
-    return module < part_of_.size() ? static_cast<int>(part_of_[module]) : 0;
+  // The calendar an event goes to: the global one, or its module's partition's.
+  int destination_of(const Event& e) const {
+    if (e.global) return kGlobal;
+    return e.module < part_of_.size() ? static_cast<int>(part_of_[e.module]) : 0;
   }
   void push_across(const Event& e, std::uint64_t order, int dest);
   void place(const Event& e, std::uint64_t order, int dest);  // straight onto its calendar
-  Time earliest() const;
+  Time earliest();
   void wake_windowed();
   // Runs partition `k`'s events before `end`; with `one_instant`, only those of its first instant.
   void run_partition(std::size_t k, Time end, bool one_instant);

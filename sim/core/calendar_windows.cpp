@@ -28,7 +28,7 @@ void CalendarProcess::set_partitions(std::vector<std::uint32_t> partition_of_mod
   part_of_ = std::move(partition_of_module);
   window_ = window;
   windowed_ = true;
-  for (const auto& [e, order] : pending) place(e, order, e.global ? kGlobal : partition_of(e.module));
+  for (const auto& [e, order] : pending) place(e, order, destination_of(e));
 }
 
 void CalendarProcess::place(const Event& e, std::uint64_t order, int dest) {
@@ -58,10 +58,10 @@ void CalendarProcess::push_across(const Event& e, std::uint64_t order, int dest)
   parts_[static_cast<std::size_t>(running_part_)].outbox.emplace_back(e, order);
 }
 
-Time CalendarProcess::earliest() const {
-  Time m = global_.empty() ? kTimeNever : const_cast<EventCalendar&>(global_).top().at;
-  for (const auto& p : parts_)
-    if (!p.calendar.empty()) m = std::min(m, const_cast<EventCalendar&>(p.calendar).top().at);
+Time CalendarProcess::earliest() {
+  Time m = global_.empty() ? kTimeNever : global_.top().at;
+  for (auto& p : parts_)
+    if (!p.calendar.empty()) m = std::min(m, p.calendar.top().at);
   return m;
 }
 
@@ -125,7 +125,7 @@ bool CalendarProcess::barrier() {
   Time last = 0;
   bool ran = false;
   for (auto& p : parts_) {
-    for (const auto& [e, order] : p.outbox) place(e, order, e.global ? kGlobal : partition_of(e.module));
+    for (const auto& [e, order] : p.outbox) place(e, order, destination_of(e));
     p.outbox.clear();
     if (p.ran) last = std::max(last, p.last);
     ran = ran || p.ran;

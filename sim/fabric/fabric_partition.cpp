@@ -151,6 +151,16 @@ PartitionGraph contract(const PartitionGraph& g, std::vector<std::size_t>& group
   return c;
 }
 
+// The cables whose ends are in different partitions, and the shortest of them.
+void record_cuts(const PartitionGraph& g, Partitioning& p) {
+  for (std::size_t k = 0; k < g.cables.size(); ++k) {
+    const auto& c = g.cables[k];
+    if (p.part[c.a] == p.part[c.b]) continue;
+    p.cut_cables.push_back(k);
+    p.min_cut_latency = std::min(p.min_cut_latency, c.latency);
+  }
+}
+
 }  // namespace
 
 Partitioning partition_fabric(const PartitionGraph& g_in, unsigned parts, PartitionMethod method) {
@@ -165,12 +175,7 @@ Partitioning partition_fabric(const PartitionGraph& g_in, unsigned parts, Partit
     p.part_weight = pc.part_weight;
     p.part.resize(group.size());
     for (std::size_t v = 0; v < group.size(); ++v) p.part[v] = pc.part[group[v]];
-    for (std::size_t k = 0; k < g_in.cables.size(); ++k) {
-      const auto& cab = g_in.cables[k];
-      if (p.part[cab.a] == p.part[cab.b]) continue;
-      p.cut_cables.push_back(k);
-      p.min_cut_latency = std::min(p.min_cut_latency, cab.latency);
-    }
+    record_cuts(g_in, p);
     return p;
   }
   const PartitionGraph& g = g_in;
@@ -210,12 +215,7 @@ Partitioning partition_fabric(const PartitionGraph& g_in, unsigned parts, Partit
   }
   p.part_weight.assign(p.parts, 0);
   for (std::size_t v = 0; v < n; ++v) p.part_weight[p.part[v]] += g.node_weight[v];
-  for (std::size_t k = 0; k < g.cables.size(); ++k) {
-    const auto& c = g.cables[k];
-    if (p.part[c.a] == p.part[c.b]) continue;
-    p.cut_cables.push_back(k);
-    p.min_cut_latency = std::min(p.min_cut_latency, c.latency);
-  }
+  record_cuts(g, p);
   return p;
 }
 
