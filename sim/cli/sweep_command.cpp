@@ -24,7 +24,8 @@
 #include "sim/fabric/yaml_input.h"
 #include "sim/report/atomic_file.h"
 #include "sim/report/curve.h"
-#include "sim/report/html_report.h"
+#include "sim/report/results_view.h"
+#include "sim/report/sweep_report.h"
 #include "sim/report/output_folder.h"
 #include "sim/workload/scenario.h"
 #include "sim/workload/sweep_plan.h"
@@ -279,7 +280,15 @@ int collect(const fs::path& dir, std::ostream& out, std::ostream& err) {
   crit.accepted_drop = m.accepted_drop;
   crit.latency_factor = m.latency_factor;
   const std::vector<CurveMetric>& metrics = m.metrics;
-  const Curve curve = build_curve(keys, values, results, crit, metrics);
+  // A metric may select a figure of a point's tables (a port's, a link's): read there.
+  const MetricSelect select = [&](std::size_t i, const nlohmann::json& j, const std::vector<JsonSelectorStep>& steps) {
+    try {
+      return select_in_results((dir / m.dirs[i]).string(), j, steps);
+    } catch (const InputError&) {
+      return std::optional<double>();  // a table that cannot be read: no number, as a missing figure
+    }
+  };
+  const Curve curve = build_curve(keys, values, results, crit, metrics, select);
   write_file_atomically((dir / "curve.csv").string(), curve_csv(curve));
   write_file_atomically((dir / "saturation.json").string(), saturation_json(curve).dump(2) + "\n");
   out << fmt::format("curve: {} ({} points", (dir / "curve.csv").string(), values.size());

@@ -4,7 +4,7 @@
 // holding a small value that says where its figures are (a pointer to the module). Adding a
 // counter to every output it belongs in is the one line of its registration:
 //
-//   ports.counter("tx_ebp", "packets", kPortsCsv | kResultsPorts, [](const PortStatsSource& p) { return p.port->stats().tx_ebp; });
+//   ports.counter("tx_ebp", "packets", kPortsCsv, [](const PortStatsSource& p) { return p.port->stats().tx_ebp; });
 //
 // Modules keep their counters as plain fields, incremented on the hot path without any lookup or
 // call into the registry: the registry reads them through the getters only when snapshot() is

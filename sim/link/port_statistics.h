@@ -1,5 +1,4 @@
-// The statistics of link ports and of their VLs (ports.csv, port_vls.csv, discards.csv and
-// results.json "ports"), registered with the port's other outputs and read through LinkPort's
+// The statistics of link ports and of their VLs (ports.csv, port_vls.csv, discards.csv), registered with the port's other outputs and read through LinkPort's
 // public accessors when the registry takes its snapshot (sim/core/stats_registry.h).
 #pragma once
 #include <cstdint>
@@ -18,7 +17,7 @@ struct PortStatsSource {
   std::string peer;  // the port at the other end of its cable ("sw1/3")
 };
 
-// A port's VL: a data VL (port_vls.csv, results.json "vls").
+// A port's VL: a data VL (port_vls.csv).
 struct VlStatsSource {
   const LinkPort* port = nullptr;
   std::uint8_t vl = 0;

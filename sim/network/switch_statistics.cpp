@@ -9,7 +9,7 @@ namespace ibfsim {
 namespace {
 
 using Marks = const CongestionDetector::PortStats*;
-constexpr StatOutputs kOut = kResultsCcSwitchPorts;
+constexpr StatOutputs kOut = kCcSwitchPortsCsv;
 
 // A figure of a port that met congestion; nothing for the others, which are left out.
 std::optional<std::uint64_t> congested(Marks m, std::uint64_t value) {

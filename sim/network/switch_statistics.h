@@ -1,7 +1,6 @@
 // The statistics a switch keeps about its ports, beyond the link's own (port_statistics.h): the
-// packets it discarded there, by reason (discards.csv, results.json "ports"), and what its
-// congestion detector saw and marked at each port (results.json "congestion_control"
-// "switch_ports"). Read through Switch's public accessors when the registry takes its snapshot.
+// packets it discarded there, by reason (discards.csv), and what its congestion detector saw and
+// marked at each port that met congestion (cc_switch_ports.csv). Read through Switch's public accessors when the registry takes its snapshot.
 #pragma once
 #include <string>
 

@@ -26,6 +26,10 @@ struct JsonSelectorStep {
 // expected when it is malformed.
 std::vector<JsonSelectorStep> parse_json_selector(const std::string& selector, const std::string& what);
 
+// Whether a member's value equals a filter's text: strings as written, numbers by value, booleans
+// as true or false.
+bool json_member_equals(const nlohmann::json& value, const std::string& text);
+
 // The number the selector leads to, or nullopt when a member or element is missing or the value
 // is not a number (a point that did not produce it).
 std::optional<double> json_select_number(const nlohmann::json& j, const std::vector<JsonSelectorStep>& steps);

@@ -1,8 +1,10 @@
 #include "sim/report/stat_tables.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "sim/core/error.h"
+#include "sim/report/csv_text.h"
 
 namespace ibfsim {
 
@@ -49,10 +51,8 @@ std::string text(const StatValue& v, int decimals = -1) {
     std::string operator()(std::uint64_t n) const { return fmt::format("{}", n); }
     std::string operator()(double d) const { return decimals < 0 ? fmt::format("{}", d) : fmt::format("{:.{}f}", d, decimals); }
     std::string operator()(const std::string& t) const { return t; }
-    std::string operator()(const std::vector<double>&) const {
-      IBFSIM_CHECK(false, "statistics: a list in a CSV table");
-      return "";
-    }
+    // A list in one cell, its numbers separated by spaces ("" when empty, as absent).
+    std::string operator()(const std::vector<double>& l) const { return fmt::format("{}", fmt::join(l, " ")); }
   };
   return std::visit(Visitor{decimals}, v);
 }
@@ -153,7 +153,8 @@ bool top_in(const StatsSnapshot& s, const StatRow& row, StatOutput output) {
 
 }  // namespace
 
-std::string stats_csv(const StatsSnapshot& s, StatOutput output) {
+std::uint64_t write_stats_csv(const StatsSnapshot& s, StatOutput output,
+                              const std::function<void(std::string_view)>& sink) {
   std::size_t kind = kNoStatParent;
   for (std::size_t k = 0; k < s.kinds.size(); ++k) {
     if (!has_output(s.kinds[k], output)) continue;
@@ -164,33 +165,56 @@ std::string stats_csv(const StatsSnapshot& s, StatOutput output) {
   // The kind and its parents, outermost first: their keys come first in every line.
   std::vector<std::size_t> chain;
   for (std::size_t k = kind; k != kNoStatParent; k = s.kinds[k].parent) chain.insert(chain.begin(), k);
-  std::vector<std::string> header;
-  for (std::size_t k : chain) header.insert(header.end(), s.kinds[k].keys.begin(), s.kinds[k].keys.end());
+  std::string line;
+  const char* sep = "";
+  auto cell = [&](const std::string& v) {
+    line += sep;
+    append_csv_cell(line, v);
+    sep = ",";
+  };
+  for (std::size_t k : chain)
+    for (const std::string& key : s.kinds[k].keys) cell(key);
   const StatKindInfo& info = s.kinds[kind];
   for (const StatInfo& st : info.stats)
-    if (in_output(st, output)) header.push_back(last_part(st.name));
-  std::string out = fmt::format("{}\n", fmt::join(header, ","));
+    if (in_output(st, output)) cell(last_part(st.name));
+  line += '\n';
+  sink(line);
+  std::uint64_t written = 0;
   std::vector<const StatRow*> rows(chain.size());
   for (const StatRow& row : s.rows) {
     if (row.kind != kind || !shown(s, row, output)) continue;
     rows.back() = &row;
     for (std::size_t i = chain.size() - 1; i > 0; --i) rows[i - 1] = &s.rows[rows[i]->parent];
-    const char* sep = "";
+    line.clear();
+    sep = "";
     for (const StatRow* r : rows)
-      for (const StatValue& key : r->keys) {
-        out += sep;
-        out += text(key);
-        sep = ",";
-      }
-    for (std::size_t i = 0; i < info.stats.size(); ++i) {
-      if (!in_output(info.stats[i], output)) continue;
-      out += sep;
-      out += text(row.values[i], info.stats[i].decimals);
-      sep = ",";
-    }
-    out += '\n';
+      for (const StatValue& key : r->keys) cell(text(key));
+    for (std::size_t i = 0; i < info.stats.size(); ++i)
+      if (in_output(info.stats[i], output)) cell(text(row.values[i], info.stats[i].decimals));
+    line += '\n';
+    sink(line);
+    ++written;
   }
+  return written;
+}
+
+std::string stats_csv(const StatsSnapshot& s, StatOutput output) {
+  std::string out;
+  write_stats_csv(s, output, [&out](std::string_view line) { out.append(line.data(), line.size()); });
   return out;
+}
+
+bool has_stats_output(const StatsSnapshot& s, StatOutput output) {
+  for (const StatKindInfo& k : s.kinds)
+    if (has_output(k, output)) return true;
+  return false;
+}
+
+std::uint64_t stats_csv_rows(const StatsSnapshot& s, StatOutput output) {
+  std::uint64_t n = 0;
+  for (const StatRow& row : s.rows)
+    if (has_output(s.kinds[row.kind], output) && shown(s, row, output)) ++n;
+  return n;
 }
 
 nlohmann::json stats_json_array(const StatsSnapshot& s, StatOutput output) {

@@ -82,9 +82,12 @@ struct ScenarioRun {
   Time end = 0;
 
   // Results: the file being written, the index-th of `of` (nullptr while the statistics are
-  // collected); written by write_results, read by the progress meter's thread.
+  // collected), and of a table the lines written so far and its rows; written by write_results,
+  // read by the progress meter's thread. results_files holds the names results_file points to.
+  std::vector<std::string> results_files;
   std::atomic<const char*> results_file{nullptr};
   std::atomic<unsigned> results_index{0}, results_of{0};
+  std::atomic<std::uint64_t> results_lines{0}, results_rows_of{0};
 };
 
 // What collect() gathers for write_results().

@@ -20,9 +20,9 @@ TEST_CASE("the registry reads each owner's counters through its getters when the
           "[core][stats_registry]") {
   StatsRegistry reg;
   auto ports = reg.add_kind<const Counters*>("ports", {"node", "port"});
-  ports.counter("tx_packets", "packets", kPortsCsv | kResultsPorts, [](const Counters* c) { return c->packets; })
+  ports.counter("tx_packets", "packets", kPortsCsv | kResultsTop, [](const Counters* c) { return c->packets; })
       .figure("busy_fraction", "fraction", Merge::kSame, kPortsCsv, [](const Counters* c) { return c->busy; }, 6)
-      .figure("max_depth", "blocks", Merge::kMax, kResultsPorts, [](const Counters* c) { return c->depth; })
+      .figure("max_depth", "blocks", Merge::kMax, kResultsTop, [](const Counters* c) { return c->depth; })
       .attribute("state", kPortsCsv, [](const Counters*) { return "Active"; });
   Counters a, b;
   ports.add(&a, kNoStatParent, "sw1", 1u);
@@ -39,7 +39,7 @@ TEST_CASE("the registry reads each owner's counters through its getters when the
   CHECK(k.stats[0].name == "tx_packets");
   CHECK(k.stats[0].unit == "packets");
   CHECK(k.stats[0].merge == Merge::kSum);
-  CHECK(k.stats[0].outputs == (kPortsCsv | kResultsPorts));
+  CHECK(k.stats[0].outputs == (kPortsCsv | kResultsTop));
   CHECK(k.stats[1].decimals == 6);
   CHECK(k.stats[2].merge == Merge::kMax);
   CHECK(k.stats[3].attribute);
