@@ -9,6 +9,7 @@
 namespace ibfsim {
 
 using StatOutputs = std::uint32_t;
+inline constexpr StatOutputs kAllStatOutputs = ~StatOutputs{0};  // every output (a whole snapshot)
 
 enum StatOutput : StatOutputs {
   kResultsTop = 1u << 0,                // results.json, top level ("packets", "simulation", ...)

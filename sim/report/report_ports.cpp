@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <unordered_map>
 #include <variant>
 
 namespace ibfsim {
@@ -11,15 +12,15 @@ namespace {
 
 constexpr std::size_t kNone = static_cast<std::size_t>(-1);
 
-std::size_t kind_of(const StatsSnapshot& s, const std::string& name) {
-  for (std::size_t k = 0; k < s.kinds.size(); ++k)
-    if (s.kinds[k].name == name) return k;
+std::size_t kind_of(const std::vector<StatKindInfo>& kinds, const std::string& name) {
+  for (std::size_t k = 0; k < kinds.size(); ++k)
+    if (kinds[k].name == name) return k;
   return kNone;
 }
 
-std::size_t stat_of(const StatsSnapshot& s, std::size_t kind, const std::string& name) {
+std::size_t stat_of(const std::vector<StatKindInfo>& kinds, std::size_t kind, const std::string& name) {
   if (kind == kNone) return kNone;
-  const auto& stats = s.kinds[kind].stats;
+  const auto& stats = kinds[kind].stats;
   for (std::size_t i = 0; i < stats.size(); ++i)
     if (stats[i].name == name) return i;
   return kNone;
@@ -39,57 +40,99 @@ std::string text(const StatValue& v) {
   return "";
 }
 
+unsigned port_number(const StatValue& v) {
+  const auto* n = std::get_if<std::uint64_t>(&v);
+  return n ? static_cast<unsigned>(*n) : 0;
+}
+
+// Gathers the ports' figures from the rows, given in order (a port's row before its VLs' and
+// discards' rows).
+class Gather {
+ public:
+  explicit Gather(const std::vector<StatKindInfo>& k)
+      : ports_(kind_of(k, "ports")),
+        vls_(kind_of(k, "vls")),
+        discards_(kind_of(k, "discards")),
+        window_(kind_of(k, "window.credit_stall_ns")),
+        marks_(kind_of(k, "switch_ports")),
+        peer_(stat_of(k, ports_, "peer")),
+        state_(stat_of(k, ports_, "state")),
+        tx_(stat_of(k, ports_, "tx_packets")),
+        rx_(stat_of(k, ports_, "rx_packets")),
+        run_busy_(stat_of(k, ports_, "run_busy_fraction")),
+        busy_(stat_of(k, ports_, "window.busy_fraction")),
+        vl_stall_(stat_of(k, vls_, "credit_stall_ns")),
+        discarded_(stat_of(k, discards_, "packets")),
+        window_stall_(stat_of(k, window_, "credit_stall_ns")),
+        fecn_(stat_of(k, marks_, "fecn_marked")) {}
+
+  void add(std::size_t index, const StatRow& row) {
+    if (row.kind == ports_) {
+      ReportPort p;
+      p.node = text(row.keys[0]);
+      p.port = port_number(row.keys[1]);
+      if (peer_ != kNone) p.peer = text(row.values[peer_]);
+      if (state_ != kNone) p.state = text(row.values[state_]);
+      p.tx_packets = static_cast<std::uint64_t>(number(row, tx_).value_or(0));
+      p.rx_packets = static_cast<std::uint64_t>(number(row, rx_).value_or(0));
+      const std::optional<double> in_window = number(row, busy_);
+      windowed_.push_back(in_window.has_value());
+      out_.windowed = out_.windowed || in_window.has_value();
+      p.util = in_window ? *in_window : number(row, run_busy_).value_or(0);
+      of_row_[index] = out_.ports.size();
+      by_name_[{p.node, p.port}] = out_.ports.size();
+      out_.ports.push_back(std::move(p));
+      run_stall_.push_back(0);
+      window_stall_max_.push_back(0);
+      return;
+    }
+    if (row.kind == marks_) {
+      const auto it = by_name_.find({text(row.keys[0]), port_number(row.keys[1])});
+      if (it != by_name_.end()) out_.ports[it->second].fecn = number(row, fecn_).value_or(0);
+      return;
+    }
+    if (row.parent == kNoStatParent) return;
+    const auto it = of_row_.find(row.parent);
+    if (it == of_row_.end()) return;
+    const std::size_t i = it->second;
+    if (row.kind == discards_) out_.ports[i].discards += static_cast<std::uint64_t>(number(row, discarded_).value_or(0));
+    else if (row.kind == vls_) run_stall_[i] = std::max(run_stall_[i], number(row, vl_stall_).value_or(0));
+    else if (row.kind == window_) window_stall_max_[i] = std::max(window_stall_max_[i], number(row, window_stall_).value_or(0));
+  }
+
+  ReportPorts finish(double window_ns, double run_ns) {
+    for (std::size_t i = 0; i < out_.ports.size(); ++i) {
+      const double stall_ns = windowed_[i] ? window_stall_max_[i] : run_stall_[i];
+      const double over = windowed_[i] ? window_ns : run_ns;
+      out_.ports[i].stall = over > 0 ? stall_ns / over : 0;
+    }
+    return std::move(out_);
+  }
+
+ private:
+  const std::size_t ports_, vls_, discards_, window_, marks_;
+  const std::size_t peer_, state_, tx_, rx_, run_busy_, busy_, vl_stall_, discarded_, window_stall_, fecn_;
+  ReportPorts out_;
+  std::vector<bool> windowed_;
+  std::vector<double> run_stall_, window_stall_max_;  // ns: the worst VL's
+  std::unordered_map<std::size_t, std::size_t> of_row_;  // a port's row -> its entry
+  std::map<std::pair<std::string, unsigned>, std::size_t> by_name_;
+};
+
 }  // namespace
 
 ReportPorts report_ports(const StatsSnapshot& s, double window_ns, double run_ns) {
-  ReportPorts out;
-  const std::size_t ports = kind_of(s, "ports"), vls = kind_of(s, "vls"), discards = kind_of(s, "discards"),
-                    window = kind_of(s, "window.credit_stall_ns"), marks = kind_of(s, "switch_ports");
-  const std::size_t peer = stat_of(s, ports, "peer"), state = stat_of(s, ports, "state"),
-                    tx = stat_of(s, ports, "tx_packets"), rx = stat_of(s, ports, "rx_packets"),
-                    run_busy = stat_of(s, ports, "run_busy_fraction"), busy = stat_of(s, ports, "window.busy_fraction"),
-                    vl_stall = stat_of(s, vls, "credit_stall_ns"), discarded = stat_of(s, discards, "packets"),
-                    window_stall = stat_of(s, window, "credit_stall_ns"), fecn = stat_of(s, marks, "fecn_marked");
-  std::vector<std::size_t> of_row(s.rows.size(), kNone);  // a port's row -> its entry
-  std::vector<bool> windowed;
-  std::vector<double> run_stall, window_stall_max;
-  std::map<std::pair<std::string, unsigned>, std::size_t> by_name;
-  for (std::size_t r = 0; r < s.rows.size(); ++r) {
-    const StatRow& row = s.rows[r];
-    if (row.kind != ports) continue;
-    ReportPort p;
-    p.node = text(row.keys[0]);
-    p.port = static_cast<unsigned>(std::get<std::uint64_t>(row.keys[1]));
-    if (peer != kNone) p.peer = text(row.values[peer]);
-    if (state != kNone) p.state = text(row.values[state]);
-    p.tx_packets = static_cast<std::uint64_t>(number(row, tx).value_or(0));
-    p.rx_packets = static_cast<std::uint64_t>(number(row, rx).value_or(0));
-    const std::optional<double> in_window = number(row, busy);
-    windowed.push_back(in_window.has_value());
-    out.windowed = out.windowed || in_window.has_value();
-    p.util = in_window ? *in_window : number(row, run_busy).value_or(0);
-    of_row[r] = out.ports.size();
-    by_name[{p.node, p.port}] = out.ports.size();
-    out.ports.push_back(std::move(p));
-  }
-  run_stall.assign(out.ports.size(), 0);
-  window_stall_max.assign(out.ports.size(), 0);
-  for (const StatRow& row : s.rows) {
-    if (row.kind == marks) {
-      const auto it = by_name.find({text(row.keys[0]), static_cast<unsigned>(std::get<std::uint64_t>(row.keys[1]))});
-      if (it != by_name.end()) out.ports[it->second].fecn = number(row, fecn).value_or(0);
-      continue;
-    }
-    if (row.parent == kNoStatParent) continue;
-    const std::size_t i = of_row[row.parent];
-    if (i == kNone) continue;
-    if (row.kind == discards) out.ports[i].discards += static_cast<std::uint64_t>(number(row, discarded).value_or(0));
-    else if (row.kind == vls && run_ns > 0) run_stall[i] = std::max(run_stall[i], number(row, vl_stall).value_or(0) / run_ns);
-    else if (row.kind == window && window_ns > 0)
-      window_stall_max[i] = std::max(window_stall_max[i], number(row, window_stall).value_or(0) / window_ns);
-  }
-  for (std::size_t i = 0; i < out.ports.size(); ++i) out.ports[i].stall = windowed[i] ? window_stall_max[i] : run_stall[i];
-  return out;
+  Gather g(s.kinds);
+  for (std::size_t r = 0; r < s.rows.size(); ++r) g.add(r, s.rows[r]);
+  return g.finish(window_ns, run_ns);
+}
+
+ReportPorts report_ports(const StatsRegistry& registry, double window_ns, double run_ns) {
+  const std::vector<StatKindInfo> kinds = registry.kind_infos();
+  Gather g(kinds);
+  registry.read_rows(kPortsCsv | kPortVlsCsv | kDiscardsCsv | kPortUtilizationCsv | kCreditStallCsv | kCcSwitchPortsCsv,
+                     [&g](std::size_t index, const StatRow& row) { g.add(index, row); });
+  return g.finish(window_ns, run_ns);
 }
 
 }  // namespace ibfsim

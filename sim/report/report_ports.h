@@ -1,11 +1,12 @@
-// What a run's report (run_report.h) shows of each connected port, read from the statistics
-// snapshot (stats_snapshot.h) of the run: what the port sends (its utilisation, its worst VL's
+// What a run's report (run_report.h) shows of each connected port, read from the run's statistics
+// (stats_registry.h): what the port sends (its utilisation, its worst VL's
 // credit-stall time, the FECNs its switch marked there) and its packet counts. Pure.
 #pragma once
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "sim/core/stats_registry.h"
 #include "sim/core/stats_snapshot.h"
 
 namespace ibfsim {
@@ -29,5 +30,7 @@ struct ReportPorts {
 // (port_utilization.csv, credit_stall.csv) shows those, over `window_ns`; one without, the whole
 // run's (run_busy_fraction, port_vls.csv's credit_stall_ns over `run_ns`).
 ReportPorts report_ports(const StatsSnapshot& snapshot, double window_ns, double run_ns);
+// The same, read from the registry row by row (no snapshot of the fabric's ports).
+ReportPorts report_ports(const StatsRegistry& registry, double window_ns, double run_ns);
 
 }  // namespace ibfsim

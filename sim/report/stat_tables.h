@@ -14,6 +14,7 @@
 #include <string>
 #include <string_view>
 
+#include "sim/core/stats_registry.h"
 #include "sim/core/stats_snapshot.h"
 
 namespace ibfsim {
@@ -27,10 +28,15 @@ namespace ibfsim {
 // any size costs one line of memory; returns the rows written (the header aside).
 std::uint64_t write_stats_csv(const StatsSnapshot& snapshot, StatOutput output,
                               const std::function<void(std::string_view)>& sink);
+// The same table read from the registry row by row (StatsRegistry::read_rows): no snapshot of the
+// whole table is made, so that the tables of a large fabric cost no memory to write.
+std::uint64_t write_stats_csv(const StatsRegistry& registry, StatOutput output,
+                              const std::function<void(std::string_view)>& sink);
 // The same table as one string (small tables, tests).
 std::string stats_csv(const StatsSnapshot& snapshot, StatOutput output);
-// Whether any statistic is registered for `output`, and how many rows its table has.
-bool has_stats_output(const StatsSnapshot& snapshot, StatOutput output);
+// Whether any statistic of these kinds is registered for `output` (its table is written), and how
+// many rows a snapshot's table has.
+bool has_stats_output(const std::vector<StatKindInfo>& kinds, StatOutput output);
 std::uint64_t stats_csv_rows(const StatsSnapshot& snapshot, StatOutput output);
 
 // The rows of the top-level kinds with statistics in `output`, as an array of objects: each row's

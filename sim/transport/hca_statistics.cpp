@@ -47,6 +47,9 @@ void register_hca_kinds(StatsRegistry& r, bool per_sl) {
 void register_hca_port_discards(StatsRegistry& r, const Hca& hca, PortNum port, std::size_t port_row) {
   for (int i = 0; i < static_cast<int>(DropReason::kCount); ++i) {
     const auto reason = static_cast<DropReason>(i);
+    // Registered once the run is over: only the reasons this port discarded for get a row (most
+    // ports discard nothing; a row per port and reason would be most of a large fabric's rows).
+    if (hca.port_discards(port, reason) == 0) continue;
     register_port_discards(r, port_row, reason, [&hca, port, reason] { return hca.port_discards(port, reason); });
   }
 }

@@ -21,7 +21,8 @@ struct QpCcStatsSource {
 // "sl_throttles" (keys hca, port, sl) and their statistics, once per registry.
 void register_hca_kinds(StatsRegistry& registry, bool per_sl);
 
-// Adds the discards of port `port` of `hca` under its row of "ports" (register_port_kinds).
+// Adds the discards of port `port` of `hca` under its row of "ports" (register_port_kinds): a row
+// for each reason it discarded for. Call once the run is over.
 void register_hca_port_discards(StatsRegistry& registry, const Hca& hca, PortNum port, std::size_t port_row);
 
 // Adds the congestion control figures of `hca` (node `node`): every QP with counters and, with

@@ -217,10 +217,9 @@ std::vector<std::pair<std::string, std::size_t>> cable_rates(const Topology& top
   return out;
 }
 
-CollectedResults collect(ScenarioRun& run) {
-  CollectedResults c;
+void collect(ScenarioRun& run, CollectedResults& c) {
   c.facts = run_facts(run);
-  StatsRegistry registry;
+  StatsRegistry& registry = c.registry;
   const CongestionControlSettings& cc = run.sc.congestion_control;
   const FabricStatRows rows = register_fabric_statistics(registry, *run.fabric, {run.end, cc.enabled, cc.per_sl});
   registry.add_kind<BringUpWork>("bring_up", {})
@@ -230,9 +229,10 @@ CollectedResults collect(ScenarioRun& run) {
   if (run.port_window) register_port_window_statistics(registry, *run.port_window, *run.fabric, rows);
   register_class_statistics(registry, run.classes, c.facts.study);
   register_fact_tables(registry, c.facts);
-  c.statistics = registry.snapshot();
+  // results.json's own figures: a few rows. The tables are read from the registry as they are
+  // written (write_results), never all at once.
+  c.statistics = registry.snapshot(kResultsTop | kResultsCongestionControl);
   c.results = run_results_json(c.facts, c.statistics);
-  return c;
 }
 
 }  // namespace ibfsim

@@ -78,7 +78,7 @@ ReportFabric report_fabric(const Topology& topo) {
 }
 
 // report.html, last: it links every other file of the folder and embeds the plots.
-void write_report_html(const ScenarioRun& run, const nlohmann::json& results, const StatsSnapshot& stats) {
+void write_report_html(const ScenarioRun& run, const nlohmann::json& results, const StatsRegistry& stats) {
   std::vector<std::string> files;
   for (const auto& e : std::filesystem::directory_iterator(run.dir)) {
     const std::string name = e.path().filename().string();
@@ -116,7 +116,8 @@ const std::vector<std::string>& run_output_files() {
 
 RunResult write_results(ScenarioRun& run, CollectedResults& c) {
   const std::filesystem::path& dir = run.dir;
-  const StatsSnapshot& stats = c.statistics;
+  const StatsRegistry& stats = c.registry;
+  const std::vector<StatKindInfo> kinds = stats.kind_infos();
   const bool compress = run.sc.outputs.compress;
   // The files in order, each a step of the progress line: the tables first, written line by line
   // as they are made (report/table_file.h), then results.json with their index ("tables"), then
@@ -139,9 +140,9 @@ RunResult write_results(ScenarioRun& run, CollectedResults& c) {
                      }});
   };
   for (const ResultTable& rt : result_tables()) {
-    if (!has_stats_output(stats, rt.output)) continue;
+    if (!has_stats_output(kinds, rt.output)) continue;
     const StatOutput output = rt.output;
-    table(rt.name, stats_csv_rows(stats, output), [&stats, output](TableFile& t) {
+    table(rt.name, stats.rows_in(output), [&stats, output](TableFile& t) {
       write_stats_csv(stats, output, [&t](std::string_view line) { t.write(line); });
     });
   }

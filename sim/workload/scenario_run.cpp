@@ -48,7 +48,8 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
                                  run.results_of.load(std::memory_order_relaxed), lines ? lines - 1 : 0,
                                  run.results_rows_of.load(std::memory_order_relaxed), wall);
   });
-  CollectedResults collected = collect(run);
+  CollectedResults collected;
+  collect(run, collected);
   return write_results(run, collected);
 }
 
