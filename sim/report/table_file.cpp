@@ -106,34 +106,34 @@ std::string read_table_file(const std::string& path) {
   if (!in) throw InputError("cannot read '" + path + "': " + std::generic_category().message(errno));
   std::stringstream ss;
   ss << in.rdbuf();
-  std::string data = ss.str();
+  const std::string data = ss.str();
   if (!ends_with(path, ".zst")) return data;
-  ZSTD_DCtx* dctx = ZSTD_createDCtx();
-  if (!dctx) throw InputError("cannot read '" + path + "': zstd: out of memory");
+  return decompress_table(data, path);
+}
+
+std::string decompress_table(std::string_view data, const std::string& what) {
+  std::unique_ptr<ZSTD_DCtx, std::size_t (*)(ZSTD_DCtx*)> dctx(ZSTD_createDCtx(), &ZSTD_freeDCtx);
+  if (!dctx) throw InputError("cannot read '" + what + "': expected memory for zstd, got none");
   std::string out;
   std::string chunk(ZSTD_DStreamOutSize(), '\0');
-  ZSTD_inBuffer inb{data.data(), data.size(), 0};
+  ZSTD_inBuffer in{data.data(), data.size(), 0};
   std::size_t last = 1;  // 0 once a frame has ended
-  while (inb.pos < inb.size) {
-    ZSTD_outBuffer outb{chunk.data(), chunk.size(), 0};
-    last = ZSTD_decompressStream(dctx, &outb, &inb);
-    if (ZSTD_isError(last)) {
-      const std::string why = ZSTD_getErrorName(last);
-      ZSTD_freeDCtx(dctx);
-      throw InputError("cannot read '" + path + "': expected a zstd-compressed table, got: " + why);
-    }
-    out.append(chunk.data(), outb.pos);
+  while (in.pos < in.size) {
+    ZSTD_outBuffer o{chunk.data(), chunk.size(), 0};
+    last = ZSTD_decompressStream(dctx.get(), &o, &in);
+    if (ZSTD_isError(last))
+      throw InputError("cannot read '" + what + "': expected a zstd-compressed table, got: " + ZSTD_getErrorName(last));
+    out.append(chunk.data(), o.pos);
   }
-  // Flush what the decoder still holds once the input is consumed.
+  // What the decoder still holds once the input is consumed.
   while (last != 0) {
-    ZSTD_outBuffer outb{chunk.data(), chunk.size(), 0};
-    const std::size_t r = ZSTD_decompressStream(dctx, &outb, &inb);
-    if (ZSTD_isError(r) || outb.pos == 0) break;
+    ZSTD_outBuffer o{chunk.data(), chunk.size(), 0};
+    const std::size_t r = ZSTD_decompressStream(dctx.get(), &o, &in);
+    if (ZSTD_isError(r) || o.pos == 0) break;
     last = r;
-    out.append(chunk.data(), outb.pos);
+    out.append(chunk.data(), o.pos);
   }
-  ZSTD_freeDCtx(dctx);
-  if (last != 0) throw InputError("cannot read '" + path + "': expected a whole zstd frame, got a truncated one");
+  if (last != 0) throw InputError("cannot read '" + what + "': expected a whole zstd frame, got a truncated one");
   return out;
 }
 

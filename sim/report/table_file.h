@@ -59,5 +59,8 @@ class TableFile {
 // The whole text of a table file: read as it is, or decompressed when its name ends in ".zst".
 // Throws InputError naming the file when it cannot be read or is no zstd frame.
 std::string read_table_file(const std::string& path);
+// zstd-compressed bytes (one frame or several) decompressed; InputError naming `what` when they are
+// not whole zstd frames.
+std::string decompress_table(std::string_view data, const std::string& what);
 
 }  // namespace ibfsim

@@ -150,7 +150,11 @@ RunResult write_results(ScenarioRun& run, CollectedResults& c) {
     table("packets", rows_of(run.packet_log.csv()), [&](TableFile& t) { t.write(run.packet_log.csv()); });
   const std::string fct = fct_csv(run);
   if (!fct.empty()) table("fct", rows_of(fct), [&](TableFile& t) { t.write(fct); });
-  if (run.sampler) steps.push_back({"time_series.csv", 0, [&] { c.facts.time_series = write_time_series(run); }});
+  if (run.sampler)
+    steps.push_back({"time_series.csv", 0, [&] {
+                       c.facts.time_series = write_time_series(run);  // plain: gnuplot reads it
+                       index["time_series"] = {{"file", "time_series.csv"}, {"rows", c.facts.time_series->samples}};
+                     }});
   steps.push_back({"results.json", 0, [&] {
                      c.results["tables"] = index;
                      write_json_atomically((dir / "results.json").string(), c.results);

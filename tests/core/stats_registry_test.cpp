@@ -97,7 +97,7 @@ TEST_CASE("the registry refuses inconsistent registrations", "[core][stats_regis
   CHECK_THROWS_AS(reg.add_kind<int>("discards", {}, Nesting::kMap, ports.index()), SimError);  // a map needs a key
 }
 
-TEST_CASE("a snapshot of some outputs takes their rows and their parents; rows can be read one at a time",
+TEST_CASE("a snapshot of some outputs takes their rows and their parents, and rows can be read one at a time",
           "[core][stats_registry]") {
   StatsRegistry reg;
   int reads = 0;

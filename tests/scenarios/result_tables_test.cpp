@@ -35,7 +35,7 @@ std::string zstd_d(const std::string& path) {
 
 }  // namespace
 
-TEST_CASE("results.json holds no table, only their index; the tables hold every port, VL and link",
+TEST_CASE("results.json holds no table, only their index, and the tables hold every port, VL and link",
           "[scenarios][result_tables]") {
   run_scenario_text("tables_plain", kScenario);
   const std::string out = std::string(IBFSIM_TEST_OUT_DIR) + "/tables_plain/out";
@@ -134,7 +134,7 @@ TEST_CASE("outputs.compress: every table as .csv.zst, decompressing to the plain
   CHECK(results_and_tables(plain)["ports"] == results_and_tables(packed)["ports"]);
 }
 
-TEST_CASE("outputs.compress takes true or false; anything else is bad input naming the place", "[scenarios][result_tables]") {
+TEST_CASE("outputs.compress takes true or false, and anything else is bad input naming the place", "[scenarios][result_tables]") {
   const std::string dir = scratch_dir("tables_bad_compress");
   std::FILE* f = std::fopen((dir + "/s.yaml").c_str(), "w");
   REQUIRE(f != nullptr);
