@@ -339,8 +339,9 @@ CLI::App* add_sweep_subcommand(CLI::App& app, SweepOptions& o) {
   s->add_option("-j,--jobs", o.jobs, "Points run at once, each in its own process (default 1)")->check(CLI::Range(1u, 1024u));
   s->add_flag("--plan", o.plan, "Only write sweep.json and print one command per point (run them, then collect)");
   s->add_option("--metric", o.metrics,
-                "NAME=SELECTOR or NAME:UNIT=SELECTOR: a number from each point's results.json, e.g. "
-                "victim:Gb/s=flows[name=victim].throughput.accepted_payload_gbps (repeatable): a column of "
+                "NAME=SELECTOR or NAME:UNIT=SELECTOR: a number from each point's results.json or its tables, e.g. "
+                "victim:Gb/s=flows[name=victim].throughput.accepted_payload_gbps or "
+                "busy=ports[node=spine,port=5].window.busy_fraction (repeatable): a column of "
                 "curve.csv, plotted against the first swept key (default unit: from the figure's name, "
                 "e.g. _gbps is Gb/s)")
       ->type_name("NAME=SELECTOR");

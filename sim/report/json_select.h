@@ -6,7 +6,9 @@
 //
 // Segments are separated by '.'; each names an object member and may be followed by `[N]` (the
 // N-th element of an array, from 0) or `[key=value,...]` (the first element of an array of
-// objects whose members all equal the values: strings as written, numbers by value). Pure.
+// objects whose members all equal the values: strings as written, numbers by value). Pure. A
+// results folder's tables are reached by the same selectors through select_in_results
+// (results_view.h).
 #pragma once
 #include <nlohmann/json.hpp>
 
