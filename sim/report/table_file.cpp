@@ -55,10 +55,15 @@ TableFile::~TableFile() {
 }
 
 void TableFile::write(std::string_view text) {
-  buffer_.append(text.data(), text.size());
-  lines_ += static_cast<std::uint64_t>(std::count(text.begin(), text.end(), '\n'));
-  if (published_) published_->store(lines_, std::memory_order_relaxed);
-  if (buffer_.size() >= kBufferBytes) flush(false);
+  // A large text (a whole packet log) goes a buffer's worth at a time: the buffer never grows.
+  while (!text.empty()) {
+    const std::string_view part = text.substr(0, kBufferBytes);
+    text.remove_prefix(part.size());
+    buffer_.append(part.data(), part.size());
+    lines_ += static_cast<std::uint64_t>(std::count(part.begin(), part.end(), '\n'));
+    if (published_) published_->store(lines_, std::memory_order_relaxed);
+    if (buffer_.size() >= kBufferBytes) flush(false);
+  }
 }
 
 void TableFile::write_out(const char* p, std::size_t left) {
