@@ -5,12 +5,13 @@
 # the golden fabrics' topology.yaml; ibnetdiscover and ibsim_net: topologies/examples/, the golden
 # fabrics' topology.net and what `ibfsim topo` converts the small topologies to; lft_dump: the
 # golden OpenSM dumps; guid_list: the golden root and compute-node GUID files and guid2lid caches;
-# set_values: --set lines from the documentation's examples.
+# set_values: --set lines from the documentation's examples; result_table: the tables of two short
+# runs, plain and compressed.
 set -euo pipefail
 src=$1 seeds=$2 ibfsim=$3
 rm -rf "$seeds/scenario_yaml" "$seeds/topology_yaml" "$seeds/ibnetdiscover" "$seeds/ibsim_net" "$seeds/lft_dump" \
-  "$seeds/guid_list" "$seeds/set_values"
-mkdir -p "$seeds"/{scenario_yaml,topology_yaml,ibnetdiscover,ibsim_net,lft_dump,guid_list,set_values}
+  "$seeds/guid_list" "$seeds/set_values" "$seeds/result_table"
+mkdir -p "$seeds"/{scenario_yaml,topology_yaml,ibnetdiscover,ibsim_net,lft_dump,guid_list,set_values,result_table}
 cp "$src"/scenarios/*.yaml "$src"/tests/scenarios/data/*.yaml "$seeds/scenario_yaml/"
 cp "$src"/topologies/*.yaml "$seeds/topology_yaml/"
 for d in "$src"/tests/subnet_manager/golden/*/; do
@@ -40,3 +41,12 @@ for line in 'workload.load=0.9' 'phases.measure=5us' 'workload.message_size=512'
   n=$((n + 1))
 done
 printf 'workload.load=0.9\nphases.warmup=1us\nphy.mode=bit_exact\n' > "$seeds/set_values/set_multi"
+for compress in false true; do
+  out="$seeds/result_table/run_$compress"
+  SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 "$ibfsim" run "$src/scenarios/quickstart.yaml" -o "$out" \
+    --set phases.measure=5us --set outputs.compress=$compress > /dev/null
+  for f in "$out"/*.csv "$out"/*.csv.zst; do
+    if [ -f "$f" ]; then cp "$f" "$seeds/result_table/${compress}_$(basename "$f")"; fi
+  done
+  rm -rf "$out"
+done

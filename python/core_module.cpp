@@ -1,5 +1,6 @@
 // ibfsim._core: the parts of the simulator Python calls in-process (pybind11). Topologies (parse,
-// generate, summarize, convert), scenario checking, the sweep curve from results. Runs are not
+// generate, summarize, convert), scenario checking, the sweep curve from results, a results folder's
+// tables read back (results_view.h). Runs are not
 // here: SystemC simulates once per process, so ibfsim.run() starts the ibfsim command instead
 // (python/ibfsim/__init__.py).
 #include <pybind11/pybind11.h>
@@ -20,6 +21,8 @@
 #include "sim/fabric/topology_yaml_writer.h"
 #include "sim/report/curve.h"
 #include "sim/report/json_select.h"
+#include "sim/report/results_view.h"
+#include "sim/report/table_file.h"
 #include "sim/workload/scenario.h"
 
 namespace py = pybind11;
@@ -163,5 +166,19 @@ PYBIND11_MODULE(_core, m) {
           return json_select_number(nlohmann::json::parse(results_json), steps);
         },
         py::arg("results_json"), py::arg("selector"), "The number a --metric selector finds in results.json text (None if none)");
+  m.def("select_in_folder",
+        [](const std::string& folder, const std::string& selector) {
+          const auto steps = parse_json_selector(selector, "selector");
+          return select_in_results(folder, read_results_json(folder), steps);
+        },
+        py::arg("folder"), py::arg("selector"),
+        "The number a --metric selector finds in a results folder: results.json, then its tables (None if none)");
+  m.def("results_with_tables",
+        [](const std::string& folder) { return results_with_tables(folder).dump(); },
+        py::arg("folder"),
+        "results.json of a folder as JSON text, with the members its tables hold put back (ports, links, ...)");
+  m.def("read_table_text",
+        [](const std::string& path) { return py::bytes(read_table_file(path)); },
+        py::arg("path"), "The text of a table file (CSV bytes), decompressed if its name ends in .zst");
   m.def("metric_unit", &metric_unit, "The unit a --metric axis gets from the figure's name");
 }

@@ -9,6 +9,7 @@ packages=(
   libboost-dev libboost-graph-dev   # Boost.CRC (header-only) and Boost.Graph
   libyaml-cpp-dev libfmt-dev libcli11-dev nlohmann-json3-dev libpcap-dev
   libmetis-dev            # partitions a fabric among threads (sim/fabric/fabric_partition.h)
+  libzstd-dev zstd        # compressed result tables (outputs.compress); the zstd command reads them back in the tests
   catch2                  # Catch2 v2 test framework
   tshark                  # decodes our captures in the tests
   gnuplot-nox             # renders sweep plots
@@ -22,6 +23,7 @@ packages=(
   chromium                # headless: a test loads report.html and reads its DOM back
   pybind11-dev python3-dev  # the Python module (build/python/ibfsim)
   python3-pytest python3-pandas python3-matplotlib  # its tests, DataFrames, examples/sweep_curve.py
+  python3-zstandard       # pandas reads the compressed tables (ports.csv.zst) with it
 )
 
 missing=()

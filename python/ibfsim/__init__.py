@@ -8,7 +8,8 @@ results as dicts and pandas DataFrames.
     sc.set("workload.load", 0.7)                # any key, as --set
     run = sc.run("results/q07")                 # an ibfsim run, in its own process
     run.json["load"]["accepted"]                # results.json as a dict
-    run.ports()                                 # ports.csv as a DataFrame
+    run.ports()                                 # ports.csv (or ports.csv.zst) as a DataFrame
+    run.select("ports[node=sw1,port=3].window.busy_fraction")   # a figure, from results.json or the tables
     sweep = sc.sweep({"workload.load": "0.1:0.9:0.2"}, jobs=2, out="results/q-sweep")
     sweep.curve()                               # curve.csv as a DataFrame
 
@@ -17,6 +18,7 @@ start the `ibfsim` command, because SystemC simulates once per process. The comm
 $IBFSIM_BINARY, next to this package in the build tree (build/ibfsim for build/python/ibfsim), or
 on the PATH.
 """
+import io
 import json
 import os
 import shutil
@@ -28,7 +30,7 @@ from ._core import Topology, metric_unit
 
 __version__ = _core.version
 __all__ = ["Topology", "Scenario", "Results", "Sweep", "generate", "load_topology", "topology_from_dict",
-           "run", "sweep", "binary", "metric_unit"]
+           "run", "sweep", "binary", "metric_unit", "read_table_bytes"]
 
 
 def binary():
@@ -83,8 +85,29 @@ def load_topology(path, overrides=None):
 
 # ---- results ------------------------------------------------------------------------------------
 
+def read_table_bytes(path):
+    """The bytes of a table file: as they are, or decompressed when the name ends in .zst
+    (outputs.compress) with Python's zstandard module (Debian's python3-zstandard), else the zstd
+    command, else the C++ core."""
+    path = Path(path)
+    if path.suffix != ".zst":
+        return path.read_bytes()
+    try:
+        import zstandard
+    except ImportError:
+        zstandard = None
+    if zstandard is not None:
+        with open(path, "rb") as f:
+            return zstandard.ZstdDecompressor().stream_reader(f).read()
+    zstd = shutil.which("zstd")
+    if zstd:
+        return subprocess.run([zstd, "-dcq", str(path)], check=True, capture_output=True).stdout
+    return _core.read_table_text(str(path))
+
+
 class Results:
-    """A run's results folder: results.json as a dict, the CSV tables as DataFrames."""
+    """A run's results folder: results.json as a dict, the CSV tables (plain or .csv.zst) as
+    DataFrames."""
 
     def __init__(self, folder):
         self.dir = Path(folder)
@@ -94,17 +117,38 @@ class Results:
     def __getitem__(self, key):
         return self.json[key]
 
+    def table_path(self, name):
+        """The file of table `name` (ports, port_vls, ...): name.csv, else name.csv.zst."""
+        base = name[:-4] if name.endswith(".csv") else name
+        for candidate in (self.dir / (base + ".csv"), self.dir / (base + ".csv.zst")):
+            if candidate.exists():
+                return candidate
+        raise FileNotFoundError(f"{self.dir}: no table {base} ({base}.csv or {base}.csv.zst)")
+
     def table(self, name):
         """A CSV table of the folder (ports, port_vls, discards, port_utilization, credit_stall,
-        classes, packets, time_series, ...) as a DataFrame."""
+        links, hca_model, cc_switch_ports, cc_qps, classes, packets, time_series, ...) as a
+        DataFrame; a compressed one (.csv.zst) is read the same."""
         import pandas
-        return pandas.read_csv(self.dir / (name if name.endswith(".csv") else name + ".csv"))
+        return pandas.read_csv(io.BytesIO(read_table_bytes(self.table_path(name))))
+
+    def tables(self):
+        """The tables the run wrote, as results.json lists them: name -> {file, rows}."""
+        return self.json.get("tables", {})
+
+    def with_tables(self):
+        """results.json as a dict with what the tables hold put back where results.json once had it
+        ("ports" with their VLs, discards and window figures, "links", ...), as selectors see it."""
+        return json.loads(_core.results_with_tables(str(self.dir)))
 
     def ports(self):
         return self.table("ports")
 
     def port_vls(self):
         return self.table("port_vls")
+
+    def links(self):
+        return self.table("links")
 
     def classes(self):
         return self.table("classes")
@@ -118,8 +162,9 @@ class Results:
         return pandas.json_normalize(self.json.get("flows", []))
 
     def select(self, selector):
-        """The number a --metric selector finds (flows[name=victim].throughput.accepted_payload_gbps)."""
-        return _core.json_select(json.dumps(self.json), selector)
+        """The number a --metric selector finds (flows[name=victim].throughput.accepted_payload_gbps,
+        ports[node=spine,port=5].window.busy_fraction): in results.json, then in the tables."""
+        return _core.select_in_folder(str(self.dir), selector)
 
     @property
     def report(self):

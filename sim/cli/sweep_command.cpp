@@ -24,7 +24,8 @@
 #include "sim/fabric/yaml_input.h"
 #include "sim/report/atomic_file.h"
 #include "sim/report/curve.h"
-#include "sim/report/html_report.h"
+#include "sim/report/results_view.h"
+#include "sim/report/sweep_report.h"
 #include "sim/report/output_folder.h"
 #include "sim/workload/scenario.h"
 #include "sim/workload/sweep_plan.h"
@@ -279,7 +280,15 @@ int collect(const fs::path& dir, std::ostream& out, std::ostream& err) {
   crit.accepted_drop = m.accepted_drop;
   crit.latency_factor = m.latency_factor;
   const std::vector<CurveMetric>& metrics = m.metrics;
-  const Curve curve = build_curve(keys, values, results, crit, metrics);
+  // A metric may select a figure of a point's tables (a port's, a link's): read there.
+  const MetricSelect select = [&](std::size_t i, const nlohmann::json& j, const std::vector<JsonSelectorStep>& steps) {
+    try {
+      return select_in_results((dir / m.dirs[i]).string(), j, steps);
+    } catch (const InputError&) {
+      return std::optional<double>();  // a table that cannot be read: no number, as a missing figure
+    }
+  };
+  const Curve curve = build_curve(keys, values, results, crit, metrics, select);
   write_file_atomically((dir / "curve.csv").string(), curve_csv(curve));
   write_file_atomically((dir / "saturation.json").string(), saturation_json(curve).dump(2) + "\n");
   out << fmt::format("curve: {} ({} points", (dir / "curve.csv").string(), values.size());
@@ -330,8 +339,9 @@ CLI::App* add_sweep_subcommand(CLI::App& app, SweepOptions& o) {
   s->add_option("-j,--jobs", o.jobs, "Points run at once, each in its own process (default 1)")->check(CLI::Range(1u, 1024u));
   s->add_flag("--plan", o.plan, "Only write sweep.json and print one command per point (run them, then collect)");
   s->add_option("--metric", o.metrics,
-                "NAME=SELECTOR or NAME:UNIT=SELECTOR: a number from each point's results.json, e.g. "
-                "victim:Gb/s=flows[name=victim].throughput.accepted_payload_gbps (repeatable): a column of "
+                "NAME=SELECTOR or NAME:UNIT=SELECTOR: a number from each point's results.json or its tables, e.g. "
+                "victim:Gb/s=flows[name=victim].throughput.accepted_payload_gbps or "
+                "busy=ports[node=spine,port=5].window.busy_fraction (repeatable): a column of "
                 "curve.csv, plotted against the first swept key (default unit: from the figure's name, "
                 "e.g. _gbps is Gb/s)")
       ->type_name("NAME=SELECTOR");

@@ -1,26 +1,33 @@
 // The outputs a statistic can appear in, one bit each: a statistic's registration ORs together
 // the outputs it belongs to (stats_registry.h), and each writer (sim/report/stat_tables.h) picks
-// the statistics of its own bit. The results.json bits say where in the document the rows go.
+// the statistics of its own bit. results.json holds the figures of the run and of the fabric as a
+// whole; whatever has a row per port, VL, link, QP, ... is a CSV table of its own
+// (sim/report/result_tables.h), so that results.json stays small on any fabric.
 #pragma once
 #include <cstdint>
 
 namespace ibfsim {
 
 using StatOutputs = std::uint32_t;
+inline constexpr StatOutputs kAllStatOutputs = ~StatOutputs{0};  // every output (a whole snapshot)
 
 enum StatOutput : StatOutputs {
   kResultsTop = 1u << 0,                // results.json, top level ("packets", "simulation", ...)
-  kResultsPorts = 1u << 1,              // results.json "ports"
   kResultsCongestionControl = 1u << 2,  // results.json "congestion_control" ("totals", "mads_sent", ...)
-  kResultsCcSwitchPorts = 1u << 3,      // results.json "congestion_control" "switch_ports"
-  kResultsCcQps = 1u << 4,              // results.json "congestion_control" "qps"
-  kResultsCcSlThrottles = 1u << 5,      // results.json "congestion_control" "sl_throttles"
   kPortsCsv = 1u << 8,                  // ports.csv
   kPortVlsCsv = 1u << 9,                // port_vls.csv
   kDiscardsCsv = 1u << 10,              // discards.csv
   kPortUtilizationCsv = 1u << 11,       // port_utilization.csv (measurement window)
   kCreditStallCsv = 1u << 12,           // credit_stall.csv (measurement window)
   kClassesCsv = 1u << 13,               // classes.csv
+  kLinksCsv = 1u << 14,                 // links.csv
+  kHcaModelCsv = 1u << 15,              // hca_model.csv
+  kCcSwitchPortsCsv = 1u << 16,         // cc_switch_ports.csv
+  kCcQpsCsv = 1u << 17,                 // cc_qps.csv
+  kCcSlThrottlesCsv = 1u << 18,         // cc_sl_throttles.csv
+  kFaultDestinationsCsv = 1u << 19,     // fault_destinations.csv
+  kMKeyViolationsCsv = 1u << 20,        // m_key_violations.csv
+  kAttackTargetsCsv = 1u << 21,         // attack_targets.csv
 };
 
 }  // namespace ibfsim

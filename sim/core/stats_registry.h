@@ -4,7 +4,7 @@
 // holding a small value that says where its figures are (a pointer to the module). Adding a
 // counter to every output it belongs in is the one line of its registration:
 //
-//   ports.counter("tx_ebp", "packets", kPortsCsv | kResultsPorts, [](const PortStatsSource& p) { return p.port->stats().tx_ebp; });
+//   ports.counter("tx_ebp", "packets", kPortsCsv, [](const PortStatsSource& p) { return p.port->stats().tx_ebp; });
 //
 // Modules keep their counters as plain fields, incremented on the hot path without any lookup or
 // call into the registry: the registry reads them through the getters only when snapshot() is
@@ -71,14 +71,16 @@ class StatsRegistry {
   // The owners of one kind and the getters of its statistics.
   struct Store {
     virtual ~Store() = default;
-    virtual void read(std::size_t owner, std::vector<StatValue>& out) const = 0;
+    // Appends the owner's values; a statistic not `wanted` is absent (not read).
+    virtual void read(std::size_t owner, const std::vector<bool>& wanted, std::vector<StatValue>& out) const = 0;
   };
   template <class T>
   struct TypedStore : Store {
     std::deque<T> owners;  // a deque: owners stay where they are as more are added
     std::vector<std::function<StatValue(const T&)>> getters;
-    void read(std::size_t owner, std::vector<StatValue>& out) const override {
-      for (const auto& g : getters) out.push_back(g(owners[owner]));
+    void read(std::size_t owner, const std::vector<bool>& wanted, std::vector<StatValue>& out) const override {
+      for (std::size_t i = 0; i < getters.size(); ++i)
+        out.push_back(wanted[i] ? getters[i](owners[owner]) : StatValue{});
     }
   };
 
@@ -153,6 +155,23 @@ class StatsRegistry {
 
   // Reads every statistic of every owner now.
   StatsSnapshot snapshot() const;
+  // Reads the statistics in `outputs` now, of the rows whose kinds have some there and of their
+  // parents (for their keys); every kind is described, the other values are absent. What results.json
+  // needs of a large fabric is a few rows of it.
+  StatsSnapshot snapshot(StatOutputs outputs) const;
+
+  // Streaming, for the tables of a large fabric, which a snapshot would hold all at once: reads the
+  // rows of the kinds with statistics in `outputs`, one at a time in the order they were added, and
+  // calls `f(index, row)` with each: its index among all rows, and the row (its values: the
+  // statistics in `outputs`, the others absent; its `parent`: the parent's index among all rows,
+  // for row_keys). Nothing is kept.
+  void read_rows(StatOutputs outputs, const std::function<void(std::size_t, const StatRow&)>& f) const;
+  // The kinds, as a snapshot describes them; a row's keys and parent by its index among all rows;
+  // how many rows read_rows(outputs) reads.
+  std::vector<StatKindInfo> kind_infos() const;
+  const std::vector<StatValue>& row_keys(std::size_t row) const { return rows_.at(row).keys; }
+  std::size_t row_parent(std::size_t row) const { return rows_.at(row).parent; }
+  std::size_t rows_in(StatOutputs outputs) const;
 
  private:
   struct KindEntry {
@@ -167,6 +186,8 @@ class StatsRegistry {
   std::size_t add_kind_entry(StatKindInfo info, std::unique_ptr<Store> store, std::type_index type);
   std::size_t find_kind(const std::string& name, std::type_index type) const;
   void add_stat(std::size_t kind, StatInfo info);
+  // Per kind: whether it has statistics in `outputs`, and which of its statistics are there.
+  std::vector<std::vector<bool>> wanted(StatOutputs outputs) const;
   std::size_t add_row(std::size_t kind, std::size_t owner, std::size_t parent, std::vector<StatValue> keys);
 
   std::vector<KindEntry> kinds_;

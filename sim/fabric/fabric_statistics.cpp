@@ -89,8 +89,11 @@ std::vector<std::vector<std::string>> peer_names(const Topology& topo) {
 FabricStatRows register_fabric_statistics(StatsRegistry& r, Fabric& fabric, const FabricStatsOptions& o) {
   register_fabric_kinds(r, o);
   register_port_kinds(r, o.end);
-  register_switch_kinds(r);
-  register_hca_kinds(r);
+  // Congestion control's tables (cc_switch_ports.csv, cc_qps.csv, cc_sl_throttles.csv) only with it.
+  if (o.congestion_control) {
+    register_switch_kinds(r);
+    register_hca_kinds(r, o.cc_per_sl);
+  }
   FabricStatRows rows;
   rows.fabric = r.kind<F>("fabric").add(&fabric, kNoStatParent);
   auto dropped = r.kind<LedgerDrops>("packets.dropped");

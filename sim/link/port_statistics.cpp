@@ -8,15 +8,16 @@ namespace {
 
 using Port = const PortStatsSource&;
 using Vl = const VlStatsSource&;
-constexpr StatOutputs kPort = kPortsCsv | kResultsPorts;
-constexpr StatOutputs kVl = kPortVlsCsv | kResultsPorts;
+constexpr StatOutputs kPort = kPortsCsv;
+constexpr StatOutputs kVl = kPortVlsCsv;
 
 double ns(Time t) { return static_cast<double>(t) / 1e6; }
 
 }  // namespace
 
 void register_port_kinds(StatsRegistry& r, Time end) {
-  // In the order of the columns of ports.csv; results.json has the others too.
+  // In the order of the columns of ports.csv. Figures print in full (no fixed decimals): the tables
+  // are where they are kept.
   auto ports = r.add_kind<PortStatsSource>("ports", {"node", "port"});
   ports.attribute("peer", kPort | kPortUtilizationCsv, [](Port p) { return p.peer; })
       .attribute("rate", kPortsCsv, [](Port p) { return p.port->rate().name(); })
@@ -31,16 +32,16 @@ void register_port_kinds(StatsRegistry& r, Time end) {
       // (port_utilization.csv's busy_fraction): two names for two figures.
       .figure("run_busy_fraction", "fraction", Merge::kSame, kPort, [end](Port p) {
         return end ? static_cast<double>(p.port->stats().tx_busy) / static_cast<double>(end) : 0.0;
-      }, 6)
+      })
       .counter("vl15_dropped", "packets", kPort, [](Port p) { return p.port->stats().vl15_dropped; })
       .counter("rcv_errors", "packets", kPortsCsv, [](Port p) { return p.port->stats().rx_errors(); })
-      .counter("rcv_errors.phy_error", "packets", kResultsPorts, [](Port p) { return p.port->stats().rx_phy_errors; })
-      .counter("rcv_errors.vcrc_error", "packets", kResultsPorts, [](Port p) { return p.port->stats().rx_vcrc_errors; })
-      .counter("rcv_errors.ebp", "packets", kResultsPorts, [](Port p) { return p.port->stats().rx_ebp; })
+      .counter("rcv_errors.phy_error", "packets", kPortsCsv, [](Port p) { return p.port->stats().rx_phy_errors; })
+      .counter("rcv_errors.vcrc_error", "packets", kPortsCsv, [](Port p) { return p.port->stats().rx_vcrc_errors; })
+      .counter("rcv_errors.ebp", "packets", kPortsCsv, [](Port p) { return p.port->stats().rx_ebp; })
       .counter("tx_ebp", "packets", kPort, [](Port p) { return p.port->stats().tx_ebp; })
-      .counter("tx_skips", "ordered sets", kResultsPorts, [](Port p) { return p.port->stats().tx_skips; })
-      .counter("vl15_tx_packets", "packets", kResultsPorts, [](Port p) { return p.port->vl_stats(kVl15).tx_packets; })
-      .counter("vl15_rx_packets", "packets", kResultsPorts, [](Port p) { return p.port->vl_stats(kVl15).rx_packets; });
+      .counter("tx_skips", "ordered sets", kPortsCsv, [](Port p) { return p.port->stats().tx_skips; })
+      .counter("vl15_tx_packets", "packets", kPortsCsv, [](Port p) { return p.port->vl_stats(kVl15).tx_packets; })
+      .counter("vl15_rx_packets", "packets", kPortsCsv, [](Port p) { return p.port->vl_stats(kVl15).rx_packets; });
 
   auto vls = r.add_kind<VlStatsSource>("vls", {"vl"}, Nesting::kObjects, ports.index());
   vls.counter("tx_packets", "packets", kVl, [](Vl v) { return v.port->vl_stats(v.vl).tx_packets; })
@@ -50,12 +51,12 @@ void register_port_kinds(StatsRegistry& r, Time end) {
       .figure("credit_stall_ns", "ns", Merge::kSum, kVl, [](Vl v) { return ns(v.port->vl_stats(v.vl).credit_stall); })
       .figure("rx_buffer_blocks", "blocks", Merge::kSame, kVl, [](Vl v) { return v.port->rx_buffer(v.vl).capacity(); })
       .figure("rx_buffer_mean_blocks", "blocks", Merge::kSame, kVl,
-              [end](Vl v) { return v.port->rx_buffer(v.vl).mean_occupied(end); }, 3)
+              [end](Vl v) { return v.port->rx_buffer(v.vl).mean_occupied(end); })
       .figure("rx_buffer_max_blocks", "blocks", Merge::kMax, kVl, [](Vl v) { return v.port->rx_buffer(v.vl).max_occupied(); });
 
   // Most reasons never happen at most ports: a reason appears once it has a discard.
   r.add_kind<DiscardCount>("discards", {"reason"}, Nesting::kMap, ports.index())
-      .counter("packets", "packets", kDiscardsCsv | kResultsPorts, [](const DiscardCount& c) {
+      .counter("packets", "packets", kDiscardsCsv, [](const DiscardCount& c) {
         const std::uint64_t n = c();
         return n ? std::optional<std::uint64_t>(n) : std::nullopt;
       });

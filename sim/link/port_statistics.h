@@ -1,6 +1,6 @@
-// The statistics of link ports and of their VLs (ports.csv, port_vls.csv, discards.csv and
-// results.json "ports"), registered with the port's other outputs and read through LinkPort's
-// public accessors when the registry takes its snapshot (sim/core/stats_registry.h).
+// The statistics of link ports and of their VLs (ports.csv, port_vls.csv, discards.csv), registered
+// with the port's other outputs and read through LinkPort's public accessors when the registry
+// takes its snapshot (sim/core/stats_registry.h).
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -18,7 +18,7 @@ struct PortStatsSource {
   std::string peer;  // the port at the other end of its cable ("sw1/3")
 };
 
-// A port's VL: a data VL (port_vls.csv, results.json "vls").
+// A port's VL: a data VL (port_vls.csv).
 struct VlStatsSource {
   const LinkPort* port = nullptr;
   std::uint8_t vl = 0;
@@ -36,7 +36,8 @@ void register_port_kinds(StatsRegistry& registry, Time end);
 std::size_t register_port_statistics(StatsRegistry& registry, PortStatsSource source, const std::string& node,
                                      unsigned number);
 
-// Adds the discards of one reason at a port (its row); left out of the outputs while zero.
+// Adds the discards of one reason at a port (its row); left out of the outputs while zero. Owners
+// register only the reasons a port discarded for (the run is over when they register).
 void register_port_discards(StatsRegistry& registry, std::size_t port_row, DropReason reason, DiscardCount count);
 
 }  // namespace ibfsim

@@ -9,7 +9,7 @@ namespace ibfsim {
 namespace {
 
 using Marks = const CongestionDetector::PortStats*;
-constexpr StatOutputs kOut = kResultsCcSwitchPorts;
+constexpr StatOutputs kOut = kCcSwitchPortsCsv;
 
 // A figure of a port that met congestion; nothing for the others, which are left out.
 std::optional<std::uint64_t> congested(Marks m, std::uint64_t value) {
@@ -32,6 +32,9 @@ void register_switch_kinds(StatsRegistry& r) {
 void register_switch_port_discards(StatsRegistry& r, const Switch& sw, PortNum port, std::size_t port_row) {
   for (int i = 0; i < static_cast<int>(DropReason::kCount); ++i) {
     const auto reason = static_cast<DropReason>(i);
+    // Registered once the run is over: only the reasons this port discarded for get a row (most
+    // ports discard nothing; a row per port and reason would be most of a large fabric's rows).
+    if (sw.port_discards(port, reason) == 0) continue;
     register_port_discards(r, port_row, reason, [&sw, port, reason] { return sw.port_discards(port, reason); });
   }
 }

@@ -1,7 +1,7 @@
 // The statistics a switch keeps about its ports, beyond the link's own (port_statistics.h): the
-// packets it discarded there, by reason (discards.csv, results.json "ports"), and what its
-// congestion detector saw and marked at each port (results.json "congestion_control"
-// "switch_ports"). Read through Switch's public accessors when the registry takes its snapshot.
+// packets it discarded there, by reason (discards.csv), and what its congestion detector saw and
+// marked at each port that met congestion (cc_switch_ports.csv). Read through Switch's public
+// accessors when the registry takes its snapshot.
 #pragma once
 #include <string>
 
@@ -13,7 +13,8 @@ namespace ibfsim {
 // Registers the kind "switch_ports" (keys node, port) and its statistics, once per registry.
 void register_switch_kinds(StatsRegistry& registry);
 
-// Adds the discards of port `port` of `sw` under its row of "ports" (register_port_kinds).
+// Adds the discards of port `port` of `sw` under its row of "ports" (register_port_kinds): a row
+// for each reason it discarded for. Call once the run is over.
 void register_switch_port_discards(StatsRegistry& registry, const Switch& sw, PortNum port, std::size_t port_row);
 
 // Adds the congestion figures of every port of `sw` (node `node`), if it has a congestion detector.

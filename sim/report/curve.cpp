@@ -67,7 +67,7 @@ CurveMetric parse_metric(const std::string& text, const std::string& what) {
 
 Curve build_curve(const std::vector<std::string>& keys, const std::vector<std::vector<std::string>>& values,
                   const std::vector<std::optional<nlohmann::json>>& results, const SaturationCriteria& criteria,
-                  const std::vector<CurveMetric>& metrics) {
+                  const std::vector<CurveMetric>& metrics, const MetricSelect& select) {
   Curve c;
   c.keys = keys;
   c.criteria = criteria;
@@ -85,7 +85,8 @@ Curve build_curve(const std::vector<std::string>& keys, const std::vector<std::v
       continue;
     }
     const nlohmann::json& j = *results[i];
-    for (std::size_t m = 0; m < metrics.size(); ++m) r.metrics[m] = json_select_number(j, selectors[m]);
+    for (std::size_t m = 0; m < metrics.size(); ++m)
+      r.metrics[m] = select ? select(i, j, selectors[m]) : json_select_number(j, selectors[m]);
     r.status = j.value("partial", false) ? "partial" : "ok";
     if (j.contains("load") && j["load"].is_object()) {
       r.has_load = true;

@@ -22,6 +22,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -81,11 +82,16 @@ struct Curve {
   std::vector<CurveMetric> metrics;
 };
 
+// How a metric's number is found in point i: by default in its results.json alone
+// (json_select_number); a sweep passes one that also reads the point's tables (results_view.h).
+using MetricSelect = std::function<std::optional<double>(std::size_t point, const nlohmann::json& results,
+                                                         const std::vector<JsonSelectorStep>& selector)>;
+
 // `values[i]`: point i's value of each key; `results[i]`: its results.json, if it has one.
 // `metrics` must have been checked (parse_json_selector) by the caller.
 Curve build_curve(const std::vector<std::string>& keys, const std::vector<std::vector<std::string>>& values,
                   const std::vector<std::optional<nlohmann::json>>& results, const SaturationCriteria& criteria,
-                  const std::vector<CurveMetric>& metrics = {});
+                  const std::vector<CurveMetric>& metrics = {}, const MetricSelect& select = {});
 
 std::string curve_csv(const Curve& c);
 // saturation.json: per series, the criteria, the saturation point and the figures around it.

@@ -12,7 +12,9 @@ namespace {
 
 bool is_name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-'; }
 
-bool member_equals(const nlohmann::json& v, const std::string& text) {
+}  // namespace
+
+bool json_member_equals(const nlohmann::json& v, const std::string& text) {
   if (v.is_string()) return v.get<std::string>() == text;
   if (v.is_number()) {
     char* end = nullptr;
@@ -22,8 +24,6 @@ bool member_equals(const nlohmann::json& v, const std::string& text) {
   if (v.is_boolean()) return (text == "true") == v.get<bool>() && (text == "true" || text == "false");
   return false;
 }
-
-}  // namespace
 
 std::vector<JsonSelectorStep> parse_json_selector(const std::string& s, const std::string& what) {
   auto fail = [&](std::size_t at, const std::string& expected) {
@@ -84,7 +84,7 @@ std::optional<double> json_select_number(const nlohmann::json& j, const std::vec
       const nlohmann::json* found = nullptr;
       for (const auto& e : *cur) {
         bool all = e.is_object();
-        for (const auto& [k, v] : st.match) all = all && e.contains(k) && member_equals(e[k], v);
+        for (const auto& [k, v] : st.match) all = all && e.contains(k) && json_member_equals(e[k], v);
         if (all) {
           found = &e;
           break;

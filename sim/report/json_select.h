@@ -6,7 +6,9 @@
 //
 // Segments are separated by '.'; each names an object member and may be followed by `[N]` (the
 // N-th element of an array, from 0) or `[key=value,...]` (the first element of an array of
-// objects whose members all equal the values: strings as written, numbers by value). Pure.
+// objects whose members all equal the values: strings as written, numbers by value). Pure. A
+// results folder's tables are reached by the same selectors through select_in_results
+// (results_view.h).
 #pragma once
 #include <nlohmann/json.hpp>
 
@@ -25,6 +27,10 @@ struct JsonSelectorStep {
 // Parses a selector; throws InputError naming `what` (e.g. "--metric victim=...") and what was
 // expected when it is malformed.
 std::vector<JsonSelectorStep> parse_json_selector(const std::string& selector, const std::string& what);
+
+// Whether a member's value equals a filter's text: strings as written, numbers by value, booleans
+// as true or false.
+bool json_member_equals(const nlohmann::json& value, const std::string& text);
 
 // The number the selector leads to, or nullopt when a member or element is missing or the value
 // is not a number (a point that did not produce it).

@@ -42,13 +42,24 @@ std::string progress_estimate(double f, double wall) {
 namespace {
 std::string wall_text(double s) { return progress_wall_text(s); }
 std::string short_duration(Time t) { return progress_duration(t); }
-// 13284 -> "13,284"
-std::string thousands(std::uint64_t n) {
+std::string thousands(std::uint64_t n) { return progress_count(n); }
+}  // namespace
+
+std::string progress_count(std::uint64_t n) {
   std::string s = std::to_string(n);
   for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<std::size_t>(i), ",");
   return s;
 }
-}  // namespace
+
+std::string results_progress_line(const std::string& file, unsigned index, unsigned of, std::uint64_t rows,
+                                  std::uint64_t rows_of, double wall) {
+  std::string s = fmt::format("results: writing {} ({} of {})", file, index, of);
+  if (rows_of > 0)
+    s += fmt::format(", {} of {} rows, wall {}", thousands(std::min(rows, rows_of)), thousands(rows_of), wall_text(wall));
+  else
+    s += fmt::format(", wall {}", wall_text(wall));
+  return s;
+}
 
 std::string bring_up_progress_line(const BringUpProgress& p, double wall) {
   std::string s = "bring-up: " + (p.phase.empty() ? std::string("starting") : p.phase);

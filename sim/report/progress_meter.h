@@ -46,6 +46,14 @@ struct BringUpProgress {
 // about 40 s left" (the estimate from the SMPs asked for of those expected).
 std::string bring_up_progress_line(const BringUpProgress& p, double wall_seconds);
 
+// "results: writing ports.csv.zst (1 of 9), 12,345 of 69,984 rows, wall 3 s": the index-th file of
+// `of` being written and, for a table, the rows written of its rows (`rows_of` 0: a file without
+// rows, results.json).
+std::string results_progress_line(const std::string& file, unsigned index, unsigned of, std::uint64_t rows,
+                                  std::uint64_t rows_of, double wall_seconds);
+// 13284 -> "13,284"
+std::string progress_count(std::uint64_t n);
+
 class ProgressMeter {
  public:
   // Shows progress from `begin` to `end` (simulated) on `out` while alive, if `out` is a terminal

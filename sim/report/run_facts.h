@@ -104,6 +104,15 @@ struct FaultFacts {
   std::vector<Destination> destinations;
 };
 
+// A switch an attack sent SMPs to (rogue_smp, smp_flood): what its SMA did with them since the
+// attack began (attack_targets.csv).
+struct AttackTargetFacts {
+  std::string attack, target;     // the attack's name, the switch's
+  std::vector<unsigned> path;     // the directed route to it, from the attacker
+  std::uint64_t smps_processed = 0, smps_overflowed = 0, m_key_refused = 0;
+  std::optional<bool> hijack_in_place;  // rogue_smp: the attacker's LID or LFT block is in place
+};
+
 // The congestion control settings (results.json "congestion_control" "settings").
 struct CcSettingsFacts {
   unsigned threshold = 0, packet_size = 0, marking_rate = 0, cs_threshold = 0;
@@ -158,8 +167,9 @@ struct RunFacts {
   // For the summary only.
   std::vector<std::string> class_summaries, verbs_summaries, attack_summaries;
   std::vector<nlohmann::json> attacks;  // `attacks:`, each as the attack reports itself
+  std::vector<AttackTargetFacts> attack_targets;  // every switch an attack sent SMPs to
   std::string results_path;
-  std::string report_path;  // report.html (html_report.h)
+  std::string report_path;  // report.html (run_report.h)
   struct TimeSeries {
     std::size_t samples = 0;
     std::string csv_path, plot_note;  // plot_note: why no plot was made (empty: made)

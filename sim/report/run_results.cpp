@@ -72,12 +72,14 @@ nlohmann::json subnet_manager_json(const std::optional<SubnetManagerFacts>& sm) 
           {"sweeps", sweeps},
           {"notes", sm->notes}};
   if (sm->m_key) {
-    nlohmann::json violations = nlohmann::json::object();
-    for (const auto& [node, n] : sm->m_key->violations) violations[node] = n;
+    // Per node in m_key_violations.csv; here the total and how many nodes counted some.
+    std::uint64_t total = 0;
+    for (const auto& [node, n] : sm->m_key->violations) total += n;
     out["m_key"] = {{"protect_bits", sm->m_key->protect_bits},
                     {"lease_period_s", sm->m_key->lease_period_s},
                     {"bad_m_key_traps", sm->m_key->bad_m_key_traps},
-                    {"violations", violations}};
+                    {"violations_total", total},
+                    {"nodes_with_violations", sm->m_key->violations.size()}};
   }
   return out;
 }
@@ -94,23 +96,6 @@ nlohmann::json generator_flow_json(const GeneratorFlowFacts& g) {
           {"latency", latency_json(*g.latency)},
           {"network_latency", latency_json(*g.network_latency)},
           {"throughput", throughput_json(g.throughput)}};
-}
-
-nlohmann::json hca_model_json(const std::vector<HcaModelFacts>& models) {
-  nlohmann::json hm = nlohmann::json::array();
-  for (const HcaModelFacts& c : models)
-    hm.push_back({{"hca", c.hca},
-                  {"doorbell_to_wire_ns", ns(c.doorbell_to_wire)},
-                  {"wire_to_completion_ns", ns(c.wire_to_completion)},
-                  {"pcie_gen", c.pcie_gen},
-                  {"pcie_width", c.pcie_width},
-                  {"pcie_max_payload", c.pcie_max_payload},
-                  {"pcie_unlimited", c.pcie_unlimited},
-                  {"host_interface_gbytes_per_s", c.host_interface_gbytes_per_s},
-                  {"p_keys", c.p_keys}});
-  for (std::size_t i = 0; i < models.size(); ++i)
-    if (models[i].random_memory_keys) hm[i]["memory_keys"] = "random";  // (sequential: not shown)
-  return hm;
 }
 
 void add_study_results(nlohmann::json& j, const StudyFigures& st) {
@@ -130,41 +115,9 @@ void add_study_results(nlohmann::json& j, const StudyFigures& st) {
                      {"messages_waiting_at_sources_at_end", st.waiting_at_sources}};
 }
 
-nlohmann::json times_json(const std::vector<Time>& times, std::size_t from) {
-  nlohmann::json a = nlohmann::json::array();
-  for (std::size_t i = from; i < times.size(); ++i) a.push_back(ns(times[i]));
-  return a;
-}
-
-// When training ended and the ports left Down (Active without the SM, Init with it), and when both
-// ends were Active: after the first training, then after each fault's retrain.
-nlohmann::json link_json(const LinkFacts& l) {
-  nlohmann::json lj = {{"a", l.a},
-                       {"b", l.b},
-                       {"rate", l.rate},
-                       {"trained", l.trained},
-                       {"lane_reversed", l.lane_reversed},
-                       {"training_ns", ns(l.training)},
-                       {"phy_mode", l.phy_mode}};
-  if (!l.fec.empty()) lj["fec"] = l.fec;  // only where FEC runs
-  lj["up_ns"] = l.up.empty() ? nlohmann::json(nullptr) : nlohmann::json(ns(l.up.front()));
-  lj["active_ns"] = l.active.empty() ? nlohmann::json(nullptr) : nlohmann::json(ns(l.active.front()));
-  if (!l.down.empty()) {
-    lj["down_ns"] = times_json(l.down, 0);
-    lj["retrained_up_ns"] = times_json(l.up, 1);
-    lj["retrained_active_ns"] = times_json(l.active, 1);
-  }
-  if (l.phy) {
-    lj["bits_flipped"] = l.phy->bits_flipped;
-    lj["symbol_errors"] = l.phy->symbol_errors;
-    lj["bad_frames"] = l.phy->bad_frames;
-    lj["skips"] = l.phy->skips;  // SKIP ordered sets the PHYs sent, both directions
-  }
-  return lj;
-}
-
 // A fault: when it happened and, with the SM, when the sweep it caused (trap 128) had the fabric
-// configured again; per destination host, the gap in its deliveries around the fault.
+// configured again. Each destination host's gap in its deliveries around the fault is in
+// fault_destinations.csv; here how many hosts received anything around it and the longest gap.
 nlohmann::json fault_json(const FaultFacts& f) {
   nlohmann::json fj = {{"link", f.link}, {"state", f.up ? "up" : "down"}, {"at_ns", ns(f.at)}};
   if (f.subnet_manager) {
@@ -174,21 +127,17 @@ nlohmann::json fault_json(const FaultFacts& f) {
       fj["outage_ns"] = ns(*f.resweep_done - f.at);
     }
   }
-  nlohmann::json dests = nlohmann::json::array();
-  for (const FaultFacts::Destination& d : f.destinations) {
-    nlohmann::json dj = {{"node", d.node}};
-    const auto at = [](Time t) { return t == kTimeNever ? nlohmann::json(nullptr) : nlohmann::json(ns(t)); };
-    dj["last_delivery_before_ns"] = at(d.last_before);
-    dj["first_delivery_after_ns"] = at(d.first_after);
-    if (d.last_before != kTimeNever && d.first_after != kTimeNever) dj["gap_ns"] = ns(d.first_after - d.last_before);
-    dests.push_back(dj);
-  }
-  fj["destinations"] = dests;
+  std::optional<Time> max_gap;
+  for (const FaultFacts::Destination& d : f.destinations)
+    if (d.last_before != kTimeNever && d.first_after != kTimeNever)
+      max_gap = std::max(max_gap.value_or(0), d.first_after - d.last_before);
+  fj["destination_hosts"] = f.destinations.size();
+  fj["max_gap_ns"] = max_gap ? nlohmann::json(ns(*max_gap)) : nlohmann::json(nullptr);
   return fj;
 }
 
-// Its settings, then every FECN a switch port marked, and each QP's FECN/BECN/CNP counts and
-// congestion control index.
+// Its settings and the fabric's totals; each switch port's marks, each QP's FECN/BECN/CNP counts and
+// congestion control index are in cc_switch_ports.csv, cc_qps.csv and cc_sl_throttles.csv.
 nlohmann::json congestion_control_json(const CcSettingsFacts& s, const StatsSnapshot& stats) {
   nlohmann::json j = {{"settings",
                        {{"threshold", s.threshold},
@@ -203,9 +152,6 @@ nlohmann::json congestion_control_json(const CcSettingsFacts& s, const StatsSnap
                         {"ccti_limit", s.ccti_limit},
                         {"cct", s.cct}}}};
   add_stats_json(stats, kResultsCongestionControl, j);
-  j["switch_ports"] = stats_json_array(stats, kResultsCcSwitchPorts);
-  j["qps"] = stats_json_array(stats, kResultsCcQps);
-  if (s.per_sl) j["sl_throttles"] = stats_json_array(stats, kResultsCcSlThrottles);
   return j;
 }
 
@@ -244,14 +190,8 @@ nlohmann::json run_results_json(const RunFacts& f, const StatsSnapshot& stats) {
     else flows.push_back(std::get<nlohmann::json>(flow));
   }
   j["flows"] = flows;
-  // The HCA model each HCA ran with (scenario `hca_model:` over HcaConfig's defaults).
-  if (!f.hca_models.empty()) j["hca_model"] = hca_model_json(f.hca_models);
   j["throughput"] = throughput_json(f.throughput);
   add_study_results(j, f.study);
-  j["ports"] = stats_json_array(stats, kResultsPorts);
-  nlohmann::json links = nlohmann::json::array();
-  for (const LinkFacts& l : f.links) links.push_back(link_json(l));
-  j["links"] = links;
   nlohmann::json faults = nlohmann::json::array();
   for (const FaultFacts& fault : f.faults) faults.push_back(fault_json(fault));
   j["faults"] = faults;

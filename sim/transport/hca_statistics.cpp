@@ -10,7 +10,7 @@ namespace {
 
 using Qp = const QpCcStatsSource&;
 using Throttle = const CcThrottle::State*;
-constexpr StatOutputs kQps = kResultsCcQps;
+constexpr StatOutputs kQps = kCcQpsCsv;
 
 // A throttle's figures, for a kind whose owners may have one (`state` finds it).
 template <class T, class F>
@@ -31,7 +31,7 @@ void register_throttle_figures(StatsRegistry::Kind<T> k, StatOutputs out, F stat
 
 }  // namespace
 
-void register_hca_kinds(StatsRegistry& r) {
+void register_hca_kinds(StatsRegistry& r, bool per_sl) {
   auto qps = r.add_kind<QpCcStatsSource>("qps", {"hca", "qpn"});
   qps.counter("fecn_received", "packets", kQps, [](Qp q) { return q.counters->fecn_received; })
       .counter("becn_on_response", "packets", kQps, [](Qp q) { return q.counters->becn_on_response; })
@@ -39,13 +39,17 @@ void register_hca_kinds(StatsRegistry& r) {
       .counter("becn_received", "packets", kQps, [](Qp q) { return q.counters->becn_received; })
       .counter("cnp_received", "packets", kQps, [](Qp q) { return q.counters->cnp_received; });
   register_throttle_figures(qps, kQps, [](Qp q) { return q.throttle; });
-  register_throttle_figures(r.add_kind<Throttle>("sl_throttles", {"hca", "port", "sl"}), kResultsCcSlThrottles,
+  if (!per_sl) return;
+  register_throttle_figures(r.add_kind<Throttle>("sl_throttles", {"hca", "port", "sl"}), kCcSlThrottlesCsv,
                             [](Throttle t) { return t; });
 }
 
 void register_hca_port_discards(StatsRegistry& r, const Hca& hca, PortNum port, std::size_t port_row) {
   for (int i = 0; i < static_cast<int>(DropReason::kCount); ++i) {
     const auto reason = static_cast<DropReason>(i);
+    // Registered once the run is over: only the reasons this port discarded for get a row (most
+    // ports discard nothing; a row per port and reason would be most of a large fabric's rows).
+    if (hca.port_discards(port, reason) == 0) continue;
     register_port_discards(r, port_row, reason, [&hca, port, reason] { return hca.port_discards(port, reason); });
   }
 }

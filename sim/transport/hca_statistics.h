@@ -1,6 +1,6 @@
 // The statistics an HCA keeps beyond its ports' own (port_statistics.h): the packets it discarded
-// at each port, by reason (discards.csv, results.json "ports"), and congestion control per QP and
-// per throttle (results.json "congestion_control" "qps" and "sl_throttles"). Read through Hca's
+// at each port, by reason (discards.csv), and congestion control per QP and per throttle
+// (cc_qps.csv, cc_sl_throttles.csv). Read through Hca's
 // public accessors when the registry takes its snapshot.
 #pragma once
 #include <string>
@@ -17,11 +17,12 @@ struct QpCcStatsSource {
   const CcThrottle::State* throttle = nullptr;
 };
 
-// Registers the kinds "qps" (keys hca, qpn) and "sl_throttles" (keys hca, port, sl) and their
-// statistics, once per registry.
-void register_hca_kinds(StatsRegistry& registry);
+// Registers the kinds "qps" (keys hca, qpn) and, with throttles per port and SL (`per_sl`),
+// "sl_throttles" (keys hca, port, sl) and their statistics, once per registry.
+void register_hca_kinds(StatsRegistry& registry, bool per_sl);
 
-// Adds the discards of port `port` of `hca` under its row of "ports" (register_port_kinds).
+// Adds the discards of port `port` of `hca` under its row of "ports" (register_port_kinds): a row
+// for each reason it discarded for. Call once the run is over.
 void register_hca_port_discards(StatsRegistry& registry, const Hca& hca, PortNum port, std::size_t port_row);
 
 // Adds the congestion control figures of `hca` (node `node`): every QP with counters and, with

@@ -15,6 +15,7 @@
 
 #include "sim/core/time.h"
 #include "sim/fabric/fabric.h"
+#include "sim/report/run_facts.h"
 #include "sim/workload/attack_spec.h"
 #include "sim/workload/verbs_flow.h"
 
@@ -34,8 +35,12 @@ class Attack {
   virtual void setup(Time begin) = 0;
   // Everything sent (and, for connections, every completion in).
   virtual bool done() const = 0;
-  // results.json's entry: name, kind, from, target, and what the attack did and met.
+  // results.json's entry: name, kind, from, target, and what the attack did and met (totals over
+  // its target switches, whose own figures are targets()).
   virtual nlohmann::json results() const = 0;
+  // The switches it sent SMPs to and what each did with them (attack_targets.csv); none for the
+  // attacks on a flow.
+  virtual std::vector<AttackTargetFacts> targets() const { return {}; }
   // One line for the printed summary.
   virtual std::string summary() const = 0;
 

@@ -27,17 +27,17 @@ void register_port_window_statistics(StatsRegistry& r, const PortWindow& w, Fabr
   for (std::size_t i = 0; i < w.ports().size(); ++i) (*index)[&fabric.port(w.ports()[i].first, w.ports()[i].second)] = i;
   const PortWindow* pw = &w;
   auto ports = r.kind<PortStatsSource>("ports");
-  ports.figure("window.busy_fraction", "fraction", Merge::kSame, kPortUtilizationCsv | kResultsPorts,
-               [pw, index](const PortStatsSource& p) { return pw->busy_fraction(index->at(p.port)); }, 6);
+  ports.figure("window.busy_fraction", "fraction", Merge::kSame, kPortUtilizationCsv,
+               [pw, index](const PortStatsSource& p) { return pw->busy_fraction(index->at(p.port)); });
 
-  // results.json gives a port's stalls as one list ("window" "credit_stall_ns"), credit_stall.csv
-  // one line per VL.
+  // credit_stall.csv: one line per port and VL (read back as the port's list "window"
+  // "credit_stall_ns", report/results_view.h).
   const double window = static_cast<double>(w.window());
   auto vls = r.add_kind<WindowVl>("window.credit_stall_ns", {"vl"}, Nesting::kList, ports.index());
-  vls.figure("credit_stall_ns", "ns", Merge::kSum, kCreditStallCsv | kResultsPorts, [](Vl v) -> std::optional<double> {
+  vls.figure("credit_stall_ns", "ns", Merge::kSum, kCreditStallCsv, [](Vl v) -> std::optional<double> {
        const std::optional<Time> s = v.window->credit_stall(v.port, v.vl);
        return s ? std::optional<double>(static_cast<double>(*s) / 1e6) : std::nullopt;
-     }, 3)
+     })
       .figure("credit_stall_fraction", "fraction", Merge::kSame, kCreditStallCsv, [window](Vl v) -> std::optional<double> {
         const std::optional<Time> s = v.window->credit_stall(v.port, v.vl);
         return s ? std::optional<double>(static_cast<double>(*s) / window) : std::nullopt;

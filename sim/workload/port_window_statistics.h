@@ -1,6 +1,6 @@
 // The statistics of the measurement window (port_window.h): each port's utilization
-// (port_utilization.csv, results.json "ports" "window" "busy_fraction") and each data VL's credit
-// stall time (credit_stall.csv, "window" "credit_stall_ns"), on the ports' rows of the fabric's
+// (port_utilization.csv: busy_fraction) and each data VL's credit stall time (credit_stall.csv:
+// credit_stall_ns), on the ports' rows of the fabric's
 // statistics (fabric_statistics.h). A window that did not close (a run stopped early) shows nothing.
 #pragma once
 #include "sim/core/stats_registry.h"

@@ -83,29 +83,42 @@ void RogueSmps::smp_due() {
   else if (owner_) owner_->flow_progress();
 }
 
-nlohmann::json RogueSmps::results() const {
-  nlohmann::json j = common_results();
-  j["packets_sent"] = sent_;
-  if (spec_.kind == AttackKind::kRogueSmp) j["m_key"] = spec_.m_key;
-  nlohmann::json targets = nlohmann::json::array();
+std::vector<AttackTargetFacts> RogueSmps::targets() const {
+  std::vector<AttackTargetFacts> out;
   for (std::size_t i = 0; i < targets_.size(); ++i) {
     const Target& t = targets_[i];
     const SmaStats& now = t.sma->stats();
     const SmaState& st = t.sma->state();
-    nlohmann::json o = {{"switch", t.name},
-                        {"path", t.path},
-                        {"smps_processed", now.processed - before_[i].processed},
-                        {"smps_overflowed", now.overflowed - before_[i].overflowed},
-                        {"m_key_refused", now.m_key_violations - before_[i].m_key_violations}};
+    AttackTargetFacts f{spec_.name, t.name, {t.path.begin(), t.path.end()}, now.processed - before_[i].processed,
+                        now.overflowed - before_[i].overflowed, now.m_key_violations - before_[i].m_key_violations, {}};
     if (spec_.kind == AttackKind::kRogueSmp) {
       // Whether anything the attacker wrote is in place: the switch's LID, or LFT block 0 all port 1.
       bool hijacked_block = st.lft.size() >= kLftBlockEntries;
       for (std::size_t l = 0; hijacked_block && l < kLftBlockEntries; ++l) hijacked_block = st.lft[l] == kHijackPort;
-      o["hijack_in_place"] = st.ports[0].info.lid == kHijackLid || hijacked_block;
+      f.hijack_in_place = st.ports[0].info.lid == kHijackLid || hijacked_block;
     }
-    targets.push_back(o);
+    out.push_back(std::move(f));
   }
-  j["targets"] = targets;
+  return out;
+}
+
+nlohmann::json RogueSmps::results() const {
+  nlohmann::json j = common_results();
+  j["packets_sent"] = sent_;
+  if (spec_.kind == AttackKind::kRogueSmp) j["m_key"] = spec_.m_key;
+  // Totals over the target switches; each one's figures are in attack_targets.csv.
+  std::uint64_t processed = 0, overflowed = 0, refused = 0, hijacked = 0;
+  for (const AttackTargetFacts& t : targets()) {
+    processed += t.smps_processed;
+    overflowed += t.smps_overflowed;
+    refused += t.m_key_refused;
+    hijacked += t.hijack_in_place.value_or(false) ? 1 : 0;
+  }
+  j["target_switches"] = targets_.size();
+  j["smps_processed"] = processed;
+  j["smps_overflowed"] = overflowed;
+  j["m_key_refused"] = refused;
+  if (spec_.kind == AttackKind::kRogueSmp) j["hijacks_in_place"] = hijacked;
   return j;
 }
 

@@ -34,6 +34,7 @@ class RogueSmps final : public Attack {
   void setup(Time begin) override;
   bool done() const override { return sent_ == spec_.packets; }
   nlohmann::json results() const override;
+  std::vector<AttackTargetFacts> targets() const override;
   std::string summary() const override;
 
   // Event (event.h): the next SMP is due.

@@ -7,6 +7,7 @@
 #include "sim/core/stats_registry.h"
 #include "sim/fabric/fabric_statistics.h"
 #include "sim/phy/fec.h"
+#include "sim/report/fact_tables.h"
 #include "sim/report/run_results.h"
 #include "sim/workload/class_statistics.h"
 #include "sim/workload/port_window_statistics.h"
@@ -190,6 +191,7 @@ RunFacts run_facts(ScenarioRun& run) {
   for (const auto& a : run.attacks) {
     f.attacks.push_back(a->results());
     f.attack_summaries.push_back(a->summary());
+    for (AttackTargetFacts& t : a->targets()) f.attack_targets.push_back(std::move(t));
   }
   f.results_path = (run.dir / "results.json").string();
   f.report_path = (run.dir / "report.html").string();
@@ -215,10 +217,9 @@ std::vector<std::pair<std::string, std::size_t>> cable_rates(const Topology& top
   return out;
 }
 
-CollectedResults collect(ScenarioRun& run) {
-  CollectedResults c;
+void collect(ScenarioRun& run, CollectedResults& c) {
   c.facts = run_facts(run);
-  StatsRegistry registry;
+  StatsRegistry& registry = c.registry;
   const CongestionControlSettings& cc = run.sc.congestion_control;
   const FabricStatRows rows = register_fabric_statistics(registry, *run.fabric, {run.end, cc.enabled, cc.per_sl});
   registry.add_kind<BringUpWork>("bring_up", {})
@@ -227,9 +228,11 @@ CollectedResults collect(ScenarioRun& run) {
       .add(BringUpWork{run.bring_up_actions, run.bring_up_hops}, kNoStatParent);
   if (run.port_window) register_port_window_statistics(registry, *run.port_window, *run.fabric, rows);
   register_class_statistics(registry, run.classes, c.facts.study);
-  c.statistics = registry.snapshot();
+  register_fact_tables(registry, c.facts);
+  // results.json's own figures: a few rows. The tables are read from the registry as they are
+  // written (write_results), never all at once.
+  c.statistics = registry.snapshot(kResultsTop | kResultsCongestionControl);
   c.results = run_results_json(c.facts, c.statistics);
-  return c;
 }
 
 }  // namespace ibfsim

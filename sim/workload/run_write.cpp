@@ -10,10 +10,12 @@
 
 #include "sim/core/calendar_process.h"
 #include "sim/report/atomic_file.h"
-#include "sim/report/html_report.h"
+#include "sim/report/result_tables.h"
+#include "sim/report/run_report.h"
 #include "sim/report/results_json.h"
 #include "sim/report/run_summary.h"
 #include "sim/report/stat_tables.h"
+#include "sim/report/table_file.h"
 #include "sim/report/time_series_plot.h"
 #include "sim/workload/scenario_run_phases.h"
 
@@ -21,14 +23,19 @@ namespace ibfsim {
 
 namespace {
 
-// fct.csv: every iteration of every collective.
-void write_fct_csv(const ScenarioRun& run) {
+// fct.csv's text: every iteration of every collective; empty without collectives.
+std::string fct_csv(const ScenarioRun& run) {
   bool any_collective = false;
   for (const auto& c : run.classes) any_collective = any_collective || c->spec().collective();
-  if (!any_collective) return;
+  if (!any_collective) return {};
   std::string fct = "class,iteration,start_ns,end_ns,fct_ns\n";
   for (const auto& c : run.classes) fct += c->fct_csv_rows();
-  write_file_atomically((run.dir / "fct.csv").string(), fct);
+  return fct;
+}
+
+std::uint64_t rows_of(const std::string& csv) {
+  const auto lines = static_cast<std::uint64_t>(std::count(csv.begin(), csv.end(), '\n'));
+  return lines ? lines - 1 : 0;
 }
 
 // "cc_victim: payload throughput per flow, congestion control index of each flow's sending QP and
@@ -73,7 +80,6 @@ ReportFabric report_fabric(const Topology& topo) {
   return f;
 }
 
-// report.html, last: it links every other file of the folder and embeds the plots.
 // How the run was split, on the terminal only: results.json and the CSVs are the same with any
 // number of partitions, so they do not say.
 std::string partitions_line(const Fabric& fabric) {
@@ -85,7 +91,8 @@ std::string partitions_line(const Fabric& fabric) {
                      cal.windows_run(), format_duration(cal.window()), cal.cross_partition_events());
 }
 
-void write_report_html(const ScenarioRun& run, const nlohmann::json& results) {
+// report.html, last: it links every other file of the folder and embeds the plots.
+void write_report_html(const ScenarioRun& run, const nlohmann::json& results, const StatsRegistry& stats) {
   std::vector<std::string> files;
   for (const auto& e : std::filesystem::directory_iterator(run.dir)) {
     const std::string name = e.path().filename().string();
@@ -100,47 +107,82 @@ void write_report_html(const ScenarioRun& run, const nlohmann::json& results) {
     svg << in.rdbuf();
     images.push_back({"Time series", "time_series.svg", svg.str()});
   }
+  const double window_ns = results["phases"].value("measure_ns", 0.0), run_ns = results["phases"].value("end_ns", 0.0);
   write_file_atomically((run.dir / "report.html").string(),
-                        run_report_html(results, report_fabric(run.fabric->topology()), images, files));
+                        run_report_html(results, report_ports(stats, window_ns, run_ns),
+                                        report_fabric(run.fabric->topology()), images, files));
 }
 
 }  // namespace
 
 const std::vector<std::string>& run_output_files() {
-  static const std::vector<std::string> files = {
-      "results.json", "ports.csv",       "port_vls.csv",    "discards.csv",    "packets.csv",     "port_utilization.csv",
-      "credit_stall.csv", "classes.csv", "fct.csv",         "time_series.csv", "time_series.gp",  "time_series.png",
-      "time_series.svg", "trace.pcap",   "trace_links.csv", "waves.vcd"};
+  static const std::vector<std::string> files = [] {
+    std::vector<std::string> f = {"results.json", "time_series.csv", "time_series.gp", "time_series.png",
+                                  "time_series.svg", "trace.pcap", "trace_links.csv", "waves.vcd"};
+    std::vector<std::string> tables = {"packets", "fct"};
+    for (const ResultTable& t : result_tables()) tables.push_back(t.name);
+    for (const std::string& t : tables)
+      for (bool compress : {false, true}) f.push_back(table_file_name(t, compress));
+    return f;
+  }();
   return files;
 }
 
 RunResult write_results(ScenarioRun& run, CollectedResults& c) {
   const std::filesystem::path& dir = run.dir;
-  const StatsSnapshot& stats = c.statistics;
-  // The files in order, each a step of the progress line.
-  std::vector<std::pair<const char*, std::function<void()>>> steps;
-  auto table = [&](const char* name, StatOutput output) {
-    steps.emplace_back(name, [&, name, output] { write_file_atomically((dir / name).string(), stats_csv(stats, output)); });
+  const StatsRegistry& stats = c.registry;
+  const std::vector<StatKindInfo> kinds = stats.kind_infos();
+  const bool compress = run.sc.outputs.compress;
+  // The files in order, each a step of the progress line: the tables first, written line by line
+  // as they are made (report/table_file.h), then results.json with their index ("tables"), then
+  // report.html, which links them all.
+  struct Step {
+    std::string file;
+    std::uint64_t rows = 0;  // a table's rows, for the progress line
+    std::function<void()> write;
   };
-  steps.emplace_back("results.json", [&] { write_json_atomically((dir / "results.json").string(), c.results); });
-  table("ports.csv", kPortsCsv);
-  table("port_vls.csv", kPortVlsCsv);
-  table("discards.csv", kDiscardsCsv);
-  if (run.sc.outputs.packet_log)
-    steps.emplace_back("packets.csv", [&] { write_file_atomically((dir / "packets.csv").string(), run.packet_log.csv()); });
-  if (run.port_window) {
-    table("port_utilization.csv", kPortUtilizationCsv);
-    table("credit_stall.csv", kCreditStallCsv);
+  std::vector<Step> steps;
+  nlohmann::json index = nlohmann::json::object();
+  auto table = [&](const std::string& name, std::uint64_t rows, std::function<void(TableFile&)> fill) {
+    const std::string file = table_file_name(name, compress);
+    steps.push_back({file, rows, [&, name, file, fill = std::move(fill)] {
+                       TableFile t((dir / file).string(), compress);
+                       t.publish_lines(&run.results_lines);
+                       fill(t);
+                       t.close();
+                       index[name] = {{"file", file}, {"rows", t.lines() ? t.lines() - 1 : 0}};
+                     }});
+  };
+  for (const ResultTable& rt : result_tables()) {
+    if (!has_stats_output(kinds, rt.output)) continue;
+    const StatOutput output = rt.output;
+    table(rt.name, stats.rows_in(output), [&stats, output](TableFile& t) {
+      write_stats_csv(stats, output, [&t](std::string_view line) { t.write(line); });
+    });
   }
-  table("classes.csv", kClassesCsv);
-  steps.emplace_back("fct.csv", [&] { write_fct_csv(run); });
-  if (run.sampler) steps.emplace_back("time_series.csv", [&] { c.facts.time_series = write_time_series(run); });
-  steps.emplace_back("report.html", [&] { write_report_html(run, c.results); });
+  if (run.sc.outputs.packet_log)
+    table("packets", rows_of(run.packet_log.csv()), [&](TableFile& t) { t.write(run.packet_log.csv()); });
+  const std::string fct = fct_csv(run);
+  if (!fct.empty()) table("fct", rows_of(fct), [&](TableFile& t) { t.write(fct); });
+  if (run.sampler)
+    steps.push_back({"time_series.csv", 0, [&] {
+                       c.facts.time_series = write_time_series(run);  // plain: gnuplot reads it
+                       index["time_series"] = {{"file", "time_series.csv"}, {"rows", c.facts.time_series->samples}};
+                     }});
+  steps.push_back({"results.json", 0, [&] {
+                     c.results["tables"] = index;
+                     write_json_atomically((dir / "results.json").string(), c.results);
+                   }});
+  steps.push_back({"report.html", 0, [&] { write_report_html(run, c.results, stats); }});
+  // The progress line reads the names from the run, which outlives it.
+  for (const Step& st : steps) run.results_files.push_back(st.file);
   run.results_of.store(static_cast<unsigned>(steps.size()), std::memory_order_relaxed);
   for (std::size_t i = 0; i < steps.size(); ++i) {
+    run.results_lines.store(0, std::memory_order_relaxed);
+    run.results_rows_of.store(steps[i].rows, std::memory_order_relaxed);
     run.results_index.store(static_cast<unsigned>(i + 1), std::memory_order_relaxed);
-    run.results_file.store(steps[i].first, std::memory_order_relaxed);
-    steps[i].second();
+    run.results_file.store(run.results_files[i].c_str(), std::memory_order_relaxed);
+    steps[i].write();
   }
 
   RunResult r;

@@ -328,7 +328,8 @@ void parse_phases(const YamlMap& ph, Phases& phases) {
 }
 
 void parse_outputs(const YamlMap& out, const Topology& topo, Outputs& o) {
-  out.check_no_unknown_keys({"pcap", "pcap_link_packets", "packet_log", "data_check", "vcd", "vcd_ports", "time_series"});
+  out.check_no_unknown_keys(
+      {"pcap", "pcap_link_packets", "packet_log", "data_check", "vcd", "vcd_ports", "time_series", "compress"});
   if (auto v = out.find("time_series")) o.time_series = parse_time_series(*v, topo);
   o.vcd = out.optional<bool>("vcd", false);
   for (const YamlValue& v : out.optional_list("vcd_ports")) {
@@ -342,6 +343,7 @@ void parse_outputs(const YamlMap& out, const Topology& topo, Outputs& o) {
   o.pcap_link_packets = out.optional<bool>("pcap_link_packets", false);
   o.packet_log = out.optional<bool>("packet_log", false);
   o.data_check = out.optional<bool>("data_check", false);
+  o.compress = out.optional<bool>("compress", false);
 }
 
 // Names in the workload must be HCAs of the topology.

@@ -54,6 +54,7 @@ struct Outputs {
   bool vcd = false;                // waves.vcd: credits and queue depth per VL of the listed ports
   std::vector<std::string> vcd_ports;  // "node/port"; empty = every switch port
   TimeSeriesSpec time_series;          // time_series.csv and its plots (interval 0: none)
+  bool compress = false;  // the CSV tables zstd-compressed: ports.csv.zst, ... (report/table_file.h)
 };
 
 // The scenario's `subnet_manager:` (docs/scenario.md). `static` replaces the SM by the static LIDs

@@ -43,10 +43,13 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
   ProgressMeter meter([&run](double wall) {
     const char* file = run.results_file.load(std::memory_order_relaxed);
     if (!file) return fmt::format("results: collecting statistics, wall {}", progress_wall_text(wall));
-    return fmt::format("results: writing {} ({} of {}), wall {}", file, run.results_index.load(std::memory_order_relaxed),
-                       run.results_of.load(std::memory_order_relaxed), progress_wall_text(wall));
+    const std::uint64_t lines = run.results_lines.load(std::memory_order_relaxed);
+    return results_progress_line(file, run.results_index.load(std::memory_order_relaxed),
+                                 run.results_of.load(std::memory_order_relaxed), lines ? lines - 1 : 0,
+                                 run.results_rows_of.load(std::memory_order_relaxed), wall);
   });
-  CollectedResults collected = collect(run);
+  CollectedResults collected;
+  collect(run, collected);
   return write_results(run, collected);
 }
 

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/core/stats_registry.h"
 #include "sim/core/stats_snapshot.h"
 #include "sim/fabric/fabric.h"
 #include "sim/fabric/waveform_tracer.h"
@@ -82,14 +83,24 @@ struct ScenarioRun {
   Time end = 0;
 
   // Results: the file being written, the index-th of `of` (nullptr while the statistics are
-  // collected); written by write_results, read by the progress meter's thread.
+  // collected), and of a table the lines written so far and its rows; written by write_results,
+  // read by the progress meter's thread. results_files holds the names results_file points to.
+  std::vector<std::string> results_files;
   std::atomic<const char*> results_file{nullptr};
   std::atomic<unsigned> results_index{0}, results_of{0};
+  std::atomic<std::uint64_t> results_lines{0}, results_rows_of{0};
 };
 
-// What collect() gathers for write_results().
+// What collect() gathers for write_results(): the facts, the registry of every statistic (the
+// tables are read from it row by row as they are written), a snapshot of results.json's own
+// statistics, and results.json. Not copied nor moved: the registry's rows point into the facts.
 struct CollectedResults {
+  CollectedResults() = default;
+  CollectedResults(const CollectedResults&) = delete;
+  CollectedResults& operator=(const CollectedResults&) = delete;
+
   RunFacts facts;
+  StatsRegistry registry;
   StatsSnapshot statistics;
   nlohmann::json results;  // results.json
 };
@@ -106,8 +117,9 @@ void run_traffic(ScenarioRun& run);
 // Drain: the simulation from there to the end of the run (everything delivered, or the limit),
 // then the fabric's own accounting is closed and checked.
 void drain(ScenarioRun& run);
-// Collect: the statistics registry and the facts of results.json and the summary.
-CollectedResults collect(ScenarioRun& run);
+// Collect: the statistics registry and the facts of results.json and the summary, into
+// `collected`, which the registry's rows point into (it must stay where it is until written).
+void collect(ScenarioRun& run, CollectedResults& collected);
 // Write: the results folder, and the result for the caller (with the printed summary).
 RunResult write_results(ScenarioRun& run, CollectedResults& collected);
 

@@ -190,8 +190,8 @@ TEST_CASE("R7 (ch7): every operational VL gets a flow-control packet at least ev
   CHECK(gaps > 16 * 8 * 8);  // several refresh rounds on every link and VL
   // When nothing captures them, refreshes of idle links are accounted lazily, not simulated; the
   // counts and every other result are the same.
-  auto eager = nlohmann::json::parse(read_file(dir + "/eager/results.json"));
-  auto lazy = nlohmann::json::parse(read_file(dir + "/lazy/results.json"));
+  auto eager = results_and_tables(dir + "/eager");
+  auto lazy = results_and_tables(dir + "/lazy");
   for (std::size_t i = 0; i < eager["ports"].size(); ++i) {
     CHECK(eager["ports"][i]["tx_flow_control"] == lazy["ports"][i]["tx_flow_control"]);
     CHECK(eager["ports"][i]["rx_flow_control"] == lazy["ports"][i]["rx_flow_control"]);
@@ -219,8 +219,8 @@ TEST_CASE("R7 (ch7): over 25 ms of a nearly idle fabric, refreshes and SKIPs acc
     std::ofstream(dir + "/lazy.yaml") << "topology: " << IBFSIM_SOURCE_DIR << "/topologies/quickstart.yaml\n" << body;
     REQUIRE(run_ibfsim("run " + dir + "/eager.yaml -o " + dir + "/eager" + topo).exit_code == 0);
     REQUIRE(run_ibfsim("run " + dir + "/lazy.yaml -o " + dir + "/lazy" + topo).exit_code == 0);
-    const auto eager = nlohmann::json::parse(read_file(dir + "/eager/results.json"));
-    const auto lazy = nlohmann::json::parse(read_file(dir + "/lazy/results.json"));
+    const auto eager = results_and_tables(dir + "/eager");
+    const auto lazy = results_and_tables(dir + "/lazy");
     REQUIRE(eager["ports"].size() == 16);
     for (std::size_t i = 0; i < eager["ports"].size(); ++i) {
       const auto& e = eager["ports"][i];

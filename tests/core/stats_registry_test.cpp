@@ -20,9 +20,9 @@ TEST_CASE("the registry reads each owner's counters through its getters when the
           "[core][stats_registry]") {
   StatsRegistry reg;
   auto ports = reg.add_kind<const Counters*>("ports", {"node", "port"});
-  ports.counter("tx_packets", "packets", kPortsCsv | kResultsPorts, [](const Counters* c) { return c->packets; })
+  ports.counter("tx_packets", "packets", kPortsCsv | kResultsTop, [](const Counters* c) { return c->packets; })
       .figure("busy_fraction", "fraction", Merge::kSame, kPortsCsv, [](const Counters* c) { return c->busy; }, 6)
-      .figure("max_depth", "blocks", Merge::kMax, kResultsPorts, [](const Counters* c) { return c->depth; })
+      .figure("max_depth", "blocks", Merge::kMax, kResultsTop, [](const Counters* c) { return c->depth; })
       .attribute("state", kPortsCsv, [](const Counters*) { return "Active"; });
   Counters a, b;
   ports.add(&a, kNoStatParent, "sw1", 1u);
@@ -39,7 +39,7 @@ TEST_CASE("the registry reads each owner's counters through its getters when the
   CHECK(k.stats[0].name == "tx_packets");
   CHECK(k.stats[0].unit == "packets");
   CHECK(k.stats[0].merge == Merge::kSum);
-  CHECK(k.stats[0].outputs == (kPortsCsv | kResultsPorts));
+  CHECK(k.stats[0].outputs == (kPortsCsv | kResultsTop));
   CHECK(k.stats[1].decimals == 6);
   CHECK(k.stats[2].merge == Merge::kMax);
   CHECK(k.stats[3].attribute);
@@ -95,4 +95,46 @@ TEST_CASE("the registry refuses inconsistent registrations", "[core][stats_regis
   auto vls = reg.add_kind<int>("vls", {"vl"}, Nesting::kObjects, ports.index());
   CHECK_THROWS_AS(vls.add(0, kNoStatParent, 0u), SimError);  // its row needs a port's row
   CHECK_THROWS_AS(reg.add_kind<int>("discards", {}, Nesting::kMap, ports.index()), SimError);  // a map needs a key
+}
+
+TEST_CASE("a snapshot of some outputs takes their rows and their parents, and rows can be read one at a time",
+          "[core][stats_registry]") {
+  StatsRegistry reg;
+  int reads = 0;
+  auto fabric = reg.add_kind<int>("fabric", {});
+  fabric.counter("packets.created", "packets", kResultsTop, [](int) { return 5; });
+  auto ports = reg.add_kind<int>("ports", {"port"});
+  ports.counter("tx", "packets", kPortsCsv, [&reads](int p) { return ++reads, p * 10; });
+  auto vls = reg.add_kind<int>("vls", {"vl"}, Nesting::kObjects, ports.index());
+  vls.counter("stall", "ns", kPortVlsCsv, [](int v) { return v; });
+  fabric.add(0, kNoStatParent);
+  const std::size_t p1 = ports.add(1, kNoStatParent, 1u), p2 = ports.add(2, kNoStatParent, 2u);
+  vls.add(7, p2, 0u);
+
+  const StatsSnapshot top = reg.snapshot(kResultsTop);
+  CHECK(top.kinds.size() == 3);  // every kind described
+  REQUIRE(top.rows.size() == 1);
+  CHECK(top.rows[0].values[0] == StatValue{std::uint64_t{5}});
+  CHECK(reads == 0);  // the ports' getters were not called
+
+  const StatsSnapshot v = reg.snapshot(kPortVlsCsv);
+  REQUIRE(v.rows.size() == 2);  // the VL and its port, for the port's key
+  CHECK(v.rows[0].kind == ports.index());
+  CHECK(std::holds_alternative<std::monostate>(v.rows[0].values[0]));  // not in the output: not read
+  CHECK(v.rows[1].parent == 0);
+  CHECK(v.rows[1].values[0] == StatValue{std::uint64_t{7}});
+  CHECK(reads == 0);
+
+  std::vector<std::pair<std::size_t, StatValue>> seen;
+  reg.read_rows(kPortsCsv | kPortVlsCsv, [&](std::size_t index, const StatRow& row) {
+    seen.emplace_back(index, row.values[0]);
+    if (row.kind == vls.index()) CHECK(reg.row_keys(row.parent) == std::vector<StatValue>{std::uint64_t{2}});
+  });
+  CHECK(seen == std::vector<std::pair<std::size_t, StatValue>>{
+                    {p1, std::uint64_t{10}}, {p2, std::uint64_t{20}}, {3, std::uint64_t{7}}});
+  CHECK(reads == 2);
+  CHECK(reg.rows_in(kPortsCsv) == 2);
+  CHECK(reg.rows_in(kPortsCsv | kPortVlsCsv) == 3);
+  CHECK(reg.row_parent(3) == p2);
+  CHECK(reg.snapshot().rows.size() == 4);  // everything
 }

@@ -151,7 +151,7 @@ TEST_CASE("a scenario overrides its topology's keys with --set topology.KEY, YAM
                                        " --set phases.measure=5us --set phases.warmup=1us -o " + dir);
     INFO(r.output);
     REQUIRE(r.exit_code == 0);
-    const auto j = nlohmann::json::parse(read_file(dir + "/results.json"));
+    const auto j = results_and_tables(dir);
     std::size_t checked = 0;
     for (const auto& port : j["ports"])
       if (port["node"] == "sw1")

@@ -3,6 +3,7 @@ and swept, results as dicts and DataFrames; and the example script of examples/.
 import json
 import os
 import runpy
+import shutil
 import subprocess
 import sys
 
@@ -58,6 +59,42 @@ def test_scenarios_edit_check_run_and_results(source, out):
     assert res.flows().loc[0, "throughput.accepted_payload_gbps"] > 0
     assert res.select("load.accepted") == pytest.approx(res.json["load"]["accepted"])
     assert res.report.exists()
+
+
+def test_tables_plain_and_compressed_read_the_same(source, out, monkeypatch):
+    sc = ibfsim.Scenario(source / "scenarios/quickstart.yaml", {"phases.measure": "20us", "phases.warmup": "5us"})
+    plain = sc.run(out / "plain")
+    packed = sc.copy().set("outputs.compress", True).run(out / "packed")
+    # results.json holds no table; its index names the files and their rows.
+    assert "ports" not in plain.json and "links" not in plain.json
+    assert plain.tables()["ports"] == {"file": "ports.csv", "rows": 16}
+    assert packed.tables()["ports"] == {"file": "ports.csv.zst", "rows": 16}
+    assert packed.tables()["links"] == {"file": "links.csv.zst", "rows": 8}
+    assert not (out / "packed" / "ports.csv").exists()
+    for name in ("ports", "port_vls", "discards", "port_utilization", "credit_stall", "links", "classes"):
+        raw = (out / "plain" / (name + ".csv")).read_bytes()
+        path = out / "packed" / (name + ".csv.zst")
+        # Every way of reading a compressed table gives the plain table's bytes: the zstandard
+        # module, the zstd command, the C++ core.
+        assert ibfsim.read_table_bytes(path) == raw
+        assert ibfsim._core.read_table_text(str(path)) == raw
+        assert subprocess.run(["zstd", "-dcq", str(path)], capture_output=True).stdout == raw
+        assert plain.table(name).equals(packed.table(name))
+    monkeypatch.setitem(sys.modules, "zstandard", None)  # as without python3-zstandard: the zstd command
+    assert ibfsim.read_table_bytes(out / "packed" / "ports.csv.zst") == (out / "plain" / "ports.csv").read_bytes()
+    monkeypatch.setattr(shutil, "which", lambda name: None)  # and without it: the C++ core
+    assert ibfsim.read_table_bytes(out / "packed" / "ports.csv.zst") == (out / "plain" / "ports.csv").read_bytes()
+    # A port's figure is found in the tables, as results.json once had it.
+    busy = plain.table("port_utilization").set_index(["node", "port"]).loc[("sw1", 3), "busy_fraction"]
+    assert packed.select("ports[node=sw1,port=3].window.busy_fraction") == busy
+    assert plain.select("ports[node=sw1,port=3].window.busy_fraction") == busy
+    vls = packed.port_vls().set_index(["node", "port", "vl"])
+    assert packed.select("port_vls[node=h1,port=1,vl=0].tx_packets") == vls.loc[("h1", 1, 0), "tx_packets"]
+    assert packed.select("ports[node=h1,port=1].vls[0].tx_packets") == vls.loc[("h1", 1, 0), "tx_packets"]
+    view = packed.with_tables()
+    assert len(view["ports"]) == 16 and len(view["links"]) == 8
+    first = view["ports"][0]
+    assert first["vls"][0]["tx_packets"] == vls.loc[(first["node"], first["port"], 0), "tx_packets"]
 
 
 def test_sweep_curve_as_a_dataframe(source, out):

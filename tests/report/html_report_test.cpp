@@ -5,8 +5,11 @@
 #include <catch2/catch.hpp>
 
 #include <regex>
+#include <set>
 
-#include "sim/report/html_report.h"
+#include "sim/core/stats_registry.h"
+#include "sim/report/run_report.h"
+#include "sim/report/sweep_report.h"
 
 using namespace ibfsim;
 
@@ -38,17 +41,61 @@ nlohmann::json results() {
     "saturation": {"saturated": true, "reason": "42 measured messages not delivered"},
     "flows": [{"name": "victim", "sl": 0, "throughput": {"offered_payload_gbps": 49.23, "accepted_payload_gbps": 50.41},
                "latency": {"mean_ns": 17784.7, "p99_ns": 64165.7}}],
-    "congestion_control": {"totals": {"fecn_marked": 5436, "cnp_sent": 5197, "becn_received": 0, "cnp_received": 5195},
-                           "switch_ports": [{"node": "spine1", "port": 2, "fecn_marked": 4226}]},
-    "ports": [
-      {"node": "spine1", "port": 2, "peer": "leaf2/4", "tx_packets": 9000, "rx_packets": 10, "discards": {},
-       "window": {"busy_fraction": 0.958, "credit_stall_ns": [0.0, 1000.0]}},
-      {"node": "leaf1", "port": 3, "peer": "spine1/1", "tx_packets": 5000, "rx_packets": 10, "discards": {"unknown_dlid": 3},
-       "window": {"busy_fraction": 0.5, "credit_stall_ns": [150000.0]}},
-      {"node": "h1", "port": 1, "peer": "leaf1/1", "tx_packets": 100, "rx_packets": 10, "discards": {},
-       "window": {"busy_fraction": 0.25, "credit_stall_ns": [0.0]}}
-    ]})");
+    "congestion_control": {"totals": {"fecn_marked": 5436, "cnp_sent": 5197, "becn_received": 0, "cnp_received": 5195}}
+    })");
 }
+
+// The statistics of three ports as a run registers them (link/port_statistics.cpp,
+// workload/port_window_statistics.cpp, network/switch_statistics.cpp), for report_ports.
+struct TestPort {
+  std::string node;
+  unsigned port;
+  std::string peer;
+  std::uint64_t tx, rx;
+  double busy;
+  std::vector<double> window_stall_ns;
+  std::vector<std::uint64_t> discards;  // per reason
+  std::optional<std::uint64_t> fecn;    // a switch port that met congestion
+};
+StatsSnapshot port_statistics(const std::vector<TestPort>& tp, bool window) {
+  StatsRegistry reg;
+  using P = const TestPort*;
+  using PV = std::pair<const TestPort*, std::size_t>;
+  auto ports = reg.add_kind<P>("ports", {"node", "port"});
+  ports.attribute("peer", kPortsCsv, [](P p) { return p->peer; })
+      .attribute("state", kPortsCsv, [](P) { return "Active"; })
+      .counter("tx_packets", "packets", kPortsCsv, [](P p) { return p->tx; })
+      .counter("rx_packets", "packets", kPortsCsv, [](P p) { return p->rx; })
+      .figure("run_busy_fraction", "fraction", Merge::kSame, kPortsCsv, [](P p) { return p->busy / 2; });
+  auto vls = reg.add_kind<PV>("vls", {"vl"}, Nesting::kObjects, ports.index());
+  vls.figure("credit_stall_ns", "ns", Merge::kSum, kPortVlsCsv, [](const PV& v) { return 2 * v.first->window_stall_ns[v.second]; });
+  auto drops = reg.add_kind<PV>("discards", {"reason"}, Nesting::kMap, ports.index());
+  drops.counter("packets", "packets", kDiscardsCsv, [](const PV& v) { return v.first->discards[v.second]; });
+  if (window) ports.figure("window.busy_fraction", "fraction", Merge::kSame, kPortUtilizationCsv, [](P p) { return p->busy; });
+  auto stalls = reg.add_kind<PV>("window.credit_stall_ns", {"vl"}, Nesting::kList, ports.index());
+  stalls.figure("credit_stall_ns", "ns", Merge::kSum, kCreditStallCsv, [](const PV& v) { return v.first->window_stall_ns[v.second]; });
+  auto marks = reg.add_kind<P>("switch_ports", {"node", "port"});
+  marks.counter("fecn_marked", "packets", kCcSwitchPortsCsv, [](P p) { return p->fecn; });
+  for (const TestPort& p : tp) {
+    const std::size_t row = ports.add(&p, kNoStatParent, p.node, p.port);
+    for (std::size_t v = 0; v < p.window_stall_ns.size(); ++v) {
+      vls.add({&p, v}, row, v);
+      if (window) stalls.add({&p, v}, row, v);
+    }
+    for (std::size_t r = 0; r < p.discards.size(); ++r) drops.add({&p, r}, row, r == 0 ? "unknown_dlid" : "link_down");
+    if (p.fecn) marks.add(&p, kNoStatParent, p.node, p.port);
+  }
+  return reg.snapshot();
+}
+
+std::vector<TestPort> three_ports() {
+  return {{"spine1", 2, "leaf2/4", 9000, 10, 0.958, {0.0, 1000.0}, {0, 0}, 4226},
+          {"leaf1", 3, "spine1/1", 5000, 10, 0.5, {150000.0}, {3, 0}, std::nullopt},
+          {"h1", 1, "leaf1/1", 100, 10, 0.25, {0.0}, {}, std::nullopt}};
+}
+
+// The run's results.json's phases: a 200 us window in a 400 us run.
+ReportPorts ports(bool window = true) { return report_ports(port_statistics(three_ports(), window), 200000.0, 400000.0); }
 
 std::size_t count(const std::string& s, const std::string& what) {
   std::size_t n = 0;
@@ -67,6 +114,54 @@ void check_self_contained(const std::string& html) {
 }
 
 }  // namespace
+
+TEST_CASE("report ports: each port's figures from the run's statistics, over the window or the whole run",
+          "[report][html]") {
+  const ReportPorts w = ports(true);
+  CHECK(w.windowed);
+  REQUIRE(w.ports.size() == 3);
+  const ReportPort& spine = w.ports[0];
+  CHECK(spine.key() == "spine1/2");
+  CHECK(spine.peer == "leaf2/4");
+  CHECK(spine.state == "Active");
+  CHECK(spine.util == 0.958);
+  CHECK(spine.stall == 1000.0 / 200000.0);  // its worst VL over the window
+  CHECK(spine.fecn == 4226);
+  CHECK(spine.tx_packets == 9000);
+  CHECK(w.ports[1].stall == 0.75);
+  CHECK(w.ports[1].discards == 3);
+  CHECK(w.ports[1].fecn == 0);
+  // Without a measurement window: the whole run's busy fraction and stall (over 400 us).
+  const ReportPorts r = ports(false);
+  CHECK_FALSE(r.windowed);
+  CHECK(r.ports[0].util == 0.958 / 2);
+  CHECK(r.ports[1].stall == 2 * 150000.0 / 400000.0);
+}
+
+TEST_CASE("report: the hottest ports' table holds the first 20 by each figure", "[report][html]") {
+  ReportPorts many;
+  for (unsigned i = 0; i < 50; ++i) {
+    ReportPort p;
+    p.node = "sw";
+    p.port = i + 1;
+    p.util = i / 100.0;                       // the busiest: ports 31..50
+    p.stall = i < 10 ? 0.5 + i / 100.0 : 0;   // the most stalled: ports 1..10, then ties at 0 by name
+    p.fecn = i == 20 ? 7 : 0;                 // port 21 marked
+    many.ports.push_back(p);
+  }
+  const std::vector<const ReportPort*> rows = hot_port_candidates(many);
+  std::set<unsigned> chosen;
+  for (const ReportPort* p : rows) chosen.insert(p->port);
+  // Utilisation: 31..50. Stall: 1..10, then 10 of the ties at 0 by name: sw/11 .. sw/20. FECN: 21,
+  // then 19 of the ties by name: sw/1, sw/10 .. sw/19, sw/2, sw/20, sw/22 .. sw/27. Left out: 28..30.
+  std::set<unsigned> expected;
+  for (unsigned p = 1; p <= 50; ++p)
+    if (p < 28 || p > 30) expected.insert(p);
+  CHECK(chosen == expected);
+  CHECK(rows.size() == 47);
+  // In the order of utilisation, busiest first.
+  for (std::size_t i = 1; i < rows.size(); ++i) CHECK(rows[i - 1]->util >= rows[i]->util);
+}
 
 TEST_CASE("report layout: a tree in layers, hosts at the bottom, grouped when many", "[report][html]") {
   const ReportFabric f = leaf_spine();
@@ -114,7 +209,8 @@ TEST_CASE("report layout: meshes, tori and hypercubes on a grid by their switche
 
 TEST_CASE("run report: summary numbers, link halves with their ports' figures, hottest ports, files, plots",
           "[report][html]") {
-  const std::string html = run_report_html(results(), leaf_spine(), {{"Time series", "time_series.svg", "<svg>x</svg>"}},
+  const std::string html = run_report_html(results(), ports(), leaf_spine(),
+                                           {{"Time series", "time_series.svg", "<svg>x</svg>"}},
                                            {"results.json", "ports.csv", "time_series.svg"});
   check_self_contained(html);
   // The summary repeats results.json's figures.

@@ -68,3 +68,11 @@ TEST_CASE("progress meter: any text, from a function, silent off a terminal", "[
   CHECK(std::ftell(f) == 0);
   std::fclose(f);
 }
+
+TEST_CASE("results progress: the file written of all, and a table's rows written of its rows", "[report][progress]") {
+  CHECK(results_progress_line("ports.csv.zst", 1, 9, 12345, 69984, 3.0) ==
+        "results: writing ports.csv.zst (1 of 9), 12,345 of 69,984 rows, wall 3 s");
+  CHECK(results_progress_line("results.json", 8, 9, 0, 0, 75.0) == "results: writing results.json (8 of 9), wall 1 min 15 s");
+  CHECK(progress_count(0) == "0");
+  CHECK(progress_count(1234567) == "1,234,567");
+}

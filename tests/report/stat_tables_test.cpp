@@ -17,27 +17,28 @@ struct Port {
 using PortVl = std::pair<const Port*, std::size_t>;
 const char* const kReasons[] = {"no_qp", "link_down"};
 
-// Ports with VLs, discards by reason and windowed stalls: the shapes of results.json "ports".
+// Ports with VLs, discards by reason and windowed stalls, in the CSV tables and, for the JSON
+// shapes, in a results.json output (kResultsTop stands for any).
 StatsRegistry registry(const std::vector<Port>& ports) {
   StatsRegistry reg;
   auto p = reg.add_kind<const Port*>("ports", {"node", "port"});
-  p.attribute("peer", kPortsCsv | kResultsPorts | kPortUtilizationCsv, [](const Port* x) { return x->peer; })
-      .counter("tx_packets", "packets", kPortsCsv | kResultsPorts, [](const Port* x) { return x->tx; })
-      .figure("busy_fraction", "fraction", Merge::kSame, kPortsCsv | kResultsPorts, [](const Port* x) { return x->busy; }, 6)
+  p.attribute("peer", kPortsCsv | kResultsTop | kPortUtilizationCsv, [](const Port* x) { return x->peer; })
+      .counter("tx_packets", "packets", kPortsCsv | kResultsTop, [](const Port* x) { return x->tx; })
+      .figure("busy_fraction", "fraction", Merge::kSame, kPortsCsv | kResultsTop, [](const Port* x) { return x->busy; }, 6)
       .counter("rcv_errors", "packets", kPortsCsv, [](const Port* x) { return x->err_a + x->err_b; })
-      .counter("rcv_errors.a", "packets", kResultsPorts, [](const Port* x) { return x->err_a; })
-      .counter("rcv_errors.b", "packets", kResultsPorts, [](const Port* x) { return x->err_b; })
-      .figure("window.busy_fraction", "fraction", Merge::kSame, kPortUtilizationCsv | kResultsPorts,
+      .counter("rcv_errors.a", "packets", kResultsTop, [](const Port* x) { return x->err_a; })
+      .counter("rcv_errors.b", "packets", kResultsTop, [](const Port* x) { return x->err_b; })
+      .figure("window.busy_fraction", "fraction", Merge::kSame, kPortUtilizationCsv | kResultsTop,
               [](const Port* x) { return x->window; }, 6);
   auto vls = reg.add_kind<PortVl>("vls", {"vl"}, Nesting::kObjects, p.index());
-  vls.counter("tx_packets", "packets", kPortVlsCsv | kResultsPorts, [](const PortVl& v) { return v.first->vl_tx[v.second]; });
+  vls.counter("tx_packets", "packets", kPortVlsCsv | kResultsTop, [](const PortVl& v) { return v.first->vl_tx[v.second]; });
   auto drops = reg.add_kind<PortVl>("discards", {"reason"}, Nesting::kMap, p.index());
-  drops.counter("packets", "packets", kDiscardsCsv | kResultsPorts, [](const PortVl& v) {
+  drops.counter("packets", "packets", kDiscardsCsv | kResultsTop, [](const PortVl& v) {
     const std::uint64_t n = v.first->drops[v.second];
     return n ? std::optional<std::uint64_t>(n) : std::nullopt;
   });
   auto stalls = reg.add_kind<PortVl>("window.credit_stall_ns", {"vl"}, Nesting::kList, p.index());
-  stalls.figure("credit_stall_ns", "ns", Merge::kSum, kCreditStallCsv | kResultsPorts, [](const PortVl& v) {
+  stalls.figure("credit_stall_ns", "ns", Merge::kSum, kCreditStallCsv | kResultsTop, [](const PortVl& v) {
     return v.first->window ? std::optional<double>(1.5 * static_cast<double>(v.second)) : std::nullopt;
   }, 3);
   for (std::size_t i = 0; i < ports.size(); ++i) {
@@ -77,11 +78,36 @@ TEST_CASE("CSV tables: keys of the kind and its parents, then the columns of the
   CHECK(stats_csv(n, kPortUtilizationCsv) == "node,port,peer,busy_fraction\n");  // attributes alone show no row
   CHECK(stats_csv(n, kCreditStallCsv) == "node,port,vl,credit_stall_ns\n");
   CHECK_THROWS(stats_csv(n, kClassesCsv));  // nothing registered for it
+  CHECK_FALSE(has_stats_output(n.kinds, kClassesCsv));
+  CHECK(has_stats_output(n.kinds, kCreditStallCsv));
+  CHECK(stats_csv_rows(n, kCreditStallCsv) == 0);
+  CHECK(stats_csv_rows(s, kPortVlsCsv) == 4);
+  CHECK(stats_csv_rows(s, kDiscardsCsv) == 1);
+}
+
+TEST_CASE("CSV tables are written line by line, text quoted when it holds a comma, lists in one cell",
+          "[report][stat_tables]") {
+  StatsRegistry reg;
+  struct Link {
+    std::string a;
+    std::vector<double> downs;
+  };
+  const std::vector<Link> links = {{"sw,1/1", {1.5, 20}}, {"say \"hi\"/2", {}}};
+  auto k = reg.add_kind<const Link*>("links", {"a"});
+  k.figure("down_ns", "ns", Merge::kSame, kLinksCsv, [](const Link* l) { return l->downs; })
+      .counter("n", "packets", kLinksCsv, [](const Link* l) { return l->downs.size(); });
+  for (const Link& l : links) k.add(&l, kNoStatParent, l.a);
+  const StatsSnapshot s = reg.snapshot();
+  std::vector<std::string> lines;
+  const std::uint64_t rows = write_stats_csv(s, kLinksCsv, [&](std::string_view line) { lines.emplace_back(line); });
+  CHECK(rows == 2);
+  CHECK(lines == std::vector<std::string>{"a,down_ns,n\n", "\"sw,1/1\",1.5 20,2\n", "\"say \"\"hi\"\"/2\",,0\n"});
+  CHECK(stats_csv(s, kLinksCsv) == lines[0] + lines[1] + lines[2]);
 }
 
 TEST_CASE("results.json rows: keys, figures at dotted paths, nested objects, maps and lists", "[report][stat_tables]") {
   const std::vector<Port> ports = two_ports(true);
-  const nlohmann::json j = stats_json_array(registry(ports).snapshot(), kResultsPorts);
+  const nlohmann::json j = stats_json_array(registry(ports).snapshot(), kResultsTop);
   const nlohmann::json expected = nlohmann::json::parse(R"([
     {"node": "sw", "port": 1, "peer": "h1/1", "tx_packets": 5, "busy_fraction": 0.25, "rcv_errors": {"a": 1, "b": 2},
      "window": {"busy_fraction": 0.5, "credit_stall_ns": [0.0, 1.5]},
@@ -96,7 +122,7 @@ TEST_CASE("results.json rows: keys, figures at dotted paths, nested objects, map
 
   // No window: its figures and its list are left out, an empty map stays.
   const std::vector<Port> no_window = two_ports(false);
-  const nlohmann::json n = stats_json_array(registry(no_window).snapshot(), kResultsPorts);
+  const nlohmann::json n = stats_json_array(registry(no_window).snapshot(), kResultsTop);
   CHECK_FALSE(n[0].contains("window"));
   CHECK(n[1]["discards"] == nlohmann::json::object());
 }
@@ -114,4 +140,16 @@ TEST_CASE("results.json objects: the figures of the fabric as a whole go into a 
   nlohmann::json j = {{"seed", 1}, {"packets", {{"dropped", 1}}}};
   add_stats_json(reg.snapshot(), kResultsTop, j);
   CHECK(j == nlohmann::json::parse(R"({"seed": 1, "packets": {"dropped": 1, "created": 10, "delivered": 9}})"));
+}
+
+TEST_CASE("CSV tables read from the registry row by row equal those of a snapshot", "[report][stat_tables]") {
+  const std::vector<Port> ports = two_ports(true);
+  const StatsRegistry reg = registry(ports);
+  const StatsSnapshot s = reg.snapshot();
+  for (StatOutput out : {kPortsCsv, kPortVlsCsv, kDiscardsCsv, kPortUtilizationCsv, kCreditStallCsv}) {
+    std::string text;
+    const std::uint64_t rows = write_stats_csv(reg, out, [&](std::string_view line) { text.append(line); });
+    CHECK(text == stats_csv(s, out));
+    CHECK(rows == stats_csv_rows(s, out));
+  }
 }

@@ -22,7 +22,7 @@ nlohmann::json run_security(const std::string& name, const std::string& extra = 
                                dir + " " + extra);
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
-  return nlohmann::json::parse(read_file(dir + "/results.json"));
+  return results_and_tables(dir);
 }
 
 const nlohmann::json& named(const nlohmann::json& list, const std::string& name) {

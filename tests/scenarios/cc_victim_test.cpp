@@ -17,7 +17,7 @@ nlohmann::json run(const std::string& name, const std::string& args) {
   CommandResult r =
       run_ibfsim("run " + std::string(IBFSIM_SOURCE_DIR) + "/scenarios/cc_victim.yaml -o " + out + " " + args);
   if (r.exit_code != 0) throw std::runtime_error(r.output);
-  return nlohmann::json::parse(read_file(out + "/results.json"));
+  return results_and_tables(out);
 }
 double accepted(const nlohmann::json& j, int flow) {
   return j["flows"][flow]["throughput"]["accepted_payload_gbps"].get<double>();
@@ -100,7 +100,7 @@ TEST_CASE("cc_victim writes its time series and plots it", "[scenarios][congesti
   // up) until the end: warmup 100 + measure 100 + drain 10 us = 210 us (the generators' backlog
   // keeps it running): samples at start + 0, 5, .., 205 us.
   CHECK(std::count(csv.begin(), csv.end(), '\n') == 1 + 42);
-  const nlohmann::json res = nlohmann::json::parse(read_file(out + "/results.json"));
+  const nlohmann::json res = results_and_tables(out);
   const double start_ns = res["phases"]["start_ns"];
   CHECK(start_ns > 0);
   CHECK(csv.find(fmt::format("\n{:.3f},", start_ns)) != std::string::npos);
@@ -124,7 +124,7 @@ TEST_CASE("ibfsim sweep over the switches' Threshold draws the trade-off between
   // The metrics are the points' own figures.
   std::vector<double> victim, hot;
   for (int p = 0; p < 3; ++p) {
-    const auto j = nlohmann::json::parse(read_file(out + fmt::format("/points/p{:04d}/results.json", p)));
+    const auto j = results_and_tables(out + fmt::format("/points/p{:04d}", p));
     victim.push_back(accepted(j, 4));
     for (const auto& port : j["ports"])
       if (port["node"] == "spine" && port["port"] == 5) hot.push_back(port["window"]["busy_fraction"].get<double>());

@@ -12,7 +12,7 @@ TEST_CASE("a 32-host fat tree at 90% uniform load for 1 ms drops nothing and kee
   CommandResult r = run_ibfsim("run " + data_path("fat_tree_90.yaml") + " -o " + out);
   INFO(r.output);
   REQUIRE(r.exit_code == 0);  // a broken credit or ledger invariant would end the run with 1
-  auto j = nlohmann::json::parse(read_file(out + "/results.json"));
+  auto j = results_and_tables(out);
   CHECK(j["topology"]["hcas"] == 32);
   CHECK(j["topology"]["switches"] == 12);
   CHECK(j["packets"]["dropped_total"] == 0);

@@ -118,7 +118,7 @@ TEST_CASE("a run names the FEC each link runs in results.json, and bit-exact mod
   const CommandResult exact = run_ibfsim("run " + dir + "/s.yaml -o " + dir + "/exact --set phy.mode=bit_exact");
   INFO(exact.output);
   REQUIRE(exact.exit_code == 0);
-  const auto j = nlohmann::json::parse(read_file(dir + "/timing/results.json"));
+  const auto j = results_and_tables(dir + "/timing");
   REQUIRE(j["links"].size() == 3);
   CHECK(j["links"][0]["fec"] == "RS(544,514)");
   CHECK(j["links"][1]["fec"] == "RS(528,514)");
@@ -127,7 +127,7 @@ TEST_CASE("a run names the FEC each link runs in results.json, and bit-exact mod
   const std::string t = read_file(dir + "/timing/trace_links.csv");
   REQUIRE(t.size() > 1000);
   CHECK(t == read_file(dir + "/exact/trace_links.csv"));
-  CHECK(j["latency"] == nlohmann::json::parse(read_file(dir + "/exact/results.json"))["latency"]);
+  CHECK(j["latency"] == results_and_tables(dir + "/exact")["latency"]);
 }
 
 TEST_CASE("phy.fec_decoder_latency takes a duration", "[scenarios][fec][input]") {

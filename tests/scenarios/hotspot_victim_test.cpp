@@ -14,7 +14,7 @@ nlohmann::json run(const std::string& name, const std::string& args) {
   CommandResult r = run_ibfsim("run " + std::string(IBFSIM_SOURCE_DIR) + "/scenarios/hotspot_victim.yaml -o " + out +
                                " " + args);
   if (r.exit_code != 0) throw std::runtime_error(r.output);
-  return nlohmann::json::parse(read_file(out + "/results.json"));
+  return results_and_tables(out);
 }
 double victim_mean(const nlohmann::json& j) { return j["flows"][1]["latency"]["mean_ns"].get<double>(); }
 }  // namespace

@@ -28,8 +28,8 @@ void same_timing(const std::string& topology, std::uint64_t skip_interval) {
   const std::string t = read_file(dir + "/timing/trace_links.csv"), e = read_file(dir + "/exact/trace_links.csv");
   REQUIRE(t.size() > 1000);
   CHECK(t == e);
-  auto jt = nlohmann::json::parse(read_file(dir + "/timing/results.json"));
-  auto je = nlohmann::json::parse(read_file(dir + "/exact/results.json"));
+  auto jt = results_and_tables(dir + "/timing");
+  auto je = results_and_tables(dir + "/exact");
   CHECK(jt["latency"] == je["latency"]);
   CHECK(jt["packets"] == je["packets"]);
   CHECK(jt["ports"] == je["ports"]);
@@ -90,7 +90,7 @@ TEST_CASE("bit errors on a bit-exact link are caught (symbol, VCRC, EBP or ICRC 
     CommandResult r = run_ibfsim("run " + dir + "/s.yaml -o " + dir + "/out");
     INFO(r.output);
     REQUIRE(r.exit_code == 0);  // every packet delivered or dropped with a reason
-    auto j = nlohmann::json::parse(read_file(dir + "/out/results.json"));
+    auto j = results_and_tables(dir + "/out");
     std::uint64_t flipped = 0;
     for (const auto& l : j["links"]) flipped += l["bits_flipped"].get<std::uint64_t>();
     CHECK(flipped > 10);
@@ -120,8 +120,8 @@ TEST_CASE("the quickstart scenario gives the same figures in timing and bit-exac
   const std::string scenario = std::string(IBFSIM_SOURCE_DIR) + "/scenarios/quickstart.yaml";
   REQUIRE(run_ibfsim("run " + scenario + " -o " + dir + "/timing").exit_code == 0);
   REQUIRE(run_ibfsim("run " + scenario + " -o " + dir + "/exact --set phy.mode=bit_exact").exit_code == 0);
-  auto jt = nlohmann::json::parse(read_file(dir + "/timing/results.json"));
-  auto je = nlohmann::json::parse(read_file(dir + "/exact/results.json"));
+  auto jt = results_and_tables(dir + "/timing");
+  auto je = results_and_tables(dir + "/exact");
   // Everything but the run's own bookkeeping (the bit-exact PHY sends periodic flow-control
   // packets as events, the timing mode accounts for them lazily) and the PHY's counters.
   for (const char* key : {"packets", "latency", "network_latency", "flows", "throughput", "phases", "ports"}) {

@@ -22,7 +22,7 @@ TEST_CASE("security.yaml: wrong R_Key, out of bounds, no remote write, wrong P_K
   CommandResult run = run_ibfsim("run " + std::string(IBFSIM_SOURCE_DIR) + "/scenarios/security.yaml -o " + dir);
   INFO(run.output);
   REQUIRE(run.exit_code == 0);
-  const nlohmann::json r = nlohmann::json::parse(read_file(dir + "/results.json"));
+  const nlohmann::json r = results_and_tables(dir);
 
   // Four RC WRITEs of 4 KiB are posted at once on each flow (tx_depth 4), each flow alone on the
   // fabric (they start 20 us apart). The responder checks the first one's RETH (R_Key, bounds,

@@ -121,14 +121,14 @@ TEST_CASE("incast scenario: 4 sources into one link fit at 0.2 each and saturate
   const std::string dir = scratch_dir("study_incast");
   CommandResult r = run_ibfsim("run " + scenario("incast_congestion") + " -o " + dir + "/a --set phases.measure=50us");
   REQUIRE(r.exit_code == 0);
-  auto a = nlohmann::json::parse(read_file(dir + "/a/results.json"));
+  auto a = results_and_tables(dir + "/a");
   CHECK(a["flows"][0]["sources"] == 4);
   CHECK(a["saturation"]["saturated"] == false);
   CHECK(a["load"]["accepted"].get<double>() == Approx(a["load"]["offered"].get<double>()).epsilon(0.05));
   r = run_ibfsim("run " + scenario("incast_congestion") + " -o " + dir + "/b --set phases.measure=50us"
                  " --set workload.load=0.3 --set phases.drain=10us");
   REQUIRE(r.exit_code == 0);
-  auto b = nlohmann::json::parse(read_file(dir + "/b/results.json"));
+  auto b = results_and_tables(dir + "/b");
   CHECK(b["saturation"]["saturated"] == true);
   CHECK(b["load"]["accepted"].get<double>() <= 0.25 + 0.005);
   CHECK(b["load"]["accepted"].get<double>() > 0.24);
@@ -139,7 +139,7 @@ TEST_CASE("permutation on a torus: every host sends to one other and the run dra
   const CommandResult r = run_ibfsim("run " + scenario("permutation_torus") + " -o " + dir + " --set phases.measure=30us");
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
-  auto j = nlohmann::json::parse(read_file(dir + "/results.json"));
+  auto j = results_and_tables(dir);
   const auto& f = j["flows"][0];
   CHECK(f["sources"] == 128);
   CHECK(f["silent_sources"] == 0);
@@ -158,7 +158,7 @@ TEST_CASE("all-to-all and ring allreduce scenarios complete every iteration with
   CommandResult r = run_ibfsim("run " + scenario("all_to_all") + " -o " + dir + "/a2a --set workload.iterations=1");
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
-  auto a = nlohmann::json::parse(read_file(dir + "/a2a/results.json"));
+  auto a = results_and_tables(dir + "/a2a");
   const auto& ac = a["flows"][0]["collective"];
   CHECK(ac["completed"] == 1);
   CHECK(ac["steps"] == 127);
@@ -168,7 +168,7 @@ TEST_CASE("all-to-all and ring allreduce scenarios complete every iteration with
   r = run_ibfsim("run " + scenario("ring_allreduce") + " -o " + dir + "/ring --set workload.0.iterations=1");
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
-  auto g = nlohmann::json::parse(read_file(dir + "/ring/results.json"));
+  auto g = results_and_tables(dir + "/ring");
   const auto& rc = g["flows"][0]["collective"];
   CHECK(rc["completed"] == 1);
   CHECK(rc["steps"] == 30);

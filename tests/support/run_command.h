@@ -55,10 +55,18 @@ inline std::string scratch_dir(const std::string& name) {
 
 #include <nlohmann/json.hpp>
 
+#include "sim/report/results_view.h"
+
 namespace ibfsim::test {
 
+// results.json of a results folder with the members its tables hold put back ("ports" from
+// ports.csv, port_vls.csv, discards.csv, ...; "links" from links.csv; ...: report/results_view.h):
+// what the tests read port, link and QP figures from.
+inline nlohmann::json results_and_tables(const std::string& folder) { return results_with_tables(folder); }
+
 // Writes `scenario_yaml` into a fresh folder (topology paths are relative to the repository's
-// topologies/), runs it, and returns results.json; the run must succeed.
+// topologies/), runs it, and returns results.json with its tables (results_and_tables); the run
+// must succeed.
 inline nlohmann::json run_scenario_text(const std::string& name, const std::string& scenario_yaml,
                                         const std::string& extra_args = "") {
   const std::string dir = scratch_dir(name);
@@ -66,10 +74,10 @@ inline nlohmann::json run_scenario_text(const std::string& name, const std::stri
   std::ofstream(path) << "topology: " << IBFSIM_SOURCE_DIR << "/topologies/" << scenario_yaml;
   CommandResult r = run_ibfsim("run " + path + " -o " + dir + "/out " + extra_args);
   if (r.exit_code != 0) throw std::runtime_error("ibfsim failed: " + r.output);
-  return nlohmann::json::parse(read_file(dir + "/out/results.json"));
+  return results_and_tables(dir + "/out");
 }
 
-// Sum of a port-level discard reason over every port of the results.
+// Sum of a port-level discard reason over every port of the results (with their tables).
 inline std::uint64_t discards(const nlohmann::json& results, const std::string& reason) {
   std::uint64_t n = 0;
   for (const auto& p : results["ports"])

@@ -1,0 +1,25 @@
+#include "sim/report/result_tables.h"
+
+namespace ibfsim {
+
+const std::vector<ResultTable>& result_tables() {
+  static const std::vector<ResultTable> tables = {
+      {"ports", kPortsCsv},
+      {"port_vls", kPortVlsCsv},
+      {"discards", kDiscardsCsv},
+      {"port_utilization", kPortUtilizationCsv},
+      {"credit_stall", kCreditStallCsv},
+      {"links", kLinksCsv},
+      {"hca_model", kHcaModelCsv},
+      {"cc_switch_ports", kCcSwitchPortsCsv},
+      {"cc_qps", kCcQpsCsv},
+      {"cc_sl_throttles", kCcSlThrottlesCsv},
+      {"fault_destinations", kFaultDestinationsCsv},
+      {"m_key_violations", kMKeyViolationsCsv},
+      {"attack_targets", kAttackTargetsCsv},
+      {"classes", kClassesCsv},
+  };
+  return tables;
+}
+
+}  // namespace ibfsim
