@@ -109,7 +109,7 @@ nlohmann::json hca_model_json(const std::vector<HcaModelFacts>& models) {
                   {"host_interface_gbytes_per_s", c.host_interface_gbytes_per_s},
                   {"p_keys", c.p_keys}});
   for (std::size_t i = 0; i < models.size(); ++i)
-    if (models[i].random_memory_keys) hm[i]["memory_keys"] = "random";  // (sequential: not shown)
+    if (!models[i].memory_keys.empty()) hm[i]["memory_keys"] = models[i].memory_keys;  // (sequential: not shown)
   return hm;
 }
 
