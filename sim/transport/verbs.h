@@ -133,7 +133,7 @@ enum ibv_rereg_mr_flags : unsigned {
   IBV_REREG_MR_CHANGE_PD = 2,
   IBV_REREG_MR_CHANGE_ACCESS = 4,
 };
-enum ibv_rereg_mr_err_code { IBV_REREG_MR_ERR_INPUT = -1, IBV_REREG_MR_ERR_CMD = -4 };
+enum ibv_rereg_mr_err_code { IBV_REREG_MR_ERR_INPUT = -1 };  // (libibverbs has others; the model needs none)
 
 // Memory windows (IBA Vol1 10.6.7): a window gives remote access to part of a region it is bound
 // to, through its own R_Key. Type 1 is bound with ibv_bind_mw and belongs to its PD; type 2 (2B)

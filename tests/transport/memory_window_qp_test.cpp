@@ -313,3 +313,55 @@ TEST_CASE("a refused bind completes with IBV_WC_MW_BIND_ERR and moves the QP to 
   CHECK(b.qp->state() == IBV_QPS_ERR);
   CHECK(h2.mrs().mw_stats().bind_errors == 1);
 }
+
+TEST_CASE("a bind behind an outstanding WRITE on the same QP completes with it, in posting order, and the window "
+          "then serves a READ from the peer",
+          "[transport][mw]") {
+  Fabric& f = build_fabric(kTwoHosts, with_data());
+  Hca& h1 = *f.hca(1);
+  Hca& h2 = *f.hca(2);
+  // h1 writes to h2 and binds a type 2 window over the second half of its own region, in that
+  // order on one send queue; h2 then reads h1's memory through the window (its READ arrives on
+  // a.qp, the QP that bound it).
+  Endpoint a = make_endpoint(h1, IBV_QPT_RC, 8192, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_MW_BIND);
+  Endpoint b = make_endpoint(h2, IBV_QPT_RC, 8192, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
+  connect(a, b);
+  CqLog alog, blog;
+  h1.cq(a.cq).set_listener(&alog);
+  h2.cq(b.cq).set_listener(&blog);
+  std::memset(h1.memory().bytes(a.buf, 4096), 0x11, 4096);         // what the WRITE carries
+  std::memset(h1.memory().bytes(a.buf + 4096, 4096), 0x3C, 4096);  // what the window shows
+  const ibv_mw mw = *h1.alloc_mw(a.pd, IBV_MW_TYPE_2);
+  const std::uint32_t rkey = ibv_inc_rkey(mw.rkey);
+  Timeline tl;
+  tl.at(h1, 1 * kUs, [&] {
+    REQUIRE(h1.post_send(*a.qp, write_to(a, b.buf, b.mr.rkey, 4096, 1)) == 0);
+    REQUIRE(h1.post_send(*a.qp, bind_wr(mw, rkey, a.mr, a.buf + 4096, 4096, IBV_ACCESS_REMOTE_READ, 2)) == 0);
+  });
+  tl.at(h2, 10 * kUs, [&] {
+    ibv_send_wr rd;
+    rd.wr_id = 3;
+    rd.opcode = IBV_WR_RDMA_READ;
+    rd.send_flags = IBV_SEND_SIGNALED;
+    rd.sg_list = {b.sge(0, 256)};
+    rd.rdma.remote_addr = a.buf + 4096;
+    rd.rdma.rkey = rkey;
+    REQUIRE(h2.post_send(*b.qp, rd) == 0);
+  });
+  run_for(f, 100 * kUs);
+  // The WRITE's ACK completes it, and the bind behind it with it: same instant, posting order.
+  REQUIRE(alog.wcs.size() == 2);
+  CHECK(alog.wcs[0].second.wr_id == 1);
+  CHECK(alog.wcs[0].second.opcode == IBV_WC_RDMA_WRITE);
+  CHECK(alog.wcs[1].second.wr_id == 2);
+  CHECK(alog.wcs[1].second.opcode == IBV_WC_BIND_MW);
+  CHECK(alog.wcs[1].second.status == IBV_WC_SUCCESS);
+  CHECK(alog.wcs[1].first == alog.wcs[0].first);
+  CHECK(alog.wcs[0].first > 1'500'000'000);  // not before the WRITE's ACK came back
+  // The READ through the window brought the window's bytes over the WRITE's.
+  REQUIRE(blog.wcs.size() == 1);
+  CHECK(blog.wcs[0].second.status == IBV_WC_SUCCESS);
+  CHECK(h2.memory().bytes(b.buf, 257)[0] == 0x3C);
+  CHECK(h2.memory().bytes(b.buf, 257)[255] == 0x3C);
+  CHECK(h2.memory().bytes(b.buf, 257)[256] == 0x11);
+}
