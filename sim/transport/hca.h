@@ -228,7 +228,7 @@ class Hca final : public ScheduledModule, public PortOwner, public TransportEnv 
   void set_async_event_listener(AsyncEventListener* l) { verbs_.async_events().set_listener(l); }
   CompletionQueue& cq(verbs::CqHandle h) { return verbs_.cq(h); }
   int poll_cq(verbs::CqHandle h, int n, verbs::ibv_wc* wc) { return cq(h).poll(n, wc); }
-  // nullptr if the attributes are invalid (unknown CQ, unsupported type).
+  // nullptr if the attributes are invalid (unknown PD, CQ or SRQ, unsupported type).
   QueuePair* create_qp(verbs::PdHandle pd, const verbs::ibv_qp_init_attr& init) { return verbs_.create_qp(pd, init); }
   // Any QP of the HCA, verbs or generator; nullptr if none has that number.
   QueuePair* qp(Qpn qpn) { return verbs_.find(qpn); }
