@@ -63,9 +63,9 @@ void register_hca_models(StatsRegistry& r, const std::vector<HcaModelFacts>& mod
       .attribute("pcie_unlimited", kOut, [](Model m) { return yes_no(m->pcie_unlimited); })
       .attribute("host_interface_gbytes_per_s", kOut, [](Model m) { return m->host_interface_gbytes_per_s; })
       .attribute("p_keys", kOut, [](Model m) { return std::vector<double>(m->p_keys.begin(), m->p_keys.end()); })
-      // Shown only when random (sequential keys are the default).
+      // Shown only when not sequential (the default).
       .attribute("memory_keys", kOut, [](Model m) {
-        return m->random_memory_keys ? std::optional<std::string>("random") : std::nullopt;
+        return m->memory_keys.empty() ? std::nullopt : std::optional<std::string>(m->memory_keys);
       });
   for (const HcaModelFacts& m : models) k.add(&m, kNoStatParent, m.hca);
 }

@@ -74,7 +74,7 @@ struct HcaModelFacts {
   bool pcie_unlimited = false;
   double host_interface_gbytes_per_s = 0;  // 0 when unlimited
   std::vector<std::uint16_t> p_keys;
-  bool random_memory_keys = false;
+  std::string memory_keys;  // how it makes memory keys; empty: sequential (the default, not shown)
 };
 
 // A cable: its training, when it came up, went down and came back, and its PHY's error counts.

@@ -26,8 +26,8 @@ Hca::Hca(const sc_core::sc_module_name& name, HcaConfig config, PacketPool& pool
     ports_.push_back(std::make_unique<LinkPort>(*this, *this, static_cast<PortNum>(i), config_.buffers,
                                                 std::string(this->name()) + "/" + std::to_string(i)));
   }
-  if (config_.random_memory_keys)
-    verbs_.use_random_memory_keys(RngStream(config_.seed, kMemoryKeyStream + config_.node_index));
+  if (config_.memory_keys != MemoryKeyMode::kSequential)
+    verbs_.set_memory_key_mode(config_.memory_keys, RngStream(config_.seed, kMemoryKeyStream + config_.node_index));
   port_sl_to_vl_.assign(config_.num_ports, config_.sl_to_vl);
   subnet_prefix_.assign(config_.num_ports, config_.subnet_prefix);
   port_lmc_.assign(config_.num_ports, 0);

@@ -10,7 +10,8 @@
 //   - ReceiveEngine (receive_engine.h): the receive checks, demultiplexing, receive DMA, delivery;
 //   - HcaManagement (hca_management.h): QP0 and QP1, the SMPs and GMPs of the management agent;
 //   - HcaCongestionControl (hca_congestion_control.h): CNPs and the injection throttle (A10);
-//   - VerbsResources (verbs_resources.h): host memory, PDs, MRs, CQs, the QP table, completions.
+//   - VerbsResources (verbs_resources.h): host memory, PDs, the protection table (MRs, MWs), CQs,
+//     SRQs, AHs, the QP table, completions and asynchronous events.
 // The Hca holds the ports and what the SMA programs into them (LIDs, SL->VL, VL arbitration,
 // P_Keys), answers its ports (PortOwner) and its QPs (TransportEnv), and offers the API below.
 //
@@ -26,6 +27,7 @@
 // programs the ports through the setters (LID and LMC, SL->VL, VL arbitration, P_Keys).
 #pragma once
 #include <array>
+#include <cerrno>
 #include <map>
 #include <memory>
 #include <optional>
@@ -89,9 +91,9 @@ struct HcaConfig {
   // Every port's GID subnet prefix (PortInfo.GidPrefix) until the SM sets one: the link-local
   // fe80::/64, or a subnet's own where routers join subnets (fabric/topology_subnets.h).
   std::uint64_t subnet_prefix = 0xfe80000000000000ull;
-  // Memory keys (memory_region.h): sequential, or 32 random bits each from RngStream(seed,
-  // kMemoryKeyStream + node_index).
-  bool random_memory_keys = false;
+  // Memory keys (memory_key.h): sequential, a key byte or 32 random bits each from
+  // RngStream(seed, kMemoryKeyStream + node_index).
+  MemoryKeyMode memory_keys = MemoryKeyMode::kSequential;
   std::uint64_t seed = 1;
 };
 
@@ -171,10 +173,62 @@ class Hca final : public ScheduledModule, public PortOwner, public TransportEnv 
   std::optional<verbs::ibv_mr> reg_mr(verbs::PdHandle pd, std::uint64_t addr, std::uint64_t length, unsigned access) {
     return verbs_.reg_mr(pd, addr, length, access);
   }
+  // ibv_rereg_mr: a deregistration and a registration of the region in one (its index kept):
+  // `flags` (IBV_REREG_MR_CHANGE_*) say what changes; the region gets new keys (a new key byte;
+  // random keys: new keys), written into `mr`, and its old keys stop working. 0, or
+  // IBV_REREG_MR_ERR_INPUT with the old region valid and unchanged (unknown region or PD, memory
+  // not allocated, bad flags or access, windows bound to it).
+  int rereg_mr(verbs::ibv_mr& mr, unsigned flags, verbs::PdHandle pd, std::uint64_t addr, std::uint64_t length,
+               unsigned access) {
+    return verbs_.rereg_mr(mr, flags, pd, addr, length, access);
+  }
+  // ibv_dereg_mr: 0, EINVAL (not a registered region) or EBUSY (a memory window is bound to it).
+  int dereg_mr(const verbs::ibv_mr& mr) { return verbs_.dereg_mr(mr); }
+  // ibv_alloc_mw (memory_window.h): a window of `type`, not bound; nullopt for an unknown PD or type.
+  std::optional<verbs::ibv_mw> alloc_mw(verbs::PdHandle pd, verbs::ibv_mw_type type) {
+    return verbs_.alloc_mw(pd, type);
+  }
+  // ibv_dealloc_mw: unbinds the window if bound. 0 or EINVAL.
+  int dealloc_mw(const verbs::ibv_mw& mw) { return verbs_.dealloc_mw(mw); }
+  // ibv_bind_mw (type 1): posts on `qp` a bind work request with the window's next key byte and
+  // sets mw.rkey to the new R_Key at once; the bind is done when the send queue comes to it
+  // (IBV_WC_BIND_MW if signaled, IBV_WC_MW_BIND_ERR if refused). EINVAL (a type 2 window, a
+  // zero-based bind, a UD QP, ...), EPERM (the region's PD is not the window's), ENOMEM.
+  int bind_mw(QueuePair& qp, verbs::ibv_mw& mw, const verbs::ibv_mw_bind& bind) { return verbs_.bind_mw(qp, mw, bind); }
   verbs::CqHandle create_cq(std::uint32_t cqe) { return verbs_.create_cq(cqe); }
+  // ibv_create_srq (shared_receive_queue.h): 0 for an unknown PD or max_wr / max_sge out of
+  // 1..32768 / 1..32 (attr.srq_limit is ignored, as in libibverbs).
+  verbs::SrqHandle create_srq(verbs::PdHandle pd, const verbs::ibv_srq_init_attr& init) {
+    return verbs_.create_srq(pd, init);
+  }
+  // ibv_modify_srq (IBV_SRQ_LIMIT arms the limit event), ibv_query_srq, ibv_post_srq_recv,
+  // ibv_destroy_srq (EBUSY while QPs use it): 0 or an errno value; EINVAL for an unknown SRQ.
+  int modify_srq(verbs::SrqHandle h, const verbs::ibv_srq_attr& attr, unsigned mask) {
+    SharedReceiveQueue* s = verbs_.srq(h);
+    return s ? s->modify(attr, mask) : EINVAL;
+  }
+  int query_srq(verbs::SrqHandle h, verbs::ibv_srq_attr* attr) const {
+    const SharedReceiveQueue* s = verbs_.srq(h);
+    if (!s) return EINVAL;
+    *attr = s->query();
+    return 0;
+  }
+  int post_srq_recv(verbs::SrqHandle h, const verbs::ibv_recv_wr& wr) {
+    SharedReceiveQueue* s = verbs_.srq(h);
+    return s ? s->post(wr) : EINVAL;
+  }
+  int destroy_srq(verbs::SrqHandle h) { return verbs_.destroy_srq(h); }
+  // ibv_create_ah: the address vector a UD work request names (wr.ud.ah); 0 for an unknown PD,
+  // port or SL. ibv_destroy_ah: 0 or EINVAL (WQEs posted with it keep their copy).
+  verbs::AhHandle create_ah(verbs::PdHandle pd, const verbs::ibv_ah_attr& attr) { return verbs_.create_ah(pd, attr); }
+  int destroy_ah(verbs::AhHandle h) { return verbs_.destroy_ah(h); }
+  // ibv_get_async_event (async_events.h): 0 and the oldest visible event, or EAGAIN when none
+  // waits; or a listener called as each becomes visible. (ibv_ack_async_event has nothing to do.)
+  int get_async_event(verbs::ibv_async_event* e) { return verbs_.async_events().get(e); }
+  void set_async_event_listener(AsyncEventListener* l) { verbs_.async_events().set_listener(l); }
   CompletionQueue& cq(verbs::CqHandle h) { return verbs_.cq(h); }
   int poll_cq(verbs::CqHandle h, int n, verbs::ibv_wc* wc) { return cq(h).poll(n, wc); }
-  // nullptr if the attributes are invalid (unknown CQ, unsupported type).
+  // nullptr if the attributes are invalid (unknown PD, CQ or SRQ, unsupported type).
   QueuePair* create_qp(verbs::PdHandle pd, const verbs::ibv_qp_init_attr& init) { return verbs_.create_qp(pd, init); }
   // Any QP of the HCA, verbs or generator; nullptr if none has that number.
   QueuePair* qp(Qpn qpn) { return verbs_.find(qpn); }
@@ -189,7 +243,9 @@ class Hca final : public ScheduledModule, public PortOwner, public TransportEnv 
 
   // TransportEnv
   Time now() const override { return ScheduledModule::now(); }
-  const MrTable& mrs() const override { return verbs_.mrs(); }
+  MrTable& mrs() override { return verbs_.mrs(); }
+  const MrTable& mrs() const { return verbs_.mrs(); }
+  void async_event(const verbs::ibv_async_event& e) override { verbs_.async_event(e); }
   bool carry_payload() const override { return config_.carry_payload; }
   void wake(QueuePair& qp) override { engine(qp.port()).wake(qp); }
   void arm_timer(QueuePair& qp, std::uint8_t kind, Time at, std::uint64_t generation) override {

@@ -10,8 +10,8 @@ namespace ibfsim {
 
 using namespace verbs;
 
-QueuePair::QueuePair(TransportEnv& env, Qpn qpn, PdHandle pd, const ibv_qp_init_attr& init)
-    : env_(env), qpn_(qpn), pd_(pd), init_(init) {}
+QueuePair::QueuePair(TransportEnv& env, Qpn qpn, PdHandle pd, const ibv_qp_init_attr& init, SharedReceiveQueue* srq)
+    : env_(env), qpn_(qpn), pd_(pd), init_(init), srq_(srq) {}
 
 std::unique_ptr<QueuePair> QueuePair::make_generator(TransportEnv& env, Qpn qpn, std::uint32_t q_key) {
   ibv_qp_init_attr init;
@@ -90,7 +90,7 @@ int QueuePair::modify(const ibv_qp_attr& a, unsigned mask) {
   return 0;
 }
 
-int QueuePair::post_send(const ibv_send_wr& wr, Time ready_at) {
+int QueuePair::post_send(const ibv_send_wr& wr, Time ready_at, const ibv_ah_attr* av) {
   if (attr_.qp_state == IBV_QPS_RESET || attr_.qp_state == IBV_QPS_INIT || attr_.qp_state == IBV_QPS_RTR)
     return EINVAL;  // libibverbs: posting sends needs RTS (or later)
   if (sq_.size() >= init_.cap.max_send_wr) return ENOMEM;
@@ -107,18 +107,29 @@ int QueuePair::post_send(const ibv_send_wr& wr, Time ready_at) {
     case IBV_WR_RDMA_READ:
     case IBV_WR_ATOMIC_CMP_AND_SWP:
     case IBV_WR_ATOMIC_FETCH_AND_ADD:
+    case IBV_WR_SEND_WITH_INV:  // RC only (IBA Vol1 ch. 9: no UC opcode carries an IETH)
       if (!rc) return EINVAL;
+      break;
+    case IBV_WR_BIND_MW:
+    case IBV_WR_LOCAL_INV:  // memory windows: RC and UC (ibv_bind_mw)
+      if (ud) return EINVAL;
       break;
     default: return EINVAL;
   }
+  if (ud && av == nullptr) return EINVAL;  // a UD send names an address handle
   SendWqe w;
   w.wr = wr;
+  if (av) w.av = *av;
   for (const auto& s : wr.sg_list) w.len += s.length;
   const bool atomic = wr.opcode == IBV_WR_ATOMIC_CMP_AND_SWP || wr.opcode == IBV_WR_ATOMIC_FETCH_AND_ADD;
   if (atomic && w.len != 8) return EINVAL;
   if (ud && w.len > pmtu()) return EINVAL;  // one packet per UD message
   if (w.len > 0x80000000ull) return EINVAL;  // 2^31: the largest IB message
-  w.npkts = atomic ? 1u : static_cast<std::uint32_t>(std::max<std::uint64_t>(1, (w.len + pmtu() - 1) / pmtu()));
+  const bool local = wr.opcode == IBV_WR_BIND_MW || wr.opcode == IBV_WR_LOCAL_INV;
+  if (local && !wr.sg_list.empty()) return EINVAL;
+  w.npkts = local    ? 0u
+            : atomic ? 1u
+                     : static_cast<std::uint32_t>(std::max<std::uint64_t>(1, (w.len + pmtu() - 1) / pmtu()));
   w.signaled = init_.sq_sig_all || (wr.send_flags & IBV_SEND_SIGNALED);
   w.ready_at = ready_at;
   // Local protection is checked when the WQE is processed, as hardware does; a bad L_Key then
@@ -129,7 +140,7 @@ int QueuePair::post_send(const ibv_send_wr& wr, Time ready_at) {
 }
 
 int QueuePair::post_recv(const ibv_recv_wr& wr) {
-  if (attr_.qp_state == IBV_QPS_RESET) return EINVAL;
+  if (attr_.qp_state == IBV_QPS_RESET || srq_ != nullptr) return EINVAL;
   if (rq_.size() >= init_.cap.max_recv_wr) return ENOMEM;
   if (wr.sg_list.size() > init_.cap.max_recv_sge) return EINVAL;
   RecvWqe r;
@@ -195,6 +206,7 @@ void QueuePair::fill_headers(TransportHeaders& h, std::uint8_t opcode, Psn psn) 
 }
 
 void QueuePair::enter_error() {
+  const bool entering = attr_.qp_state != IBV_QPS_ERR;
   attr_.qp_state = IBV_QPS_ERR;
   ++ack_timer_gen_, ++rnr_timer_gen_;
   ack_timer_armed_ = false;
@@ -204,6 +216,7 @@ void QueuePair::enter_error() {
   // Everything outstanding completes with IBV_WC_WR_FLUSH_ERR, in order.
   while (!sq_.empty()) complete_front(IBV_WC_WR_FLUSH_ERR);
   send_idx_ = 0, send_pkt_ = 0, rd_atomic_out_ = 0;
+  // (With an SRQ, only the WQE the QP took; the SRQ's stay for the other QPs.)
   while (!rq_.empty()) {
     ibv_wc wc;
     wc.wr_id = rq_.front().wr.wr_id;
@@ -212,6 +225,14 @@ void QueuePair::enter_error() {
     wc.qp_num = qpn_;
     rq_.pop_front();
     env_.complete(*this, false, wc);
+  }
+  if (srq_ && entering) {
+    // A QP of an SRQ that enters error takes no more of its WQEs: the consumer hears it
+    // (IBV_EVENT_QP_LAST_WQE_REACHED) and may then destroy the QP.
+    ibv_async_event e;
+    e.element.qp_num = qpn_;
+    e.event_type = IBV_EVENT_QP_LAST_WQE_REACHED;
+    env_.async_event(e);
   }
 }
 

@@ -18,6 +18,7 @@
 #include "sim/core/time.h"
 #include "sim/transport/host_memory.h"
 #include "sim/transport/memory_region.h"
+#include "sim/transport/shared_receive_queue.h"
 #include "sim/transport/transport_packet.h"
 #include "sim/transport/verbs.h"
 
@@ -52,7 +53,8 @@ class TransportEnv {
   virtual ~TransportEnv() = default;
   virtual Time now() const = 0;
   virtual HostMemory& memory() = 0;
-  virtual const MrTable& mrs() const = 0;
+  // The protection table: checked by requests, changed by binds and invalidations.
+  virtual MrTable& mrs() = 0;
   virtual bool carry_payload() const = 0;
   // The QP has a packet to send: the HCA will call QueuePair::build_next when its port can take it.
   virtual void wake(QueuePair& qp) = 0;
@@ -64,13 +66,17 @@ class TransportEnv {
   virtual std::uint16_t port_p_key(PortNum port, std::uint16_t index) const = 0;
   virtual std::uint8_t sl_to_vl(PortNum port, std::uint8_t sl) const = 0;
   virtual Grh port_grh_source(PortNum port) const = 0;  // SGID of the port
+  // An affiliated asynchronous event (an SRQ's limit reached, ...) for the consumer.
+  virtual void async_event(const verbs::ibv_async_event& e) = 0;
 };
 
 class QueuePair {
  public:
   enum TimerKind : std::uint8_t { kAckTimer = 1, kRnrTimer = 2 };
 
-  QueuePair(TransportEnv& env, Qpn qpn, verbs::PdHandle pd, const verbs::ibv_qp_init_attr& init);
+  // `srq`: the SRQ named by init.srq (its receives come from there), or nullptr.
+  QueuePair(TransportEnv& env, Qpn qpn, verbs::PdHandle pd, const verbs::ibv_qp_init_attr& init,
+            SharedReceiveQueue* srq = nullptr);
 
   // A UD QP of the traffic generator (Hca::create_ud_qp), in RTS on port 1 (P_Key index 0) with
   // Q_Key `q_key`. It sends the datagrams the generator posts (build_datagram), which the HCA
@@ -108,10 +114,12 @@ class QueuePair {
 
   // ibv_modify_qp: 0 or EINVAL (bad transition or attribute mask).
   int modify(const verbs::ibv_qp_attr& attr, unsigned mask);
-  // ibv_post_send / ibv_post_recv: 0, EINVAL (bad WR) or ENOMEM (queue full). `ready_at` is when
-  // the HCA sees the doorbell.
-  int post_send(const verbs::ibv_send_wr& wr, Time ready_at);
+  // ibv_post_send / ibv_post_recv: 0, EINVAL (bad WR; a receive on a QP with an SRQ) or ENOMEM
+  // (queue full). `ready_at` is when the HCA sees the doorbell; `av` (UD) the address vector of
+  // the WR's address handle, copied into the WQE.
+  int post_send(const verbs::ibv_send_wr& wr, Time ready_at, const verbs::ibv_ah_attr* av = nullptr);
   int post_recv(const verbs::ibv_recv_wr& wr);
+  SharedReceiveQueue* srq() const { return srq_; }
 
   // --- the HCA's side ---
   // True if build_next would produce a packet now.
@@ -157,11 +165,9 @@ class QueuePair {
     std::uint32_t done_pkts = 0;  // packets ACKed, or READ response packets received
     bool signaled = false;
     Time ready_at = 0;
+    verbs::ibv_ah_attr av;  // UD: the address handle's, at post time
   };
-  struct RecvWqe {
-    verbs::ibv_recv_wr wr;
-    std::uint64_t len = 0;
-  };
+  using RecvWqe = ReceiveWqe;
   // A response the responder owes (RC).
   struct Response {
     enum Kind : std::uint8_t { kAck, kNak, kRead, kAtomicAck } kind = kAck;
@@ -180,8 +186,15 @@ class QueuePair {
   // Starts WQE w (at send_idx_): its local protection checks and first PSN. False if a check
   // failed: the WQE completed in error and the QP went to error.
   bool start_request(SendWqe& w);
-  // UD: the address vector of `wr` into the LRH (and GRH), its destination QP and its DETH.
-  void address_datagram(const verbs::ibv_send_wr& wr, TransportHeaders& h) const;
+  // UD: the address vector of `w` into the LRH (and GRH), its destination QP and its DETH.
+  void address_datagram(const SendWqe& w, TransportHeaders& h) const;
+  // local_work_requests.cpp: a bind or local invalidation reached the head of the send queue:
+  // executed (once: a go-back passes over it), completed at once if nothing is outstanding before
+  // it, else when what is before it completes. Builds no packet. A refusal completes it in error
+  // (IBV_WC_MW_BIND_ERR, IBV_WC_LOC_QP_OP_ERR) and moves the QP to error.
+  void execute_local(SendWqe& w);
+  // Completes the executed local WQEs now at the head of the send queue.
+  void complete_local_front();
   void on_response(const ParsedPacket& pp, const Packet& p);
   // Cumulative ACK of everything <= psn; true if it found a READ/atomic whose response is
   // missing and went back to ask again.
@@ -196,6 +209,12 @@ class QueuePair {
   void scatter(const std::vector<verbs::ibv_sge>& sges, std::uint64_t offset, const std::uint8_t* data,
                std::uint32_t len);
   // responder.cpp
+  // Makes sure a receive WQE is at rq_'s front for the message arriving: the QP's own, or one
+  // taken from its SRQ (which may raise the SRQ's limit event). False if there is none.
+  bool take_receive();
+  // The Last/Only packet of a SEND with Invalidate: invalidates the IETH's R_Key; false (and the
+  // request refused) if the spec forbids it.
+  bool invalidate_remote(const ParsedPacket& pp);
   std::optional<DropReason> receive_ud(const ParsedPacket& pp, const Packet& p);
   void receive_rc_uc(const ParsedPacket& pp, const Packet& p);
   // RC/UC: whether the request carries ePSN. If not it is dealt with here: RC NAKs the first one
@@ -245,7 +264,8 @@ class QueuePair {
   bool ack_timer_armed_ = false;
 
   // Responder.
-  std::deque<RecvWqe> rq_;
+  SharedReceiveQueue* srq_ = nullptr;
+  std::deque<RecvWqe> rq_;  // with an SRQ: the WQE taken for the message in progress, if any
   Psn epsn_ = 0;
   std::uint32_t msn_ = 0;
   bool nak_seq_sent_ = false;

@@ -21,16 +21,8 @@ bool is_atomic(const ibv_send_wr& wr) {
   return wr.opcode == IBV_WR_ATOMIC_CMP_AND_SWP || wr.opcode == IBV_WR_ATOMIC_FETCH_AND_ADD;
 }
 bool is_rd_atomic(const ibv_send_wr& wr) { return is_read(wr) || is_atomic(wr); }
-ibv_wc_opcode wc_opcode(ibv_wr_opcode o) {
-  switch (o) {
-    case IBV_WR_RDMA_WRITE:
-    case IBV_WR_RDMA_WRITE_WITH_IMM: return IBV_WC_RDMA_WRITE;
-    case IBV_WR_RDMA_READ: return IBV_WC_RDMA_READ;
-    case IBV_WR_ATOMIC_CMP_AND_SWP: return IBV_WC_COMP_SWAP;
-    case IBV_WR_ATOMIC_FETCH_AND_ADD: return IBV_WC_FETCH_ADD;
-    default: return IBV_WC_SEND;
-  }
-}
+bool is_local(const ibv_send_wr& wr) { return wr.opcode == IBV_WR_BIND_MW || wr.opcode == IBV_WR_LOCAL_INV; }
+
 // Packet k of a message: its operation (the opcode within its transport's range), its payload and
 // where that starts in the message, and whether it ends the message.
 struct RequestPacket {
@@ -41,26 +33,29 @@ struct RequestPacket {
 };
 
 // Packet k of the `npkts` of work request `wr` (a message of `len` bytes) at PMTU `mtu`; the
-// extension headers its kind carries (RETH, ImmDt, AtomicETH) go into h.
+// extension headers its kind carries (RETH, ImmDt, AtomicETH, IETH) go into h.
 RequestPacket request_packet(const ibv_send_wr& wr, std::uint64_t len, std::uint32_t npkts, std::uint32_t k,
                              std::uint32_t mtu, TransportHeaders& h) {
   RequestPacket r;
   const bool imm = wr.opcode == IBV_WR_SEND_WITH_IMM || wr.opcode == IBV_WR_RDMA_WRITE_WITH_IMM;
+  const bool inv = wr.opcode == IBV_WR_SEND_WITH_INV;
   switch (wr.opcode) {
     case IBV_WR_SEND:
     case IBV_WR_SEND_WITH_IMM:
+    case IBV_WR_SEND_WITH_INV:
     case IBV_WR_RDMA_WRITE:
     case IBV_WR_RDMA_WRITE_WITH_IMM: {
-      const bool send = wr.opcode == IBV_WR_SEND || wr.opcode == IBV_WR_SEND_WITH_IMM;
+      const bool send = wr.opcode == IBV_WR_SEND || wr.opcode == IBV_WR_SEND_WITH_IMM || inv;
       r.offset = std::uint64_t{k} * mtu;
       r.payload = static_cast<std::uint32_t>(std::min<std::uint64_t>(mtu, len - r.offset));
       const bool first = k == 0, last = k + 1 == npkts;
       r.last_of_message = last;
       if (send) {
-        r.operation = first && last ? (imm ? op::kSendOnlyImm : op::kSendOnly)
+        r.operation = first && last ? (imm ? op::kSendOnlyImm : inv ? op::kSendOnlyInvalidate : op::kSendOnly)
                       : first       ? op::kSendFirst
-                      : last        ? (imm ? op::kSendLastImm : op::kSendLast)
+                      : last        ? (imm ? op::kSendLastImm : inv ? op::kSendLastInvalidate : op::kSendLast)
                                     : op::kSendMiddle;
+        h.ieth = {wr.invalidate_rkey};
       } else {
         r.operation = first && last ? (imm ? op::kRdmaWriteOnlyImm : op::kRdmaWriteOnly)
                       : first       ? op::kRdmaWriteFirst
@@ -85,6 +80,8 @@ RequestPacket request_packet(const ibv_send_wr& wr, std::uint64_t len, std::uint
                       wr.opcode == IBV_WR_ATOMIC_CMP_AND_SWP ? wr.atomic.swap : wr.atomic.compare_add,
                       wr.atomic.compare_add};
       break;
+    case IBV_WR_BIND_MW:
+    case IBV_WR_LOCAL_INV: break;  // executed locally, never built (execute_local)
   }
   return r;
 }
@@ -160,8 +157,9 @@ bool QueuePair::start_request(SendWqe& w) {
   return true;
 }
 
-void QueuePair::address_datagram(const ibv_send_wr& wr, TransportHeaders& h) const {
-  const auto& a = wr.ud.ah;
+void QueuePair::address_datagram(const SendWqe& w, TransportHeaders& h) const {
+  const ibv_send_wr& wr = w.wr;
+  const auto& a = w.av;
   h.lrh.sl = a.sl;
   h.lrh.vl = env_.sl_to_vl(attr_.port_num, a.sl);
   h.lrh.dlid = a.dlid;
@@ -181,6 +179,10 @@ bool QueuePair::build_request(Packet& p) {
   SendWqe& w = sq_[send_idx_];
   const bool rc = init_.qp_type == IBV_QPT_RC;
   const bool ud = init_.qp_type == IBV_QPT_UD;
+  if (is_local(w.wr)) {
+    execute_local(w);
+    return false;
+  }
   if (!w.started && !start_request(w)) return false;
   const std::uint32_t mtu = pmtu();
   const std::uint32_t k = send_pkt_;
@@ -195,7 +197,7 @@ bool QueuePair::build_request(Packet& p) {
   const RequestPacket rp = request_packet(w.wr, w.len, w.npkts, k, mtu, h);
   fill_headers(h, static_cast<std::uint8_t>(base + rp.operation), psn);
   h.bth.se = rp.last_of_message && (w.wr.send_flags & IBV_SEND_SOLICITED);
-  if (ud) address_datagram(w.wr, h);
+  if (ud) address_datagram(w, h);
   // RC asks for an ACK at the end of every message (and every READ/atomic is answered anyway).
   h.bth.ack_req = rc && rp.last_of_message && !is_read(w.wr);
   const std::uint8_t* data = nullptr;
@@ -265,6 +267,7 @@ bool QueuePair::complete_front(ibv_wc_status status) {
   if (is_rd_atomic(w.wr) && send_idx_ > 0 && rd_atomic_out_ > 0) --rd_atomic_out_;
   sq_.pop_front();
   if (send_idx_ > 0) --send_idx_;
+  if (status == IBV_WC_SUCCESS) complete_local_front();
   if (attr_.qp_state == IBV_QPS_RTS) env_.wake(*this);
   return true;
 }

@@ -4,6 +4,8 @@
 // SEND without a posted receive gets an RNR NAK; protection failures a NAK Remote Access Error,
 // and the QP goes to error. UC: no ACKs; a PSN gap drops the message in progress until the next
 // First/Only. UD: Q_Key check, one packet per message, GRH room at the head of the buffer.
+// Receive WQEs come from the QP's receive queue or its SRQ (shared_receive_queue.h); a SEND with
+// Invalidate invalidates the IETH's R_Key once its data is placed, before its completion.
 #include <algorithm>
 #include <cstring>
 
@@ -17,14 +19,16 @@ using namespace verbs;
 
 namespace {
 constexpr std::uint32_t kUdGrhRoom = 40;  // UD receive buffers start with room for a GRH
+bool op_has_ieth(std::uint8_t o) { return o == op::kSendLastInvalidate || o == op::kSendOnlyInvalidate; }
 bool op_is_first_or_only(std::uint8_t o) {
-  return o == op::kSendFirst || o == op::kSendOnly || o == op::kSendOnlyImm || o == op::kRdmaWriteFirst ||
-         o == op::kRdmaWriteOnly || o == op::kRdmaWriteOnlyImm;
+  return o == op::kSendFirst || o == op::kSendOnly || o == op::kSendOnlyImm || o == op::kSendOnlyInvalidate ||
+         o == op::kRdmaWriteFirst || o == op::kRdmaWriteOnly || o == op::kRdmaWriteOnlyImm;
 }
-bool op_is_send(std::uint8_t o) { return o <= op::kSendOnlyImm; }
+bool op_is_send(std::uint8_t o) { return o <= op::kSendOnlyImm || op_has_ieth(o); }
 bool op_is_last_or_only(std::uint8_t o) {
   return o == op::kSendLast || o == op::kSendLastImm || o == op::kSendOnly || o == op::kSendOnlyImm ||
-         o == op::kRdmaWriteLast || o == op::kRdmaWriteLastImm || o == op::kRdmaWriteOnly || o == op::kRdmaWriteOnlyImm;
+         op_has_ieth(o) || o == op::kRdmaWriteLast || o == op::kRdmaWriteLastImm || o == op::kRdmaWriteOnly ||
+         o == op::kRdmaWriteOnlyImm;
 }
 bool op_has_imm(std::uint8_t o) {
   return o == op::kSendLastImm || o == op::kSendOnlyImm || o == op::kRdmaWriteLastImm || o == op::kRdmaWriteOnlyImm;
@@ -67,6 +71,38 @@ void QueuePair::nak(Psn psn, std::uint8_t syndrome, bool to_error) {
   queue_response(r);
 }
 
+bool QueuePair::take_receive() {
+  if (!rq_.empty()) return true;
+  if (srq_ == nullptr) return false;
+  bool limit_reached = false;
+  auto wqe = srq_->take(limit_reached);
+  if (!wqe) return false;
+  rq_.push_back(std::move(*wqe));
+  if (limit_reached) {
+    ibv_async_event e;
+    e.element.srq = srq_->handle();
+    e.event_type = IBV_EVENT_SRQ_LIMIT_REACHED;
+    env_.async_event(e);
+  }
+  return true;
+}
+
+bool QueuePair::invalidate_remote(const ParsedPacket& pp) {
+  const MwResult r = env_.mrs().invalidate(pp.h.ieth.r_key, pd_, qpn_, true);
+  if (r == MwResult::kOk) return true;
+  // Not a type 2 window of this QP (a type 1 window, a region, another QP's, no such key): the
+  // message is refused as an invalid request and its receive completes in error.
+  ibv_wc wc;
+  wc.wr_id = rq_.front().wr.wr_id;
+  wc.status = IBV_WC_REM_INV_REQ_ERR;
+  wc.opcode = IBV_WC_RECV;
+  wc.qp_num = qpn_;
+  rq_.pop_front();
+  env_.complete(*this, false, wc);
+  fail_request(pp.h.bth.psn, NakCode::kInvalidRequest);
+  return false;
+}
+
 std::optional<DropReason> QueuePair::receive_ud(const ParsedPacket& pp, const Packet& p) {
   if (!(pp.ext & kExtDeth)) return DropReason::kMalformed;
   // QP0 takes any Q_Key, QP1 the GSI's; others their own (a mismatch is dropped silently, R36).
@@ -74,7 +110,7 @@ std::optional<DropReason> QueuePair::receive_ud(const ParsedPacket& pp, const Pa
     ++stats_.qkey_violations;
     return DropReason::kQkeyMismatch;
   }
-  if (rq_.empty()) {
+  if (!take_receive()) {
     ++stats_.no_recv_wqe_dropped;
     return std::nullopt;
   }
@@ -107,7 +143,7 @@ void QueuePair::receive_duplicate(const ParsedPacket& pp) {
   if (o == op::kRdmaReadRequest) {
     // Reads are idempotent: read again and resend (from the PSN the requester asks for).
     const Reth& reth = pp.h.reth;
-    if (env_.mrs().check_remote(reth.r_key, pd_, reth.va, reth.dma_len, IBV_ACCESS_REMOTE_READ) != MrCheck::kOk) return;
+    if (env_.mrs().check_remote(reth.r_key, pd_, qpn_, reth.va, reth.dma_len, IBV_ACCESS_REMOTE_READ) != MrCheck::kOk) return;
     Response r;
     r.kind = Response::kRead;
     r.psn = psn;
@@ -207,7 +243,7 @@ void QueuePair::receive_read(const ParsedPacket& pp) {
   const std::uint32_t mtu = pmtu();
   const Reth& reth = pp.h.reth;
   if (!(attr_.qp_access_flags & IBV_ACCESS_REMOTE_READ) ||
-      env_.mrs().check_remote(reth.r_key, pd_, reth.va, reth.dma_len, IBV_ACCESS_REMOTE_READ) != MrCheck::kOk)
+      env_.mrs().check_remote(reth.r_key, pd_, qpn_, reth.va, reth.dma_len, IBV_ACCESS_REMOTE_READ) != MrCheck::kOk)
     return fail_request(psn, NakCode::kRemoteAccessError);
   Response r;
   r.kind = Response::kRead;
@@ -226,7 +262,7 @@ void QueuePair::receive_atomic(const ParsedPacket& pp) {
   const AtomicEth& a = pp.h.atomic_eth;
   if (a.va % 8 != 0) return fail_request(psn, NakCode::kInvalidRequest);  // R32
   if (!(attr_.qp_access_flags & IBV_ACCESS_REMOTE_ATOMIC) ||
-      env_.mrs().check_remote(a.r_key, pd_, a.va, 8, IBV_ACCESS_REMOTE_ATOMIC) != MrCheck::kOk)
+      env_.mrs().check_remote(a.r_key, pd_, qpn_, a.va, 8, IBV_ACCESS_REMOTE_ATOMIC) != MrCheck::kOk)
     return fail_request(psn, NakCode::kRemoteAccessError);
   HostMemory& mem = env_.memory();
   const std::uint64_t orig = mem.load64(a.va);
@@ -266,7 +302,7 @@ void QueuePair::receive_send_write(const ParsedPacket& pp, const Packet& p) {
   if (op_is_first_or_only(o) && !start_message(pp)) return;
   // A WRITE with immediate consumes a receive WQE at its end; none posted -> RNR (RC) / drop (UC).
   const bool needs_recv = msg_send_ || op_has_imm(o);
-  if (needs_recv && op_is_last_or_only(o) && rq_.empty()) {
+  if (needs_recv && op_is_last_or_only(o) && !take_receive()) {
     if (!rc) {
       ++stats_.no_recv_wqe_dropped;
       msg_active_ = false;
@@ -300,6 +336,7 @@ void QueuePair::receive_send_write(const ParsedPacket& pp, const Packet& p) {
     }
   }
   msg_offset_ += p.payload_len;
+  if (op_has_ieth(o) && !invalidate_remote(pp)) return;
   epsn_ = psn_add(psn, 1);
   if (op_is_last_or_only(o)) complete_message(pp, needs_recv);
   if (rc && pp.h.bth.ack_req) {
@@ -317,7 +354,7 @@ bool QueuePair::start_message(const ParsedPacket& pp) {
   msg_send_ = op_is_send(o);
   msg_offset_ = 0;
   if (msg_send_) {
-    if (rq_.empty()) {
+    if (!take_receive()) {
       if (!rc) {
         ++stats_.no_recv_wqe_dropped;
         msg_dropping_ = !op_is_last_or_only(o);
@@ -335,7 +372,7 @@ bool QueuePair::start_message(const ParsedPacket& pp) {
       fail_request(psn, NakCode::kRemoteAccessError);
       return false;
     }
-    if (env_.mrs().check_remote(msg_reth_.r_key, pd_, msg_reth_.va, msg_reth_.dma_len, IBV_ACCESS_REMOTE_WRITE) !=
+    if (env_.mrs().check_remote(msg_reth_.r_key, pd_, qpn_, msg_reth_.va, msg_reth_.dma_len, IBV_ACCESS_REMOTE_WRITE) !=
         MrCheck::kOk) {
       fail_request(psn, NakCode::kRemoteAccessError);
       return false;
@@ -359,6 +396,7 @@ void QueuePair::complete_message(const ParsedPacket& pp, bool needs_recv) {
   wc.sl = pp.h.lrh.sl;
   wc.byte_len = msg_send_ ? static_cast<std::uint32_t>(msg_offset_) : 0;
   if (op_has_imm(o)) wc.wc_flags |= IBV_WC_WITH_IMM, wc.imm_data = pp.h.imm;
+  if (op_has_ieth(o)) wc.wc_flags |= IBV_WC_WITH_INV, wc.invalidated_rkey = pp.h.ieth.r_key;
   rq_.pop_front();
   env_.complete(*this, false, wc);
 }

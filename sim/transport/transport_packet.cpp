@@ -8,7 +8,6 @@
 namespace ibfsim {
 
 namespace {
-constexpr std::size_t kIethBytes = 4;
 
 std::size_t ext_bytes(std::uint8_t ext) {
   std::size_t n = 0;
@@ -48,8 +47,10 @@ std::optional<OpcodeLayout> opcode_layout(std::uint8_t opcode) {
     case op::kRdmaWriteOnlyImm: return OpcodeLayout{kExtReth | kExtImmdt, true};
     default: break;
   }
-  if (!rc) return std::nullopt;  // UC has no READ, atomics or ACKs
+  if (!rc) return std::nullopt;  // UC has no READ, atomics, ACKs or SEND with Invalidate
   switch (o) {
+    case op::kSendLastInvalidate:
+    case op::kSendOnlyInvalidate: return OpcodeLayout{kExtIeth, true};
     case op::kRdmaReadRequest: return OpcodeLayout{kExtReth, false};
     case op::kRdmaReadRespFirst:
     case op::kRdmaReadRespLast:
@@ -100,7 +101,7 @@ void build_transport_packet(Packet& p, const TransportHeaders& h, std::uint32_t 
   if (ext & kExtAeth) encode_aeth(h.aeth, &p.header[at]), at += kAethBytes;
   if (ext & kExtAtomicAckEth) encode_atomic_ack_eth(h.atomic_ack_eth, &p.header[at]), at += kAtomicAckEthBytes;
   if (ext & kExtImmdt) encode_immdt({h.imm}, &p.header[at]), at += kImmdtBytes;
-  if (ext & kExtIeth) encode_immdt({h.ieth}, &p.header[at]), at += kIethBytes;
+  if (ext & kExtIeth) encode_ieth(h.ieth, &p.header[at]), at += kIethBytes;
 
   write_icrc(p);
   write_vcrc(p);
@@ -141,7 +142,7 @@ ParsedPacket parse_transport_packet(const Packet& p) {
   if (r.ext & kExtAeth) r.h.aeth = decode_aeth(b + at), at += kAethBytes;
   if (r.ext & kExtAtomicAckEth) r.h.atomic_ack_eth = decode_atomic_ack_eth(b + at), at += kAtomicAckEthBytes;
   if (r.ext & kExtImmdt) r.h.imm = decode_immdt(b + at).data, at += kImmdtBytes;
-  if (r.ext & kExtIeth) r.h.ieth = decode_immdt(b + at).data, at += kIethBytes;
+  if (r.ext & kExtIeth) r.h.ieth = decode_ieth(b + at), at += kIethBytes;
   return r;
 }
 

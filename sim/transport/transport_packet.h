@@ -14,6 +14,7 @@
 #include "sim/transport/atomic_eth.h"
 #include "sim/transport/bth.h"
 #include "sim/transport/deth.h"
+#include "sim/transport/ieth.h"
 #include "sim/transport/reth.h"
 
 namespace ibfsim {
@@ -49,7 +50,7 @@ struct TransportHeaders {
   Aeth aeth;
   AtomicAckEth atomic_ack_eth;
   std::uint32_t imm = 0;
-  std::uint32_t ieth = 0;
+  Ieth ieth;
 };
 
 // Writes the packet into p (headers, lengths, payload copied when `payload` is not null, elided

@@ -24,8 +24,27 @@ const char* wr_opcode_str(ibv_wr_opcode o) {
     case IBV_WR_RDMA_READ: return "IBV_WR_RDMA_READ";
     case IBV_WR_ATOMIC_CMP_AND_SWP: return "IBV_WR_ATOMIC_CMP_AND_SWP";
     case IBV_WR_ATOMIC_FETCH_AND_ADD: return "IBV_WR_ATOMIC_FETCH_AND_ADD";
+    case IBV_WR_LOCAL_INV: return "IBV_WR_LOCAL_INV";
+    case IBV_WR_BIND_MW: return "IBV_WR_BIND_MW";
+    case IBV_WR_SEND_WITH_INV: return "IBV_WR_SEND_WITH_INV";
   }
   return "?";
+}
+
+ibv_wc_opcode wc_opcode(ibv_wr_opcode o) {
+  switch (o) {
+    case IBV_WR_RDMA_WRITE:
+    case IBV_WR_RDMA_WRITE_WITH_IMM: return IBV_WC_RDMA_WRITE;
+    case IBV_WR_RDMA_READ: return IBV_WC_RDMA_READ;
+    case IBV_WR_ATOMIC_CMP_AND_SWP: return IBV_WC_COMP_SWAP;
+    case IBV_WR_ATOMIC_FETCH_AND_ADD: return IBV_WC_FETCH_ADD;
+    case IBV_WR_BIND_MW: return IBV_WC_BIND_MW;
+    case IBV_WR_LOCAL_INV: return IBV_WC_LOCAL_INV;
+    case IBV_WR_SEND:
+    case IBV_WR_SEND_WITH_IMM:
+    case IBV_WR_SEND_WITH_INV: return IBV_WC_SEND;
+  }
+  return IBV_WC_SEND;
 }
 
 const char* wc_status_str(ibv_wc_status s) {
@@ -40,6 +59,18 @@ const char* wc_status_str(ibv_wc_status s) {
   return i < sizeof(names) / sizeof(names[0]) ? names[i] : "?";
 }
 
+const char* event_type_str(ibv_event_type e) {
+  static const char* const names[] = {
+      "IBV_EVENT_CQ_ERR",        "IBV_EVENT_QP_FATAL",         "IBV_EVENT_QP_REQ_ERR",
+      "IBV_EVENT_QP_ACCESS_ERR", "IBV_EVENT_COMM_EST",         "IBV_EVENT_SQ_DRAINED",
+      "IBV_EVENT_PATH_MIG",      "IBV_EVENT_PATH_MIG_ERR",     "IBV_EVENT_DEVICE_FATAL",
+      "IBV_EVENT_PORT_ACTIVE",   "IBV_EVENT_PORT_ERR",         "IBV_EVENT_LID_CHANGE",
+      "IBV_EVENT_PKEY_CHANGE",   "IBV_EVENT_SM_CHANGE",        "IBV_EVENT_SRQ_ERR",
+      "IBV_EVENT_SRQ_LIMIT_REACHED", "IBV_EVENT_QP_LAST_WQE_REACHED", "IBV_EVENT_CLIENT_REREGISTER",
+      "IBV_EVENT_GID_CHANGE"};
+  const auto i = static_cast<unsigned>(e);
+  return i < sizeof(names) / sizeof(names[0]) ? names[i] : "?";
+}
 
 std::optional<const char*> check_qp_transition(ibv_qp_type type, ibv_qp_state cur, ibv_qp_state next,
                                                unsigned mask) {

@@ -1,12 +1,16 @@
 // The verbs API's types, modelled on libibverbs (include/infiniband/verbs.h): the same names,
 // enumerator values and semantics, so code written against ibv_* reads the same here. The calls
 // themselves are members of Hca (alloc_pd, reg_mr, create_cq, create_qp, modify_qp, post_send,
-// post_recv, poll_cq); they return 0 or an errno value as libibverbs does.
+// post_recv, poll_cq, create_srq, alloc_mw, bind_mw, create_ah, ...); they return 0 or an errno
+// value as libibverbs does.
 //
 // Differences from libibverbs, all because this is a simulation: memory is the HCA's simulated
-// host memory (addresses come from Hca::alloc_host_memory, not malloc); handles are small
-// integers; a CQ can call back on every completion (instead of a completion channel) so an
-// application model wakes only when something completes.
+// host memory (addresses come from Hca::alloc_host_memory, not malloc); objects are small integer
+// handles (0 where libibverbs returns NULL) or structs returned by value (ibv_mr, ibv_mw); a CQ
+// can call back on every completion (instead of a completion channel), and the HCA on every
+// asynchronous event (instead of the context's async fd), so an application model wakes only
+// when something happens; unions of libibverbs (imm_data / invalidate_rkey, the wr union) are
+// plain fields here.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -35,6 +39,8 @@ enum ibv_access_flags : unsigned {
   IBV_ACCESS_REMOTE_WRITE = 2,
   IBV_ACCESS_REMOTE_READ = 4,
   IBV_ACCESS_REMOTE_ATOMIC = 8,
+  IBV_ACCESS_MW_BIND = 16,     // memory windows may be bound to the region
+  IBV_ACCESS_ZERO_BASED = 32,  // (a window's addresses start at 0: not modelled, refused)
 };
 
 enum ibv_mtu { IBV_MTU_256 = 1, IBV_MTU_512 = 2, IBV_MTU_1024 = 3, IBV_MTU_2048 = 4, IBV_MTU_4096 = 5 };
@@ -48,6 +54,9 @@ enum ibv_wr_opcode {
   IBV_WR_RDMA_READ = 4,
   IBV_WR_ATOMIC_CMP_AND_SWP = 5,
   IBV_WR_ATOMIC_FETCH_AND_ADD = 6,
+  IBV_WR_LOCAL_INV = 7,       // invalidate a type 2 window (invalidate_rkey): no packet
+  IBV_WR_BIND_MW = 8,         // bind a window (bind_mw): no packet
+  IBV_WR_SEND_WITH_INV = 9,   // SEND whose responder invalidates invalidate_rkey (RC; IETH)
 };
 const char* wr_opcode_str(ibv_wr_opcode o);
 
@@ -86,15 +95,23 @@ enum ibv_wc_opcode {
   IBV_WC_RDMA_READ = 2,
   IBV_WC_COMP_SWAP = 3,
   IBV_WC_FETCH_ADD = 4,
+  IBV_WC_BIND_MW = 5,
+  IBV_WC_LOCAL_INV = 6,
   IBV_WC_RECV = 128,
   IBV_WC_RECV_RDMA_WITH_IMM = 129,
 };
 
-enum ibv_wc_flags : unsigned { IBV_WC_GRH = 1, IBV_WC_WITH_IMM = 2 };
+// The opcode of the send completion of a work request of opcode `o`.
+ibv_wc_opcode wc_opcode(ibv_wr_opcode o);
 
-// Handles.
+enum ibv_wc_flags : unsigned { IBV_WC_GRH = 1, IBV_WC_WITH_IMM = 2, IBV_WC_WITH_INV = 8 };
+
+// Handles (0: none, where libibverbs has NULL).
 using PdHandle = std::uint32_t;
 using CqHandle = std::uint32_t;
+using SrqHandle = std::uint32_t;
+using AhHandle = std::uint32_t;
+using MwHandle = std::uint32_t;
 
 struct ibv_sge {
   std::uint64_t addr = 0;
@@ -108,6 +125,91 @@ struct ibv_mr {
   std::uint64_t length = 0;
   std::uint32_t lkey = 0, rkey = 0;
   unsigned access = 0;
+};
+
+// ibv_rereg_mr's flags and its error codes (it returns 0 or one of these, as libibverbs does).
+enum ibv_rereg_mr_flags : unsigned {
+  IBV_REREG_MR_CHANGE_TRANSLATION = 1,
+  IBV_REREG_MR_CHANGE_PD = 2,
+  IBV_REREG_MR_CHANGE_ACCESS = 4,
+};
+enum ibv_rereg_mr_err_code { IBV_REREG_MR_ERR_INPUT = -1 };  // (libibverbs has others; the model needs none)
+
+// Memory windows (IBA Vol1 10.6.7): a window gives remote access to part of a region it is bound
+// to, through its own R_Key. Type 1 is bound with ibv_bind_mw and belongs to its PD; type 2 (2B)
+// is bound with an IBV_WR_BIND_MW work request and can be reached only through the QP that bound
+// it, until IBV_WR_LOCAL_INV, a SEND with Invalidate naming its R_Key, or ibv_dealloc_mw.
+enum ibv_mw_type { IBV_MW_TYPE_1 = 1, IBV_MW_TYPE_2 = 2 };
+
+struct ibv_mw {
+  PdHandle pd = 0;
+  std::uint32_t rkey = 0;  // the R_Key now (ibv_bind_mw of a type 1 window changes it)
+  MwHandle handle = 0;
+  ibv_mw_type type = IBV_MW_TYPE_1;
+};
+
+struct ibv_mw_bind_info {
+  ibv_mr mr;                   // the region (its L_Key names it); length 0 (type 1): unbind
+  std::uint64_t addr = 0;      // the window's first byte, inside the region
+  std::uint64_t length = 0;
+  unsigned mw_access_flags = 0;  // IBV_ACCESS_REMOTE_READ | _WRITE | _ATOMIC
+};
+
+struct ibv_mw_bind {
+  std::uint64_t wr_id = 0;
+  unsigned send_flags = 0;
+  ibv_mw_bind_info bind_info;
+};
+
+// libibverbs' ibv_inc_rkey: the same index, the next key byte.
+constexpr std::uint32_t ibv_inc_rkey(std::uint32_t rkey) { return (rkey & ~0xFFu) | ((rkey + 1) & 0xFFu); }
+
+// Shared receive queues: receive WQEs that the QPs created with the SRQ take in turn.
+struct ibv_srq_attr {
+  std::uint32_t max_wr = 0;
+  std::uint32_t max_sge = 1;
+  std::uint32_t srq_limit = 0;  // 0: the limit event is not armed (ibv_create_srq ignores it)
+};
+
+struct ibv_srq_init_attr {
+  ibv_srq_attr attr;
+};
+
+enum ibv_srq_attr_mask : unsigned { IBV_SRQ_MAX_WR = 1, IBV_SRQ_LIMIT = 2 };
+
+// Asynchronous events (ibv_get_async_event), in libibverbs' order.
+enum ibv_event_type {
+  IBV_EVENT_CQ_ERR,
+  IBV_EVENT_QP_FATAL,
+  IBV_EVENT_QP_REQ_ERR,
+  IBV_EVENT_QP_ACCESS_ERR,
+  IBV_EVENT_COMM_EST,
+  IBV_EVENT_SQ_DRAINED,
+  IBV_EVENT_PATH_MIG,
+  IBV_EVENT_PATH_MIG_ERR,
+  IBV_EVENT_DEVICE_FATAL,
+  IBV_EVENT_PORT_ACTIVE,
+  IBV_EVENT_PORT_ERR,
+  IBV_EVENT_LID_CHANGE,
+  IBV_EVENT_PKEY_CHANGE,
+  IBV_EVENT_SM_CHANGE,
+  IBV_EVENT_SRQ_ERR,
+  IBV_EVENT_SRQ_LIMIT_REACHED,
+  IBV_EVENT_QP_LAST_WQE_REACHED,
+  IBV_EVENT_CLIENT_REREGISTER,
+  IBV_EVENT_GID_CHANGE,
+};
+// "IBV_EVENT_SRQ_LIMIT_REACHED", ...: the enumerator's name.
+const char* event_type_str(ibv_event_type e);
+
+struct ibv_async_event {
+  struct {
+    Qpn qp_num = 0;  // a QP's event
+    SrqHandle srq = 0;  // an SRQ's event
+    CqHandle cq = 0;
+    std::uint8_t port_num = 0;
+  } element;
+  ibv_event_type event_type = IBV_EVENT_CQ_ERR;
 };
 
 // Address vector (ibv_ah_attr); a UD work request carries one (libibverbs: an ibv_ah made from it).
@@ -126,6 +228,7 @@ struct ibv_send_wr {
   ibv_wr_opcode opcode = IBV_WR_SEND;
   unsigned send_flags = 0;
   std::uint32_t imm_data = 0;  // host order here
+  std::uint32_t invalidate_rkey = 0;  // IBV_WR_SEND_WITH_INV, IBV_WR_LOCAL_INV
   struct {
     std::uint64_t remote_addr = 0;
     std::uint32_t rkey = 0;
@@ -137,10 +240,15 @@ struct ibv_send_wr {
     std::uint32_t rkey = 0;
   } atomic;
   struct {
-    ibv_ah_attr ah;
+    AhHandle ah = 0;  // Hca::create_ah; its address vector is copied into the WQE at post time
     Qpn remote_qpn = 0;
     std::uint32_t remote_qkey = 0;
   } ud;
+  struct {
+    MwHandle mw = 0;
+    std::uint32_t rkey = 0;  // the window's R_Key after the bind: its index, a new key byte
+    ibv_mw_bind_info bind_info;
+  } bind_mw;
 };
 
 struct ibv_recv_wr {
@@ -160,6 +268,7 @@ struct ibv_wc {
   unsigned wc_flags = 0;
   Lid slid = 0;
   std::uint8_t sl = 0;
+  std::uint32_t invalidated_rkey = 0;  // with IBV_WC_WITH_INV
 };
 
 struct ibv_qp_cap {
@@ -169,6 +278,7 @@ struct ibv_qp_cap {
 
 struct ibv_qp_init_attr {
   CqHandle send_cq = 0, recv_cq = 0;
+  SrqHandle srq = 0;  // receives come from this SRQ (RC, UC, UD) instead of the QP's own queue
   ibv_qp_cap cap;
   ibv_qp_type qp_type = IBV_QPT_RC;
   bool sq_sig_all = false;

@@ -23,9 +23,12 @@ QueuePair* VerbsResources::create_qp(verbs::PdHandle pd, const verbs::ibv_qp_ini
     return nullptr;
   if (init.qp_type != verbs::IBV_QPT_RC && init.qp_type != verbs::IBV_QPT_UC && init.qp_type != verbs::IBV_QPT_UD)
     return nullptr;
+  SharedReceiveQueue* shared = nullptr;
+  if (init.srq != 0 && (shared = srq(init.srq)) == nullptr) return nullptr;
+  if (shared) shared->attach();
   const Qpn qpn = static_cast<Qpn>(kFirstQpn + qps_.size());
   QpSlot slot;
-  slot.qp = std::make_unique<QueuePair>(hca_, qpn, pd, init);
+  slot.qp = std::make_unique<QueuePair>(hca_, qpn, pd, init, shared);
   qps_.push_back(std::move(slot));
   return qps_.back().qp.get();
 }
@@ -47,8 +50,15 @@ int VerbsResources::modify_qp(QueuePair& q, const verbs::ibv_qp_attr& attr, unsi
 
 int VerbsResources::post_send(QueuePair& q, const verbs::ibv_send_wr& wr) {
   if (q.is_generator()) return EINVAL;
+  const verbs::ibv_ah_attr* av = nullptr;
+  if (q.type() == verbs::IBV_QPT_UD) {
+    // A UD send names an address handle of the QP's PD; its address vector goes into the WQE.
+    const AddressHandle* a = ah(wr.ud.ah);
+    if (a == nullptr || a->pd != q.pd()) return EINVAL;
+    av = &a->attr;
+  }
   const Time ready = hca_.now() + hca_.config().doorbell_to_wire;
-  const int rc = q.post_send(wr, ready);
+  const int rc = q.post_send(wr, ready, av);
   if (rc == 0) hca_.schedule<&VerbsResources::doorbell>(ready, this, q.qpn());
   return rc;
 }
@@ -96,6 +106,14 @@ void VerbsResources::complete(QueuePair& q, bool send_side, const verbs::ibv_wc&
   completions_.push_back({at, send_side ? q.init_attr().send_cq : q.init_attr().recv_cq, wc});
   hca_.schedule<&VerbsResources::completion_due>(at, this);
 }
+
+void VerbsResources::async_event(const verbs::ibv_async_event& e) {
+  const Time at = hca_.now() + hca_.config().wire_to_completion;
+  async_events_.raise(at, e);
+  hca_.schedule<&VerbsResources::async_event_due>(at, this);
+}
+
+void VerbsResources::async_event_due() { async_events_.deliver_next(); }
 
 void VerbsResources::doorbell(Qpn qpn) {
   if (QueuePair* q = find(qpn)) q->on_doorbell();

@@ -36,8 +36,10 @@ HcaModelSettings parse_settings(const YamlMap& m, bool top) {
   }
   if (auto v = m.find("memory_keys")) {
     const std::string k = v->as<std::string>();
-    if (k != "sequential" && k != "random") v->fail("sequential or random", "'" + k + "'");
-    s.random_memory_keys = k == "random";
+    if (k == "sequential") s.memory_keys = MemoryKeyMode::kSequential;
+    else if (k == "key_byte") s.memory_keys = MemoryKeyMode::kKeyByte;
+    else if (k == "random") s.memory_keys = MemoryKeyMode::kRandom;
+    else v->fail("sequential, key_byte or random", "'" + k + "'");
   }
   return s;
 }
@@ -52,7 +54,7 @@ void HcaModelSettings::apply(HcaConfig& c) const {
   if (pcie_max_payload) c.host.max_payload = *pcie_max_payload;
   if (pcie_unlimited) c.host.unlimited = *pcie_unlimited;
   if (p_keys) c.p_keys = *p_keys;
-  if (random_memory_keys) c.random_memory_keys = *random_memory_keys;
+  if (memory_keys) c.memory_keys = *memory_keys;
 }
 
 void HcaModelSpec::apply(const std::string& hca, HcaConfig& c) const {

@@ -22,7 +22,7 @@ struct HcaModelSettings {
   std::optional<unsigned> pcie_gen, pcie_width, pcie_max_payload;
   std::optional<bool> pcie_unlimited;
   std::optional<std::vector<std::uint16_t>> p_keys;
-  std::optional<bool> random_memory_keys;  // memory_keys: random
+  std::optional<MemoryKeyMode> memory_keys;
   void apply(HcaConfig& c) const;
 };
 

@@ -83,7 +83,7 @@ std::vector<HcaModelFacts> hca_models(const ScenarioRun& run) {
     out.push_back(HcaModelFacts{run.fabric->topology().nodes[n].name, c.doorbell_to_wire, c.wire_to_completion,
                                 c.host.pcie_gen, c.host.pcie_width, c.host.max_payload, c.host.unlimited,
                                 c.host.unlimited ? 0.0 : host_interface_bytes_per_second(c.host) / 1e9, c.p_keys,
-                                c.random_memory_keys});
+                                c.memory_keys == MemoryKeyMode::kSequential ? "" : memory_key_mode_name(c.memory_keys)});
   }
   return out;
 }

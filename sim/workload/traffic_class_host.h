@@ -9,6 +9,7 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <unordered_map>
 #include <vector>
 
 #include "sim/core/rng.h"
@@ -60,6 +61,8 @@ struct TrafficClass::Host {
   Time paused_arrival = kTimeNever;
   UdSendFeeder feeder;
   std::vector<Endpoint*> to;     // RC/UC: by destination host (nullptr: no connection)
+  // UD: the address handle of each destination host sent to so far (made at its first message).
+  std::unordered_map<std::size_t, verbs::AhHandle> ah_to;
   verbs::PdHandle pd = 0;
   verbs::CqHandle send_cq = 0, recv_cq = 0;
   std::uint64_t buf = 0;

@@ -116,9 +116,16 @@ void TrafficClass::post(Endpoint& e, std::uint32_t slot) {
   wr.rdma.remote_addr = d.buf;
   wr.rdma.rkey = d.target_mr.rkey;
   if (spec_.transport == ClassTransport::kUd) {
-    wr.ud.ah.dlid = d.hca->lid(1);
-    wr.ud.ah.sl = spec_.sl;
-    wr.ud.ah.port_num = 1;
+    verbs::AhHandle& ah = h.ah_to[m.dst];
+    if (ah == 0) {
+      ibv_ah_attr av;
+      av.dlid = d.hca->lid(1);
+      av.sl = spec_.sl;
+      av.port_num = 1;
+      ah = h.hca->create_ah(h.pd, av);
+      IBFSIM_CHECK(ah != 0, "traffic class: ibv_create_ah refused");
+    }
+    wr.ud.ah = ah;
     wr.ud.remote_qpn = d.ud_qpn;
     wr.ud.remote_qkey = kClassQKey;
   }

@@ -23,6 +23,7 @@ VerbsFlow::VerbsFlow(const VerbsFlowSpec& spec, std::size_t index, Hca& from, Hc
   sides_[0].wire_to_completion = from_model.wire_to_completion;
   sides_[1].hca = &to;
   sides_[1].wire_to_completion = to_model.wire_to_completion;
+  if (spec.window) window_.emplace();
 }
 
 bool VerbsFlow::ping_pong() const { return lat() && (verb_is_send(spec_.verb) || verb_is_write(spec_.verb)); }
@@ -49,6 +50,7 @@ std::vector<std::pair<const Hca*, Qpn>> VerbsFlow::watched_qps() const {
 bool VerbsFlow::done() const {
   const Side& a = sides_[0];
   const Side& b = sides_[1];
+  if (window_ && window_->invalidation_posted && !window_->invalidation_done) return false;
   if (a.sent != a.completed || b.sent != b.completed) return false;
   if (a.stopped || b.stopped) return true;
   if (ScheduledModule::now() < begin_) return false;

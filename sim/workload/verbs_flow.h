@@ -10,6 +10,9 @@
 // With data checking, every message carries a pattern of its index and is checked where it
 // lands: content, order, and at the end the whole target memory (regions, receive buffers and a
 // guard page past them) against what the completed messages should have left there.
+// With `window:` (verbs_flow_window.cpp) the target reaches its region only through a memory
+// window it binds at the start; the requester starts once the bind has completed, and may end the
+// window with a SEND with Invalidate partway.
 // The application takes no time: it posts the instant a completion or arrival lets it.
 #pragma once
 #include <nlohmann/json.hpp>
@@ -120,9 +123,40 @@ class VerbsFlow {
     std::uint64_t not_executed_seen = 0;  // watched QP: its non-execution counters at the last packet
     // How it addresses its peer (set_peer_address); unset: the peer's LID, SL the flow's.
     std::optional<verbs::ibv_ah_attr> peer_address;
+    verbs::AhHandle peer_ah = 0;  // UD: the address handle its sends name
   };
   // The address vector side `side` reaches its peer by (LID and SL, or the GRH across routers).
   verbs::ibv_ah_attr address_of_peer(int side) const;
+
+  // The memory window (verbs_flow_window.cpp): what happened to it, when.
+  struct Window {
+    verbs::ibv_mw mw;
+    std::uint32_t rkey = 0;  // its R_Key once bound: what the requests name
+    bool bound = false;
+    int bind_status = -1;
+    Time bind_posted_at = 0, bound_at = kTimeNever;
+    std::uint64_t messages_before = 0;  // completed successfully before the SEND with Invalidate
+    bool invalidation_posted = false, invalidation_done = false;
+    Time inv_posted_at = 0, inv_completed_at = 0, inv_received_at = 0;
+    int inv_send_status = -1, inv_recv_status = -1;
+    bool inv_with_flag = false;
+    std::uint32_t invalidated_rkey = 0;
+    std::vector<std::uint8_t> target_at_invalidation;  // data check: region and guard, as they were
+    int first_after_status = -1;
+    Time first_after_at = 0;
+  };
+  static constexpr std::uint64_t kBindWrId = ~0ull, kInvalidateWrId = ~0ull - 1;
+  void window_setup(Side& target);
+  void window_start();
+  // The completion is the window's (the bind, the SEND with Invalidate or its receive): handled.
+  bool window_send_completion(int side, const verbs::ibv_wc& wc);
+  bool window_recv_completion(int side, const verbs::ibv_wc& wc);
+  // After message completion `wc` at the requester: the figures around the invalidation, and the
+  // SEND with Invalidate once invalidate_after messages have completed.
+  void window_after_message(const verbs::ibv_wc& wc);
+  // The requester may not post now: the window is not bound yet, or the invalidation is under way.
+  bool window_holds_posting() const;
+  nlohmann::json window_results() const;
 
   bool ping_pong() const;
   bool lat() const { return spec_.test == VerbsTest::kLat; }
@@ -161,6 +195,7 @@ class VerbsFlow {
   std::vector<std::int64_t> target_last_[2];  // per side and slot: index of the last message kept there
   std::vector<std::int64_t> recv_last_[2];    // per side and receive slot
   std::uint64_t atomics_done_ = 0;
+  std::optional<Window> window_;
   // Latency.
   std::vector<Time> completion_latency_;  // bw: post to completion, per message
   Time first_post_ = kTimeNever, last_completion_ = 0;

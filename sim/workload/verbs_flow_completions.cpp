@@ -35,6 +35,7 @@ void VerbsFlow::Listener::on_completion(CqHandle cq, const ibv_wc& wc) {
 }
 
 void VerbsFlow::on_send_completion(int side, const ibv_wc& wc) {
+  if (window_ && window_send_completion(side, wc)) return;
   Side& s = sides_[side];
   Side& peer = sides_[1 - side];
   ++s.send_status[wc.status];
@@ -76,12 +77,14 @@ void VerbsFlow::on_send_completion(int side, const ibv_wc& wc) {
     }
   }
   ++s.completed;
+  if (window_ && side == 0) window_after_message(wc);
   post_sends(side);
   if (ping_pong() && !s.stopped) post_sends(1 - side);
   owner_.flow_progress();
 }
 
 void VerbsFlow::on_recv_completion(int side, const ibv_wc& wc) {
+  if (window_ && window_recv_completion(side, wc)) return;
   Side& s = sides_[side];
   ++s.recv_status[wc.status];
   if (wc.status != IBV_WC_SUCCESS) {

@@ -15,6 +15,7 @@ namespace ibfsim {
 using namespace verbs;
 
 void VerbsFlow::flow_starts() {
+  if (window_) window_start();
   post_sends(0);
   owner_.flow_progress();
 }
@@ -31,6 +32,7 @@ bool VerbsFlow::may_post(int side) const {
     return s.arrived >= s.sent;  // the client sends message j once the answer to j-1 is in
   }
   if (side != 0) return false;
+  if (window_ && window_holds_posting()) return false;
   if (spec_.duration ? ScheduledModule::now() >= begin_ + *spec_.duration : s.sent >= spec_.iterations) return false;
   return s.sent - s.completed < spec_.tx_depth;
 }
@@ -64,7 +66,9 @@ void VerbsFlow::post_one(int side) {
   // The flow's `remote:` settings shape the requests from `from` to `to` only.
   const bool forward = side == 0;
   const std::uint64_t offset = forward ? spec_.remote.offset : 0;
-  const std::uint32_t rkey = forward && spec_.remote.wrong_rkey ? (0xFFFFFF00u | (peer.target_mr.rkey & 0xFF)) : peer.target_mr.rkey;
+  // Through a window, the window's R_Key (the region's own grants nothing remote).
+  const std::uint32_t valid = forward && window_ ? window_->rkey : peer.target_mr.rkey;
+  const std::uint32_t rkey = forward && spec_.remote.wrong_rkey ? (0xFFFFFF00u | (valid & 0xFF)) : valid;
   if (verb_is_write(spec_.verb) || spec_.verb == Verb::kRead) {
     wr.rdma.remote_addr = peer.target + std::uint64_t{slot} * msg + offset;
     wr.rdma.rkey = rkey;
@@ -78,7 +82,7 @@ void VerbsFlow::post_one(int side) {
       wr.atomic.swap = atomic_initial() + i + 1;
     }
   } else if (spec_.type == IBV_QPT_UD) {
-    wr.ud.ah = address_of_peer(side);
+    wr.ud.ah = s.peer_ah;
     wr.ud.remote_qpn = peer.qp->qpn();
     wr.ud.remote_qkey = forward && spec_.remote.q_key ? *spec_.remote.q_key : spec_.qp.q_key;
   }

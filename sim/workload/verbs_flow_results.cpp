@@ -129,6 +129,7 @@ nlohmann::json VerbsFlow::results() const {
   j["ack_timeouts"] = sa.ack_timeouts + sb.ack_timeouts;
   j["remote_access_errors"] = sa.remote_access_errors + sb.remote_access_errors;
   j["qkey_violations"] = sa.qkey_violations + sb.qkey_violations;
+  if (window_) j["window"] = window_results();
   if (data_check_) {
     // Lost: messages the requester completed that never completed a receive at the target (SEND,
     // WRITE with immediate). UC and UD may lose messages; RC never may.
@@ -179,6 +180,22 @@ std::string VerbsFlow::summary() const {
                    r["retransmitted_packets"].get<std::uint64_t>(), r["rnr_naks"].get<std::uint64_t>(),
                    r["seq_naks"].get<std::uint64_t>(), r["ack_timeouts"].get<std::uint64_t>(),
                    qp_state_str(sides_[0].qp->state()), qp_state_str(sides_[1].qp->state()));
+  if (window_) {
+    const auto& w = r["window"];
+    s += fmt::format("    window: type {}, R_Key {:#010x}, bind {}", w["type"].get<int>(), w["rkey"].get<std::uint32_t>(),
+                     w["bind_status"].is_null() ? "not done" : w["bind_status"].get<std::string>());
+    if (w.contains("invalidate_after")) {
+      const auto& inv = w["invalidation_received"];
+      const auto& next = w["first_after_invalidation"];
+      s += fmt::format("; {} messages through it, SEND with Invalidate {}, next message {}",
+                       w["messages_before_invalidation"].get<std::uint64_t>(),
+                       inv["status"].is_null() ? "not received" : inv["status"].get<std::string>(),
+                       next["status"].is_null() ? "none" : next["status"].get<std::string>());
+      if (!w["target_bytes_changed_after_invalidation"].is_null())
+        s += fmt::format("; {} target bytes changed after it", w["target_bytes_changed_after_invalidation"].get<std::uint64_t>());
+    }
+    s += "\n";
+  }
   if (data_check_) {
     const auto& dc = r["data_check"];
     s += fmt::format("    data check: {} checked, {} mismatches, {} out of order, {} lost; target memory {}\n",

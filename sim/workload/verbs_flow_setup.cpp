@@ -83,7 +83,10 @@ void VerbsFlow::setup_target(int i) {
   if (spec_.verb == Verb::kRead) access |= IBV_ACCESS_REMOTE_READ;
   if (verb_is_atomic(spec_.verb)) access |= IBV_ACCESS_REMOTE_ATOMIC;
   if (i == 1 && spec_.remote.access) access = *spec_.remote.access;
+  // Through a window only: the region grants local write and window binding, nothing remote.
+  if (i == 1 && window_) access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_MW_BIND;
   s.target_mr = registered(h.reg_mr(s.pd, s.target, s.target_len, access));
+  if (i == 1 && window_) window_setup(s);
   std::uint8_t* t = h.memory().bytes(s.target, s.target_len + kGuardBytes);
   if (data_check_) {
     fill_message(t, key(i) ^ 0xCA11AB1Eull, ~0ull, static_cast<std::uint32_t>(s.target_len + kGuardBytes));
@@ -130,6 +133,10 @@ void VerbsFlow::connect(Side& s, Side& peer) {
   at.qp_access_flags = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC;
   unsigned m = IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | (ud ? IBV_QP_QKEY : IBV_QP_ACCESS_FLAGS);
   IBFSIM_CHECK(h.modify_qp(*s.qp, at, m) == 0, "verbs flow: QP to INIT refused");
+  if (ud) {
+    s.peer_ah = h.create_ah(s.pd, address_of_peer(&s == &sides_[0] ? 0 : 1));
+    IBFSIM_CHECK(s.peer_ah != 0, "verbs flow: ibv_create_ah refused");
+  }
   at.qp_state = IBV_QPS_RTR;
   m = IBV_QP_STATE;
   if (!ud) {

@@ -16,7 +16,7 @@ constexpr VerbName kVerbs[] = {{"send", Verb::kSend},         {"send_imm", Verb:
                                {"write_imm", Verb::kWriteImm}, {"read", Verb::kRead},        {"cmp_swap", Verb::kCmpSwap},
                                {"fetch_add", Verb::kFetchAdd}};
 
-unsigned parse_access(const YamlValue& v) {
+unsigned parse_access(const YamlValue& v, bool window = false) {
   unsigned a = 0;
   for (const YamlValue& e : v.as_list()) {
     const std::string s = e.as<std::string>();
@@ -24,7 +24,12 @@ unsigned parse_access(const YamlValue& v) {
     else if (s == "remote_write") a |= IBV_ACCESS_REMOTE_WRITE;
     else if (s == "remote_read") a |= IBV_ACCESS_REMOTE_READ;
     else if (s == "remote_atomic") a |= IBV_ACCESS_REMOTE_ATOMIC;
-    else e.fail("local_write, remote_write, remote_read or remote_atomic");
+    else e.fail(window ? "remote_write, remote_read or remote_atomic" : "local_write, remote_write, remote_read or remote_atomic");
+  }
+  if (window) {
+    // A window grants remote rights only (the region under it has local write: memory_window.h).
+    if (a & IBV_ACCESS_LOCAL_WRITE) v.fail("remote_write, remote_read or remote_atomic (a window grants remote rights only)");
+    return a;
   }
   // libibverbs refuses remote write or atomic access without local write (ibv_reg_mr: EINVAL).
   if ((a & (IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_ATOMIC)) && !(a & IBV_ACCESS_LOCAL_WRITE))
@@ -53,6 +58,26 @@ VerbsQpSpec parse_qp(const YamlMap& m) {
   return q;
 }
 
+VerbsWindowSpec parse_window(const YamlValue& wv, const VerbsFlowSpec& f) {
+  // SEND with Invalidate and memory windows are RC's (IBA Vol1 ch. 9-10); a window reaches remote
+  // memory, so the verb must name some; one message stream (bw) keeps the story plain.
+  if (f.type != IBV_QPT_RC) wv.fail("no window: memory windows are modelled on RC flows");
+  if (verb_needs_recv(f.verb) || verb_is_send(f.verb))
+    wv.fail("no window: the verb must reach remote memory (write, read, cmp_swap or fetch_add)");
+  if (f.test != VerbsTest::kBw) wv.fail("no window on a latency test (test: bw)");
+  YamlMap m = wv.as_map();
+  m.check_no_unknown_keys({"type", "access", "invalidate_after"});
+  VerbsWindowSpec w;
+  if (auto v = m.find("type")) w.type = v->as_in_range<int>(1, 2) == 1 ? IBV_MW_TYPE_1 : IBV_MW_TYPE_2;
+  if (auto v = m.find("access")) w.access = parse_access(*v, true);
+  if (auto v = m.find("invalidate_after")) {
+    if (f.duration) v->fail("iterations, not duration, with invalidate_after");
+    if (f.iterations < 2) v->fail("iterations of at least 2 with invalidate_after (messages before and after)");
+    w.invalidate_after = v->as_in_range<std::uint64_t>(1, f.iterations - 1);
+  }
+  return w;
+}
+
 }  // namespace
 
 const char* verb_name(Verb v) {
@@ -79,7 +104,7 @@ bool is_verbs_transport(const std::string& t) { return t == "rc" || t == "uc" ||
 VerbsFlowSpec parse_verbs_flow(const YamlMap& m, std::size_t index, bool data_check) {
   m.check_no_unknown_keys({"name", "transport", "verb", "test", "from", "to", "message_size", "iterations",
                            "duration", "tx_depth", "rx_depth", "inline_size", "start", "recv_post_delay", "sl",
-                           "qp", "remote"});
+                           "qp", "remote", "window"});
   VerbsFlowSpec f;
   f.name = m.optional<std::string>("name", "flow" + std::to_string(index));
   const YamlValue transport = m.get("transport");
@@ -168,6 +193,11 @@ VerbsFlowSpec parse_verbs_flow(const YamlMap& m, std::size_t index, bool data_ch
       if (f.type != IBV_QPT_UD) v->fail("no q_key: only UD flows carry a Q_Key");
       f.remote.q_key = v->as<std::uint32_t>();
     }
+  }
+  if (auto w = m.find("window")) {
+    if (f.remote.access) w->fail("either window.access or remote.access, not both (the region under a window "
+                                 "grants local write and window binding)");
+    f.window = parse_window(*w, f);
   }
   if (data_check) {
     const std::uint64_t slots = lat ? 1 : f.tx_depth;

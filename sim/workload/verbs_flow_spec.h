@@ -48,6 +48,17 @@ struct VerbsRemoteSpec {
   std::optional<std::uint32_t> q_key;  // UD: the remote Q_Key in the work requests; unset: the target's
 };
 
+// `window:` the target's region is reached only through a memory window (memory_window.h) that the
+// target binds on its QP at the flow's start; the requests name the window's R_Key. With
+// `invalidate_after: n`, once n messages have completed the requester sends a SEND with
+// Invalidate naming that R_Key (zero bytes, into a receive the target posted for it), waits for
+// its completion, then posts the rest, which meet the invalidated window.
+struct VerbsWindowSpec {
+  verbs::ibv_mw_type type = verbs::IBV_MW_TYPE_2;
+  std::optional<unsigned> access;                 // the window's rights; unset: what the verb needs
+  std::optional<std::uint64_t> invalidate_after;  // messages completed before the SEND with Invalidate
+};
+
 struct VerbsFlowSpec {
   std::string name;
   verbs::ibv_qp_type type = verbs::IBV_QPT_RC;
@@ -65,6 +76,7 @@ struct VerbsFlowSpec {
   std::uint8_t sl = 0;
   VerbsQpSpec qp;
   VerbsRemoteSpec remote;
+  std::optional<VerbsWindowSpec> window;
 };
 
 // The largest message (perftest MAX_SIZE) and inline sizes (MAX_INLINE, MAX_INLINE_UD).

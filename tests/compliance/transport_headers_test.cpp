@@ -405,13 +405,17 @@ TEST_CASE("R25 (ch8): senders write GRHs with IPVer 6, NxtHdr 0x1B and PayLen = 
   WireLog wire;
   h1.set_send_observer(&wire);
   Timeline tl;
+  ibv_ah_attr av;
+  av.dlid = h2.lid();
+  av.is_global = true;
+  av.grh.hop_lmt = 64;
+  const AhHandle ah = h1.create_ah(a.pd, av);
+  REQUIRE(ah != 0);
   tl.at(h1, 1 * kUs, [&] {
     for (std::uint32_t len : {0u, 1u, 1000u}) {
       ibv_send_wr wr;
       if (len > 0) wr.sg_list = {a.sge(0, len)};
-      wr.ud.ah.dlid = h2.lid();
-      wr.ud.ah.is_global = true;
-      wr.ud.ah.grh.hop_lmt = 64;
+      wr.ud.ah = ah;
       wr.ud.remote_qpn = b.qp->qpn();
       wr.ud.remote_qkey = 0x99;
       REQUIRE(h1.post_send(*a.qp, wr) == 0);

@@ -20,7 +20,7 @@ ibv_send_wr ud_wr(const Endpoint& from, const Endpoint& to, std::uint32_t len, s
   wr.opcode = IBV_WR_SEND;
   wr.send_flags = IBV_SEND_SIGNALED;
   if (len > 0) wr.sg_list = {from.sge(0, len)};
-  wr.ud.ah.dlid = to.hca->lid();
+  wr.ud.ah = ah_to(from, to);
   wr.ud.remote_qpn = to.qp->qpn();
   wr.ud.remote_qkey = qkey;
   return wr;

@@ -262,7 +262,7 @@ TEST_CASE("M_Key and memory key settings: bad values are located errors (exit 2)
        ":2:38: expected a nonzero m_key beside m_key_protect_bits (it protects the M_Key), got no m_key"},
       {"subnet_manager: {m_key: 5, m_key_protect_bits: 4}", ":2:48: expected an integer in 0..3, got '4'"},
       {"subnet_manager: {m_key: -1}", ":2:25: expected a non-negative integer, got '-1'"},
-      {"hca_model: {memory_keys: secret}", ":2:26: expected sequential or random, got 'secret'"},
+      {"hca_model: {memory_keys: secret}", ":2:26: expected sequential, key_byte or random, got 'secret'"},
   };
   for (const auto& [text, message] : cases) {
     INFO(text);

@@ -90,3 +90,32 @@ TEST_CASE("hca_model: ranges, PCIe widths and per-HCA names are checked", "[scen
   out = rejected("limit", "phases: {limit: 0us}\n", &path);
   CHECK(out.find(path + ":2:17: expected a time limit longer than 0") != std::string::npos);
 }
+
+TEST_CASE("verbs flow: a memory window where it cannot be, or with bad settings, is a located error",
+          "[scenarios][input]") {
+  // The error's column: where `what` starts in the flow's line (line 3), counted from 1.
+  auto at = [](const std::string& path, const std::string& line, const std::string& what) {
+    return path + ":3:" + std::to_string(line.find(what) + 1) + ": expected ";
+  };
+  std::string path;
+  const std::string uc = "  - {transport: uc, from: h1, to: h2, verb: write, window: {type: 2}}";
+  std::string out = rejected("window_uc", "workload:\n" + uc + "\n", &path);
+  CHECK(out.find(at(path, uc, "{type") + "no window: memory windows are modelled on RC flows") != std::string::npos);
+  const std::string send = "  - {transport: rc, from: h1, to: h2, verb: send, window: {type: 2}}";
+  out = rejected("window_send", "workload:\n" + send + "\n", &path);
+  CHECK(out.find(at(path, send, "{type") + "no window: the verb must reach remote memory") != std::string::npos);
+  const std::string type = "  - {transport: rc, from: h1, to: h2, verb: write, window: {type: 3}}";
+  out = rejected("window_type", "workload:\n" + type + "\n", &path);
+  CHECK(out.find(at(path, type, "3}") + "an integer in 1..2, got '3'") != std::string::npos);
+  const std::string access = "  - {transport: rc, from: h1, to: h2, verb: write, window: {access: [local_write]}}";
+  out = rejected("window_access", "workload:\n" + access + "\n", &path);
+  CHECK(out.find(at(path, access, "[local") + "remote_write, remote_read or remote_atomic (a window grants remote rights only)") !=
+        std::string::npos);
+  const std::string after = "  - {transport: rc, from: h1, to: h2, verb: write, iterations: 4, window: {invalidate_after: 4}}";
+  out = rejected("window_after", "workload:\n" + after + "\n", &path);
+  CHECK(out.find(at(path, after, "4}") + "an integer in 1..3, got '4'") != std::string::npos);
+  const std::string both =
+      "  - {transport: rc, from: h1, to: h2, verb: write, remote: {access: [local_write]}, window: {type: 1}}";
+  out = rejected("window_remote", "workload:\n" + both + "\n", &path);
+  CHECK(out.find(at(path, both, "{type") + "either window.access or remote.access, not both") != std::string::npos);
+}

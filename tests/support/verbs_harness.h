@@ -54,6 +54,16 @@ struct Endpoint {
   verbs::ibv_sge sge(std::uint64_t offset, std::uint32_t length) const { return {buf + offset, length, mr.lkey}; }
 };
 
+// An address handle on `from`'s HCA (in its PD) for `to`'s port 1: its LID, SL 0, no GRH.
+inline verbs::AhHandle ah_to(const Endpoint& from, const Endpoint& to) {
+  verbs::ibv_ah_attr av;
+  av.dlid = to.hca->lid();
+  av.port_num = 1;
+  const verbs::AhHandle ah = from.hca->create_ah(from.pd, av);
+  REQUIRE(ah != 0);
+  return ah;
+}
+
 inline Endpoint make_endpoint(Hca& hca, verbs::ibv_qp_type type, std::uint64_t buf_len, unsigned access) {
   using namespace verbs;
   Endpoint e;

@@ -1,11 +1,15 @@
-// DETH, RETH, AETH and ImmDt codecs: byte layout and round trips of field extremes.
+// DETH, RETH, AETH, ImmDt and IETH codecs: byte layout and round trips of field extremes; the
+// packets that carry an IETH (SEND Last / Only with Invalidate) built and parsed.
 #include <array>
 #include <catch2/catch.hpp>
 #include <cstdint>
 
 #include "sim/transport/aeth.h"
 #include "sim/transport/deth.h"
+#include "sim/transport/ieth.h"
 #include "sim/transport/immdt.h"
+#include "sim/transport/opcode.h"
+#include "sim/transport/transport_packet.h"
 #include "sim/transport/reth.h"
 
 using namespace ibfsim;
@@ -62,4 +66,51 @@ TEST_CASE("ImmDt layout and round trips", "[transport][codec]") {
     encode_immdt({v}, out.data());
     REQUIRE(decode_immdt(out.data()).data == v);
   }
+}
+
+TEST_CASE("IETH layout and round trips", "[transport][codec]") {
+  std::array<std::uint8_t, kIethBytes> out{};
+  encode_ieth({0x00ABCD5A}, out.data());
+  REQUIRE(out == std::array<std::uint8_t, 4>{0x00, 0xAB, 0xCD, 0x5A});
+  for (std::uint32_t k : {0u, 1u, 0xFFFFFFFFu, 0x80000000u, 0x123456A5u}) {
+    encode_ieth({k}, out.data());
+    REQUIRE(decode_ieth(out.data()).r_key == k);
+  }
+}
+
+TEST_CASE("SEND Last and Only with Invalidate: RC only, an IETH after the BTH and before the payload",
+          "[transport][codec]") {
+  // The layouts: RC 0x16 and 0x17 carry an IETH and payload; UC and UD have no such opcode.
+  for (std::uint8_t o : {op::kSendLastInvalidate, op::kSendOnlyInvalidate}) {
+    const auto rc = opcode_layout(static_cast<std::uint8_t>(kOpcodeRcBase + o));
+    REQUIRE(rc);
+    CHECK(rc->headers == kExtIeth);
+    CHECK(rc->payload);
+    CHECK_FALSE(opcode_layout(static_cast<std::uint8_t>(kOpcodeUcBase + o)));
+    CHECK_FALSE(opcode_layout(static_cast<std::uint8_t>(kOpcodeUdBase + o)));
+  }
+  // SEND Only with Invalidate of 5 bytes: LRH 8 | BTH 12 | IETH 4 | 5 + 3 pad | ICRC 4 | VCRC 2.
+  TransportHeaders h;
+  h.lrh.dlid = 2;
+  h.lrh.slid = 1;
+  h.bth.opcode = op::kSendOnlyInvalidate;
+  h.bth.p_key = 0xFFFF;
+  h.bth.dest_qp = 0x104;
+  h.bth.psn = 7;
+  h.ieth = {0x000123A6};
+  const std::uint8_t payload[5] = {1, 2, 3, 4, 5};
+  Packet p;
+  build_transport_packet(p, h, 5, payload);
+  CHECK(p.header_len == 8 + 12 + 4);
+  CHECK(p.pkt_len_words() == (8 + 12 + 4 + 8 + 4) / 4);
+  CHECK(p.header[20] == 0x00);
+  CHECK(p.header[21] == 0x01);
+  CHECK(p.header[22] == 0x23);
+  CHECK(p.header[23] == 0xA6);
+  const ParsedPacket pp = parse_transport_packet(p);
+  REQUIRE(pp.ok());
+  CHECK(pp.ext == kExtIeth);
+  CHECK(pp.h.ieth.r_key == 0x000123A6);
+  CHECK(pp.payload_len == 5);
+  CHECK(pp.h.bth.pad_cnt == 3);
 }

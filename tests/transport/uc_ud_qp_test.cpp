@@ -1,6 +1,7 @@
 // UC and UD queue pairs through the verbs API, and the partition and Q_Key checks (R35-R37).
 #include <catch2/catch.hpp>
 
+#include <cerrno>
 #include <cstring>
 
 #include "tests/support/fabric_harness.h"
@@ -35,7 +36,7 @@ ibv_send_wr ud_send(const Endpoint& from, const Endpoint& to, std::uint32_t len,
   wr.opcode = IBV_WR_SEND;
   wr.send_flags = IBV_SEND_SIGNALED;
   wr.sg_list = {from.sge(0, len)};
-  wr.ud.ah.dlid = to.hca->lid();
+  wr.ud.ah = ah_to(from, to);
   wr.ud.remote_qpn = to.qp->qpn();
   wr.ud.remote_qkey = qkey;
   return wr;
@@ -114,6 +115,51 @@ TEST_CASE("UD verbs: delivered with 40 bytes of GRH room, a wrong Q_Key dropped 
   CHECK(b.hca->memory().bytes(b.buf + 40, 1000)[0] == 0x77);
   CHECK(b.hca->memory().bytes(b.buf + 40, 1000)[999] == 0x77);
   CHECK(b.qp->stats().qkey_violations == 1);
+}
+
+TEST_CASE("UD sends name an address handle: its address vector is copied at post (destroying it later changes "
+          "nothing), an unknown or destroyed one or another PD's is refused",
+          "[transport][ud]") {
+  Fabric& f = build_fabric(kTwoHosts, with_data());
+  Endpoint a = ud_endpoint(*f.hca(1), 0x2222);
+  Endpoint b = ud_endpoint(*f.hca(2), 0x2222);
+  Hca& h1 = *a.hca;
+  for (int i = 0; i < 2; ++i) REQUIRE(b.hca->post_recv(*b.qp, ibv_recv_wr{static_cast<std::uint64_t>(i), {b.sge(4096 * i, 4096)}}) == 0);
+  ibv_ah_attr av;
+  av.dlid = b.hca->lid();
+  av.sl = 3;
+  const AhHandle ah = h1.create_ah(a.pd, av);
+  REQUIRE(ah != 0);
+  ibv_ah_attr bad_port = av;
+  bad_port.port_num = 2;
+  CHECK(h1.create_ah(a.pd, bad_port) == 0);
+  CHECK(h1.create_ah(77, av) == 0);
+  const AhHandle other_pd = h1.create_ah(h1.alloc_pd(), av);
+  REQUIRE(other_pd != 0);
+  int destroyed_post = -1, other_pd_post = -1, unknown_post = -1;
+  At go([&] {
+    ibv_send_wr wr = ud_send(a, b, 100, 0x2222, 1);
+    wr.ud.ah = ah;
+    REQUIRE(h1.post_send(*a.qp, wr) == 0);
+    REQUIRE(h1.destroy_ah(ah) == 0);  // the WQE posted keeps its copy
+    CHECK(h1.destroy_ah(ah) == EINVAL);
+    destroyed_post = h1.post_send(*a.qp, wr);
+    wr.ud.ah = other_pd;
+    other_pd_post = h1.post_send(*a.qp, wr);
+    wr.ud.ah = 0;
+    unknown_post = h1.post_send(*a.qp, wr);
+  });
+  fire_at(h1, 1 * kUs, &go);
+  run_for(f, 100 * kUs);
+  CHECK(destroyed_post == EINVAL);
+  CHECK(other_pd_post == EINVAL);
+  CHECK(unknown_post == EINVAL);
+  const auto rw = b.poll_all();
+  REQUIRE(rw.size() == 1);
+  CHECK(rw[0].status == IBV_WC_SUCCESS);
+  CHECK(rw[0].sl == 3);  // the address vector's SL
+  CHECK(rw[0].slid == h1.lid());
+  CHECK(a.poll_all().size() == 1);
 }
 
 TEST_CASE("P_Keys: full-limited passes, limited-limited and another partition are dropped as P_Key violations",

@@ -43,7 +43,7 @@ struct StubEnv : TransportEnv {
   int wakes = 0;
   Time now() const override { return 0; }
   HostMemory& memory() override { return mem; }
-  const MrTable& mrs() const override { return mr_table; }
+  MrTable& mrs() override { return mr_table; }
   bool carry_payload() const override { return carry; }
   void wake(QueuePair&) override { ++wakes; }
   void arm_timer(QueuePair&, std::uint8_t, Time, std::uint64_t) override {}
@@ -52,6 +52,7 @@ struct StubEnv : TransportEnv {
   std::uint16_t port_p_key(PortNum, std::uint16_t index) const override { return index == 0 ? 0xFFFF : 0; }
   std::uint8_t sl_to_vl(PortNum, std::uint8_t sl) const override { return sl % 4; }
   Grh port_grh_source(PortNum) const override { return Grh{}; }
+  void async_event(const ibv_async_event&) override {}
 };
 
 // A verbs UD QP numbered `qpn` in RTS with Q_Key `q_key`.
@@ -140,11 +141,12 @@ TEST_CASE("A generator QP's datagram is the verbs UD QP's SEND of the same field
         wr.wr_id = static_cast<std::uint64_t>(++k);
         wr.opcode = IBV_WR_SEND;
         if (len > 0) wr.sg_list = {{buf, len, mr.lkey}};
-        wr.ud.ah.dlid = 0x0077;
-        wr.ud.ah.sl = sl;
+        ibv_ah_attr av;  // the address vector of the WR's address handle
+        av.dlid = 0x0077;
+        av.sl = sl;
         wr.ud.remote_qpn = 0x000203;
         wr.ud.remote_qkey = 0x22222222;
-        REQUIRE(v.post_send(wr, 0) == 0);
+        REQUIRE(v.post_send(wr, 0, &av) == 0);
         REQUIRE(v.has_output());
         Packet pv;
         REQUIRE(v.build_next(pv));
