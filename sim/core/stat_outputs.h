@@ -15,6 +15,8 @@ enum StatOutput : StatOutputs {
   kResultsCcSwitchPorts = 1u << 3,      // results.json "congestion_control" "switch_ports"
   kResultsCcQps = 1u << 4,              // results.json "congestion_control" "qps"
   kResultsCcSlThrottles = 1u << 5,      // results.json "congestion_control" "sl_throttles"
+  kResultsAdaptiveRouting = 1u << 6,    // results.json "adaptive_routing" ("totals")
+  kResultsArSwitches = 1u << 7,         // results.json "adaptive_routing" "switches"
   kPortsCsv = 1u << 8,                  // ports.csv
   kPortVlsCsv = 1u << 9,                // port_vls.csv
   kDiscardsCsv = 1u << 10,              // discards.csv

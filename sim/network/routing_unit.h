@@ -9,6 +9,10 @@
 // cabled, a multicast group with no cabled port but the input, or a multicast packet on VL15 (R15);
 // SL mapped to VL15 or a non-operational VL (R16); payload above the output MTU (R10).
 //
+// Adaptive routing (adaptive_routing.h): a data packet whose SL the switch routes adaptively and
+// whose DLID has an AR group is decided kUnicast with that group; the switch then chooses its port
+// among the group's (adaptive_selector.h), and the checks above apply to the port chosen.
+//
 // Management port 0: a VL15 packet whose DLID is the permissive LID or one of the switch's own
 // LIDs (LID .. LID + 2^LMC - 1), and a data-VL packet (a GMP) to one of its own LIDs, go to the
 // management port (management_port.h) instead of an output.
@@ -26,6 +30,7 @@
 #include "sim/core/packet_ledger.h"
 #include "sim/link/sl_to_vl_table.h"
 #include "sim/link/vl_arbiter.h"
+#include "sim/network/adaptive_routing.h"
 #include "sim/network/grh.h"
 #include "sim/network/grh_forwarding.h"
 #include "sim/network/lft.h"
@@ -43,6 +48,9 @@ struct RouteDecision {
   std::uint8_t out_vl = 0;                       // ... and its VL there (VL15 for an SMP passing through)
   const std::vector<PortNum>* group = nullptr;   // kMulticast: the MFT entry ...
   std::uint16_t copies = 0;                      // ... and its cabled ports but the input: one copy each
+  // kUnicast by adaptive routing: the packet's AR group, among whose ports the switch chooses
+  // (adaptive_selector.h); `out` is then the LFT's port, not yet checked (unicast_to).
+  std::uint16_t ar_group = 0;
 };
 
 class RoutingUnit {
@@ -64,6 +72,8 @@ class RoutingUnit {
   const Lft& lft() const { return lft_; }
   Mft& mft() { return mft_; }
   const Mft& mft() const { return mft_; }
+  ArTable& adaptive() { return ar_; }
+  const ArTable& adaptive() const { return ar_; }
   void set_neighbor_mtu(PortNum out, std::uint32_t bytes) { out_mtu_.at(out - 1) = bytes; }
   std::uint32_t neighbor_mtu(PortNum out) const { return out_mtu_.at(out - 1); }
   // SL->VL of packets from input `in` to output `out` (both 1..num_ports).
@@ -87,6 +97,10 @@ class RoutingUnit {
   // (the switch's LinkPorts, or plain values in a test).
   template <class Ports>
   RouteDecision route(PortNum in, const std::uint8_t* lrh, std::uint32_t payload_len, const Ports& ports) const;
+  // The unicast decision for output `out` (R15 for an output that is no cabled port, R16, R10).
+  template <class Ports>
+  RouteDecision unicast_to(PortNum in, PortNum out, const std::uint8_t* lrh, std::uint32_t payload_len,
+                           const Ports& ports) const;
 
   // Router mode: decisions on the GRH with these tables (owned by the router); null in a switch.
   void set_grh_forwarding(const GrhForwarding* f) { grh_ = f; }
@@ -101,6 +115,7 @@ class RoutingUnit {
   std::uint8_t lmc_ = 0;
   Lft lft_;
   Mft mft_;
+  ArTable ar_;
   std::uint32_t mtu_;
   std::vector<std::uint32_t> out_mtu_;  // [out - 1]
   SlToVlTable default_sl_to_vl_;
@@ -133,6 +148,20 @@ RouteDecision RoutingUnit::route(PortNum in, const std::uint8_t* lrh, std::uint3
     return {Kind::kMulticast, DropReason::kCount, 0, 0, group, copies};
   }
   const PortNum out = lft_.lookup(dlid);
+  if (vl_in != kVl15)
+    if (const std::uint16_t g = ar_.applies(dlid, lrh_sl(lrh))) {
+      RouteDecision d{Kind::kUnicast, DropReason::kCount, out, 0};
+      d.ar_group = g;
+      return d;
+    }
+  return unicast_to(in, out, lrh, payload_len, ports);
+}
+
+template <class Ports>
+RouteDecision RoutingUnit::unicast_to(PortNum in, PortNum out, const std::uint8_t* lrh, std::uint32_t payload_len,
+                                      const Ports& ports) const {
+  using Kind = RouteDecision::Kind;
+  const std::uint8_t vl_in = lrh_vl(lrh);
   if (out == kNoRoute || out == 0 || out > ports.count() || !ports.connected(out))
     return discard(DropReason::kUnknownDlid);
   std::uint8_t out_vl = kVl15;  // an SMP routed by LID stays on VL15

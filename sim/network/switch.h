@@ -9,6 +9,7 @@
 //                           LifeTimeValue, tail checks and the discards at the tail;
 //   routing_unit.h          the forwarding decision on the LRH (LFT, MFT, SL->VL, MTU, LIDs) and
 //                           its discards (R8, R10, R13, R15, R16);
+//   adaptive_selector.h     the adaptive routing choice among an AR group's ports;
 //   output_unit.h           per output port: the requests per output VL, round robin among the
 //                           inputs, the port's output stage (port_output.h), R20;
 //   multicast_replicator.h  the copies of multicast packets;
@@ -28,6 +29,7 @@
 #include "sim/link/link_port.h"
 #include "sim/link/sl_to_vl_table.h"
 #include "sim/link/vl_arbiter.h"
+#include "sim/network/adaptive_selector.h"
 #include "sim/network/congestion_detector.h"
 #include "sim/network/input_unit.h"
 #include "sim/network/lft.h"
@@ -87,6 +89,9 @@ class Switch : public ScheduledModule, public PortOwner {
   // The output queue of port `out`: 64-byte blocks of the unicast packets in this switch's input
   // buffers routed to it (every VL), counted by walking the inputs (for samplers, not the hot path).
   std::uint32_t output_queue_blocks(PortNum out) const;
+  // The 64-byte blocks of the unicast packets in this switch's input buffers routed to output
+  // `out` on its VL `vl` (kept as they come and go: what adaptive routing weighs).
+  std::uint32_t queued_blocks(PortNum out, std::uint8_t vl) const { return queued_[out - 1][vl]; }
 
   // Congestion control (IBA Annex A10, congestion_detector.h): from now on, mark FECN as `config`
   // says (what SwitchCongestionSetting and SwitchPortCongestionSetting Sets program). A config
@@ -140,12 +145,15 @@ class Switch : public ScheduledModule, public PortOwner {
   OutputUnit& output_unit(PortNum out) { return *outputs_[out - 1]; }
   RoutingUnit& routing_unit() { return routing_; }
   const RoutingUnit& routing_unit() const { return routing_; }
+  AdaptiveSelector& adaptive_selector() { return adaptive_; }
+  const AdaptiveSelector& adaptive_selector() const { return adaptive_; }
   MulticastReplicator& replicator() { return replicator_; }
   ManagementPort& management_port() { return management_; }
 
  private:
   friend class InputUnit;
   friend class OutputUnit;
+  friend class AdaptiveSelector;
   friend class MulticastReplicator;
   friend class ManagementPort;
 
@@ -172,6 +180,9 @@ class Switch : public ScheduledModule, public PortOwner {
   // A packet of the management port that port `out` (maybe no port at all) cannot send.
   void count_lost_own(PortNum out, DropReason reason);
   void count_forwarded() { ++stats_.forwarded; }
+  // A unicast packet of `blocks` joins (leaves) the queue of output `out`, VL `vl`.
+  void queue_joined(PortNum out, std::uint8_t vl, std::uint32_t blocks) { queued_[out - 1][vl] += blocks; }
+  void queue_left(PortNum out, std::uint8_t vl, std::uint32_t blocks) { queued_[out - 1][vl] -= blocks; }
 
   SwitchConfig config_;
   PacketPool& pool_;
@@ -179,6 +190,8 @@ class Switch : public ScheduledModule, public PortOwner {
   Time life_time_;
   std::vector<std::unique_ptr<LinkPort>> ports_;
   RoutingUnit routing_;
+  AdaptiveSelector adaptive_;
+  std::vector<std::array<std::uint32_t, kMaxDataVls + 1>> queued_;  // [out - 1][vl]
   // Built once, in the constructor: events point at its elements, which must never move.
   std::vector<InputUnit> inputs_;
   std::vector<std::unique_ptr<OutputUnit>> outputs_;

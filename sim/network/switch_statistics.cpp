@@ -36,6 +36,20 @@ void register_switch_port_discards(StatsRegistry& r, const Switch& sw, PortNum p
   }
 }
 
+void register_ar_switch_kinds(StatsRegistry& r) {
+  using S = const Switch*;
+  constexpr StatOutputs kOut = kResultsArSwitches;
+  r.add_kind<S>("ar_switches", {"node"})
+      .counter("adaptive", "packets", kOut, [](S s) { return s->adaptive_selector().stats().adaptive; })
+      .counter("off_static", "packets", kOut, [](S s) { return s->adaptive_selector().stats().off_static; })
+      .counter("flowlet_kept", "packets", kOut, [](S s) { return s->adaptive_selector().stats().flowlet_kept; })
+      .counter("fell_back", "packets", kOut, [](S s) { return s->adaptive_selector().stats().fell_back; });
+}
+
+void register_ar_switch_statistics(StatsRegistry& r, const Switch& sw, const std::string& node) {
+  r.kind<const Switch*>("ar_switches").add(&sw, kNoStatParent, node);
+}
+
 void register_switch_statistics(StatsRegistry& r, const Switch& sw, const std::string& node) {
   const CongestionDetector* cd = sw.congestion_detector();
   if (!cd) return;

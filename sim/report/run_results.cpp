@@ -45,7 +45,7 @@ nlohmann::json phases_json(const RunFacts& f) {
 nlohmann::json subnet_manager_json(const std::optional<SubnetManagerFacts>& sm) {
   if (!sm) return {{"mode", "static"}};
   nlohmann::json sweeps = nlohmann::json::array();
-  for (const SweepFacts& r : sm->sweeps)
+  for (const SweepFacts& r : sm->sweeps) {
     sweeps.push_back({{"trigger", r.trigger},
                       {"started_ns", ns(r.started)},
                       {"done_ns", r.done ? nlohmann::json(ns(r.done)) : nlohmann::json(nullptr)},
@@ -57,6 +57,8 @@ nlohmann::json subnet_manager_json(const std::optional<SubnetManagerFacts>& sm) 
                       {"nodes", r.nodes},
                       {"switches", r.switches},
                       {"links", r.links}});
+    if (r.ar_smps) sweeps.back()["ar_smps"] = *r.ar_smps;
+  }
   // A run stopped before the subnet manager began its first sweep (a signal while the fabric was
   // being built) has none.
   const SweepFacts* first = sm->sweeps.empty() ? nullptr : &sm->sweeps.front();
@@ -108,8 +110,10 @@ nlohmann::json hca_model_json(const std::vector<HcaModelFacts>& models) {
                   {"pcie_unlimited", c.pcie_unlimited},
                   {"host_interface_gbytes_per_s", c.host_interface_gbytes_per_s},
                   {"p_keys", c.p_keys}});
-  for (std::size_t i = 0; i < models.size(); ++i)
+  for (std::size_t i = 0; i < models.size(); ++i) {
     if (models[i].random_memory_keys) hm[i]["memory_keys"] = "random";  // (sequential: not shown)
+    if (models[i].rc_out_of_order) hm[i]["rc_out_of_order"] = true;     // (go-back-N: not shown)
+  }
   return hm;
 }
 
@@ -209,6 +213,19 @@ nlohmann::json congestion_control_json(const CcSettingsFacts& s, const StatsSnap
   return j;
 }
 
+// Its settings, the totals over every switch and each switch's counts.
+nlohmann::json adaptive_routing_json(const ArSettingsFacts& s, const StatsSnapshot& stats) {
+  nlohmann::json j = {{"settings",
+                       {{"routing", s.routing},
+                        {"sls", s.sls},
+                        {"flowlet_gap_ns", ns(s.flowlet_gap)},
+                        {"credit_levels", s.credit_levels},
+                        {"fast_recovery", s.fast_recovery}}}};
+  add_stats_json(stats, kResultsAdaptiveRouting, j);
+  j["switches"] = stats_json_array(stats, kResultsArSwitches);
+  return j;
+}
+
 }  // namespace
 
 double ThroughputFacts::offered_gbps() const {
@@ -256,6 +273,7 @@ nlohmann::json run_results_json(const RunFacts& f, const StatsSnapshot& stats) {
   for (const FaultFacts& fault : f.faults) faults.push_back(fault_json(fault));
   j["faults"] = faults;
   if (f.congestion_control) j["congestion_control"] = congestion_control_json(*f.congestion_control, stats);
+  if (f.adaptive_routing) j["adaptive_routing"] = adaptive_routing_json(*f.adaptive_routing, stats);
   if (!f.attacks.empty()) j["attacks"] = f.attacks;
   return j;
 }

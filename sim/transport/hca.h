@@ -93,6 +93,8 @@ struct HcaConfig {
   // kMemoryKeyStream + node_index).
   bool random_memory_keys = false;
   std::uint64_t seed = 1;
+  // RC QPs tolerate packets out of PSN order (rc_out_of_order.cpp) instead of go-back-N.
+  bool rc_out_of_order = false;
 };
 
 struct HcaStats {
@@ -191,6 +193,7 @@ class Hca final : public ScheduledModule, public PortOwner, public TransportEnv 
   Time now() const override { return ScheduledModule::now(); }
   const MrTable& mrs() const override { return verbs_.mrs(); }
   bool carry_payload() const override { return config_.carry_payload; }
+  bool rc_out_of_order() const override { return config_.rc_out_of_order; }
   void wake(QueuePair& qp) override { engine(qp.port()).wake(qp); }
   void arm_timer(QueuePair& qp, std::uint8_t kind, Time at, std::uint64_t generation) override {
     verbs_.arm_timer(qp, kind, at, generation);
