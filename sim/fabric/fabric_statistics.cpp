@@ -73,7 +73,13 @@ void register_fabric_kinds(StatsRegistry& r, const FabricStatsOptions& o) {
     fabric.counter("totals.adaptive", "packets", kAr, [total](F f) { return total(*f, &ArStats::adaptive); })
         .counter("totals.off_static", "packets", kAr, [total](F f) { return total(*f, &ArStats::off_static); })
         .counter("totals.flowlet_kept", "packets", kAr, [total](F f) { return total(*f, &ArStats::flowlet_kept); })
-        .counter("totals.fell_back", "packets", kAr, [total](F f) { return total(*f, &ArStats::fell_back); });
+        .counter("totals.fell_back", "packets", kAr, [total](F f) { return total(*f, &ArStats::fell_back); })
+        .counter("totals.notifications_sent", "packets", kAr, [](F f) {
+          std::uint64_t n = 0;
+          for (std::size_t node = 0; node < f->topology().nodes.size(); ++node)
+            if (const Switch* sw = f->switch_at(node)) n += sw->fault_notifier().stats().sent;
+          return n;
+        });
   }
   if (!o.congestion_control) return;
   constexpr StatOutputs kCc = kResultsCongestionControl;

@@ -17,6 +17,7 @@
 // With a flowlet gap, a flow (SLID, DLID) keeps the port it was given, without choosing, while its
 // packets come closer together than the gap, and chooses afresh after a longer silence.
 #pragma once
+#include <bitset>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -32,6 +33,7 @@ struct ArSettings {
   std::uint16_t sl_mask = 0;   // bit s: packets on SL s route adaptively
   Time flowlet_gap = 0;        // 0: every packet chooses
   std::uint8_t credit_levels = 2;  // free credits compared in levels of far buffer / this (0: exactly)
+  std::bitset<256> notify_ports;   // ports whose far end is a switch: fault notifications go there
 };
 
 class ArTable {

@@ -7,10 +7,10 @@ namespace ibfsim {
 
 AdaptiveSelector::AdaptiveSelector(Switch& sw) : sw_(sw), chosen_(sw.config().num_ports, 0) {}
 
-bool AdaptiveSelector::port_usable(PortNum out) const {
+bool AdaptiveSelector::port_usable(PortNum out, Lid dlid) const {
   if (out < 1 || out > sw_.num_ports()) return false;
   const LinkPort& port = sw_.link(out);
-  return port.connected() && port.state() == PortState::kActive;
+  return port.connected() && port.state() == PortState::kActive && !sw_.fault_notifier().excluded(dlid, out);
 }
 
 RouteDecision AdaptiveSelector::chose(std::uint16_t group, PortNum lft_port, PortNum out, std::uint8_t out_vl) {
@@ -26,7 +26,7 @@ PortNum AdaptiveSelector::any_port(PortNum in, const Packet& p, std::uint16_t gr
   const RoutingUnit& ru = sw_.routing_unit();
   const auto links = sw_.port_links();
   for (const PortNum out : ru.adaptive().group(group))
-    if (port_usable(out) && ru.unicast_to(in, out, p.header.data(), p.payload_len, links).kind == RouteDecision::Kind::kUnicast)
+    if (port_usable(out, lrh_dlid(p.header.data())) && ru.unicast_to(in, out, p.header.data(), p.payload_len, links).kind == RouteDecision::Kind::kUnicast)
       return out;
   return fallback;
 }
@@ -42,7 +42,7 @@ RouteDecision AdaptiveSelector::choose(PortNum in, const Packet& p, std::uint16_
   Flowlet* flow = nullptr;
   if (gap > 0) {
     flow = &flowlets_[static_cast<std::uint32_t>(lrh_slid(lrh)) << 16 | lrh_dlid(lrh)];
-    if (flow->port != 0 && now - flow->last < gap && port_usable(flow->port)) {
+    if (flow->port != 0 && now - flow->last < gap && port_usable(flow->port, lrh_dlid(lrh))) {
       const RouteDecision kept = ru.unicast_to(in, flow->port, lrh, p.payload_len, links);
       if (kept.kind == RouteDecision::Kind::kUnicast) {
         flow->last = now;
@@ -54,7 +54,7 @@ RouteDecision AdaptiveSelector::choose(PortNum in, const Packet& p, std::uint16_
   candidates_.clear();
   candidate_vls_.clear();
   for (const PortNum out : table.group(group)) {
-    if (!port_usable(out)) continue;
+    if (!port_usable(out, lrh_dlid(lrh))) continue;
     const RouteDecision r = ru.unicast_to(in, out, lrh, p.payload_len, links);
     if (r.kind != RouteDecision::Kind::kUnicast) continue;
     const LinkPort& port = sw_.link(out);

@@ -50,8 +50,9 @@ class AdaptiveSelector {
     Time last = 0;
     PortNum port = 0;
   };
-  // Whether port `out` can take packets now (cabled, Active).
-  bool port_usable(PortNum out) const;
+  // Whether port `out` can take packets for `dlid` now (cabled, Active, not excluded by a fault
+  // notification).
+  bool port_usable(PortNum out, Lid dlid) const;
   RouteDecision chose(std::uint16_t group, PortNum lft_port, PortNum out, std::uint8_t out_vl);
 
   Switch& sw_;

@@ -35,6 +35,10 @@ void InputUnit::packet_arrives(Packet* p, Time head, Time tail) {
     sw_.schedule<&InputUnit::discard_at_tail>(tail, this, p, TailDiscard{d.reason, check});
     return;
   }
+  if (d.kind == Kind::kNotification) {
+    sw_.schedule<&FaultNotifier::arrives>(tail, &sw_.fault_notifier(), p, FaultNotifier::Arrival{in_, check});
+    return;
+  }
   if (d.kind == Kind::kManagement) {
     // The management port takes the packet whole, at its tail.
     sw_.schedule<&ManagementPort::packet_arrives>(tail, &sw_.management_port(), p, ManagementPort::Arrival{in_, check});

@@ -13,6 +13,9 @@
 // whose DLID has an AR group is decided kUnicast with that group; the switch then chooses its port
 // among the group's (adaptive_selector.h), and the checks above apply to the port chosen.
 //
+// Fault notifications (fault_notification.h: VL15, LNH 1, DLID permissive) go to the switch's
+// fault notifier.
+//
 // Management port 0: a VL15 packet whose DLID is the permissive LID or one of the switch's own
 // LIDs (LID .. LID + 2^LMC - 1), and a data-VL packet (a GMP) to one of its own LIDs, go to the
 // management port (management_port.h) instead of an output.
@@ -41,7 +44,8 @@ namespace ibfsim {
 
 // Where the routing unit sends a packet.
 struct RouteDecision {
-  enum class Kind : std::uint8_t { kUnicast, kMulticast, kManagement, kDiscard };
+  // kNotification: a fault notification of adaptive routing's fast recovery (fault_notification.h).
+  enum class Kind : std::uint8_t { kUnicast, kMulticast, kManagement, kDiscard, kNotification };
   Kind kind = Kind::kDiscard;
   DropReason reason = DropReason::kCount;        // kDiscard: why
   PortNum out = 0;                               // kUnicast: the output ...
@@ -135,6 +139,8 @@ RouteDecision RoutingUnit::route(PortNum in, const std::uint8_t* lrh, std::uint3
   if (dlid == kLidReserved || !(is_unicast_lid(slid) || (slid == kLidPermissive && vl_in == kVl15)))
     return discard(DropReason::kInvalidLid);
   if (grh_) return route_by_grh(in, lrh, payload_len, ports);
+  // A neighbour switch's fault notification: VL15, LNH 1, to the permissive LID.
+  if (vl_in == kVl15 && dlid == kLidPermissive && lrh_lnh(lrh) == kLnhRawIpv6) return {Kind::kNotification};
   // An SMP to the switch (directed route or its LID), or a GMP to its LID (QP1 behind port 0).
   if (is_own_lid(dlid) || (vl_in == kVl15 && dlid == kLidPermissive)) return {Kind::kManagement};
   if (is_multicast_lid(dlid)) {

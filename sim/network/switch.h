@@ -10,6 +10,7 @@
 //   routing_unit.h          the forwarding decision on the LRH (LFT, MFT, SL->VL, MTU, LIDs) and
 //                           its discards (R8, R10, R13, R15, R16);
 //   adaptive_selector.h     the adaptive routing choice among an AR group's ports;
+//   fault_notification.h    adaptive routing's fast recovery: notifications of lost LIDs;
 //   output_unit.h           per output port: the requests per output VL, round robin among the
 //                           inputs, the port's output stage (port_output.h), R20;
 //   multicast_replicator.h  the copies of multicast packets;
@@ -31,6 +32,7 @@
 #include "sim/link/vl_arbiter.h"
 #include "sim/network/adaptive_selector.h"
 #include "sim/network/congestion_detector.h"
+#include "sim/network/fault_notification.h"
 #include "sim/network/input_unit.h"
 #include "sim/network/lft.h"
 #include "sim/network/management_agent.h"
@@ -62,6 +64,9 @@ struct SwitchConfig {
   // SL->VL per (input, output); empty = SL s -> VL s mod op_vls everywhere.
   std::vector<std::vector<SlToVlTable>> sl_to_vl;  // [in][out], ports 1-based (index 0 unused)
   VlArbConfig vl_arbitration;  // every output; empty tables = default_vl_arbitration(op_vls)
+  // Adaptive routing's fast recovery: how long the switch takes to send a fault notification after
+  // a port went down, and to act on one it received (fault_notification.h).
+  Time ar_notification_latency = 200 * kNs;
 };
 
 struct SwitchStats {
@@ -138,7 +143,10 @@ class Switch : public ScheduledModule, public PortOwner {
   void on_output_free(LinkPort& port) override { outputs_[port.number() - 1]->try_start(); }
   void on_credits(LinkPort& port) override { outputs_[port.number() - 1]->try_start(); }
   void on_link_discard(LinkPort& port, Packet* p, DropReason reason) override;
-  void on_port_state_change(LinkPort& port) override { management_.port_state_changed(port.number()); }
+  void on_port_state_change(LinkPort& port) override {
+    management_.port_state_changed(port.number());
+    notifier_.port_changed(port.number());
+  }
 
   // --- the blocks (they call each other; tests drive them) ---
   InputUnit& input_unit(PortNum in) { return inputs_[in - 1]; }
@@ -147,6 +155,8 @@ class Switch : public ScheduledModule, public PortOwner {
   const RoutingUnit& routing_unit() const { return routing_; }
   AdaptiveSelector& adaptive_selector() { return adaptive_; }
   const AdaptiveSelector& adaptive_selector() const { return adaptive_; }
+  FaultNotifier& fault_notifier() { return notifier_; }
+  const FaultNotifier& fault_notifier() const { return notifier_; }
   MulticastReplicator& replicator() { return replicator_; }
   ManagementPort& management_port() { return management_; }
 
@@ -154,6 +164,7 @@ class Switch : public ScheduledModule, public PortOwner {
   friend class InputUnit;
   friend class OutputUnit;
   friend class AdaptiveSelector;
+  friend class FaultNotifier;
   friend class MulticastReplicator;
   friend class ManagementPort;
 
@@ -191,6 +202,7 @@ class Switch : public ScheduledModule, public PortOwner {
   std::vector<std::unique_ptr<LinkPort>> ports_;
   RoutingUnit routing_;
   AdaptiveSelector adaptive_;
+  FaultNotifier notifier_;
   std::vector<std::array<std::uint32_t, kMaxDataVls + 1>> queued_;  // [out - 1][vl]
   // Built once, in the constructor: events point at its elements, which must never move.
   std::vector<InputUnit> inputs_;

@@ -99,6 +99,9 @@ struct FaultFacts {
   Time at = 0;
   bool subnet_manager = false;        // whether a resweep could follow
   std::optional<Time> resweep_done;   // the first sweep started after it that finished
+  // Adaptive routing's fast recovery: when the last switch that took a fault notification about it
+  // stopped choosing the failed path (before the next fault).
+  std::optional<Time> ar_moved;
   struct Destination {
     std::string node;
     Time last_before = kTimeNever, first_after = kTimeNever;  // kTimeNever: none

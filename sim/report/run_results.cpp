@@ -178,6 +178,7 @@ nlohmann::json fault_json(const FaultFacts& f) {
       fj["outage_ns"] = ns(*f.resweep_done - f.at);
     }
   }
+  if (f.ar_moved) fj["ar_traffic_moved_ns"] = ns(*f.ar_moved - f.at);
   nlohmann::json dests = nlohmann::json::array();
   for (const FaultFacts::Destination& d : f.destinations) {
     nlohmann::json dj = {{"node", d.node}};

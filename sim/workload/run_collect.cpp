@@ -139,6 +139,11 @@ std::vector<FaultFacts> fault_facts(const ScenarioRun& run) {
           f.resweep_done = rec.done;
           break;
         }
+    const Time next = i + 1 < run.faults.size() ? run.faults[i + 1].at : kTimeNever;
+    for (std::size_t n = 0; n < topo.nodes.size(); ++n)
+      if (const Switch* s = run.fabric->switch_at(n))
+        for (const Time t : s->fault_notifier().stats().applied)
+          if (t >= lf.at && t < next && (!f.ar_moved || t > *f.ar_moved)) f.ar_moved = t;
     for (std::size_t n : run.hca_nodes) {
       const Time before = run.watches[i].last_before[n], after = run.watches[i].first_after[n];
       if (before == kTimeNever && after == kTimeNever) continue;

@@ -115,7 +115,7 @@ SmaTiming parse_sma_timing(const YamlMap& m, SmaTiming t) {
 
 // `subnet_manager.adaptive_routing` (docs/scenario.md): what the SM programs into the switches.
 ArSweepSettings parse_adaptive_routing(const YamlMap& m) {
-  m.check_no_unknown_keys({"sls", "flowlet_gap", "credit_levels", "fast_recovery"});
+  m.check_no_unknown_keys({"sls", "flowlet_gap", "credit_levels", "fast_recovery", "notification_latency"});
   ArSweepSettings a;
   if (auto sls = m.find("sls")) {
     const std::vector<YamlValue> list = sls->as_list();
@@ -132,6 +132,7 @@ ArSweepSettings parse_adaptive_routing(const YamlMap& m) {
     m.get("flowlet_gap").fail("a whole number of ns up to 4294967295ns (AdaptiveRoutingInfo.FlowletGap)");
   a.credit_levels = m.optional_in_range<std::uint8_t>("credit_levels", a.credit_levels, 0, 255);
   a.fast_recovery = m.optional<bool>("fast_recovery", a.fast_recovery);
+  a.notification_latency = m.duration("notification_latency", a.notification_latency);
   return a;
 }
 

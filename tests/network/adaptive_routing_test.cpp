@@ -167,3 +167,30 @@ TEST_CASE("adaptive routing: a group port that is not Active is never chosen", "
   CHECK(b.sw->adaptive_selector().stats().off_static == 2);
   CHECK(b.sw->adaptive_selector().stats().fell_back == 0);
 }
+
+TEST_CASE("fault notification: the packet's bytes, and what is not one", "[network][adaptive_routing]") {
+  Packet p;
+  build_fault_notification(p, FaultNotification{2, {0x0005, 0x0123, 0xBFFF}}, 0x0042);
+  // LRH: VL15, LVer 0 | SL 0, LNH 1 | DLID 0xFFFF | PktLen 5 words (8 + 12 + 0 ICRC) | SLID 0x42.
+  CHECK(p.header[0] == 0xF0);
+  CHECK(p.header[1] == 0x01);
+  CHECK(p.header[2] == 0xFF);
+  CHECK(p.header[3] == 0xFF);
+  CHECK(p.header[5] == 5);
+  CHECK(p.header[6] == 0x00);
+  CHECK(p.header[7] == 0x42);
+  CHECK(p.payload == std::vector<std::uint8_t>{0x01, 2, 0, 3, 0x00, 0x05, 0x01, 0x23, 0xBF, 0xFF, 0, 0});
+  CHECK(p.wire_bytes() == 22);
+  CHECK(p.management);
+  CHECK(is_fault_notification(p.header.data()));
+  FaultNotification back;
+  REQUIRE(parse_fault_notification(p, back));
+  CHECK(back.hops == 2);
+  CHECK(back.lids == std::vector<Lid>{5, 0x123, 0xBFFF});
+  // A count beyond the payload, another type: not one.
+  p.payload[3] = 5;
+  CHECK_FALSE(parse_fault_notification(p, back));
+  p.payload[3] = 3;
+  p.payload[0] = 2;
+  CHECK_FALSE(parse_fault_notification(p, back));
+}

@@ -193,3 +193,50 @@ TEST_CASE("scenarios/adaptive_routing.yaml: 128 hosts, 2 KiB UD at offered load 
           Approx(st_uni[s - 1]).epsilon(1e-9));
   }
 }
+
+TEST_CASE("adaptive routing's fast recovery: a spine that loses its cable to a leaf tells the other leaves, which "
+          "stop sending it that leaf's traffic 414 ns after the fault, with no subnet manager sweep",
+          "[scenarios][adaptive_routing][faults]") {
+  const std::string dir = scratch_dir("ar_fr_topology");
+  std::ofstream(dir + "/t.yaml") << "defaults: {link: {speed: EDR, width: 4x, length: 2m}, "
+                                    "switch: {latency: 100ns, buffer_credits: 512}}\n"
+                                    "generate: {kind: leaf_spine, leaves: 4, spines: 4, hosts_per_leaf: 4}\n";
+  // Every host sends to the host 4 further on (the next leaf), per-packet AR; spine1/1, the cable
+  // between spine1 and leaf1, fails 20 us into the traffic. The SM's sweep (trap 128) does not
+  // finish within the run: what happens is the switches' own doing.
+  const std::string scenario =
+      "topology: " + dir + "/t.yaml\n"
+      "subnet_manager: {routing: ar_ftree}\n"
+      "workload: {name: cross, pattern: shift, shift: 4, transport: ud_send, message_size: 2048, load: 0.5, "
+      "arrival: constant}\n"
+      "phases: {warmup: 5us, measure: 60us, drain: 50us}\n"
+      "faults: [{at: 20us, link: spine1/1, state: down}]\n";
+  const nlohmann::json on = run("ar_fr_on", scenario);
+  const nlohmann::json off = run("ar_fr_off", scenario, "--set subnet_manager.adaptive_routing.fast_recovery=false");
+  // With fast recovery: spine1 can reach leaf1's 4 hosts no more and tells leaf2-4 (3
+  // notifications), 200 ns after the fault; leaf1 lost only spine1's own LID (no other way to a
+  // switch LID) and tells spines 2-4, which route nothing adaptively and change nothing. Each of
+  // leaf2-4 excludes spine1 for leaf1's 4 hosts 200 ns after the notification is in: 413.76 ns after
+  // the fault (400 ns of the two switches' processing, 13.76 ns on the wire). Only the 2 packets on
+  // the cable when it failed are lost.
+  const auto& f = on["faults"][0];
+  CHECK(f["resweep_done_ns"].is_null());
+  CHECK(f["ar_traffic_moved_ns"].get<double>() == Approx(413.76).epsilon(1e-12));
+  CHECK(on["adaptive_routing"]["totals"]["notifications_sent"] == 6);
+  for (const auto& s : on["adaptive_routing"]["switches"]) {
+    const std::string node = s["node"];
+    INFO(node);
+    const bool upstream_leaf = node == "leaf2" || node == "leaf3" || node == "leaf4";
+    CHECK(s["lids_excluded"] == (upstream_leaf ? 4 : 0));
+    CHECK(s["notifications_sent"] == (node == "leaf1" || node == "spine1" ? 3 : 0));
+    CHECK(s["notifications_received"] == (node == "leaf1" || node == "spine1" ? 0 : 1));
+  }
+  CHECK(on["packets"]["dropped"]["link_down"] == 2);
+  CHECK(on["packets"]["delivered"] == 3073);
+  // Without: leaf2-4 go on choosing spine1 for leaf1's hosts (its cable to them is down, but it is
+  // not theirs), and spine1 discards every such packet (R20) until the sweep.
+  CHECK(off["adaptive_routing"]["totals"]["notifications_sent"] == 0);
+  CHECK(off["faults"][0].contains("ar_traffic_moved_ns") == false);
+  CHECK(off["packets"]["dropped"]["link_down"] == 134);
+  CHECK(off["packets"]["delivered"] == 2941);
+}

@@ -9,7 +9,9 @@
 //     in levels of the next buffer / this; 0: exactly); 2-3 EnableBySLMask (bit s: SL s);
 //     4-5 GroupCap (read-only: the groups the switch holds, 1..GroupCap); 6-7 GroupTop (the highest
 //     group programmed); 8-11 FlowletGap in ns (0: every packet chooses; otherwise a flow (SLID,
-//     DLID) keeps its port while its packets follow each other closer than this).
+//     DLID) keeps its port while its packets follow each other closer than this); 12-15 reserved;
+//     16-47 NotifyPortMask (a port mask as below: the ports whose far end is a switch, where fault
+//     notifications go).
 //   AdaptiveRoutingGroupTable (0xFF81), AttributeModifier: block b, groups 2b and 2b+1 (group 0
 //     is never used: it means "static"), 32 bytes each: a port mask, the 256-bit big-endian number
 //     with bit p set for port p (so port p is bit p % 8 of byte 31 - p / 8 of its group).
@@ -43,6 +45,7 @@ struct AdaptiveRoutingInfo {
   std::uint16_t group_cap = 0;
   std::uint16_t group_top = 0;
   std::uint32_t flowlet_gap_ns = 0;
+  std::array<std::uint8_t, 32> notify_ports{};  // a port mask (ar_port_mask)
 };
 
 // A port mask: ports 0..255.

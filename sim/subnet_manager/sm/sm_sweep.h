@@ -55,6 +55,9 @@ struct ArSweepSettings {
   Time flowlet_gap = 0;            // 0: per packet
   bool fast_recovery = true;       // routing notifications when a port goes down
   std::uint8_t credit_levels = 2;  // free credits compared in levels of the next buffer / this (0: exactly)
+  // Not programmed: the switches' hardware (SwitchConfig::ar_notification_latency), set by the
+  // fabric from here.
+  Time notification_latency = 200 * kNs;
 };
 
 struct SmSweepConfig {

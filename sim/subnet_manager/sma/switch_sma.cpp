@@ -157,21 +157,26 @@ void SwitchSma::apply(const Smp& request, const SmaResult& result, PortNum) {
       return;
     case IBFSIM_MAD_ATTR_AR_INFO: {
       const AdaptiveRoutingInfo& info = state_.ar_info;
-      sw_.routing_unit().adaptive().set_settings(
-          ArSettings{info.enable, info.fast_recovery, info.sl_mask, static_cast<Time>(info.flowlet_gap_ns) * kNs,
-                     info.credit_levels});
+      ArSettings s{info.enable, info.fast_recovery, info.sl_mask, static_cast<Time>(info.flowlet_gap_ns) * kNs,
+                   info.credit_levels, {}};
+      for (PortNum p : ar_mask_ports(info.notify_ports)) s.notify_ports.set(p);
+      sw_.routing_unit().adaptive().set_settings(s);
+      sw_.fault_notifier().clear();  // new tables supersede what notifications excluded
       return;
     }
     case IBFSIM_MAD_ATTR_AR_GROUP_TABLE: {
       const std::size_t first = static_cast<std::size_t>(request.attribute_modifier) * kArGroupsPerBlock;
       for (std::size_t i = 0; i < kArGroupsPerBlock; ++i)
-        if (first + i != 0) sw_.routing_unit().adaptive().set_group(static_cast<std::uint16_t>(first + i), ar_mask_ports(state_.ar_groups[first + i]));
+        if (first + i != 0)
+          sw_.routing_unit().adaptive().set_group(static_cast<std::uint16_t>(first + i), ar_mask_ports(state_.ar_groups[first + i]));
+      sw_.fault_notifier().clear();
       return;
     }
     case IBFSIM_MAD_ATTR_AR_LFT: {
       const std::size_t first = static_cast<std::size_t>(request.attribute_modifier) * kArLftBlockEntries;
       for (std::size_t i = 0; i < kArLftBlockEntries; ++i)
         sw_.routing_unit().adaptive().set_group_of(static_cast<Lid>(first + i), state_.ar_lft[first + i]);
+      sw_.fault_notifier().clear();
       return;
     }
     default:
