@@ -95,14 +95,14 @@ int run_routes_command(const RoutesOptions& opts, std::ostream& out, std::ostrea
     throw InputError("--routing file: expected --lft-file DUMP naming the LFT dump to load");
   if (*engine != RoutingEngine::kFile && !opts.lft_file.empty())
     throw InputError(fmt::format("--lft-file: only used with --routing file, got --routing {}", routing));
-  const bool rooted = *engine == RoutingEngine::kUpdn || *engine == RoutingEngine::kFtree;
+  const bool rooted = static_engine(*engine) == RoutingEngine::kUpdn || static_engine(*engine) == RoutingEngine::kFtree;
   if (!rooted && !opts.roots.empty())
     throw InputError(fmt::format("--root: only used with --routing updn or ftree, got --routing {}", routing));
   if (!rooted && !opts.root_guid_file.empty())
     throw InputError(fmt::format("--root-guid-file: only used with --routing updn or ftree, got --routing {}", routing));
   if (!opts.roots.empty() && !opts.root_guid_file.empty())
     throw InputError("--root and --root-guid-file: expected one of them, got both");
-  if (*engine != RoutingEngine::kFtree && !opts.cn_guid_file.empty())
+  if (static_engine(*engine) != RoutingEngine::kFtree && !opts.cn_guid_file.empty())
     throw InputError(fmt::format("--cn-guid-file: only used with --routing ftree, got --routing {}", routing));
   if (*engine != RoutingEngine::kNue && opts.nue_max_vls)
     throw InputError(fmt::format("--nue-max-vls: only used with --routing nue, got --routing {}", routing));

@@ -14,6 +14,7 @@ inline constexpr StatOutputs kAllStatOutputs = ~StatOutputs{0};  // every output
 enum StatOutput : StatOutputs {
   kResultsTop = 1u << 0,                // results.json, top level ("packets", "simulation", ...)
   kResultsCongestionControl = 1u << 2,  // results.json "congestion_control" ("totals", "mads_sent", ...)
+  kResultsAdaptiveRouting = 1u << 6,    // results.json "adaptive_routing" ("totals")
   kPortsCsv = 1u << 8,                  // ports.csv
   kPortVlsCsv = 1u << 9,                // port_vls.csv
   kDiscardsCsv = 1u << 10,              // discards.csv
@@ -28,6 +29,7 @@ enum StatOutput : StatOutputs {
   kFaultDestinationsCsv = 1u << 19,     // fault_destinations.csv
   kMKeyViolationsCsv = 1u << 20,        // m_key_violations.csv
   kAttackTargetsCsv = 1u << 21,         // attack_targets.csv
+  kArSwitchesCsv = 1u << 22,            // ar_switches.csv
 };
 
 }  // namespace ibfsim

@@ -102,6 +102,8 @@ void Fabric::build_nodes(const FabricOptions& options) {
       const auto& map = link.switch_sl_to_vl ? link.switch_sl_to_vl : link.sl_to_vl;
       if (map) c.sl_to_vl.assign(n.num_ports + 1, std::vector<SlToVlTable>(n.num_ports + 1, *map));
       c.vl_arbitration = link.vl_arbitration;
+      if (options.subnet_manager)
+        c.ar_notification_latency = options.subnet_manager->config.sweep.adaptive_routing.notification_latency;
       if (!sm) {
         c.lid = routing_.port_lid[i][0];
         c.lft = Lft(routing_.lft[i]);

@@ -61,6 +61,26 @@ void register_fabric_kinds(StatsRegistry& r, const FabricStatsOptions& o) {
         const std::uint64_t n = d.ledger->management_dropped_count(d.reason);
         return n ? std::optional<std::uint64_t>(n) : std::nullopt;
       });
+  if (o.adaptive_routing) {
+    using Field = std::uint64_t ArStats::*;
+    auto total = [](Fabric& f, Field field) {
+      std::uint64_t n = 0;
+      for (std::size_t node = 0; node < f.topology().nodes.size(); ++node)
+        if (const Switch* sw = f.switch_at(node)) n += sw->adaptive_selector().stats().*field;
+      return n;
+    };
+    constexpr StatOutputs kAr = kResultsAdaptiveRouting;
+    fabric.counter("totals.adaptive", "packets", kAr, [total](F f) { return total(*f, &ArStats::adaptive); })
+        .counter("totals.off_static", "packets", kAr, [total](F f) { return total(*f, &ArStats::off_static); })
+        .counter("totals.flowlet_kept", "packets", kAr, [total](F f) { return total(*f, &ArStats::flowlet_kept); })
+        .counter("totals.fell_back", "packets", kAr, [total](F f) { return total(*f, &ArStats::fell_back); })
+        .counter("totals.notifications_sent", "packets", kAr, [](F f) {
+          std::uint64_t n = 0;
+          for (std::size_t node = 0; node < f->topology().nodes.size(); ++node)
+            if (const Switch* sw = f->switch_at(node)) n += sw->fault_notifier().stats().sent;
+          return n;
+        });
+  }
   if (!o.congestion_control) return;
   constexpr StatOutputs kCc = kResultsCongestionControl;
   fabric.counter("mads_sent", "MADs", kCc, [](F f) { return f->cc_mads_sent(); })
@@ -94,6 +114,7 @@ FabricStatRows register_fabric_statistics(StatsRegistry& r, Fabric& fabric, cons
     register_switch_kinds(r);
     register_hca_kinds(r, o.cc_per_sl);
   }
+  if (o.adaptive_routing) register_ar_switch_kinds(r);
   FabricStatRows rows;
   rows.fabric = r.kind<F>("fabric").add(&fabric, kNoStatParent);
   auto dropped = r.kind<LedgerDrops>("packets.dropped");
@@ -121,6 +142,7 @@ FabricStatRows register_fabric_statistics(StatsRegistry& r, Fabric& fabric, cons
       if (sw) register_switch_port_discards(r, *sw, static_cast<PortNum>(p), row);
       else if (hca) register_hca_port_discards(r, *hca, static_cast<PortNum>(p), row);
     }
+    if (sw && o.adaptive_routing) register_ar_switch_statistics(r, *sw, node);
     if (!o.congestion_control) continue;
     if (sw) register_switch_statistics(r, *sw, node);
     if (hca) register_hca_statistics(r, *hca, node, o.cc_per_sl);

@@ -16,6 +16,7 @@ struct FabricStatsOptions {
   Time end = 0;                     // when the figures are read (the end of the run)
   bool congestion_control = false;  // register its figures (results.json "congestion_control")
   bool cc_per_sl = false;           // HCA throttles per port and SL rather than per QP
+  bool adaptive_routing = false;    // register its figures (results.json "adaptive_routing")
 };
 
 // The rows a caller may hang more of its own figures on.

@@ -25,9 +25,18 @@ void InputUnit::packet_arrives(Packet* p, Time head, Time tail) {
   // Whether the packet is good (VCRC, R11; PHY errors; EBP) is known at its tail: it is routed on
   // the header as sent meanwhile, and checked then (tail_arrives) if it can be bad at all.
   const bool check = LinkPort::tail_check_needed(*p);
-  const RouteDecision d = sw_.routing_unit().route(in_, p->header.data(), p->payload_len, sw_.port_links());
+  RouteDecision d = sw_.routing_unit().route(in_, p->header.data(), p->payload_len, sw_.port_links());
+  // A packet none of whose group ports could take it now is routed by the LFT alone.
+  if (d.ar_group != 0) {
+    if (const PortNum any = sw_.adaptive_selector().any_port(in_, *p, d.ar_group)) d.out = any;
+    else d = sw_.routing_unit().unicast_to(in_, d.out, p->header.data(), p->payload_len, sw_.port_links());
+  }
   if (d.kind == Kind::kDiscard) {
     sw_.schedule<&InputUnit::discard_at_tail>(tail, this, p, TailDiscard{d.reason, check});
+    return;
+  }
+  if (d.kind == Kind::kNotification) {
+    sw_.schedule<&FaultNotifier::arrives>(tail, &sw_.fault_notifier(), p, FaultNotifier::Arrival{in_, check});
     return;
   }
   if (d.kind == Kind::kManagement) {
@@ -49,9 +58,15 @@ void InputUnit::packet_arrives(Packet* p, Time head, Time tail) {
   } else {
     e.out = d.out;
     e.out_vl = d.out_vl;
-    if (CongestionDetector* cc = sw_.cc()) e.fecn = cc->arrive(e.out, e.out_vl, e.blocks);
+    e.ar_group = d.ar_group;
+    if (e.ar_group == 0) joined(e);
   }
   enqueue(lrh_vl(p->header.data()), e);
+}
+
+void InputUnit::joined(QueuedPacket& e) {
+  sw_.queue_joined(e.out, e.out_vl, e.blocks);
+  if (CongestionDetector* cc = sw_.cc()) e.fecn = cc->arrive(e.out, e.out_vl, e.blocks);
 }
 
 void InputUnit::enqueue(std::uint8_t vl, const QueuedPacket& e) {
@@ -78,8 +93,10 @@ Time InputUnit::eligible_time(const QueuedPacket& e, PortNum out) const {
 }
 
 void InputUnit::consider_head(std::uint8_t vl) {
-  const QueuedPacket& e = queues_[vl].front();
+  QueuedPacket& e = queues_[vl].front();
   if (e.multicast()) return sw_.replicator().head_ready(in_, vl);
+  // Not chosen yet: when it may go is timed on a port of its group that could take it now.
+  if (e.ar_group != 0) e.out = sw_.adaptive_selector().any_port(in_, *e.p, e.ar_group, e.out);
   const Time now = Switch::now();
   const Time eligible = eligible_time(e, e.out);
   const EntryRef who{e.serial, vl};
@@ -92,6 +109,19 @@ void InputUnit::consider_head(std::uint8_t vl) {
 
 void InputUnit::request(std::uint8_t vl) {
   QueuedPacket& e = queues_[vl].front();
+  if (e.ar_group != 0) {
+    const RouteDecision d = sw_.adaptive_selector().choose(in_, *e.p, e.ar_group, e.out);
+    e.ar_group = 0;
+    e.out = d.out;
+    e.out_vl = d.out_vl;
+    joined(e);
+    // A port of another speed may make it wait longer.
+    const Time eligible = eligible_time(e, e.out);
+    if (eligible > Switch::now()) {
+      sw_.schedule<&InputUnit::head_eligible>(eligible, this, EntryRef{e.serial, vl});
+      return;
+    }
+  }
   e.requesting = true;
   OutputUnit& o = sw_.output_unit(e.out);
   o.request(e.out_vl, Requester{in_, vl}, e.blocks);
@@ -127,7 +157,9 @@ void InputUnit::discard_head(std::uint8_t vl, DropReason reason) {
   if (e.requesting) sw_.output_unit(e.out).withdraw(e.out_vl, Requester{in_, vl});
   q.pop_front();
   CongestionDetector* cc = sw_.cc();
-  if (cc && !e.multicast()) cc->dequeued(e.out, e.out_vl, e.blocks);
+  const bool in_queue = !e.multicast() && e.ar_group == 0;  // joined its output's queue
+  if (cc && in_queue) cc->dequeued(e.out, e.out_vl, e.blocks);
+  if (in_queue) sw_.queue_left(e.out, e.out_vl, e.blocks);
   sw_.count_discard(e.out, reason, *e.p);
   port_.free_rx(vl, e.blocks);
   sw_.pool().release(e.p);
@@ -159,7 +191,9 @@ void InputUnit::drop_queued(std::uint8_t vl, std::size_t i, DropReason reason) {
   sw_.count_discard(in_, reason, *e.p);
   q.erase(i);
   CongestionDetector* cc = sw_.cc();
-  if (cc && !e.multicast()) cc->dequeued(e.out, e.out_vl, e.blocks);
+  const bool in_queue = !e.multicast() && e.ar_group == 0;
+  if (cc && in_queue) cc->dequeued(e.out, e.out_vl, e.blocks);
+  if (in_queue) sw_.queue_left(e.out, e.out_vl, e.blocks);
   port_.free_rx(vl, e.blocks);
   sw_.pool().release(e.p);
   if (i == 0 && !q.empty()) consider_head(vl);
@@ -172,6 +206,7 @@ void InputUnit::sent_out(std::uint8_t vl, Packet* p) {
   const QueuedPacket& e = q.front();
   const std::uint32_t blocks = e.blocks;
   if (CongestionDetector* cc = sw_.cc()) cc->dequeued(e.out, e.out_vl, blocks);
+  sw_.queue_left(e.out, e.out_vl, blocks);
   q.pop_front();
   port_.free_rx(vl, blocks);
   if (!q.empty()) consider_head(vl);
@@ -191,14 +226,14 @@ std::uint32_t InputUnit::queued_blocks(PortNum out) const {
   std::uint32_t n = 0;
   for (const auto& q : queues_)
     for (std::size_t i = 0; i < q.size(); ++i)
-      if (!q.at(i).multicast() && q.at(i).out == out) n += q.at(i).blocks;
+      if (!q.at(i).multicast() && q.at(i).ar_group == 0 && q.at(i).out == out) n += q.at(i).blocks;
   return n;
 }
 
 void InputUnit::congestion_control_started(CongestionDetector& cc) {
   for (auto& q : queues_)
     for (std::size_t i = 0; i < q.size(); ++i)
-      if (!q.at(i).multicast()) {
+      if (!q.at(i).multicast() && q.at(i).ar_group == 0) {
         q.at(i).fecn = false;
         cc.enqueued(q.at(i).out, q.at(i).out_vl, q.at(i).blocks);
       }

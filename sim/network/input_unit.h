@@ -11,6 +11,10 @@
 // none across VLs), and frees its buffer space when its last symbol has left. A multicast head
 // requests an output per copy instead (multicast_replicator.h).
 //
+// Adaptive routing binds late: a packet with an AR group (routing_unit.h) is queued without an
+// output; when it is at the head and eligible, the switch chooses its port among the group's
+// (adaptive_selector.h) with what it knows then, and only then does it join that output's queue.
+//
 // Discards at the input: a packet the routing unit refuses (routing_unit.h) is counted at its
 // tail, where a link-layer error found then is what counts first. A unicast head is discarded,
 // counted at its output, when it has waited at the head of its output's queue longer than
@@ -64,6 +68,9 @@ struct QueuedPacket {
   bool fecn = false;          // met congestion on arrival: leaves with FECN (congestion_detector.h)
   bool check = false;         // its tail needs the link layer's verdict ...
   bool tail_checked = false;  // ... which it has had
+  // Adaptive routing: its AR group while its port is not chosen yet (chosen when it requests an
+  // output, adaptive_selector.h; `out` until then is a group port that may take it, for timing).
+  std::uint16_t ar_group = 0;
 
   bool multicast() const { return mcast.group != nullptr; }
 };
@@ -124,6 +131,8 @@ class InputUnit {
 
  private:
   void enqueue(std::uint8_t vl, const QueuedPacket& e);
+  // Unicast `e` joins its output's queue (the counts adaptive routing and congestion control keep).
+  void joined(QueuedPacket& e);
   // The packet now at the head of `vl` requests its output(s) once eligible.
   void consider_head(std::uint8_t vl);
   void request(std::uint8_t vl);

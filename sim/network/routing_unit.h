@@ -9,6 +9,13 @@
 // cabled, a multicast group with no cabled port but the input, or a multicast packet on VL15 (R15);
 // SL mapped to VL15 or a non-operational VL (R16); payload above the output MTU (R10).
 //
+// Adaptive routing (adaptive_routing.h): a data packet whose SL the switch routes adaptively and
+// whose DLID has an AR group is decided kUnicast with that group; the switch then chooses its port
+// among the group's (adaptive_selector.h), and the checks above apply to the port chosen.
+//
+// Fault notifications (fault_notification.h: VL15, LNH 1, DLID permissive) go to the switch's
+// fault notifier.
+//
 // Management port 0: a VL15 packet whose DLID is the permissive LID or one of the switch's own
 // LIDs (LID .. LID + 2^LMC - 1), and a data-VL packet (a GMP) to one of its own LIDs, go to the
 // management port (management_port.h) instead of an output.
@@ -26,6 +33,7 @@
 #include "sim/core/packet_ledger.h"
 #include "sim/link/sl_to_vl_table.h"
 #include "sim/link/vl_arbiter.h"
+#include "sim/network/adaptive_routing.h"
 #include "sim/network/grh.h"
 #include "sim/network/grh_forwarding.h"
 #include "sim/network/lft.h"
@@ -36,13 +44,17 @@ namespace ibfsim {
 
 // Where the routing unit sends a packet.
 struct RouteDecision {
-  enum class Kind : std::uint8_t { kUnicast, kMulticast, kManagement, kDiscard };
+  // kNotification: a fault notification of adaptive routing's fast recovery (fault_notification.h).
+  enum class Kind : std::uint8_t { kUnicast, kMulticast, kManagement, kDiscard, kNotification };
   Kind kind = Kind::kDiscard;
   DropReason reason = DropReason::kCount;        // kDiscard: why
   PortNum out = 0;                               // kUnicast: the output ...
   std::uint8_t out_vl = 0;                       // ... and its VL there (VL15 for an SMP passing through)
   const std::vector<PortNum>* group = nullptr;   // kMulticast: the MFT entry ...
   std::uint16_t copies = 0;                      // ... and its cabled ports but the input: one copy each
+  // kUnicast by adaptive routing: the packet's AR group, among whose ports the switch chooses
+  // (adaptive_selector.h); `out` is then the LFT's port, not yet checked (unicast_to).
+  std::uint16_t ar_group = 0;
 };
 
 class RoutingUnit {
@@ -64,6 +76,8 @@ class RoutingUnit {
   const Lft& lft() const { return lft_; }
   Mft& mft() { return mft_; }
   const Mft& mft() const { return mft_; }
+  ArTable& adaptive() { return ar_; }
+  const ArTable& adaptive() const { return ar_; }
   void set_neighbor_mtu(PortNum out, std::uint32_t bytes) { out_mtu_.at(out - 1) = bytes; }
   std::uint32_t neighbor_mtu(PortNum out) const { return out_mtu_.at(out - 1); }
   // SL->VL of packets from input `in` to output `out` (both 1..num_ports).
@@ -87,6 +101,10 @@ class RoutingUnit {
   // (the switch's LinkPorts, or plain values in a test).
   template <class Ports>
   RouteDecision route(PortNum in, const std::uint8_t* lrh, std::uint32_t payload_len, const Ports& ports) const;
+  // The unicast decision for output `out` (R15 for an output that is no cabled port, R16, R10).
+  template <class Ports>
+  RouteDecision unicast_to(PortNum in, PortNum out, const std::uint8_t* lrh, std::uint32_t payload_len,
+                           const Ports& ports) const;
 
   // Router mode: decisions on the GRH with these tables (owned by the router); null in a switch.
   void set_grh_forwarding(const GrhForwarding* f) { grh_ = f; }
@@ -101,6 +119,7 @@ class RoutingUnit {
   std::uint8_t lmc_ = 0;
   Lft lft_;
   Mft mft_;
+  ArTable ar_;
   std::uint32_t mtu_;
   std::vector<std::uint32_t> out_mtu_;  // [out - 1]
   SlToVlTable default_sl_to_vl_;
@@ -120,6 +139,8 @@ RouteDecision RoutingUnit::route(PortNum in, const std::uint8_t* lrh, std::uint3
   if (dlid == kLidReserved || !(is_unicast_lid(slid) || (slid == kLidPermissive && vl_in == kVl15)))
     return discard(DropReason::kInvalidLid);
   if (grh_) return route_by_grh(in, lrh, payload_len, ports);
+  // A neighbour switch's fault notification: VL15, LNH 1, to the permissive LID.
+  if (vl_in == kVl15 && dlid == kLidPermissive && lrh_lnh(lrh) == kLnhRawIpv6) return {Kind::kNotification};
   // An SMP to the switch (directed route or its LID), or a GMP to its LID (QP1 behind port 0).
   if (is_own_lid(dlid) || (vl_in == kVl15 && dlid == kLidPermissive)) return {Kind::kManagement};
   if (is_multicast_lid(dlid)) {
@@ -133,6 +154,20 @@ RouteDecision RoutingUnit::route(PortNum in, const std::uint8_t* lrh, std::uint3
     return {Kind::kMulticast, DropReason::kCount, 0, 0, group, copies};
   }
   const PortNum out = lft_.lookup(dlid);
+  if (vl_in != kVl15)
+    if (const std::uint16_t g = ar_.applies(dlid, lrh_sl(lrh))) {
+      RouteDecision d{Kind::kUnicast, DropReason::kCount, out, 0};
+      d.ar_group = g;
+      return d;
+    }
+  return unicast_to(in, out, lrh, payload_len, ports);
+}
+
+template <class Ports>
+RouteDecision RoutingUnit::unicast_to(PortNum in, PortNum out, const std::uint8_t* lrh, std::uint32_t payload_len,
+                                      const Ports& ports) const {
+  using Kind = RouteDecision::Kind;
+  const std::uint8_t vl_in = lrh_vl(lrh);
   if (out == kNoRoute || out == 0 || out > ports.count() || !ports.connected(out))
     return discard(DropReason::kUnknownDlid);
   std::uint8_t out_vl = kVl15;  // an SMP routed by LID stays on VL15

@@ -9,6 +9,8 @@
 //                           LifeTimeValue, tail checks and the discards at the tail;
 //   routing_unit.h          the forwarding decision on the LRH (LFT, MFT, SL->VL, MTU, LIDs) and
 //                           its discards (R8, R10, R13, R15, R16);
+//   adaptive_selector.h     the adaptive routing choice among an AR group's ports;
+//   fault_notification.h    adaptive routing's fast recovery: notifications of lost LIDs;
 //   output_unit.h           per output port: the requests per output VL, round robin among the
 //                           inputs, the port's output stage (port_output.h), R20;
 //   multicast_replicator.h  the copies of multicast packets;
@@ -28,7 +30,9 @@
 #include "sim/link/link_port.h"
 #include "sim/link/sl_to_vl_table.h"
 #include "sim/link/vl_arbiter.h"
+#include "sim/network/adaptive_selector.h"
 #include "sim/network/congestion_detector.h"
+#include "sim/network/fault_notification.h"
 #include "sim/network/input_unit.h"
 #include "sim/network/lft.h"
 #include "sim/network/management_agent.h"
@@ -60,6 +64,9 @@ struct SwitchConfig {
   // SL->VL per (input, output); empty = SL s -> VL s mod op_vls everywhere.
   std::vector<std::vector<SlToVlTable>> sl_to_vl;  // [in][out], ports 1-based (index 0 unused)
   VlArbConfig vl_arbitration;  // every output; empty tables = default_vl_arbitration(op_vls)
+  // Adaptive routing's fast recovery: how long the switch takes to send a fault notification after
+  // a port went down, and to act on one it received (fault_notification.h).
+  Time ar_notification_latency = 200 * kNs;
 };
 
 struct SwitchStats {
@@ -87,6 +94,9 @@ class Switch : public ScheduledModule, public PortOwner {
   // The output queue of port `out`: 64-byte blocks of the unicast packets in this switch's input
   // buffers routed to it (every VL), counted by walking the inputs (for samplers, not the hot path).
   std::uint32_t output_queue_blocks(PortNum out) const;
+  // The 64-byte blocks of the unicast packets in this switch's input buffers routed to output
+  // `out` on its VL `vl` (kept as they come and go: what adaptive routing weighs).
+  std::uint32_t queued_blocks(PortNum out, std::uint8_t vl) const { return queued_[out - 1][vl]; }
 
   // Congestion control (IBA Annex A10, congestion_detector.h): from now on, mark FECN as `config`
   // says (what SwitchCongestionSetting and SwitchPortCongestionSetting Sets program). A config
@@ -133,19 +143,28 @@ class Switch : public ScheduledModule, public PortOwner {
   void on_output_free(LinkPort& port) override { outputs_[port.number() - 1]->try_start(); }
   void on_credits(LinkPort& port) override { outputs_[port.number() - 1]->try_start(); }
   void on_link_discard(LinkPort& port, Packet* p, DropReason reason) override;
-  void on_port_state_change(LinkPort& port) override { management_.port_state_changed(port.number()); }
+  void on_port_state_change(LinkPort& port) override {
+    management_.port_state_changed(port.number());
+    notifier_.port_changed(port.number());
+  }
 
   // --- the blocks (they call each other; tests drive them) ---
   InputUnit& input_unit(PortNum in) { return inputs_[in - 1]; }
   OutputUnit& output_unit(PortNum out) { return *outputs_[out - 1]; }
   RoutingUnit& routing_unit() { return routing_; }
   const RoutingUnit& routing_unit() const { return routing_; }
+  AdaptiveSelector& adaptive_selector() { return adaptive_; }
+  const AdaptiveSelector& adaptive_selector() const { return adaptive_; }
+  FaultNotifier& fault_notifier() { return notifier_; }
+  const FaultNotifier& fault_notifier() const { return notifier_; }
   MulticastReplicator& replicator() { return replicator_; }
   ManagementPort& management_port() { return management_; }
 
  private:
   friend class InputUnit;
   friend class OutputUnit;
+  friend class AdaptiveSelector;
+  friend class FaultNotifier;
   friend class MulticastReplicator;
   friend class ManagementPort;
 
@@ -172,6 +191,9 @@ class Switch : public ScheduledModule, public PortOwner {
   // A packet of the management port that port `out` (maybe no port at all) cannot send.
   void count_lost_own(PortNum out, DropReason reason);
   void count_forwarded() { ++stats_.forwarded; }
+  // A unicast packet of `blocks` joins (leaves) the queue of output `out`, VL `vl`.
+  void queue_joined(PortNum out, std::uint8_t vl, std::uint32_t blocks) { queued_[out - 1][vl] += blocks; }
+  void queue_left(PortNum out, std::uint8_t vl, std::uint32_t blocks) { queued_[out - 1][vl] -= blocks; }
 
   SwitchConfig config_;
   PacketPool& pool_;
@@ -179,6 +201,9 @@ class Switch : public ScheduledModule, public PortOwner {
   Time life_time_;
   std::vector<std::unique_ptr<LinkPort>> ports_;
   RoutingUnit routing_;
+  AdaptiveSelector adaptive_;
+  FaultNotifier notifier_;
+  std::vector<std::array<std::uint32_t, kMaxDataVls + 1>> queued_;  // [out - 1][vl]
   // Built once, in the constructor: events point at its elements, which must never move.
   std::vector<InputUnit> inputs_;
   std::vector<std::unique_ptr<OutputUnit>> outputs_;

@@ -39,6 +39,27 @@ void register_switch_port_discards(StatsRegistry& r, const Switch& sw, PortNum p
   }
 }
 
+void register_ar_switch_kinds(StatsRegistry& r) {
+  using S = const Switch*;
+  constexpr StatOutputs kOut = kArSwitchesCsv;
+  r.add_kind<S>("ar_switches", {"node"})
+      .counter("adaptive", "packets", kOut, [](S s) { return s->adaptive_selector().stats().adaptive; })
+      .counter("off_static", "packets", kOut, [](S s) { return s->adaptive_selector().stats().off_static; })
+      .counter("flowlet_kept", "packets", kOut, [](S s) { return s->adaptive_selector().stats().flowlet_kept; })
+      .counter("fell_back", "packets", kOut, [](S s) { return s->adaptive_selector().stats().fell_back; })
+      .counter("notifications_sent", "packets", kOut, [](S s) { return s->fault_notifier().stats().sent; })
+      .counter("notifications_received", "packets", kOut, [](S s) { return s->fault_notifier().stats().received; })
+      .counter("lids_excluded", "entries", kOut, [](S s) { return s->fault_notifier().stats().excluded; })
+      .figure("last_exclusion_ns", "ns", Merge::kMax, kOut, [](S s) {
+        const auto& t = s->fault_notifier().stats().applied;
+        return t.empty() ? std::optional<double>() : std::optional<double>(static_cast<double>(t.back()) / 1e6);
+      });
+}
+
+void register_ar_switch_statistics(StatsRegistry& r, const Switch& sw, const std::string& node) {
+  r.kind<const Switch*>("ar_switches").add(&sw, kNoStatParent, node);
+}
+
 void register_switch_statistics(StatsRegistry& r, const Switch& sw, const std::string& node) {
   const CongestionDetector* cd = sw.congestion_detector();
   if (!cd) return;

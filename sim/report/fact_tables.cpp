@@ -66,6 +66,10 @@ void register_hca_models(StatsRegistry& r, const std::vector<HcaModelFacts>& mod
       // Shown only when not sequential (the default).
       .attribute("memory_keys", kOut, [](Model m) {
         return m->memory_keys.empty() ? std::nullopt : std::optional<std::string>(m->memory_keys);
+      })
+      // Shown only when on (go-back-N is the default).
+      .attribute("rc_out_of_order", kOut, [](Model m) {
+        return m->rc_out_of_order ? std::optional<std::string>("true") : std::nullopt;
       });
   for (const HcaModelFacts& m : models) k.add(&m, kNoStatParent, m.hca);
 }

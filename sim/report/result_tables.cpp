@@ -14,6 +14,7 @@ const std::vector<ResultTable>& result_tables() {
       {"cc_switch_ports", kCcSwitchPortsCsv},
       {"cc_qps", kCcQpsCsv},
       {"cc_sl_throttles", kCcSlThrottlesCsv},
+      {"ar_switches", kArSwitchesCsv},
       {"fault_destinations", kFaultDestinationsCsv},
       {"m_key_violations", kMKeyViolationsCsv},
       {"attack_targets", kAttackTargetsCsv},

@@ -189,6 +189,13 @@ nlohmann::json congestion_control(const std::string& folder, const nlohmann::jso
   return cc;
 }
 
+nlohmann::json adaptive_routing(const std::string& folder, const nlohmann::json& results) {
+  if (!results.contains("adaptive_routing")) return nullptr;
+  nlohmann::json ar = results["adaptive_routing"];
+  if (find_table(folder, "ar_switches")) ar["switches"] = table_objects(read_table(folder, "ar_switches"));
+  return ar;
+}
+
 nlohmann::json faults(const std::string& folder, const nlohmann::json& results) {
   if (!results.contains("faults")) return nullptr;
   nlohmann::json fs = results["faults"];
@@ -230,7 +237,7 @@ nlohmann::json attacks(const std::string& folder, const nlohmann::json& results)
 
 const std::vector<std::string>& view_members() {
   static const std::vector<std::string> m = {"ports",  "links",          "hca_model", "congestion_control",
-                                             "faults", "subnet_manager", "attacks"};
+                                             "adaptive_routing", "faults", "subnet_manager", "attacks"};
   return m;
 }
 
@@ -277,6 +284,7 @@ nlohmann::json results_member(const std::string& folder, const nlohmann::json& r
     return table_objects(read_table(folder, "hca_model"));
   }
   if (member == "congestion_control") return congestion_control(folder, results);
+  if (member == "adaptive_routing") return adaptive_routing(folder, results);
   if (member == "faults") return faults(folder, results);
   if (member == "subnet_manager") return subnet_manager(folder, results);
   if (member == "attacks") return attacks(folder, results);

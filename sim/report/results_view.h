@@ -13,6 +13,7 @@
 //   hca_model   hca_model.csv
 //   congestion_control   results.json's, with "switch_ports", "qps" and "sl_throttles" from
 //               cc_switch_ports.csv, cc_qps.csv and cc_sl_throttles.csv
+//   adaptive_routing   results.json's, with "switches" from ar_switches.csv
 //   faults      results.json's, each with "destinations" (fault_destinations.csv)
 //   subnet_manager   results.json's, with "m_key" "violations" (m_key_violations.csv: node -> count)
 //   attacks     results.json's, rogue_smp and smp_flood ones with "targets" (attack_targets.csv)

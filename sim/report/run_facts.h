@@ -22,6 +22,7 @@ struct SweepFacts {
   Time started = 0, done = 0;  // done 0: not finished
   std::uint64_t smps = 0, requests = 0, retries = 0, errors = 0, lft_blocks = 0;
   std::size_t nodes = 0, switches = 0, links = 0;
+  std::optional<std::uint64_t> ar_smps;  // adaptive routing Sets, with an adaptive routing engine
 };
 
 // The in-band subnet manager (absent: static LIDs and routes).
@@ -75,6 +76,7 @@ struct HcaModelFacts {
   double host_interface_gbytes_per_s = 0;  // 0 when unlimited
   std::vector<std::uint16_t> p_keys;
   std::string memory_keys;  // how it makes memory keys; empty: sequential (the default, not shown)
+  bool rc_out_of_order = false;
 };
 
 // A cable: its training, when it came up, went down and came back, and its PHY's error counts.
@@ -97,6 +99,9 @@ struct FaultFacts {
   Time at = 0;
   bool subnet_manager = false;        // whether a resweep could follow
   std::optional<Time> resweep_done;   // the first sweep started after it that finished
+  // Adaptive routing's fast recovery: when the last switch that took a fault notification about it
+  // stopped choosing the failed path (before the next fault).
+  std::optional<Time> ar_moved;
   struct Destination {
     std::string node;
     Time last_before = kTimeNever, first_after = kTimeNever;  // kTimeNever: none
@@ -120,6 +125,15 @@ struct CcSettingsFacts {
   double ccti_timer_us = 0;
   unsigned ccti_increase = 0, ccti_min = 0, trigger_threshold = 0, ccti_limit = 0;
   std::vector<std::string> cct;  // "shift:multiplier" up to CCTI_Limit
+};
+
+// The adaptive routing settings (results.json "adaptive_routing" "settings").
+struct ArSettingsFacts {
+  std::string routing;
+  std::vector<unsigned> sls;
+  Time flowlet_gap = 0;
+  unsigned credit_levels = 0;
+  bool fast_recovery = false;
 };
 
 // The figures a load sweep plots, over every load-driven flow and class of the run.
@@ -163,6 +177,7 @@ struct RunFacts {
   std::vector<LinkFacts> links;
   std::vector<FaultFacts> faults;
   std::optional<CcSettingsFacts> congestion_control;
+  std::optional<ArSettingsFacts> adaptive_routing;
 
   // For the summary only.
   std::vector<std::string> class_summaries, verbs_summaries, attack_summaries;

@@ -45,7 +45,7 @@ nlohmann::json phases_json(const RunFacts& f) {
 nlohmann::json subnet_manager_json(const std::optional<SubnetManagerFacts>& sm) {
   if (!sm) return {{"mode", "static"}};
   nlohmann::json sweeps = nlohmann::json::array();
-  for (const SweepFacts& r : sm->sweeps)
+  for (const SweepFacts& r : sm->sweeps) {
     sweeps.push_back({{"trigger", r.trigger},
                       {"started_ns", ns(r.started)},
                       {"done_ns", r.done ? nlohmann::json(ns(r.done)) : nlohmann::json(nullptr)},
@@ -57,6 +57,8 @@ nlohmann::json subnet_manager_json(const std::optional<SubnetManagerFacts>& sm) 
                       {"nodes", r.nodes},
                       {"switches", r.switches},
                       {"links", r.links}});
+    if (r.ar_smps) sweeps.back()["ar_smps"] = *r.ar_smps;
+  }
   // A run stopped before the subnet manager began its first sweep (a signal while the fabric was
   // being built) has none.
   const SweepFacts* first = sm->sweeps.empty() ? nullptr : &sm->sweeps.front();
@@ -127,6 +129,7 @@ nlohmann::json fault_json(const FaultFacts& f) {
       fj["outage_ns"] = ns(*f.resweep_done - f.at);
     }
   }
+  if (f.ar_moved) fj["ar_traffic_moved_ns"] = ns(*f.ar_moved - f.at);
   std::optional<Time> max_gap;
   for (const FaultFacts::Destination& d : f.destinations)
     if (d.last_before != kTimeNever && d.first_after != kTimeNever)
@@ -152,6 +155,18 @@ nlohmann::json congestion_control_json(const CcSettingsFacts& s, const StatsSnap
                         {"ccti_limit", s.ccti_limit},
                         {"cct", s.cct}}}};
   add_stats_json(stats, kResultsCongestionControl, j);
+  return j;
+}
+
+// Its settings and the totals over every switch (each switch's counts: ar_switches.csv).
+nlohmann::json adaptive_routing_json(const ArSettingsFacts& s, const StatsSnapshot& stats) {
+  nlohmann::json j = {{"settings",
+                       {{"routing", s.routing},
+                        {"sls", s.sls},
+                        {"flowlet_gap_ns", ns(s.flowlet_gap)},
+                        {"credit_levels", s.credit_levels},
+                        {"fast_recovery", s.fast_recovery}}}};
+  add_stats_json(stats, kResultsAdaptiveRouting, j);
   return j;
 }
 
@@ -196,6 +211,7 @@ nlohmann::json run_results_json(const RunFacts& f, const StatsSnapshot& stats) {
   for (const FaultFacts& fault : f.faults) faults.push_back(fault_json(fault));
   j["faults"] = faults;
   if (f.congestion_control) j["congestion_control"] = congestion_control_json(*f.congestion_control, stats);
+  if (f.adaptive_routing) j["adaptive_routing"] = adaptive_routing_json(*f.adaptive_routing, stats);
   if (!f.attacks.empty()) j["attacks"] = f.attacks;
   return j;
 }

@@ -95,6 +95,8 @@ struct HcaConfig {
   // RngStream(seed, kMemoryKeyStream + node_index).
   MemoryKeyMode memory_keys = MemoryKeyMode::kSequential;
   std::uint64_t seed = 1;
+  // RC QPs tolerate packets out of PSN order (rc_out_of_order.cpp) instead of go-back-N.
+  bool rc_out_of_order = false;
 };
 
 struct HcaStats {
@@ -247,6 +249,7 @@ class Hca final : public ScheduledModule, public PortOwner, public TransportEnv 
   const MrTable& mrs() const { return verbs_.mrs(); }
   void async_event(const verbs::ibv_async_event& e) override { verbs_.async_event(e); }
   bool carry_payload() const override { return config_.carry_payload; }
+  bool rc_out_of_order() const override { return config_.rc_out_of_order; }
   void wake(QueuePair& qp) override { engine(qp.port()).wake(qp); }
   void arm_timer(QueuePair& qp, std::uint8_t kind, Time at, std::uint64_t generation) override {
     verbs_.arm_timer(qp, kind, at, generation);

@@ -82,6 +82,7 @@ int QueuePair::modify(const ibv_qp_attr& a, unsigned mask) {
     responses_.clear();
     send_idx_ = 0, send_pkt_ = 0, rd_atomic_out_ = 0, msn_ = 0;
     msg_active_ = msg_dropping_ = nak_seq_sent_ = rnr_wait_ = resend_pending_ = false;
+    clear_out_of_order();
     ++ack_timer_gen_, ++rnr_timer_gen_;
     ack_timer_armed_ = false;
   }
@@ -213,6 +214,7 @@ void QueuePair::enter_error() {
   rnr_wait_ = false;
   responses_.clear();
   msg_active_ = false;
+  clear_out_of_order();
   // Everything outstanding completes with IBV_WC_WR_FLUSH_ERR, in order.
   while (!sq_.empty()) complete_front(IBV_WC_WR_FLUSH_ERR);
   send_idx_ = 0, send_pkt_ = 0, rd_atomic_out_ = 0;

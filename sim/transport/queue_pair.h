@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -45,6 +46,10 @@ struct QpStats {
   std::uint64_t qkey_violations = 0;        // UD Q_Key mismatch: silently dropped (Q_KeyViolations)
   std::uint64_t no_recv_wqe_dropped = 0;    // UD/UC: no receive posted
   std::uint64_t remote_access_errors = 0;   // requests rejected for R_Key, bounds or access rights
+  // Out-of-order tolerant RC (rc_out_of_order.cpp), with TransportEnv::rc_out_of_order():
+  std::uint64_t ooo_placed = 0;          // RDMA WRITE packets placed as they came, ahead of ePSN
+  std::uint64_t ooo_held = 0;            // requests ahead of ePSN held until it reached them
+  std::uint64_t ooo_read_responses = 0;  // RDMA READ response packets placed out of PSN order
 };
 
 // What a QP needs from its HCA.
@@ -68,6 +73,8 @@ class TransportEnv {
   virtual Grh port_grh_source(PortNum port) const = 0;  // SGID of the port
   // An affiliated asynchronous event (an SRQ's limit reached, ...) for the consumer.
   virtual void async_event(const verbs::ibv_async_event& e) = 0;
+  // Out-of-order tolerant RC (rc_out_of_order.cpp) instead of go-back-N on PSN gaps.
+  virtual bool rc_out_of_order() const { return false; }
 };
 
 class QueuePair {
@@ -166,6 +173,7 @@ class QueuePair {
     bool signaled = false;
     Time ready_at = 0;
     verbs::ibv_ah_attr av;  // UD: the address handle's, at post time
+    std::vector<bool> got;  // out-of-order tolerant RC, READ: which response packets arrived
   };
   using RecvWqe = ReceiveWqe;
   // A response the responder owes (RC).
@@ -208,6 +216,13 @@ class QueuePair {
   void gather(const SendWqe& w, std::uint64_t offset, std::uint32_t len, std::vector<std::uint8_t>& out);
   void scatter(const std::vector<verbs::ibv_sge>& sges, std::uint64_t offset, const std::uint8_t* data,
                std::uint32_t len);
+  // A request's payload: its bytes (nullptr when elided) and whether they are in place already
+  // (an RDMA WRITE packet placed as it arrived ahead of ePSN: rc_out_of_order.cpp).
+  struct RequestPayload {
+    std::uint32_t len = 0;
+    const std::uint8_t* data = nullptr;
+    bool placed = false;
+  };
   // responder.cpp
   // Makes sure a receive WQE is at rq_'s front for the message arriving: the QP's own, or one
   // taken from its SRQ (which may raise the SRQ's limit event). False if there is none.
@@ -217,6 +232,8 @@ class QueuePair {
   bool invalidate_remote(const ParsedPacket& pp);
   std::optional<DropReason> receive_ud(const ParsedPacket& pp, const Packet& p);
   void receive_rc_uc(const ParsedPacket& pp, const Packet& p);
+  // An RC or UC request at ePSN, by kind.
+  void execute_request(const ParsedPacket& pp, const RequestPayload& payload);
   // RC/UC: whether the request carries ePSN. If not it is dealt with here: RC NAKs the first one
   // ahead and answers a duplicate (receive_duplicate); UC drops what follows a gap until a
   // First/Only, which it resynchronises on.
@@ -227,7 +244,7 @@ class QueuePair {
   // An in-sequence request by kind: RDMA READ, atomic, SEND or RDMA WRITE packet.
   void receive_read(const ParsedPacket& pp);
   void receive_atomic(const ParsedPacket& pp);
-  void receive_send_write(const ParsedPacket& pp, const Packet& p);
+  void receive_send_write(const ParsedPacket& pp, const RequestPayload& payload);
   // The First/Only packet of a SEND (a receive WQE, else RNR) or WRITE (R_Key and access checks);
   // false if refused.
   bool start_message(const ParsedPacket& pp);
@@ -239,6 +256,14 @@ class QueuePair {
   void nak(Psn psn, std::uint8_t syndrome, bool to_error);
   void build_response(Packet& p);
   std::size_t rd_atomic_pending() const;
+  // rc_out_of_order.cpp: the responder's side (a request ahead of ePSN is held, RDMA WRITE data
+  // placed at once when its message's RETH is known) and the requester's (READ responses placed
+  // as they come; completions in order).
+  bool out_of_order() const { return init_.qp_type == verbs::IBV_QPT_RC && env_.rc_out_of_order(); }
+  void receive_rc_out_of_order(const ParsedPacket& pp, const Packet& p);
+  // Places the WRITE data of held request `psn` if its message's RETH is known; true if placed.
+  bool place_early(Psn psn);
+  void clear_out_of_order();
   // queue_pair.cpp
   void fill_headers(TransportHeaders& h, std::uint8_t opcode, Psn psn) const;
   void enter_error();
@@ -273,7 +298,27 @@ class QueuePair {
   bool msg_send_ = false;        // SEND (else RDMA WRITE)
   bool msg_dropping_ = false;    // UC: dropping the rest of a message
   std::uint64_t msg_offset_ = 0;
+  Psn msg_first_psn_ = 0;        // the First/Only PSN of the message in progress
   Reth msg_reth_;
+  // Out-of-order tolerant RC: requests ahead of ePSN by PSN, and the RDMA WRITEs whose First
+  // arrived ahead of ePSN (where their packets go; ok: their R_Key and access passed).
+  struct HeldRequest {
+    ParsedPacket pp;
+    std::uint32_t len = 0;
+    std::vector<std::uint8_t> data;  // empty when payloads are elided
+    bool placed = false;
+  };
+  std::map<Psn, HeldRequest> held_;
+  struct WriteSpan {
+    Psn first = 0;
+    std::uint32_t npkts = 0;
+    Reth reth;
+  };
+  std::vector<WriteSpan> write_spans_;
+  // Requester: the highest PSN known acknowledged (an ACK, a READ wholly answered) while an
+  // earlier READ or atomic waits for responses still on their way (valid with ooo_acked_valid_).
+  Psn ooo_acked_ = 0;
+  bool ooo_acked_valid_ = false;
   std::deque<Response> responses_;
   enum class BecnOffer : std::uint8_t { kNone, kOffered, kTaken } becn_offer_ = BecnOffer::kNone;
   struct SavedAtomic {

@@ -274,6 +274,12 @@ bool QueuePair::complete_front(ibv_wc_status status) {
 
 bool QueuePair::complete_through(Psn psn) {
   bool progress = false;
+  if (out_of_order()) {
+    // What is acknowledged now, or was before while a READ or atomic still waited for responses.
+    if (ooo_acked_valid_ && psn_diff(ooo_acked_, psn) > 0) psn = ooo_acked_;
+    ooo_acked_ = psn;
+    ooo_acked_valid_ = true;
+  }
   while (!sq_.empty() && sq_.front().started && send_idx_ > 0) {
     SendWqe& w = sq_.front();
     const Psn last = psn_add(w.first_psn, w.npkts - 1);
@@ -285,6 +291,14 @@ bool QueuePair::complete_through(Psn psn) {
         progress = true;
       }
       break;
+    }
+    if (is_rd_atomic(w.wr) && out_of_order()) {
+      // Out-of-order tolerant: its responses may still be on their way (a loss is the ACK
+      // timer's to find). A READ whose responses are all in completes here.
+      if (!is_read(w.wr) || w.done_pkts != w.npkts) break;
+      complete_front(IBV_WC_SUCCESS);
+      progress = true;
+      continue;
     }
     if (is_rd_atomic(w.wr)) {
       // An ACK beyond a READ or atomic whose response did not arrive: the response was lost.
@@ -350,6 +364,7 @@ void QueuePair::on_response(const ParsedPacket& pp, const Packet& p) {
             complete_front(IBV_WC_SUCCESS);
             retry_left_ = attr_.retry_cnt;
             resend_pending_ = false;
+            if (out_of_order() && ooo_acked_valid_) complete_through(ooo_acked_);
             restart_ack_timer();
           }
           return;
@@ -409,11 +424,33 @@ void QueuePair::on_response(const ParsedPacket& pp, const Packet& p) {
     return;
   }
   if (i > 0) {
-    if (complete_through(psn_add(sq_[i].first_psn, -1))) return;  // went back instead
+    const Psn first = sq_[i].first_psn;
+    if (complete_through(psn_add(first, -1))) return;  // went back instead
+    // Out of order, an earlier READ or atomic may still wait: find this READ again.
     i = 0;
+    while (i < sq_.size() && sq_[i].first_psn != first) ++i;
+    if (i == sq_.size()) return;
   }
   SendWqe& w = sq_[i];
   const std::uint32_t k = static_cast<std::uint32_t>(psn_diff(psn, w.first_psn));
+  if (out_of_order()) {
+    if (w.got.empty()) w.got.assign(w.npkts, false), std::fill_n(w.got.begin(), w.done_pkts, true);
+    if (w.got[k]) {
+      ++stats_.stale_responses;
+      return;
+    }
+    if (k != w.done_pkts) ++stats_.ooo_read_responses;
+    if (env_.carry_payload() && !p.payload.empty())
+      scatter(w.wr.sg_list, std::uint64_t{k} * pmtu(), p.payload.data(), p.payload_len);
+    w.got[k] = true;
+    while (w.done_pkts < w.npkts && w.got[w.done_pkts]) ++w.done_pkts;
+    resend_pending_ = false;
+    retry_left_ = attr_.retry_cnt;
+    // A READ wholly answered acknowledges everything up to its last PSN.
+    if (w.done_pkts == w.npkts) complete_through(psn_add(w.first_psn, w.npkts - 1));
+    restart_ack_timer();
+    return;
+  }
   if (k != w.done_pkts) {
     // Out of order: a response was lost. Re-read from the first missing one, once.
     if (!resend_pending_) ++stats_.implied_naks, go_back(psn_add(w.first_psn, w.done_pkts));

@@ -224,7 +224,12 @@ void QueuePair::fail_request(Psn psn, NakCode code) {
 }
 
 void QueuePair::receive_rc_uc(const ParsedPacket& pp, const Packet& p) {
+  if (out_of_order()) return receive_rc_out_of_order(pp, p);
   if (!in_sequence(pp)) return;
+  execute_request(pp, RequestPayload{p.payload_len, p.payload.empty() ? nullptr : p.payload.data(), false});
+}
+
+void QueuePair::execute_request(const ParsedPacket& pp, const RequestPayload& payload) {
   const std::uint8_t o = opcode_operation(pp.h.bth.opcode);
   const Psn psn = pp.h.bth.psn;
   // RDMA READ and atomics (RC only; opcode_layout already refused them on UC).
@@ -235,7 +240,7 @@ void QueuePair::receive_rc_uc(const ParsedPacket& pp, const Packet& p) {
     if (o == op::kRdmaReadRequest) return receive_read(pp);
     return receive_atomic(pp);
   }
-  receive_send_write(pp, p);
+  receive_send_write(pp, payload);
 }
 
 void QueuePair::receive_read(const ParsedPacket& pp) {
@@ -279,7 +284,7 @@ void QueuePair::receive_atomic(const ParsedPacket& pp) {
   queue_response(r);
 }
 
-void QueuePair::receive_send_write(const ParsedPacket& pp, const Packet& p) {
+void QueuePair::receive_send_write(const ParsedPacket& pp, const RequestPayload& p) {
   const bool rc = init_.qp_type == IBV_QPT_RC;
   const std::uint8_t o = opcode_operation(pp.h.bth.opcode);
   const Psn psn = pp.h.bth.psn;
@@ -297,7 +302,7 @@ void QueuePair::receive_send_write(const ParsedPacket& pp, const Packet& p) {
     return fail_request(psn, NakCode::kInvalidRequest);  // missing First
   }
   // R24: First and Middle carry exactly the PMTU; Last and Only at most.
-  if (op_is_last_or_only(o) ? p.payload_len > mtu : p.payload_len != mtu)
+  if (op_is_last_or_only(o) ? p.len > mtu : p.len != mtu)
     return fail_request(psn, NakCode::kInvalidRequest);
   if (op_is_first_or_only(o) && !start_message(pp)) return;
   // A WRITE with immediate consumes a receive WQE at its end; none posted -> RNR (RC) / drop (UC).
@@ -315,7 +320,7 @@ void QueuePair::receive_send_write(const ParsedPacket& pp, const Packet& p) {
   }
   // Place the data.
   const std::uint64_t limit = msg_send_ ? rq_.front().len : msg_reth_.dma_len;
-  if (msg_offset_ + p.payload_len > limit) {
+  if (msg_offset_ + p.len > limit) {
     if (msg_send_ && rc) {
       // The message does not fit the receive buffer: local length error here, NAK there.
       ibv_wc wc;
@@ -328,14 +333,14 @@ void QueuePair::receive_send_write(const ParsedPacket& pp, const Packet& p) {
     }
     return fail_request(psn, NakCode::kInvalidRequest);
   }
-  if (env_.carry_payload() && !p.payload.empty()) {
+  if (env_.carry_payload() && p.data && !p.placed) {
     if (msg_send_) {
-      scatter(rq_.front().wr.sg_list, msg_offset_, p.payload.data(), p.payload_len);
+      scatter(rq_.front().wr.sg_list, msg_offset_, p.data, p.len);
     } else {
-      std::memcpy(env_.memory().bytes(msg_reth_.va + msg_offset_, p.payload_len), p.payload.data(), p.payload_len);
+      std::memcpy(env_.memory().bytes(msg_reth_.va + msg_offset_, p.len), p.data, p.len);
     }
   }
-  msg_offset_ += p.payload_len;
+  msg_offset_ += p.len;
   if (op_has_ieth(o) && !invalidate_remote(pp)) return;
   epsn_ = psn_add(psn, 1);
   if (op_is_last_or_only(o)) complete_message(pp, needs_recv);
@@ -353,6 +358,7 @@ bool QueuePair::start_message(const ParsedPacket& pp) {
   const Psn psn = pp.h.bth.psn;
   msg_send_ = op_is_send(o);
   msg_offset_ = 0;
+  msg_first_psn_ = psn;
   if (msg_send_) {
     if (!take_receive()) {
       if (!rc) {

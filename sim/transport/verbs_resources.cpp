@@ -93,6 +93,9 @@ QpStats VerbsResources::qp_stats() const {
     t.qkey_violations += s.qkey_violations;
     t.no_recv_wqe_dropped += s.no_recv_wqe_dropped;
     t.remote_access_errors += s.remote_access_errors;
+    t.ooo_placed += s.ooo_placed;
+    t.ooo_held += s.ooo_held;
+    t.ooo_read_responses += s.ooo_read_responses;
   }
   return t;
 }

@@ -9,7 +9,8 @@ namespace {
 
 HcaModelSettings parse_settings(const YamlMap& m, bool top) {
   std::vector<std::string_view> keys = {"doorbell_to_wire", "wire_to_completion", "pcie_gen",      "pcie_width",
-                                        "pcie_max_payload", "pcie_unlimited",     "p_keys", "memory_keys"};
+                                        "pcie_max_payload", "pcie_unlimited",     "p_keys", "memory_keys",
+                                        "rc_out_of_order"};
   if (top) keys.push_back("per_hca");
   m.check_no_unknown_keys(keys);
   HcaModelSettings s;
@@ -27,6 +28,7 @@ HcaModelSettings parse_settings(const YamlMap& m, bool top) {
     if (p < 128 || p > 4096 || (p & (p - 1)) != 0) v->fail("a PCIe Max_Payload_Size: 128, 256, 512, 1024, 2048 or 4096");
   }
   if (auto v = m.find("pcie_unlimited")) s.pcie_unlimited = v->as<bool>();
+  if (auto v = m.find("rc_out_of_order")) s.rc_out_of_order = v->as<bool>();
   if (auto v = m.find("p_keys")) {
     const auto list = v->as_list();
     if (list.empty() || list.size() > 32) v->fail("a P_Key table of 1 to 32 entries", std::to_string(list.size()) + " entries");
@@ -55,6 +57,7 @@ void HcaModelSettings::apply(HcaConfig& c) const {
   if (pcie_unlimited) c.host.unlimited = *pcie_unlimited;
   if (p_keys) c.p_keys = *p_keys;
   if (memory_keys) c.memory_keys = *memory_keys;
+  if (rc_out_of_order) c.rc_out_of_order = *rc_out_of_order;
 }
 
 void HcaModelSpec::apply(const std::string& hca, HcaConfig& c) const {

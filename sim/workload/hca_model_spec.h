@@ -23,6 +23,7 @@ struct HcaModelSettings {
   std::optional<bool> pcie_unlimited;
   std::optional<std::vector<std::uint16_t>> p_keys;
   std::optional<MemoryKeyMode> memory_keys;
+  std::optional<bool> rc_out_of_order;
   void apply(HcaConfig& c) const;
 };
 

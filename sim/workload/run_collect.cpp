@@ -28,9 +28,12 @@ SubnetManagerFacts subnet_manager_facts(const ScenarioRun& run, SubnetManager& s
   f.smps_sent = sm.smps_sent();
   f.traps_received = sm.traps_received();
   f.configured = sm.configured();
-  for (const SweepRecord& r : sm.sweeps())
+  const bool adaptive = is_adaptive_engine(sm.config().sweep.routing.engine);
+  for (const SweepRecord& r : sm.sweeps()) {
     f.sweeps.push_back(SweepFacts{r.trigger, r.started, r.done, r.smps_sent, r.requests, r.retries, r.errors,
-                                  r.lft_blocks, r.nodes, r.switches, r.links});
+                                  r.lft_blocks, r.nodes, r.switches, r.links, std::nullopt});
+    if (adaptive) f.sweeps.back().ar_smps = r.ar_smps;
+  }
   f.notes = sm.sweep().notes();
   const SmSweepConfig& sweep = sm.config().sweep;
   if (sweep.m_key != 0) {
@@ -83,7 +86,8 @@ std::vector<HcaModelFacts> hca_models(const ScenarioRun& run) {
     out.push_back(HcaModelFacts{run.fabric->topology().nodes[n].name, c.doorbell_to_wire, c.wire_to_completion,
                                 c.host.pcie_gen, c.host.pcie_width, c.host.max_payload, c.host.unlimited,
                                 c.host.unlimited ? 0.0 : host_interface_bytes_per_second(c.host) / 1e9, c.p_keys,
-                                c.memory_keys == MemoryKeyMode::kSequential ? "" : memory_key_mode_name(c.memory_keys)});
+                                c.memory_keys == MemoryKeyMode::kSequential ? "" : memory_key_mode_name(c.memory_keys),
+                                c.rc_out_of_order});
   }
   return out;
 }
@@ -137,6 +141,11 @@ std::vector<FaultFacts> fault_facts(const ScenarioRun& run) {
           f.resweep_done = rec.done;
           break;
         }
+    const Time next = i + 1 < run.faults.size() ? run.faults[i + 1].at : kTimeNever;
+    for (std::size_t n = 0; n < topo.nodes.size(); ++n)
+      if (const Switch* s = run.fabric->switch_at(n))
+        for (const Time t : s->fault_notifier().stats().applied)
+          if (t >= lf.at && t < next && (!f.ar_moved || t > *f.ar_moved)) f.ar_moved = t;
     for (std::size_t n : run.hca_nodes) {
       const Time before = run.watches[i].last_before[n], after = run.watches[i].first_after[n];
       if (before == kTimeNever && after == kTimeNever) continue;
@@ -186,6 +195,17 @@ RunFacts run_facts(ScenarioRun& run) {
   f.links = link_facts(fabric);
   f.faults = fault_facts(run);
   if (sc.congestion_control.enabled) f.congestion_control = cc_settings(sc.congestion_control);
+  if (sc.subnet_manager.in_band && is_adaptive_engine(sc.subnet_manager.config.sweep.routing.engine)) {
+    const ArSweepSettings& a = sc.subnet_manager.config.sweep.adaptive_routing;
+    ArSettingsFacts ar;
+    ar.routing = routing_engine_name(sc.subnet_manager.config.sweep.routing.engine);
+    for (unsigned sl = 0; sl < 16; ++sl)
+      if (a.sl_mask >> sl & 1) ar.sls.push_back(sl);
+    ar.flowlet_gap = a.flowlet_gap;
+    ar.credit_levels = a.credit_levels;
+    ar.fast_recovery = a.fast_recovery;
+    f.adaptive_routing = ar;
+  }
   for (const auto& c : run.classes) f.class_summaries.push_back(c->summary());
   for (const auto& v : run.verbs_flows) f.verbs_summaries.push_back(v->summary());
   for (const auto& a : run.attacks) {
@@ -221,7 +241,8 @@ void collect(ScenarioRun& run, CollectedResults& c) {
   c.facts = run_facts(run);
   StatsRegistry& registry = c.registry;
   const CongestionControlSettings& cc = run.sc.congestion_control;
-  const FabricStatRows rows = register_fabric_statistics(registry, *run.fabric, {run.end, cc.enabled, cc.per_sl});
+  const bool ar = run.sc.subnet_manager.in_band && is_adaptive_engine(run.sc.subnet_manager.config.sweep.routing.engine);
+  const FabricStatRows rows = register_fabric_statistics(registry, *run.fabric, {run.end, cc.enabled, cc.per_sl, ar});
   registry.add_kind<BringUpWork>("bring_up", {})
       .counter("simulation.bring_up_actions", "actions", kResultsTop, [](const BringUpWork& w) { return w.actions; })
       .counter("simulation.bring_up_packet_hops", "packets", kResultsTop, [](const BringUpWork& w) { return w.packet_hops; })

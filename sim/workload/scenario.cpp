@@ -113,6 +113,29 @@ SmaTiming parse_sma_timing(const YamlMap& m, SmaTiming t) {
   return t;
 }
 
+// `subnet_manager.adaptive_routing` (docs/scenario.md): what the SM programs into the switches.
+ArSweepSettings parse_adaptive_routing(const YamlMap& m) {
+  m.check_no_unknown_keys({"sls", "flowlet_gap", "credit_levels", "fast_recovery", "notification_latency"});
+  ArSweepSettings a;
+  if (auto sls = m.find("sls")) {
+    const std::vector<YamlValue> list = sls->as_list();
+    if (list.empty()) sls->fail("a list of SLs 0..15 (leave the key out for every SL)", "an empty list");
+    a.sl_mask = 0;
+    for (const YamlValue& v : list) {
+      const auto sl = v.as_in_range<unsigned>(0, 15);
+      if (a.sl_mask >> sl & 1) v.fail("each SL once", "SL " + std::to_string(sl) + " again");
+      a.sl_mask = static_cast<std::uint16_t>(a.sl_mask | 1u << sl);
+    }
+  }
+  a.flowlet_gap = m.duration("flowlet_gap", 0);
+  if (a.flowlet_gap % kNs != 0 || a.flowlet_gap / kNs > 0xFFFFFFFFu)
+    m.get("flowlet_gap").fail("a whole number of ns up to 4294967295ns (AdaptiveRoutingInfo.FlowletGap)");
+  a.credit_levels = m.optional_in_range<std::uint8_t>("credit_levels", a.credit_levels, 0, 255);
+  a.fast_recovery = m.optional<bool>("fast_recovery", a.fast_recovery);
+  a.notification_latency = m.duration("notification_latency", a.notification_latency);
+  return a;
+}
+
 SubnetManagerSpec parse_subnet_manager(const YamlMap& root, const Topology& topo) {
   SubnetManagerSpec sm;
   auto v = root.find("subnet_manager");
@@ -126,7 +149,7 @@ SubnetManagerSpec parse_subnet_manager(const YamlMap& root, const Topology& topo
   YamlMap m = root.optional_map("subnet_manager");
   m.check_no_unknown_keys({"host", "routing", "lmc", "roots", "root_guid_file", "cn_guid_file", "lft_file",
                            "nue_max_vls", "max_wire_smps", "smp_timeout", "smp_retries", "sweep_interval", "m_key",
-                           "m_key_protect_bits", "m_key_lease_period", "sma"});
+                           "m_key_protect_bits", "m_key_lease_period", "sma", "adaptive_routing"});
   if (auto h = m.find("host")) {
     sm.host = h->as<std::string>();
     const auto n = topo.find_node(sm.host);
@@ -139,9 +162,10 @@ SubnetManagerSpec parse_subnet_manager(const YamlMap& root, const Topology& topo
     ro.engine = *e;
   }
   sm.config.sweep.lmc = m.optional_in_range<unsigned>("lmc", 0, 0, 7);
-  const bool rooted = ro.engine == RoutingEngine::kUpdn || ro.engine == RoutingEngine::kFtree;
+  const RoutingEngine base = static_engine(ro.engine);
+  const bool rooted = base == RoutingEngine::kUpdn || base == RoutingEngine::kFtree;
   for (const YamlValue& r : m.optional_list("roots")) {
-    if (!rooted) r.fail("roots only with routing: updn or ftree");
+    if (!rooted) r.fail("roots only with routing: updn, ftree, ar_updn or ar_ftree");
     const auto n = topo.find_node(r.as<std::string>());
     if (!n || topo.nodes[*n].type != NodeType::kSwitch) r.fail("the name of a switch", "'" + r.as<std::string>() + "'");
     ro.roots.push_back(topo.nodes[*n].guid);
@@ -154,12 +178,12 @@ SubnetManagerSpec parse_subnet_manager(const YamlMap& root, const Topology& topo
     return read_guid_list_file(fp.lexically_normal().string());
   };
   if (auto f = m.find("root_guid_file")) {
-    if (!rooted) f->fail("root_guid_file only with routing: updn or ftree");
+    if (!rooted) f->fail("root_guid_file only with routing: updn, ftree, ar_updn or ar_ftree");
     if (m.has("roots")) f->fail("roots or root_guid_file, not both");
     ro.roots = guid_file(*f);
   }
   if (auto f = m.find("cn_guid_file")) {
-    if (ro.engine != RoutingEngine::kFtree) f->fail("cn_guid_file only with routing: ftree");
+    if (base != RoutingEngine::kFtree) f->fail("cn_guid_file only with routing: ftree or ar_ftree");
     ro.compute_nodes = guid_file(*f);
   }
   if (auto f = m.find("lft_file")) {
@@ -188,6 +212,10 @@ SubnetManagerSpec parse_subnet_manager(const YamlMap& root, const Topology& topo
   sweep.m_key_lease_period = m.optional<std::uint16_t>("m_key_lease_period", 0);
   for (const char* k : {"m_key_protect_bits", "m_key_lease_period"})
     if (sweep.m_key == 0 && m.has(k)) m.get(k).fail(std::string("a nonzero m_key beside ") + k + " (it protects the M_Key)", "no m_key");
+  if (auto a = m.find("adaptive_routing")) {
+    sweep.adaptive_routing = parse_adaptive_routing(a->as_map());
+    sm.adaptive_routing_given = true;
+  }
   YamlMap sma = m.optional_map("sma");
   sma.check_no_unknown_keys({"latency", "dr_forward", "queue_depth", "nodes"});
   sm.sma = parse_sma_timing(sma, sm.sma);
@@ -539,6 +567,11 @@ Scenario parse_scenario(const YAML::Node& root, const std::string& path,
   s.attacks = parse_attacks(m.optional_list("attacks"), s);
   if (s.topology.hcas().size() < 2) m.fail("a topology with at least two HCAs", "fewer");
   s.warnings = topology_warnings(s.topology);
+  const RoutingEngine engine = s.subnet_manager.config.sweep.routing.engine;
+  if (s.subnet_manager.adaptive_routing_given && !is_adaptive_engine(engine))
+    s.warnings.push_back(fmt::format("subnet_manager.adaptive_routing has no effect with routing: {} (only ar_ftree "
+                                     "and ar_updn give the switches adaptive routing groups)",
+                                     routing_engine_name(engine)));
   if (!s.subnet_manager.in_band)
     if (const std::size_t levels = tree_switch_levels(s.topology); levels >= 3)
       s.warnings.push_back(fmt::format(

@@ -65,6 +65,7 @@ struct SubnetManagerSpec {
   SubnetManagerConfig config;        // sweep.lmc / routing, max_wire_smps, timeouts, sweep_interval
   SmaTiming sma;                     // every node's SMA
   std::vector<std::pair<std::string, SmaTiming>> sma_by_node;
+  bool adaptive_routing_given = false;  // `adaptive_routing:` was set (it acts with ar_ftree, ar_updn)
 };
 
 struct Scenario {

@@ -35,7 +35,10 @@ nlohmann::json qp_stats_json(const QpStats& s) {
           {"uc_messages_dropped", s.uc_messages_dropped},
           {"qkey_violations", s.qkey_violations},
           {"no_receive_dropped", s.no_recv_wqe_dropped},
-          {"remote_access_errors", s.remote_access_errors}};
+          {"remote_access_errors", s.remote_access_errors},
+          {"ooo_placed", s.ooo_placed},
+          {"ooo_held", s.ooo_held},
+          {"ooo_read_responses", s.ooo_read_responses}};
 }
 
 nlohmann::json status_json(const std::map<int, std::uint64_t>& m) {

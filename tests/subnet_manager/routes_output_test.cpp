@@ -169,7 +169,7 @@ TEST_CASE("ibfsim routes rejects bad options with exit code 2", "[subnet_manager
   };
   const Case cases[] = {
       {"routes --topology " + net + " --routing spf",
-       "error: --routing: expected one of minhop, updn, dnup, dor, ftree, lash, sssp, dfsssp, nue, file, got 'spf'"},
+       "error: --routing: expected one of minhop, updn, dnup, dor, ftree, lash, sssp, dfsssp, nue, file, ar_ftree, ar_updn, got 'spf'"},
       {"routes --topology " + net + " --lmc 8", "error: --lmc: expected 0..7, got 8"},
       {"routes --topology " + net + " --nue-max-vls 2", "error: --nue-max-vls: only used with --routing nue, got --routing minhop"},
       {"routes --topology " + net + " --routing nue --nue-max-vls 16", "error: --nue-max-vls: expected 0..15, got 16"},

@@ -245,6 +245,13 @@ void Ftree::route_to_non_compute_nodes() {
   }
 }
 
+std::vector<std::uint32_t> Ftree::ranks_by_node() const {
+  std::vector<std::uint32_t> r(g_.nodes.size(), kUnranked);
+  for (const FtSwitch& s : switches_)
+    if (!s.dropped) r[s.node] = s.rank;
+  return r;
+}
+
 std::string Ftree::ca_order() const {
   std::string out;
   for (const FtSwitch* leaf : leaves_) {
@@ -264,9 +271,11 @@ std::string Ftree::ca_order() const {
 
 }  // namespace ftree_engine
 
-RoutingTables route_ftree(const SubnetGraph& g, const FtreeOptions& options, std::string* ca_order) {
+RoutingTables route_ftree(const SubnetGraph& g, const FtreeOptions& options, std::string* ca_order,
+                          std::vector<std::uint32_t>* ranks) {
   using namespace ftree_engine;
   if (ca_order) ca_order->clear();
+  if (ranks) ranks->clear();
   RoutingTables t = empty_routing_tables(g);
   Ftree ft(g, t, options.roots, options.compute_nodes);
   try {
@@ -284,6 +293,7 @@ RoutingTables route_ftree(const SubnetGraph& g, const FtreeOptions& options, std
   for (auto& lft : t.lft)
     if (!lft.empty()) lft.resize(static_cast<std::size_t>(t.lft_top) + 1);
   if (ca_order) *ca_order = ft.ca_order();
+  if (ranks) *ranks = ft.ranks_by_node();
   return t;
 }
 

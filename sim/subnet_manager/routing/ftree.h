@@ -53,7 +53,10 @@ struct FtreeOptions {
 
 // Requires LIDs assigned. If `ca_order` is given it receives what OpenSM writes to
 // opensm-ftree-ca-order.dump: "0xLLLL\tNAME" per compute node in routing order, "0xFFFF\tDUMMY" for
-// each missing compute node of a leaf (empty when ftree fell back to minhop).
-RoutingTables route_ftree(const SubnetGraph& g, const FtreeOptions& options = {}, std::string* ca_order = nullptr);
+// each missing compute node of a leaf (empty when ftree fell back to minhop). If `ranks` is given
+// it receives every graph node's ftree rank (0 at the roots; 0xFFFFFFFF for CAs and for switches
+// outside the tree; empty when ftree fell back to minhop).
+RoutingTables route_ftree(const SubnetGraph& g, const FtreeOptions& options = {}, std::string* ca_order = nullptr,
+                          std::vector<std::uint32_t>* ranks = nullptr);
 
 }  // namespace ibfsim

@@ -96,6 +96,8 @@ class Ftree {
   void build();  // throws NotFatTree
   void route();
   std::string ca_order() const;
+  // Every graph node's rank (kUnranked for CAs and dropped switches).
+  std::vector<std::uint32_t> ranks_by_node() const;
   // What OpenSM logs and carries on after (root GUIDs that are no switch, switches dropped).
   const std::vector<std::string>& notes() const { return notes_; }
   // OpenSM's lft_max_lid: the highest LID of a switch or of a port cabled to one (the

@@ -11,17 +11,24 @@
 
 namespace ibfsim {
 
-enum class RoutingEngine { kMinhop, kUpdn, kDnup, kDor, kFtree, kLash, kSssp, kDfsssp, kNue, kFile };
+enum class RoutingEngine { kMinhop, kUpdn, kDnup, kDor, kFtree, kLash, kSssp, kDfsssp, kNue, kFile, kArFtree, kArUpdn };
 
-// "minhop", "updn", "dnup", "dor", "ftree", "lash", "sssp", "dfsssp", "nue", "file".
+// ar_ftree and ar_updn: ftree's and updn's tables plus adaptive routing groups (ar_groups.h).
+inline bool is_adaptive_engine(RoutingEngine e) { return e == RoutingEngine::kArFtree || e == RoutingEngine::kArUpdn; }
+// The engine whose static tables an engine computes (ar_ftree: ftree; ar_updn: updn; others: itself).
+inline RoutingEngine static_engine(RoutingEngine e) {
+  return e == RoutingEngine::kArFtree ? RoutingEngine::kFtree : e == RoutingEngine::kArUpdn ? RoutingEngine::kUpdn : e;
+}
+
+// "minhop", "updn", "dnup", "dor", "ftree", "lash", "sssp", "dfsssp", "nue", "file", "ar_ftree", "ar_updn".
 const char* routing_engine_name(RoutingEngine e);
 std::optional<RoutingEngine> parse_routing_engine(std::string_view name);
-// "minhop, updn, dnup, dor, ftree, lash, sssp, dfsssp, nue, file" for error messages and help.
+// "minhop, updn, ..., ar_ftree, ar_updn" for error messages and help.
 std::string routing_engine_names();
 
 struct RoutingOptions {
   RoutingEngine engine = RoutingEngine::kMinhop;
-  // updn, ftree: root switches' node GUIDs in order (OpenSM's root_guid_file; empty: none given,
+  // updn, ftree (and ar_*): root switches' node GUIDs in order (OpenSM's root_guid_file; empty: none given,
   // updn finds them, ftree ranks from the CAs).
   std::vector<Guid> roots;
   // ftree: the compute nodes' port GUIDs (OpenSM's cn_guid_file; empty: every CA port).

@@ -36,6 +36,20 @@ struct PathServiceLevels {
   unsigned vls_needed = 1;
 };
 
+// What the adaptive routing engines (ar_ftree, ar_updn; ar_groups.h) add to the static tables:
+// one switch's adaptive routing tables, as the SM programs them.
+struct ArSwitchTables {
+  // Group g (1..groups.size()) is groups[g - 1]: its ports, ascending. Identical sets are one group.
+  std::vector<std::vector<PortNum>> groups;
+  // Per LID 0..lft_top: its group, 0 for the static LFT entry.
+  std::vector<std::uint16_t> group_of_lid;
+};
+
+struct AdaptiveRoutingTables {
+  std::vector<ArSwitchTables> by_node;  // [graph node]; empty for CAs
+  std::size_t adaptive_entries = 0;     // (switch, LID) pairs with a group, over the subnet
+};
+
 struct RoutingTables {
   // [graph node] -> egress port per LID 0..lft_top (kNoRoute: none); empty for HCAs.
   std::vector<std::vector<PortNum>> lft;
@@ -45,6 +59,8 @@ struct RoutingTables {
   std::optional<PathServiceLevels> sl;
   // What the engine did that the user should know (e.g. updn falling back to minhop), one line each.
   std::vector<std::string> notes;
+  // The adaptive routing groups (ar_ftree, ar_updn); the LFT above stays every packet's default.
+  std::optional<AdaptiveRoutingTables> ar;
 
   PortNum port(std::size_t sw, Lid lid) const {
     const auto& t = lft.at(sw);

@@ -45,7 +45,7 @@ std::vector<std::size_t> updn_auto_roots(const SubnetGraph& g) {
   return roots;
 }
 
-HopMatrix updn_hop_matrix(const SubnetGraph& g, const SwitchIndex& sw, const std::vector<std::size_t>& roots) {
+std::vector<unsigned> updn_ranks(const SubnetGraph& g, const SwitchIndex& sw, const std::vector<std::size_t>& roots) {
   const std::size_t n = sw.size();
   // Rank: breadth-first distance from the roots (ports in ascending order).
   constexpr unsigned kUnranked = 0xFFFFFFFF;
@@ -71,6 +71,13 @@ HopMatrix updn_hop_matrix(const SubnetGraph& g, const SwitchIndex& sw, const std
       }
     }
   }
+  return rank;
+}
+
+HopMatrix updn_hop_matrix(const SubnetGraph& g, const SwitchIndex& sw, const std::vector<std::size_t>& roots) {
+  const std::size_t n = sw.size();
+  const std::vector<unsigned> rank = updn_ranks(g, sw, roots);
+  std::deque<std::size_t> queue;
   auto direction = [&](std::size_t cur, std::size_t rem) {
     if (rank[cur] == 0 && rank[rem] == 0) return Dir::kUp;
     if (rank[cur] != rank[rem]) return rank[cur] < rank[rem] ? Dir::kDown : Dir::kUp;
@@ -113,8 +120,7 @@ HopMatrix updn_hop_matrix(const SubnetGraph& g, const SwitchIndex& sw, const std
   return hops;
 }
 
-RoutingTables route_updn(const SubnetGraph& g, const std::vector<Guid>& root_guids) {
-  const SwitchIndex sw(g);
+std::vector<std::size_t> updn_roots(const SubnetGraph& g, const std::vector<Guid>& root_guids) {
   std::vector<std::size_t> roots;
   if (root_guids.empty()) {
     roots = updn_auto_roots(g);
@@ -126,6 +132,12 @@ RoutingTables route_updn(const SubnetGraph& g, const std::vector<Guid>& root_gui
       roots.push_back(*n);
     }
   }
+  return roots;
+}
+
+RoutingTables route_updn(const SubnetGraph& g, const std::vector<Guid>& root_guids) {
+  const SwitchIndex sw(g);
+  const std::vector<std::size_t> roots = updn_roots(g, root_guids);
   if (roots.empty()) {
     RoutingTables t = route_minhop(g);
     t.notes.push_back("updn: no root switches found, falling back to minhop (as OpenSM does)");

@@ -24,6 +24,15 @@ namespace ibfsim {
 // Graph node indices in switch GUID table order; empty if none qualifies.
 std::vector<std::size_t> updn_auto_roots(const SubnetGraph& g);
 
+// The root switches (graph node indices) updn routes from: the nodes of `root_guids` (OpenSM's
+// root_guid_file), or found automatically when it is empty. Throws InputError for a GUID that is
+// not a switch of the subnet.
+std::vector<std::size_t> updn_roots(const SubnetGraph& g, const std::vector<Guid>& root_guids);
+
+// The switches' ranks (per switch number of `sw`): breadth-first distance from the roots (graph
+// node indices), 0xFFFFFFFF for switches no root reaches.
+std::vector<unsigned> updn_ranks(const SubnetGraph& g, const SwitchIndex& sw, const std::vector<std::size_t>& roots);
+
 // updn's hop matrix for the given root switches (graph node indices).
 HopMatrix updn_hop_matrix(const SubnetGraph& g, const SwitchIndex& sw, const std::vector<std::size_t>& roots);
 

@@ -368,7 +368,70 @@ void SmSweep::plan_lfts() {
     }
     done.assign(blocks * kLftBlockEntries, kNoRoute);
     std::copy(want.begin(), want.begin() + static_cast<std::ptrdiff_t>(std::min(want.size(), done.size())), done.begin());
+    if (tables_.ar) plan_ar(s);
   }
+}
+
+void SmSweep::plan_ar(std::size_t s) {
+  const NodeView& v = views_[s];
+  const ArSwitchTables& want = tables_.ar->by_node[s];
+  ArProgrammed& done = programmed_ar_[graph_.nodes[s].node_guid];
+  auto set = [&](std::uint16_t attr, std::uint32_t mod, const SmpData& data) {
+    ask(Ask::kSet, IB_MAD_METHOD_SET, attr, mod, v.path, s, 0, kNoSubnetNode, data);
+    ++stats_.ar_smps;
+  };
+  // Groups 1..top (group 0 means static); blocks that held groups before are cleared too.
+  const std::size_t top = want.groups.size();
+  std::vector<std::vector<PortNum>> groups(top + 1);
+  for (std::size_t g = 1; g <= top; ++g) groups[g] = want.groups[g - 1];
+  const std::size_t group_blocks = std::max(groups.size(), done.groups.size()) / kArGroupsPerBlock + 1;
+  groups.resize(group_blocks * kArGroupsPerBlock);
+  done.groups.resize(groups.size());
+  for (std::size_t b = 0; b < group_blocks; ++b) {
+    ArGroupTableBlock block;
+    bool same = true;
+    for (std::size_t i = 0; i < kArGroupsPerBlock; ++i) {
+      const std::size_t g = b * kArGroupsPerBlock + i;
+      block.groups[i] = ar_port_mask(groups[g]);
+      same = same && done.groups[g] == groups[g];
+    }
+    if (!same) set(IBFSIM_MAD_ATTR_AR_GROUP_TABLE, static_cast<std::uint32_t>(b), encode_ar_group_table(block));
+  }
+  done.groups = std::move(groups);
+  const std::size_t lft_blocks = std::max(want.group_of_lid.size(), done.lft.size()) / kArLftBlockEntries + 1;
+  std::vector<std::uint16_t> lft(lft_blocks * kArLftBlockEntries, 0);
+  std::copy(want.group_of_lid.begin(), want.group_of_lid.end(), lft.begin());
+  done.lft.resize(lft.size(), 0);
+  for (std::size_t b = 0; b < lft_blocks; ++b) {
+    ArLftBlock block;
+    bool same = true;
+    for (std::size_t i = 0; i < kArLftBlockEntries; ++i) {
+      block.groups[i] = lft[b * kArLftBlockEntries + i];
+      same = same && done.lft[b * kArLftBlockEntries + i] == block.groups[i];
+    }
+    if (!same) set(IBFSIM_MAD_ATTR_AR_LFT, static_cast<std::uint32_t>(b), encode_ar_lft(block));
+  }
+  done.lft = std::move(lft);
+  const ArSweepSettings& c = config_.adaptive_routing;
+  AdaptiveRoutingInfo info;
+  info.enable = true;
+  info.fast_recovery = c.fast_recovery;
+  info.credit_levels = c.credit_levels;
+  info.sl_mask = c.sl_mask;
+  info.group_top = static_cast<std::uint16_t>(top);
+  info.flowlet_gap_ns = static_cast<std::uint32_t>(c.flowlet_gap / kNs);
+  std::vector<PortNum> to_switches;
+  for (unsigned p = 1; p <= graph_.nodes[s].num_ports(); ++p) {
+    const auto& peer = graph_.nodes[s].ports[p].peer;
+    if (peer && graph_.nodes[peer->node].is_switch()) to_switches.push_back(static_cast<PortNum>(p));
+  }
+  info.notify_ports = ar_port_mask(to_switches);
+  const bool info_same = done.info && done.info->enable == info.enable && done.info->fast_recovery == info.fast_recovery &&
+                         done.info->credit_levels == info.credit_levels &&
+                         done.info->sl_mask == info.sl_mask && done.info->group_top == info.group_top &&
+                         done.info->flowlet_gap_ns == info.flowlet_gap_ns && done.info->notify_ports == info.notify_ports;
+  if (!info_same) set(IBFSIM_MAD_ATTR_AR_INFO, 0, encode_ar_info(info));
+  done.info = info;
 }
 
 void SmSweep::plan_qos() {

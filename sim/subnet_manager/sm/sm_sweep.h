@@ -18,7 +18,10 @@
 //      HOQLife, PortState NoChange.
 //   4. LFTs: per switch SwitchInfo (LinearFDBTop, LifeTimeValue, PortStateChange cleared) and every
 //      64-LID block up to LinearFDBTop that differs from what this SM programmed before (all of
-//      them the first time).
+//      them the first time). With an adaptive routing engine (ar_ftree, ar_updn), then per switch
+//      the AdaptiveRoutingGroupTable and AdaptiveRoutingLFT blocks that differ from what it
+//      programmed before, and AdaptiveRoutingInfo (enable, SLs, GroupTop, flowlet gap) when it
+//      changed (mad/adaptive_routing.h).
 //   5. QoS, only when configured (OpenSM's qos option; or when the routing engine needs SLs): an
 //      SLtoVLMappingTable per CA port and one per switch (the all-ports modifier bits), VL
 //      arbitration blocks per port; for ports configured for the first time.
@@ -32,8 +35,10 @@
 #include <unordered_map>
 #include <vector>
 
+#include "sim/core/time.h"
 #include "sim/link/sl_to_vl_table.h"
 #include "sim/link/vl_arbiter.h"
+#include "sim/subnet_manager/mad/adaptive_routing.h"
 #include "sim/subnet_manager/mad/node_info.h"
 #include "sim/subnet_manager/mad/port_info.h"
 #include "sim/subnet_manager/routing/routing_engine.h"
@@ -43,6 +48,17 @@
 #include "sim/subnet_manager/mad/switch_info.h"
 
 namespace ibfsim {
+
+// What the SM programs into every switch's AdaptiveRoutingInfo with an adaptive routing engine.
+struct ArSweepSettings {
+  std::uint16_t sl_mask = 0xFFFF;  // the SLs routed adaptively
+  Time flowlet_gap = 0;            // 0: per packet
+  bool fast_recovery = true;       // routing notifications when a port goes down
+  std::uint8_t credit_levels = 2;  // free credits compared in levels of the next buffer / this (0: exactly)
+  // Not programmed: the switches' hardware (SwitchConfig::ar_notification_latency), set by the
+  // fabric from here.
+  Time notification_latency = 200 * kNs;
+};
 
 struct SmSweepConfig {
   unsigned lmc = 0;
@@ -60,6 +76,7 @@ struct SmSweepConfig {
   std::uint64_t m_key = 0;
   std::uint8_t m_key_protect_bits = 0;   // 0..3
   std::uint16_t m_key_lease_period = 0;  // seconds; 0: the protection never lapses
+  ArSweepSettings adaptive_routing;      // with routing ar_ftree or ar_updn
 };
 
 enum class SweepPhase : std::uint8_t { kIdle, kDiscovery, kLids, kLfts, kQos, kArm, kActivate, kDone };
@@ -69,6 +86,7 @@ struct SweepStats {
   std::uint64_t requests = 0;        // SMPs the sweep asked for (retries not counted)
   std::uint64_t errors = 0;          // answers with a bad status, and requests given up on
   std::uint64_t lft_blocks = 0;      // LFT blocks programmed
+  std::uint64_t ar_smps = 0;         // adaptive routing Sets (info, group table and AR LFT blocks)
   std::size_t nodes = 0, switches = 0, cas = 0, links = 0;
 };
 
@@ -126,6 +144,7 @@ class SmSweep {
   bool compute();  // false: nothing to configure
   void plan_lids();
   void plan_lfts();
+  void plan_ar(std::size_t s);
   void plan_qos();
   void plan_state(std::uint8_t from, std::uint8_t to);
   void set_port_info(std::size_t node, PortNum port, const PortInfo& pi);
@@ -149,6 +168,13 @@ class SmSweep {
   unsigned cached_lmc_ = 0;
   std::unordered_map<Guid, std::vector<PortNum>> programmed_lft_;
   std::unordered_map<Guid, std::vector<bool>> qos_done_;
+  // Adaptive routing programmed, by switch GUID: group masks by group, AR LFT by LID, the info.
+  struct ArProgrammed {
+    std::vector<std::vector<PortNum>> groups;  // [group], entry 0 unused
+    std::vector<std::uint16_t> lft;
+    std::optional<AdaptiveRoutingInfo> info;
+  };
+  std::unordered_map<Guid, ArProgrammed> programmed_ar_;
 };
 
 }  // namespace ibfsim

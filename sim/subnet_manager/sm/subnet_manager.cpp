@@ -195,6 +195,7 @@ void SubnetManager::finish_sweep() {
   r.requests = s.requests;
   r.errors = s.errors;
   r.lft_blocks = s.lft_blocks;
+  r.ar_smps = s.ar_smps;
   r.nodes = s.nodes;
   r.switches = s.switches;
   r.cas = s.cas;

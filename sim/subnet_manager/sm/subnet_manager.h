@@ -53,6 +53,7 @@ struct SweepRecord {
   std::uint64_t requests = 0;  // distinct requests of the sweep
   std::uint64_t errors = 0;    // bad statuses and requests given up on
   std::uint64_t lft_blocks = 0;
+  std::uint64_t ar_smps = 0;  // adaptive routing Sets
   std::size_t nodes = 0, switches = 0, cas = 0, links = 0;
 };
 

@@ -185,6 +185,66 @@ Answer multicast_forwarding_table(SmaState& s, const Smp& r, SmpData& data) {
   return a;
 }
 
+// ---- adaptive routing (mad/adaptive_routing.h) ----
+
+Answer ar_info(SmaState& s, const Smp& r, SmpData& data) {
+  if (!s.is_switch() || s.ar_info.group_cap == 0) return unsupported();
+  if (r.attribute_modifier != 0) return bad_field();
+  Answer a;
+  if (is_set(r)) {
+    const AdaptiveRoutingInfo in = decode_ar_info(r.data.data());
+    if (in.group_top > s.ar_info.group_cap) return bad_field();
+    const std::uint16_t cap = s.ar_info.group_cap;
+    s.ar_info = in;
+    s.ar_info.group_cap = cap;  // read-only
+    a.applied = true;
+  }
+  data = encode_ar_info(s.ar_info);
+  return a;
+}
+
+Answer ar_group_table(SmaState& s, const Smp& r, SmpData& data) {
+  if (!s.is_switch() || s.ar_info.group_cap == 0) return unsupported();
+  const std::uint64_t first = static_cast<std::uint64_t>(r.attribute_modifier) * kArGroupsPerBlock;
+  if (first > s.ar_info.group_cap) return bad_field();
+  Answer a;
+  if (is_set(r)) {
+    const ArGroupTableBlock in = decode_ar_group_table(r.data.data());
+    for (std::size_t i = 0; i < kArGroupsPerBlock; ++i) {
+      const std::vector<PortNum> ports = ar_mask_ports(in.groups[i]);
+      if (!ports.empty() && (first + i == 0 || first + i > s.ar_info.group_cap || ports.front() == 0 ||
+                             ports.back() > s.num_ports()))
+        return bad_field();
+    }
+    if (s.ar_groups.size() < first + kArGroupsPerBlock) s.ar_groups.resize(first + kArGroupsPerBlock, ArPortMask{});
+    for (std::size_t i = 0; i < kArGroupsPerBlock; ++i) s.ar_groups[first + i] = in.groups[i];
+    a.applied = true;
+  }
+  ArGroupTableBlock out;
+  for (std::size_t i = 0; i < kArGroupsPerBlock && first + i < s.ar_groups.size(); ++i) out.groups[i] = s.ar_groups[first + i];
+  data = encode_ar_group_table(out);
+  return a;
+}
+
+Answer ar_lft(SmaState& s, const Smp& r, SmpData& data) {
+  if (!s.is_switch() || s.ar_info.group_cap == 0) return unsupported();
+  const std::uint64_t first = static_cast<std::uint64_t>(r.attribute_modifier) * kArLftBlockEntries;
+  if (first >= s.switch_info.linear_fdb_cap) return bad_field();
+  Answer a;
+  if (is_set(r)) {
+    const ArLftBlock in = decode_ar_lft(r.data.data());
+    for (std::uint16_t g : in.groups)
+      if (g > s.ar_info.group_cap) return bad_field();
+    if (s.ar_lft.size() < first + kArLftBlockEntries) s.ar_lft.resize(first + kArLftBlockEntries, 0);
+    std::copy(in.groups.begin(), in.groups.end(), s.ar_lft.begin() + static_cast<std::ptrdiff_t>(first));
+    a.applied = true;
+  }
+  ArLftBlock out;
+  for (std::size_t i = 0; i < kArLftBlockEntries && first + i < s.ar_lft.size(); ++i) out.groups[i] = s.ar_lft[first + i];
+  data = encode_ar_lft(out);
+  return a;
+}
+
 // ---- per-port tables ----
 
 Answer sl_to_vl(SmaState& s, const Smp& r, PortNum arrival, SmpData& data) {
@@ -339,6 +399,9 @@ SmaResult sma_process(SmaState& s, const Smp& r, PortNum arrival, Time now) {
     case IB_MAD_ATTR_VL_ARBITRATION: a = vl_arbitration(s, r, arrival, data); break;
     case IB_MAD_ATTR_LIN_FWD_TBL: a = linear_forwarding_table(s, r, data); break;
     case IB_MAD_ATTR_MCAST_FWD_TBL: a = multicast_forwarding_table(s, r, data); break;
+    case IBFSIM_MAD_ATTR_AR_INFO: a = ar_info(s, r, data); break;
+    case IBFSIM_MAD_ATTR_AR_GROUP_TABLE: a = ar_group_table(s, r, data); break;
+    case IBFSIM_MAD_ATTR_AR_LFT: a = ar_lft(s, r, data); break;
     case IB_MAD_ATTR_SM_INFO:
       // Only where an SM runs; a Set (handover) is answered with the SM's state unchanged.
       if (!s.sm_info) a = unsupported();

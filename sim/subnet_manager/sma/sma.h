@@ -6,8 +6,11 @@
 //
 // Attributes: NodeDescription, NodeInfo (Get only), SwitchInfo (switches), PortInfo, P_KeyTable,
 // SLtoVLMappingTable, VLArbitrationTable, LinearForwardingTable and MulticastForwardingTable
-// (switches), SMInfo (ports where an SM runs). Methods Get and Set; a Set answers with the
-// attribute as it is afterwards.
+// (switches), SMInfo (ports where an SM runs), and ibfsim's adaptive routing attributes
+// (AdaptiveRoutingInfo, AdaptiveRoutingGroupTable, AdaptiveRoutingLFT: switches with a GroupCap,
+// mad/adaptive_routing.h). Methods Get and Set; a Set answers with the attribute as it is
+// afterwards. Adaptive routing Sets are refused (0x001C) for a GroupTop or group above GroupCap,
+// a group naming port 0 or a port the switch lacks, or an AR LFT block beyond LinearFDBCap.
 //
 // Status of the answer (IBA Vol1 13.4.7): a ClassVersion other than 1 -> 0x0004; a method other
 // than Get/Set -> 0x0008; an attribute the node does not implement, or a Set of a read-only one ->
@@ -38,6 +41,7 @@
 
 #include "sim/core/ids.h"
 #include "sim/core/time.h"
+#include "sim/subnet_manager/mad/adaptive_routing.h"
 #include "sim/subnet_manager/mad/linear_forwarding_table.h"
 #include "sim/subnet_manager/mad/multicast_forwarding_table.h"
 #include "sim/subnet_manager/mad/node_info.h"
@@ -72,6 +76,11 @@ struct SmaState {
   SwitchInfo switch_info;
   std::vector<PortNum> lft;         // entries written so far, by LID; missing entries read 255
   std::vector<std::uint16_t> mft;   // port masks by (MLID - 0xC000) * positions + position
+  // Adaptive routing (mad/adaptive_routing.h): the info, the group table by group number (entry 0
+  // unused) and the AR LFT by LID (missing entries read 0, static).
+  AdaptiveRoutingInfo ar_info;
+  std::vector<ArPortMask> ar_groups;
+  std::vector<std::uint16_t> ar_lft;
   std::optional<SmInfo> sm_info;    // set where an SM runs: SMInfo is answered
 
   bool is_switch() const { return node_info.node_type == IB_NODE_TYPE_SWITCH; }

@@ -58,6 +58,7 @@ SmaState initial_state(Switch& sw, const SwitchSmaConfig& c) {
   si.life_time_value = static_cast<std::uint8_t>(sw.config().life_time_code & 0x1F);
   si.optimized_sl_to_vl_mapping_programming = 1;  // the all-input/all-output modifier bits work
   si.partition_enforcement_cap = kPKeyEntries;
+  s.ar_info.group_cap = kArGroupMax;  // adaptive routing: every 12-bit group
   for (Lid lid = 0; lid <= si.linear_fdb_top && lid < kLinearFdbCap; ++lid) {
     const PortNum out = sw.lft().lookup(lid);
     if (out == kNoRoute) continue;
@@ -154,6 +155,30 @@ void SwitchSma::apply(const Smp& request, const SmaResult& result, PortNum) {
     case IB_MAD_ATTR_VL_ARBITRATION:
       sw_.set_vl_arbitration(result.port, vl_arbitration_of(state_.ports[result.port]));
       return;
+    case IBFSIM_MAD_ATTR_AR_INFO: {
+      const AdaptiveRoutingInfo& info = state_.ar_info;
+      ArSettings s{info.enable, info.fast_recovery, info.sl_mask, static_cast<Time>(info.flowlet_gap_ns) * kNs,
+                   info.credit_levels, {}};
+      for (PortNum p : ar_mask_ports(info.notify_ports)) s.notify_ports.set(p);
+      sw_.routing_unit().adaptive().set_settings(s);
+      sw_.fault_notifier().clear();  // new tables supersede what notifications excluded
+      return;
+    }
+    case IBFSIM_MAD_ATTR_AR_GROUP_TABLE: {
+      const std::size_t first = static_cast<std::size_t>(request.attribute_modifier) * kArGroupsPerBlock;
+      for (std::size_t i = 0; i < kArGroupsPerBlock; ++i)
+        if (first + i != 0)
+          sw_.routing_unit().adaptive().set_group(static_cast<std::uint16_t>(first + i), ar_mask_ports(state_.ar_groups[first + i]));
+      sw_.fault_notifier().clear();
+      return;
+    }
+    case IBFSIM_MAD_ATTR_AR_LFT: {
+      const std::size_t first = static_cast<std::size_t>(request.attribute_modifier) * kArLftBlockEntries;
+      for (std::size_t i = 0; i < kArLftBlockEntries; ++i)
+        sw_.routing_unit().adaptive().set_group_of(static_cast<Lid>(first + i), state_.ar_lft[first + i]);
+      sw_.fault_notifier().clear();
+      return;
+    }
     default:
       return;  // P_Keys are kept, not enforced on switch ports
   }

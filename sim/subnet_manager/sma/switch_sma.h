@@ -4,7 +4,8 @@
 // through the management port at every switch they cross), and programs the switch with what a
 // Set changed: the LID (PortInfo of port 0), the LFT and LinearFDBTop, the MFT, per-port
 // NeighborMTU, HOQLife, OperationalVLs, PortState (Init -> Armed -> Active), VLHighLimit and the
-// VL arbitration tables, the SL->VL tables, LifeTimeValue.
+// VL arbitration tables, the SL->VL tables, LifeTimeValue, and adaptive routing (its settings, AR
+// groups and AR LFT: mad/adaptive_routing.h).
 //
 // Trap 128: when a port's link comes up or goes down the SMA sets SwitchInfo.PortStateChange and,
 // once it knows an SM (PortInfo.MasterSMLID of port 0) and has a LID of its own, sends a Trap(Notice
