@@ -1,7 +1,8 @@
 // Seeds for the fuzz targets of binary inputs, made with the repository's own encoders (the text
 // parsers' seeds are the repository's scenario, topology and dump files: fuzz/CMakeLists.txt).
 //
-//   make_seeds DIR   writes DIR/transport_packet/, DIR/mad_smp/, DIR/flow_control/, DIR/phy_receiver/
+//   make_seeds DIR   writes DIR/transport_packet/, DIR/roce_frame/, DIR/mad_smp/, DIR/flow_control/,
+//                    DIR/phy_receiver/
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
@@ -32,6 +33,8 @@
 #include "sim/subnet_manager/mad/switch_info.h"
 #include "sim/subnet_manager/mad/vl_arbitration_table.h"
 #include "sim/transport/opcode.h"
+#include "sim/transport/roce/roce_cnp.h"
+#include "sim/transport/roce/roce_frame.h"
 #include "sim/transport/transport_packet.h"
 #include "sim/transport/ud_send_packet.h"
 
@@ -95,6 +98,35 @@ void transport_seeds() {
   build_gmp_packet(gmp, encode_cc_mad(make_cc_mad(IB_MAD_METHOD_GET, IB_MAD_ATTR_CONG_INFO, 0, CcMgmtData{}, 1)), GmpAddress{2, 1, 0, 0, 0xFFFF});
   write("transport_packet", "gmp_cc", packet_input(gmp));
   std::printf("transport_packet: %d seeds\n", n + 3);
+}
+
+// RoCE v2 frames of every opcode, over IPv4 untagged and IPv6 tagged, and a CNP.
+void roce_seeds() {
+  int n = 0;
+  for (bool v6 : {false, true}) {
+    RoceAddressing a;
+    a.dst_mac = {2, 0, 0, 0, 0, 2};
+    a.src_mac = {2, 0, 0, 0, 0, 1};
+    if (v6) a.vlan = VlanTag{3, false, 100};
+    a.src_ip = v6 ? *parse_ip_address("fd00::1") : IpAddress::v4(10, 0, 0, 1);
+    a.dst_ip = v6 ? *parse_ip_address("fd00::2") : IpAddress::v4(10, 0, 0, 2);
+    a.ecn = ecn::kEct0;
+    for (int op = 0; op < 256; ++op) {
+      const auto layout = opcode_layout(static_cast<std::uint8_t>(op));
+      if (!layout) continue;
+      TransportHeaders h;
+      h.bth.opcode = static_cast<std::uint8_t>(op);
+      h.bth.dest_qp = 0x12;
+      h.bth.psn = 0x345;
+      const std::vector<std::uint8_t> payload(layout->payload ? 37 : 0, 0x5A);
+      write("roce_frame", "opcode_" + std::to_string(op) + (v6 ? "_v6" : "_v4"),
+            build_roce_frame(a, h, static_cast<std::uint32_t>(payload.size()), payload.empty() ? nullptr : payload.data()));
+      ++n;
+    }
+    write("roce_frame", std::string("cnp") + (v6 ? "_v6" : "_v4"), build_roce_cnp(a, 0x11));
+    ++n;
+  }
+  std::printf("roce_frame: %d seeds\n", n);
 }
 
 void mad_seeds() {
@@ -219,6 +251,7 @@ int main(int argc, char** argv) {
   }
   g_dir = argv[1];
   transport_seeds();
+  roce_seeds();
   mad_seeds();
   flow_control_seeds();
   phy_seeds();

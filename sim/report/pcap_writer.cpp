@@ -57,13 +57,14 @@ std::string PcapWriter::default_links_csv_path(const std::string& pcap_path) {
   return pcap_path + "_links.csv";
 }
 
-PcapWriter::PcapWriter(std::string path)
-    : PcapWriter(path, default_links_csv_path(path)) {}
+PcapWriter::PcapWriter(std::string path, PcapLinkType type)
+    : PcapWriter(path, default_links_csv_path(path), type) {}
 
-PcapWriter::PcapWriter(std::string path, std::string links_csv_path)
-    : pcap_guard_(std::move(path)), csv_guard_(std::move(links_csv_path)) {
+PcapWriter::PcapWriter(std::string path, std::string links_csv_path, PcapLinkType type)
+    : pcap_guard_(std::move(path)), csv_guard_(std::move(links_csv_path)), type_(type) {
   // A "dead" pcap_t only describes the capture (link type, snap length, ns precision) for the dumper.
-  pcap_.reset(pcap_open_dead_with_tstamp_precision(DLT_ERF, kSnapLen, PCAP_TSTAMP_PRECISION_NANO));
+  const int dlt = type == PcapLinkType::kErf ? DLT_ERF : DLT_EN10MB;
+  pcap_.reset(pcap_open_dead_with_tstamp_precision(dlt, kSnapLen, PCAP_TSTAMP_PRECISION_NANO));
   if (!pcap_) throw std::runtime_error("cannot write '" + this->path() + "': libpcap out of memory");
   dumper_.reset(pcap_dump_open(pcap_.get(), pcap_guard_.temp_path().c_str()));
   if (!dumper_) {
@@ -80,15 +81,39 @@ void PcapWriter::set_link_name(std::uint32_t link_id, std::string name) {
   link_names_[link_id] = std::move(name);
 }
 
-void PcapWriter::add(Time at_fs, std::uint8_t erf_type, const std::uint8_t* frame, std::size_t len,
-                     std::uint32_t link_id) {
+void PcapWriter::check_can_add(Time at_fs, PcapLinkType type) const {
   if (closed_) throw std::logic_error("PcapWriter::add after close() on '" + path() + "'");
+  if (type != type_) {
+    throw std::logic_error(fmt::format("PcapWriter '{}': {} record added to {} capture", path(),
+                                       type == PcapLinkType::kErf ? "an ERF" : "an Ethernet",
+                                       type_ == PcapLinkType::kErf ? "an ERF" : "an Ethernet"));
+  }
   if (at_fs < watermark_) {
     // Writing it now would put the capture out of time order.
     throw std::logic_error(fmt::format(
         "PcapWriter '{}': record at {} fs added after flush_until({} fs)", path(), at_fs, watermark_));
   }
+}
+
+void PcapWriter::add(Time at_fs, std::uint8_t erf_type, const std::uint8_t* frame, std::size_t len,
+                     std::uint32_t link_id) {
+  check_can_add(at_fs, PcapLinkType::kErf);
   const auto header = erf_header(at_fs, erf_type, len);  // validates len
+  queue(at_fs, header.data(), header.size(), frame, len, link_id);
+}
+
+void PcapWriter::add_ethernet(Time at_fs, const std::uint8_t* frame, std::size_t len,
+                              std::uint32_t link_id) {
+  check_can_add(at_fs, PcapLinkType::kEthernet);
+  if (len > static_cast<std::size_t>(kSnapLen)) {
+    throw std::invalid_argument(fmt::format("PcapWriter '{}': a {}-byte frame is longer than a record holds",
+                                            path(), len));
+  }
+  queue(at_fs, nullptr, 0, frame, len, link_id);
+}
+
+void PcapWriter::queue(Time at_fs, const std::uint8_t* prefix, std::size_t prefix_len,
+                       const std::uint8_t* frame, std::size_t len, std::uint32_t link_id) {
   Record r;
   r.at = at_fs;
   r.seq = next_seq_++;
@@ -97,7 +122,7 @@ void PcapWriter::add(Time at_fs, std::uint8_t erf_type, const std::uint8_t* fram
     r.bytes = std::move(spare_buffers_.back());
     spare_buffers_.pop_back();
   }
-  r.bytes.assign(header.begin(), header.end());
+  r.bytes.assign(prefix, prefix + prefix_len);
   r.bytes.insert(r.bytes.end(), frame, frame + len);
   heap_.push_back(std::move(r));
   std::push_heap(heap_.begin(), heap_.end(), Later{});

@@ -1,6 +1,9 @@
-// Packet capture of simulated traffic: a pcap file of link type DLT_ERF (197) with nanosecond
-// timestamps, each record an ERF header (erf_record.h) followed by the frame's bytes, plus a sidecar
-// CSV naming the link each frame crossed (a pcap record has no field for that).
+// Packet capture of simulated traffic: a pcap file with nanosecond timestamps, plus a sidecar CSV
+// naming the link each frame crossed (a pcap record has no field for that). InfiniBand captures are
+// of link type DLT_ERF (197), each record an ERF header (erf_record.h) followed by the frame's
+// bytes; Ethernet captures (RoCE v2) of LINKTYPE_ETHERNET (1), each record a frame from its
+// destination MAC through its FCS (tshark: `-o eth.fcs:TRUE` says the FCS is there; its heuristic
+// usually guesses it).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -18,6 +21,12 @@ struct pcap_dumper;  // libpcap's pcap_dumper_t
 
 namespace ibfsim {
 
+// What a capture's records hold.
+enum class PcapLinkType : std::uint8_t {
+  kErf,       // ERF records of InfiniBand frames and link packets (add)
+  kEthernet,  // Ethernet frames, destination MAC .. FCS (add_ethernet)
+};
+
 // Writes a capture in time order although records may arrive slightly out of order: a module adds
 // a record when it decides a future transmission, so add() keeps records pending in a min-heap by
 // (time, insertion order) and flush_until(now) writes those at or before `now`. The caller promises
@@ -34,8 +43,8 @@ namespace ibfsim {
 class PcapWriter {
  public:
   // Captures to `path`; the sidecar CSV goes to default_links_csv_path(path).
-  explicit PcapWriter(std::string path);
-  PcapWriter(std::string path, std::string links_csv_path);
+  explicit PcapWriter(std::string path, PcapLinkType type = PcapLinkType::kErf);
+  PcapWriter(std::string path, std::string links_csv_path, PcapLinkType type = PcapLinkType::kErf);
   PcapWriter(const PcapWriter&) = delete;
   PcapWriter& operator=(const PcapWriter&) = delete;
   ~PcapWriter();
@@ -49,9 +58,13 @@ class PcapWriter {
   // Queues one frame (LRH .. VCRC, or a link packet) seen at `at_fs` on link `link_id`, recorded
   // with ERF type `erf_type` (kErfTypeInfiniband or kErfTypeInfinibandLink). Copies the bytes.
   // Throws std::logic_error if at_fs is earlier than the last flush_until watermark or the writer
-  // is closed, std::invalid_argument if the frame is too long for an ERF record.
+  // is closed or not an ERF capture, std::invalid_argument if the frame is too long for an ERF
+  // record.
   void add(Time at_fs, std::uint8_t erf_type, const std::uint8_t* frame, std::size_t len,
            std::uint32_t link_id);
+  // Queues one Ethernet frame (destination MAC .. FCS) of an Ethernet capture; throws as add()
+  // does (std::logic_error also if the capture is not Ethernet).
+  void add_ethernet(Time at_fs, const std::uint8_t* frame, std::size_t len, std::uint32_t link_id);
 
   // Writes every pending record with time <= t, in (time, insertion order). A smaller t than an
   // earlier call is a no-op.
@@ -83,6 +96,9 @@ class PcapWriter {
   struct DumperCloser { void operator()(pcap_dumper* d) const; };
   struct FileCloser { void operator()(std::FILE* f) const; };
 
+  void queue(Time at_fs, const std::uint8_t* prefix, std::size_t prefix_len, const std::uint8_t* frame,
+             std::size_t len, std::uint32_t link_id);
+  void check_can_add(Time at_fs, PcapLinkType type) const;
   void write_record(Record& r);
   void check_streams();
 
@@ -101,6 +117,7 @@ class PcapWriter {
   std::uint64_t next_seq_ = 0;
   std::uint64_t frames_written_ = 0;
   bool closed_ = false;
+  PcapLinkType type_ = PcapLinkType::kErf;
 };
 
 }  // namespace ibfsim

@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <array>
-#include <boost/crc.hpp>
 
-#include "sim/core/crc_zero_run.h"
+#include "sim/core/crc32.h"
+#include "sim/core/error.h"
 #include "sim/network/grh.h"
 #include "sim/link/lrh.h"
 #include "sim/transport/bth.h"
@@ -44,50 +44,30 @@ std::size_t masked_prefix(const std::uint8_t* header, std::size_t header_len,
   return n;
 }
 
-constexpr std::uint32_t kXorOut = 0xFFFFFFFF;
-// From an all-zero register without final xor: checksum() is the raw register.
-using Crc32FromZero = boost::crc_optimal<32, 0x04C11DB7, 0, 0, true, true>;
-
-std::uint32_t from_zero(const std::uint8_t* data, std::size_t len) {
-  Crc32FromZero crc;
-  crc.process_bytes(data, len);
-  return crc.checksum();
-}
-
-// Wire order: least-significant byte first, like the Ethernet FCS.
-void store_icrc(std::uint8_t* out4, std::uint32_t crc) {
-  for (std::size_t i = 0; i < kIcrcBytes; ++i) out4[i] = static_cast<std::uint8_t>(crc >> (8 * i));
-}
-std::uint32_t load_icrc(const std::uint8_t* in4) {
-  std::uint32_t crc = 0;
-  for (std::size_t i = 0; i < kIcrcBytes; ++i) crc |= std::uint32_t{in4[i]} << (8 * i);
-  return crc;
-}
-
 }  // namespace
+
+std::uint32_t icrc_over(const std::uint8_t* masked, std::size_t masked_len, const std::uint8_t* rest,
+                        std::size_t rest_len, std::initializer_list<ByteRun> body) {
+  IBFSIM_CHECK(body.size() <= kIcrcMaxBodyRuns, "icrc_over: too many body runs");
+  std::array<ByteRun, 2 + kIcrcMaxBodyRuns> runs;
+  runs[0] = {masked, masked_len};
+  runs[1] = {rest, rest_len};
+  std::copy(body.begin(), body.end(), runs.begin() + 2);
+  return crc32_runs(runs.data(), runs.data() + 2 + body.size());
+}
 
 std::uint32_t compute_icrc(const std::uint8_t* header, std::size_t header_len,
                            std::initializer_list<ByteRun> body) {
   std::array<std::uint8_t, kMaskedPrefix> prefix;
   const std::size_t n = masked_prefix(header, header_len, prefix);
-  // Headers and leading real runs stream through Boost; from the first elided run on, the register
-  // continues by linearity so that zeros cost O(log n).
-  boost::crc_32_type lead;
-  lead.process_bytes(prefix.data(), n);
-  lead.process_bytes(header + n, header_len - n);
-  auto it = body.begin();
-  for (; it != body.end() && it->data != nullptr; ++it) lead.process_bytes(it->data, it->len);
-  if (it == body.end()) return lead.checksum();
-  const std::uint32_t reg = lead.checksum() ^ kXorOut;
-  return crc_continue_runs<std::uint32_t, kIcrcReflectedPoly>(reg, it, body.end(), from_zero) ^
-         kXorOut;
+  return icrc_over(prefix.data(), n, header + n, header_len - n, body);
 }
 
 std::uint32_t packet_icrc(const Packet& p) {
   return compute_icrc(p.header.data(), p.header_len, {p.body_payload(), p.body_pad()});
 }
 
-void write_icrc(Packet& p) { store_icrc(p.icrc.data(), packet_icrc(p)); }
+void write_icrc(Packet& p) { store_crc32(p.icrc.data(), packet_icrc(p)); }
 
 bool icrc_ok(const Packet& p) {
   if (!p.received_frame.empty()) {
@@ -96,9 +76,9 @@ bool icrc_ok(const Packet& p) {
     if (f.size() < p.header_len + 6u) return false;
     const std::size_t body = f.size() - p.header_len - 6;
     return compute_icrc(f.data(), p.header_len, {ByteRun{f.data() + p.header_len, body}}) ==
-           load_icrc(f.data() + f.size() - 6);
+           load_crc32(f.data() + f.size() - 6);
   }
-  return packet_icrc(p) == load_icrc(p.icrc.data());
+  return packet_icrc(p) == load_crc32(p.icrc.data());
 }
 
 }  // namespace ibfsim

@@ -66,5 +66,7 @@ constexpr bool is_rc_opcode(std::uint8_t opcode) {
 constexpr std::uint8_t kOpcodeUdSendOnly = kOpcodeUdBase + op::kSendOnly;        // 0x64
 constexpr std::uint8_t kOpcodeUdSendOnlyImm = kOpcodeUdBase + op::kSendOnlyImm;  // 0x65
 constexpr std::uint8_t kOpcodeCnp = kOpcodeCnpBase;                              // 0x80
+// RoCE v2's CNP (IBA Annex A17; transport/roce/roce_cnp.h): BTH and 16 reserved bytes.
+constexpr std::uint8_t kOpcodeRoceCnp = kOpcodeCnpBase + 1;                      // 0x81
 
 }  // namespace ibfsim

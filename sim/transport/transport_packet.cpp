@@ -64,6 +64,35 @@ std::optional<OpcodeLayout> opcode_layout(std::uint8_t opcode) {
   }
 }
 
+std::size_t base_transport_bytes(std::uint8_t ext) { return kBthBytes + ext_bytes(ext); }
+
+std::size_t encode_base_transport(const TransportHeaders& h, std::uint8_t ext, std::uint8_t pad_cnt,
+                                  std::uint8_t* out) {
+  Bth bth = h.bth;
+  bth.pad_cnt = pad_cnt;
+  encode_bth(bth, out);
+  std::size_t at = kBthBytes;
+  if (ext & kExtDeth) encode_deth(h.deth, out + at), at += kDethBytes;
+  if (ext & kExtReth) encode_reth(h.reth, out + at), at += kRethBytes;
+  if (ext & kExtAtomicEth) encode_atomic_eth(h.atomic_eth, out + at), at += kAtomicEthBytes;
+  if (ext & kExtAeth) encode_aeth(h.aeth, out + at), at += kAethBytes;
+  if (ext & kExtAtomicAckEth) encode_atomic_ack_eth(h.atomic_ack_eth, out + at), at += kAtomicAckEthBytes;
+  if (ext & kExtImmdt) encode_immdt({h.imm}, out + at), at += kImmdtBytes;
+  if (ext & kExtIeth) encode_ieth(h.ieth, out + at), at += kIethBytes;
+  return at;
+}
+
+void decode_extended_headers(const std::uint8_t* in, std::uint8_t ext, TransportHeaders& h) {
+  std::size_t at = 0;
+  if (ext & kExtDeth) h.deth = decode_deth(in + at), at += kDethBytes;
+  if (ext & kExtReth) h.reth = decode_reth(in + at), at += kRethBytes;
+  if (ext & kExtAtomicEth) h.atomic_eth = decode_atomic_eth(in + at), at += kAtomicEthBytes;
+  if (ext & kExtAeth) h.aeth = decode_aeth(in + at), at += kAethBytes;
+  if (ext & kExtAtomicAckEth) h.atomic_ack_eth = decode_atomic_ack_eth(in + at), at += kAtomicAckEthBytes;
+  if (ext & kExtImmdt) h.imm = decode_immdt(in + at).data, at += kImmdtBytes;
+  if (ext & kExtIeth) h.ieth = decode_ieth(in + at), at += kIethBytes;
+}
+
 void build_transport_packet(Packet& p, const TransportHeaders& h, std::uint32_t payload_len,
                             const std::uint8_t* payload) {
   const auto layout = opcode_layout(h.bth.opcode);
@@ -91,17 +120,7 @@ void build_transport_packet(Packet& p, const TransportHeaders& h, std::uint32_t 
     grh.pay_len = static_cast<std::uint16_t>(4 * lrh.pkt_len - kLrhBytes - kGrhBytes + 0);
     encode_grh(grh, &p.header[kLrhBytes]);
   }
-  Bth bth = h.bth;
-  bth.pad_cnt = p.pad_len;
-  encode_bth(bth, &p.header[bth_at]);
-  std::size_t at = bth_at + kBthBytes;
-  if (ext & kExtDeth) encode_deth(h.deth, &p.header[at]), at += kDethBytes;
-  if (ext & kExtReth) encode_reth(h.reth, &p.header[at]), at += kRethBytes;
-  if (ext & kExtAtomicEth) encode_atomic_eth(h.atomic_eth, &p.header[at]), at += kAtomicEthBytes;
-  if (ext & kExtAeth) encode_aeth(h.aeth, &p.header[at]), at += kAethBytes;
-  if (ext & kExtAtomicAckEth) encode_atomic_ack_eth(h.atomic_ack_eth, &p.header[at]), at += kAtomicAckEthBytes;
-  if (ext & kExtImmdt) encode_immdt({h.imm}, &p.header[at]), at += kImmdtBytes;
-  if (ext & kExtIeth) encode_ieth(h.ieth, &p.header[at]), at += kIethBytes;
+  encode_base_transport(h, ext, p.pad_len, &p.header[bth_at]);
 
   write_icrc(p);
   write_vcrc(p);
@@ -136,13 +155,7 @@ ParsedPacket parse_transport_packet(const Packet& p) {
                             static_cast<std::int64_t>(kIcrcBytes);
   if (body < r.h.bth.pad_cnt || (!layout->payload && body != 0)) return r.error = ParseError::kBadLength, r;
   r.payload_len = static_cast<std::uint32_t>(body - r.h.bth.pad_cnt);
-  if (r.ext & kExtDeth) r.h.deth = decode_deth(b + at), at += kDethBytes;
-  if (r.ext & kExtReth) r.h.reth = decode_reth(b + at), at += kRethBytes;
-  if (r.ext & kExtAtomicEth) r.h.atomic_eth = decode_atomic_eth(b + at), at += kAtomicEthBytes;
-  if (r.ext & kExtAeth) r.h.aeth = decode_aeth(b + at), at += kAethBytes;
-  if (r.ext & kExtAtomicAckEth) r.h.atomic_ack_eth = decode_atomic_ack_eth(b + at), at += kAtomicAckEthBytes;
-  if (r.ext & kExtImmdt) r.h.imm = decode_immdt(b + at).data, at += kImmdtBytes;
-  if (r.ext & kExtIeth) r.h.ieth = decode_ieth(b + at), at += kIethBytes;
+  decode_extended_headers(b + at, r.ext, r.h);
   return r;
 }
 

@@ -53,6 +53,16 @@ struct TransportHeaders {
   Ieth ieth;
 };
 
+// The BTH and extended headers alone (what follows the LRH/GRH on IB, the UDP header on RoCE v2):
+// one code for both fabrics. `ext` is the opcode's OpcodeLayout::headers.
+std::size_t base_transport_bytes(std::uint8_t ext);
+// Writes h.bth (PadCnt = pad_cnt) and the extended headers `ext` names, in the spec's order, at
+// `out`; returns the bytes written. h.lrh and h.grh are not used.
+std::size_t encode_base_transport(const TransportHeaders& h, std::uint8_t ext, std::uint8_t pad_cnt,
+                                  std::uint8_t* out);
+// Reads the extended headers `ext` names from `in` (the first byte after the BTH) into h.
+void decode_extended_headers(const std::uint8_t* in, std::uint8_t ext, TransportHeaders& h);
+
 // Writes the packet into p (headers, lengths, payload copied when `payload` is not null, elided
 // otherwise), then its ICRC and VCRC.
 void build_transport_packet(Packet& p, const TransportHeaders& h, std::uint32_t payload_len,

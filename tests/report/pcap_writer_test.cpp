@@ -247,3 +247,27 @@ TEST_CASE("a pcap writer that cannot create its file names the path", "[report]"
   }
   CHECK(dir.entries().empty());
 }
+
+TEST_CASE("an Ethernet capture is LINKTYPE_ETHERNET, each record the frame's bytes alone", "[report]") {
+  ScratchDir dir("pcap-ethernet");
+  const std::string path = dir.file("eth.pcap");
+  std::vector<std::uint8_t> frame(64);
+  for (std::size_t i = 0; i < frame.size(); ++i) frame[i] = static_cast<std::uint8_t>(i);
+  PcapWriter w(path, PcapLinkType::kEthernet);
+  CHECK(w.links_csv_path() == dir.file("eth_links.csv"));
+  w.add_ethernet(200 * kNs, frame.data(), frame.size(), 4);
+  w.add_ethernet(100 * kNs, frame.data(), 60, 3);
+  // Records of the other kind are refused.
+  CHECK_THROWS_AS(w.add(300 * kNs, kErfTypeInfiniband, kUdSend.data(), kUdSend.size(), 0), std::logic_error);
+  w.close();
+  CHECK(slurp(dir.file("eth_links.csv")) == "frame,time_ns,link_id,link\n1,100,3,\n2,200,4,\n");
+  // 24-byte file header, then per record 16 bytes of header and the frame.
+  CHECK(fs::file_size(path) == 24 + 16 + 60 + 16 + 64);
+  const std::string bytes = slurp(path);
+  CHECK(static_cast<unsigned char>(bytes[20]) == 1);  // network: LINKTYPE_ETHERNET (little-endian)
+  CHECK(bytes.substr(24 + 16 + 60 + 16) == std::string(frame.begin(), frame.end()));
+
+  PcapWriter erf(dir.file("ib.pcap"));
+  CHECK_THROWS_AS(erf.add_ethernet(0, frame.data(), frame.size(), 0), std::logic_error);
+  erf.close();
+}
