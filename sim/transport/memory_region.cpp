@@ -245,6 +245,11 @@ MrCheck MrTable::check_remote(std::uint32_t rkey, PdHandle pd, Qpn qpn, std::uin
   return MrCheck::kOk;
 }
 
+bool MrTable::names_window(std::uint32_t rkey) const {
+  const Entry* e = find(rkey);
+  return e && e->kind == Entry::kWindow;
+}
+
 MrCheck MrTable::check_local(const ibv_sge& sge, PdHandle pd, unsigned access) const {
   if (sge.length == 0) return MrCheck::kOk;
   const Entry* e = region_by_lkey(sge.lkey);

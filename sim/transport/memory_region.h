@@ -71,6 +71,9 @@ class MrTable {
   // spec lets a zero-length RDMA carry any R_Key).
   MrCheck check_remote(std::uint32_t rkey, verbs::PdHandle pd, Qpn qpn, std::uint64_t va, std::uint64_t len,
                        unsigned access) const;
+  // Whether `rkey` names a live memory window (which a SEND with Invalidate may take away before a
+  // later request runs: rc_out_of_order.cpp places nothing early through one).
+  bool names_window(std::uint32_t rkey) const;
   // A local scatter/gather element; `access` is IBV_ACCESS_LOCAL_WRITE when the HCA writes it.
   MrCheck check_local(const verbs::ibv_sge& sge, verbs::PdHandle pd, unsigned access) const;
 

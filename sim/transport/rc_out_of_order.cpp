@@ -106,9 +106,12 @@ void QueuePair::receive_rc_out_of_order(const ParsedPacket& pp, const Packet& p)
     h.len = p.payload_len;
     if (env_.carry_payload() && !p.payload.empty()) h.data.assign(p.payload.begin(), p.payload.begin() + p.payload_len);
     const std::uint8_t o = opcode_operation(pp.h.bth.opcode);
+    // Not through a window: a SEND with Invalidate ahead of it in PSN order may yet take the window
+    // away, and the WRITE must then fail with memory unchanged.
     if (is_write_first_or_only(o) && (attr_.qp_access_flags & IBV_ACCESS_REMOTE_WRITE) &&
-        env_.mrs().check_remote(pp.h.reth.r_key, pd_, pp.h.reth.va, pp.h.reth.dma_len, IBV_ACCESS_REMOTE_WRITE) ==
-            MrCheck::kOk) {
+        !env_.mrs().names_window(pp.h.reth.r_key) &&
+        env_.mrs().check_remote(pp.h.reth.r_key, pd_, qpn_, pp.h.reth.va, pp.h.reth.dma_len,
+                                IBV_ACCESS_REMOTE_WRITE) == MrCheck::kOk) {
       // Its message's packets can go in place now, those held already included.
       write_spans_.push_back(
           WriteSpan{psn, std::max<std::uint32_t>(1, (pp.h.reth.dma_len + pmtu() - 1) / pmtu()), pp.h.reth});
