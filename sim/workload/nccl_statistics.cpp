@@ -9,7 +9,7 @@ void register_nccl_statistics(StatsRegistry& r, const std::vector<std::unique_pt
   // Each row is one size of one collective: figures merge as kSame (a partitioned run has them once).
   auto k = r.add_kind<NcclStatsSource>("collectives", {"op", "algorithm", "size_bytes"});
   k.counter("count", "elements", kOut, [](Row s) { return s.row->count; })
-      .figure("time_us", "us", Merge::kSame, kOut, [](Row s) { return s.row->time_us; }, 3)
+      .figure("time_us", "us", Merge::kSame, kOut, [](Row s) { return s.row->time_us; }, 6)
       .figure("algbw_GBps", "GB/s", Merge::kSame, kOut, [](Row s) { return s.row->algbw_gbps; }, 3)
       .figure("busbw_GBps", "GB/s", Merge::kSame, kOut, [](Row s) { return s.row->busbw_gbps; }, 3);
   for (const auto& c : colls)
