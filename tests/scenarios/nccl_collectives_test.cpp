@@ -113,6 +113,8 @@ TEST_CASE("collectives: 2-rank ring allreduce of 8 B takes 2 hand-computed steps
 collectives:
   - {op: allreduce, algorithm: ring, channels: 1, min_bytes: 8, max_bytes: 8, warmup_iterations: 0, iterations: 1}
   - {name: three, op: allreduce, channels: 1, min_bytes: 8, max_bytes: 8, warmup_iterations: 0, iterations: 3}
+  - {name: reduced, op: allreduce, channels: 1, min_bytes: 8, max_bytes: 8, warmup_iterations: 0, iterations: 1,
+     reduce_bandwidth: 0.01}
 phy: {skip_interval_edges: 0}
 )");
   const std::int64_t t0 = start_fs(r.results);
@@ -120,7 +122,7 @@ phy: {skip_interval_edges: 0}
   const double one = 396 * kEdgeFs + dma_fs(4) + kCompletionFs;
   REQUIRE(ring_allreduce_fs(2, {4, 4}, t0, 1) == one);
   const auto rows = csv_rows(r.csv);
-  REQUIRE(rows.size() == 3);
+  REQUIRE(rows.size() == 4);
   CHECK(rows[1][0] == "allreduce");
   CHECK(rows[1][1] == "ring");
   CHECK(rows[1][2] == "8");
@@ -133,6 +135,10 @@ phy: {skip_interval_edges: 0}
   // iteration takes 2 x 247 edges + d(4), each further one 2 x 247 edges.
   const double three = (3.0 * 494 * kEdgeFs + static_cast<double>(dma_fs(4))) / 3;
   CHECK(std::stod(rows[2][4]) * 1e9 == Approx(three).margin(501));
+  // With reduce_bandwidth 0.01 GB/s the 4 B reduced before step 1 take 4 / 0.01 ns = 400 ns: step 1
+  // is first on the wire ceil((900 ns + 2 d(4)) / 2.56 ns) = 352 edges after step 0's tail
+  // (starting, like the one before, 250 ns after an edge): 196 + 51 + 352 + 51 edges + d(4).
+  CHECK(std::stod(rows[3][4]) * 1e9 == Approx(650.0 * kEdgeFs + static_cast<double>(dma_fs(4))).margin(501));
   // algbw = size / time, busbw = algbw x 2(n-1)/n = algbw on 2 ranks.
   CHECK(std::stod(rows[1][5]) == Approx(8 / (one / 1e6)).margin(0.0005));
   CHECK(rows[1][6] == rows[1][5]);
