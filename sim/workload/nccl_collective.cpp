@@ -339,7 +339,7 @@ void NcclCollective::check_barrier() {
   owner_.flow_progress();
 }
 
-std::string nccl_tests_table(const NcclCollectiveSpec& spec, const std::vector<NcclResultRow>& rows) {
+std::string nccl_tests_table(const NcclCollectiveSpec& spec, const std::vector<NcclResultRow>& rows, bool done) {
   const bool reduces = spec.op == NcclOp::kAllReduce || spec.op == NcclOp::kReduceScatter;
   const int root = spec.op == NcclOp::kBroadcast ? static_cast<int>(spec.root) : -1;
   std::string s = fmt::format("# {}: {} {}, {} ranks, {} channels, chunk {} B\n", spec.name, nccl_op_name(spec.op),
@@ -360,6 +360,10 @@ std::string nccl_tests_table(const NcclCollectiveSpec& spec, const std::vector<N
     bus_sum += r.busbw_gbps;
   }
   s += fmt::format("# Avg bus bandwidth    : {:g}\n", rows.empty() ? 0.0 : bus_sum / static_cast<double>(rows.size()));
+  if (!done)
+    s += fmt::format("# NOT FINISHED: {} of {} sizes measured when the run ended (phases.limit, or a WRITE that "
+                     "failed)\n",
+                     rows.size(), spec.sizes().size());
   return s;
 }
 

@@ -114,7 +114,8 @@ class NcclCollective {
 };
 
 // nccl-tests' table for `rows` of collective `spec` (the header lines, then one line per size,
-// out-of-place columns; #wrong is N/A: data is not carried).
-std::string nccl_tests_table(const NcclCollectiveSpec& spec, const std::vector<NcclResultRow>& rows);
+// out-of-place columns; #wrong is N/A: data is not carried). `done` false: a last line says the
+// run ended before every size was measured.
+std::string nccl_tests_table(const NcclCollectiveSpec& spec, const std::vector<NcclResultRow>& rows, bool done = true);
 
 }  // namespace ibfsim

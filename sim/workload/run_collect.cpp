@@ -209,7 +209,7 @@ RunFacts run_facts(ScenarioRun& run) {
   }
   for (const auto& c : run.classes) f.class_summaries.push_back(c->summary());
   for (const auto& v : run.verbs_flows) f.verbs_summaries.push_back(v->summary());
-  for (const auto& c : run.collectives) f.collective_tables.push_back(nccl_tests_table(c->spec(), c->rows()));
+  for (const auto& c : run.collectives) f.collective_tables.push_back(nccl_tests_table(c->spec(), c->rows(), c->done()));
   for (const auto& a : run.attacks) {
     f.attacks.push_back(a->results());
     f.attack_summaries.push_back(a->summary());
