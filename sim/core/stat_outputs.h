@@ -30,6 +30,7 @@ enum StatOutput : StatOutputs {
   kMKeyViolationsCsv = 1u << 20,        // m_key_violations.csv
   kAttackTargetsCsv = 1u << 21,         // attack_targets.csv
   kArSwitchesCsv = 1u << 22,            // ar_switches.csv
+  kCollectivesCsv = 1u << 23,           // collectives.csv
 };
 
 }  // namespace ibfsim

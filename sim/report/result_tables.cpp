@@ -19,6 +19,7 @@ const std::vector<ResultTable>& result_tables() {
       {"m_key_violations", kMKeyViolationsCsv},
       {"attack_targets", kAttackTargetsCsv},
       {"classes", kClassesCsv},
+      {"collectives", kCollectivesCsv},
   };
   return tables;
 }

@@ -91,6 +91,7 @@ std::string run_summary(const RunFacts& f, const nlohmann::json& j) {
     out += "verbs flows:\n";
     for (const std::string& s : f.verbs_summaries) out += s;
   }
+  for (const std::string& s : f.collective_tables) out += s;
   for (const std::string& s : f.attack_summaries) out += s + "\n";
   if (f.partial)
     out += fmt::format("INTERRUPTED{} at {} simulated: results so far, marked partial\n",

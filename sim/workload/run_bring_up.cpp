@@ -1,6 +1,8 @@
 // The first phases of a run (scenario_run_phases.h): build the fabric and bring it up.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include <memory>
 #include <systemc>
 
@@ -33,6 +35,13 @@ FabricOptions::Partitions partitions(const Scenario& sc) {
     p.parts = 1;
   for (const VerbsFlowSpec& v : sc.verbs_flows) p.together.push_back({*sc.topology.find_node(v.from), *sc.topology.find_node(v.to)});
   for (const TrafficClassSpec& c : sc.classes) p.together.push_back(c.hosts);
+  // Collectives: every rank of every entry (one entry starts the next).
+  std::vector<std::size_t> ranks;
+  for (const NcclCollectiveSpec& c : sc.collectives)
+    for (const std::string& r : c.ranks) ranks.push_back(*sc.topology.find_node(r));
+  std::sort(ranks.begin(), ranks.end());
+  ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+  if (!ranks.empty()) p.together.push_back(ranks);
   return p;
 }
 
@@ -157,7 +166,7 @@ void set_phase_times(ScenarioRun& run) {
   run.measure_end = run.measure_begin + sc.phases.measure;
   // Verbs flows and collectives run until they are done, within phases.limit; load-driven traffic
   // (generator flows, traffic classes) by the phases.
-  bool load_driven = !sc.flows.empty(), runs_to_done = !sc.verbs_flows.empty();
+  bool load_driven = !sc.flows.empty(), runs_to_done = !sc.verbs_flows.empty() || !sc.collectives.empty();
   for (const TrafficClassSpec& c : sc.classes) (c.collective() ? runs_to_done : load_driven) = true;
   run.load_driven = load_driven;
   run.end_limit = std::max(load_driven || !runs_to_done ? run.measure_end + sc.phases.drain : 0,

@@ -10,6 +10,7 @@
 #include "sim/report/fact_tables.h"
 #include "sim/report/run_results.h"
 #include "sim/workload/class_statistics.h"
+#include "sim/workload/nccl_statistics.h"
 #include "sim/workload/port_window_statistics.h"
 #include "sim/core/stop_signals.h"
 #include "sim/workload/scenario_run_phases.h"
@@ -208,6 +209,7 @@ RunFacts run_facts(ScenarioRun& run) {
   }
   for (const auto& c : run.classes) f.class_summaries.push_back(c->summary());
   for (const auto& v : run.verbs_flows) f.verbs_summaries.push_back(v->summary());
+  for (const auto& c : run.collectives) f.collective_tables.push_back(nccl_tests_table(c->spec(), c->rows(), c->done()));
   for (const auto& a : run.attacks) {
     f.attacks.push_back(a->results());
     f.attack_summaries.push_back(a->summary());
@@ -249,6 +251,7 @@ void collect(ScenarioRun& run, CollectedResults& c) {
       .add(BringUpWork{run.bring_up_actions, run.bring_up_hops}, kNoStatParent);
   if (run.port_window) register_port_window_statistics(registry, *run.port_window, *run.fabric, rows);
   register_class_statistics(registry, run.classes, c.facts.study);
+  register_nccl_statistics(registry, run.collectives);
   register_fact_tables(registry, c.facts);
   // results.json's own figures: a few rows. The tables are read from the registry as they are
   // written (write_results), never all at once.

@@ -49,7 +49,8 @@ void RunObserver::on_delivered(Hca& hca, const Packet& p, Time tail) {
     generator_message_latency.add(tail - p.created);
     generator_network_latency.add(tail - p.injected);
   }
-  if (verbs_.empty() || generator_packet(p)) {
+  // Collectives' packets (their QPs' own) belong to no flow.
+  if ((verbs_.empty() && !collectives_) || generator_packet(p)) {
     all_.on_delivered(hca, p, tail);
     flows_.at(p.flow).on_delivered(hca, p, tail);
   } else if (!watched_.empty()) {
@@ -75,6 +76,9 @@ bool RunObserver::can_end(Time t) const {
   if (attacks_)
     for (const auto& a : *attacks_)
       if (!a->done()) return false;
+  if (collectives_)
+    for (const auto& c : *collectives_)
+      if (!c->done()) return false;
   return true;
 }
 

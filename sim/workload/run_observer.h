@@ -11,6 +11,7 @@
 #include "sim/core/scheduled_module.h"
 #include "sim/report/latency_histogram.h"
 #include "sim/workload/attack.h"
+#include "sim/workload/nccl_collective.h"
 #include "sim/workload/traffic_class.h"
 #include "sim/workload/traffic_stats.h"
 #include "sim/workload/verbs_flow.h"
@@ -53,6 +54,8 @@ class RunObserver : public DeliveryObserver, public VerbsFlowOwner {
   void watch_flows();
   // The run is not over before every attack is done.
   void watch_attacks(const std::vector<std::unique_ptr<Attack>>* attacks) { attacks_ = attacks; }
+  // The run is not over before every collective (`collectives:`) is done.
+  void watch_collectives(const std::vector<std::unique_ptr<NcclCollective>>* c) { collectives_ = c; }
   void on_delivered(Hca& hca, const Packet& p, Time tail) override;
   void flow_progress() override { check_end(ScheduledModule::now()); }
   bool cnps_possible = false;  // congestion control is on
@@ -89,6 +92,7 @@ class RunObserver : public DeliveryObserver, public VerbsFlowOwner {
   bool at_barriers_ = false;  // look_at_barriers
   bool check_wanted_ = false;  // verbs traffic classes: completions follow deliveries
   const std::vector<std::unique_ptr<Attack>>* attacks_ = nullptr;
+  const std::vector<std::unique_ptr<NcclCollective>>* collectives_ = nullptr;
 };
 
 }  // namespace ibfsim

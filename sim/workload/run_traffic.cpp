@@ -90,6 +90,22 @@ void create_classes(ScenarioRun& run) {
   if (!run.classes.empty()) run.observer->check_at(run.measure_end);
 }
 
+// Collectives (`collectives:`): their QPs come after the classes' on every HCA; the first starts at
+// phases.start, each further one when the one before it is done.
+void create_collectives(ScenarioRun& run) {
+  if (run.sc.collectives.empty()) return;
+  if (!run.fabric->topology().routers().empty())
+    throw InputError(fmt::format("{}: expected no collectives with routers in the fabric (only verbs_flows cross "
+                                 "routers)",
+                                 run.sc.file));
+  for (const NcclCollectiveSpec& spec : run.sc.collectives) {
+    NcclCollective* before = run.collectives.empty() ? nullptr : run.collectives.back().get();
+    run.collectives.push_back(std::make_unique<NcclCollective>(spec, *run.fabric, *run.observer));
+    run.collectives.back()->setup(run.start, before);
+  }
+  run.observer->watch_collectives(&run.collectives);
+}
+
 // The UD traffic generators of each flow. A host never sends to itself: with a fixed destination,
 // that host does not send.
 void create_generators(ScenarioRun& run) {
@@ -164,6 +180,7 @@ void start_traffic(ScenarioRun& run) {
   create_verbs_flows(run);
   create_attacks(run);
   create_classes(run);
+  create_collectives(run);
   // Port utilization and credit stalls over the measurement window, for load-driven traffic.
   Fabric& fabric = *run.fabric;
   if (run.load_driven) {

@@ -15,6 +15,7 @@
 #include "sim/workload/congestion_control_spec.h"
 #include "sim/workload/simulation_spec.h"
 #include "sim/workload/hca_model_spec.h"
+#include "sim/workload/nccl_spec.h"
 #include "sim/workload/traffic_class_spec.h"
 #include "sim/workload/verbs_flow_spec.h"
 
@@ -92,6 +93,7 @@ struct Scenario {
   Phases phases;
   Outputs outputs;
   std::vector<AttackSpec> attacks;  // `attacks:`
+  std::vector<NcclCollectiveSpec> collectives;  // `collectives:`, run one after the other
 };
 
 // Where the scenario's subnet manager runs: the named HCA, or the first HCA (declaration order)

@@ -17,6 +17,7 @@
 #include "sim/report/run_facts.h"
 #include "sim/report/time_series_plot.h"
 #include "sim/workload/attack.h"
+#include "sim/workload/nccl_collective.h"
 #include "sim/workload/packet_log.h"
 #include "sim/workload/port_window.h"
 #include "sim/workload/run_observer.h"
@@ -64,6 +65,7 @@ struct ScenarioRun {
   std::optional<TrafficStats> all_stats;
   std::vector<TrafficStats> flow_stats;
   std::vector<std::unique_ptr<TrafficClass>> classes;
+  std::vector<std::unique_ptr<NcclCollective>> collectives;  // `collectives:`, in file order
   std::vector<FaultWatch> watches;
   std::optional<RunObserver> observer;
   std::unique_ptr<PortWindow> port_window;

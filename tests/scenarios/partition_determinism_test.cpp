@@ -77,6 +77,13 @@ TEST_CASE("partitions: a collective traffic class the same at 1, 2 and 4 threads
   check_same_at_any_split("ring_allreduce", source_path("scenarios/ring_allreduce.yaml"), 1);
 }
 
+TEST_CASE("partitions: collectives (nccl_allreduce, ring and tree) the same at 1, 2 and 4 threads",
+          "[scenarios][partitions][collectives]") {
+  // The ranks share a partition; the fat tree's spines need not.
+  check_same_at_any_split("nccl", source_path("scenarios/nccl_allreduce.yaml") +
+                                      " --set collectives.0.max_bytes=64K --set collectives.1.max_bytes=64K", 2);
+}
+
 TEST_CASE("partitions: --threads and simulation.threads take 1..1024 or auto, anything else is an error",
           "[scenarios][partitions]") {
   const std::string dir = scratch_dir("partitions_bad");

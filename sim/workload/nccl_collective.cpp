@@ -1,0 +1,370 @@
+#include "sim/workload/nccl_collective.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "sim/core/error.h"
+
+namespace ibfsim {
+
+using namespace verbs;
+
+namespace {
+
+constexpr std::uint32_t kRecvDepth = 128;  // receives kept posted on each QP (each WRITE with immediate takes one)
+
+std::uint64_t conn_key(std::uint64_t channel, std::uint64_t a, std::uint64_t b) { return (channel << 40) | (a << 20) | b; }
+
+ibv_mtu mtu_of(std::uint32_t bytes) {
+  for (ibv_mtu m : {IBV_MTU_256, IBV_MTU_512, IBV_MTU_1024, IBV_MTU_2048})
+    if (mtu_bytes(m) == bytes) return m;
+  return IBV_MTU_4096;
+}
+
+}  // namespace
+
+struct NcclCollective::Rank {
+  std::size_t node = 0;
+  Hca* hca = nullptr;
+  PdHandle pd = 0;
+  CqHandle send_cq = 0, recv_cq = 0;
+  std::uint64_t buf = 0;
+  ibv_mr mr;
+  Listener send_listener, recv_listener;
+  std::vector<std::uint32_t> conns;  // the connections it sends on
+  std::vector<std::uint32_t> recvs;  // this size's transfers into it
+  std::uint32_t sends = 0;           // this size's transfers from it
+  std::uint32_t iter = 0;            // the iteration it runs (or, waiting, the next one)
+  std::uint32_t have = 0;            // transfers of `iter` arrived
+  std::uint32_t unposted = 0;        // transfers of `iter` not posted yet
+  bool waiting = false;              // at the barrier
+  Time end = 0;                      // end of its last timed iteration
+};
+
+struct NcclCollective::Conn {
+  std::uint32_t channel = 0, src = 0, dst = 0;
+  QueuePair* qp = nullptr;           // at src
+  std::vector<std::uint32_t> order;  // this size's transfers, in program order
+  std::size_t head = 0;              // the next to post in the running iteration
+  std::uint32_t outstanding = 0;     // posted, not acknowledged
+  std::uint64_t posted = 0;          // ever: picks the receiver's buffer slot
+};
+
+NcclCollective::NcclCollective(const NcclCollectiveSpec& spec, Fabric& fabric, VerbsFlowOwner& owner)
+    : spec_(spec), plan_(spec.plan()), fabric_(fabric), owner_(owner), sizes_(spec.sizes()) {
+  for (const std::string& name : spec_.ranks) nodes_.push_back(*fabric_.topology().find_node(name));
+}
+
+NcclCollective::~NcclCollective() = default;
+
+void NcclCollective::setup(Time begin, NcclCollective* after) {
+  begin_ = begin;
+  const std::uint64_t region = std::uint64_t{kNcclSteps} * std::max<std::uint64_t>(spec_.chunk_size, 1);
+  for (std::uint32_t r = 0; r < nodes_.size(); ++r) {
+    auto rank = std::make_unique<Rank>();
+    rank->node = nodes_[r];
+    rank->hca = fabric_.hca(nodes_[r]);
+    Hca& h = *rank->hca;
+    rank->pd = h.alloc_pd();
+    rank->send_cq = h.create_cq(1u << 16);
+    rank->recv_cq = h.create_cq(1u << 20);
+    rank->send_listener.coll = rank->recv_listener.coll = this;
+    rank->send_listener.rank = rank->recv_listener.rank = r;
+    rank->recv_listener.recv = true;
+    h.cq(rank->send_cq).set_listener(&rank->send_listener);
+    h.cq(rank->recv_cq).set_listener(&rank->recv_listener);
+    rank->buf = h.alloc_host_memory(region);
+    const auto mr = h.reg_mr(rank->pd, rank->buf, region, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
+    IBFSIM_CHECK(mr.has_value(), "collective: ibv_reg_mr refused the buffer");
+    rank->mr = *mr;
+    ranks_.push_back(std::move(rank));
+  }
+  // The connections every size uses: those of the smallest (a step with no data still happens).
+  for (const NcclTransfer& t : nccl_schedule(plan_, nccl_round_size(plan_, sizes_.front()))) {
+    if (conn_by_key_.count(conn_key(t.channel, t.src, t.dst))) continue;
+    if (!conn_by_key_.count(conn_key(t.channel, t.dst, t.src)))
+      connect_pair(t.channel, std::min(t.src, t.dst), std::max(t.src, t.dst));
+  }
+  if (after) after->next_ = this;
+  else ranks_.front()->hca->schedule<&NcclCollective::size_starts>(begin, this);
+}
+
+// One RC QP at each end, connected RESET -> INIT -> RTR -> RTS, receives posted; each end's QP
+// sends that direction's connection.
+void NcclCollective::connect_pair(std::uint32_t channel, std::uint32_t a, std::uint32_t b) {
+  QueuePair* qp[2];
+  const std::uint32_t end[2] = {a, b};
+  for (int i = 0; i < 2; ++i) {
+    Rank& r = *ranks_[end[i]];
+    ibv_qp_init_attr init;
+    init.send_cq = r.send_cq;
+    init.recv_cq = r.recv_cq;
+    init.qp_type = IBV_QPT_RC;
+    init.cap.max_send_wr = 2 * kNcclSteps;
+    init.cap.max_recv_wr = kRecvDepth;
+    qp[i] = r.hca->create_qp(r.pd, init);
+    IBFSIM_CHECK(qp[i] != nullptr, "collective: create_qp failed");
+    ibv_qp_attr at;
+    at.qp_state = IBV_QPS_INIT;
+    at.port_num = 1;
+    at.qp_access_flags = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE;
+    IBFSIM_CHECK(r.hca->modify_qp(*qp[i], at, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS) == 0,
+                 "collective: QP to INIT refused");
+  }
+  for (int i = 0; i < 2; ++i) {
+    Rank& r = *ranks_[end[i]];
+    Rank& peer = *ranks_[end[1 - i]];
+    ibv_qp_attr at;
+    at.qp_state = IBV_QPS_RTR;
+    at.path_mtu = mtu_of(spec_.mtu);
+    at.dest_qp_num = qp[1 - i]->qpn();
+    at.rq_psn = 0;
+    at.ah_attr.dlid = peer.hca->lid();
+    at.ah_attr.sl = spec_.sl;
+    at.ah_attr.port_num = 1;
+    at.max_dest_rd_atomic = 1;
+    at.min_rnr_timer = 1;
+    IBFSIM_CHECK(r.hca->modify_qp(*qp[i], at,
+                                  IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
+                                      IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER) == 0,
+                 "collective: QP to RTR refused");
+    at.qp_state = IBV_QPS_RTS;
+    at.sq_psn = 0;
+    IBFSIM_CHECK(r.hca->modify_qp(*qp[i], at,
+                                  IBV_QP_STATE | IBV_QP_SQ_PSN | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
+                                      IBV_QP_MAX_QP_RD_ATOMIC) == 0,
+                 "collective: QP to RTS refused");
+    for (std::uint32_t k = 0; k < kRecvDepth; ++k) {
+      ibv_recv_wr wr;
+      wr.wr_id = k;
+      IBFSIM_CHECK(r.hca->post_recv(*qp[i], wr) == 0, "collective: post_recv refused");
+    }
+    Conn c;
+    c.channel = channel;
+    c.src = end[i];
+    c.dst = end[1 - i];
+    c.qp = qp[i];
+    const auto index = static_cast<std::uint32_t>(conns_.size());
+    conn_by_key_[conn_key(channel, c.src, c.dst)] = index;
+    conn_by_qp_[(std::uint64_t{c.src} << 32) | qp[i]->qpn()] = index;
+    r.conns.push_back(index);
+    conns_.push_back(std::move(c));
+  }
+}
+
+void NcclCollective::size_starts() { start_size(); }
+
+void NcclCollective::start_size() {
+  const std::uint64_t size = nccl_round_size(plan_, sizes_[size_index_]);
+  transfers_ = nccl_schedule(plan_, size);
+  const std::size_t n = transfers_.size();
+  conn_of_.assign(n, 0);
+  arrived_.assign(n, 0);
+  reduced_.assign(n, 0);
+  reducing_.assign(n, 0);
+  for (Conn& c : conns_) c.order.clear();
+  for (auto& r : ranks_) {
+    r->recvs.clear();
+    r->sends = 0;
+    r->iter = 0;
+    r->waiting = false;
+    r->end = 0;
+  }
+  for (std::uint32_t t = 0; t < n; ++t) {
+    const NcclTransfer& x = transfers_[t];
+    const auto it = conn_by_key_.find(conn_key(x.channel, x.src, x.dst));
+    IBFSIM_CHECK(it != conn_by_key_.end(), "collective: a transfer on a connection the smallest size did not use");
+    conn_of_[t] = it->second;
+    conns_[it->second].order.push_back(t);
+    ranks_[x.dst]->recvs.push_back(t);
+    ++ranks_[x.src]->sends;
+  }
+  total_iterations_ = spec_.warmup_iterations + spec_.iterations;
+  timed_ = spec_.warmup_iterations == 0;
+  timed_start_ = ScheduledModule::now();
+  at_barrier_ = 0;
+  for (std::uint32_t r = 0; r < ranks_.size(); ++r) start_iteration(r);
+  for (std::uint32_t r = 0; r < ranks_.size(); ++r) check_iteration_done(r);
+}
+
+void NcclCollective::start_iteration(std::uint32_t r) {
+  Rank& rank = *ranks_[r];
+  rank.waiting = false;
+  for (std::uint32_t c : rank.conns) conns_[c].head = 0;
+  rank.unposted = rank.sends;
+  rank.have = 0;
+  for (std::uint32_t t : rank.recvs)
+    if (arrived_[t] > rank.iter) ++rank.have;
+  pump(r);
+}
+
+bool NcclCollective::ready(const Rank& rank, std::uint32_t t) {
+  const NcclTransfer& x = transfers_[t];
+  for (std::uint32_t d : x.after)
+    if (d != kNcclNoTransfer && arrived_[d] <= rank.iter) return false;
+  if (!x.reduce || spec_.reduce_gbps <= 0 || x.bytes == 0 || reduced_[t] > rank.iter) return true;
+  if (!reducing_[t]) {
+    // One byte at 1 GB/s takes 1 ns = 1e6 fs.
+    reducing_[t] = 1;
+    const auto fs = static_cast<Time>(std::ceil(static_cast<double>(x.bytes) * 1e6 / spec_.reduce_gbps));
+    rank.hca->schedule<&NcclCollective::reduced>(ScheduledModule::now() + fs, this, t);
+  }
+  return false;
+}
+
+void NcclCollective::reduced(std::uint32_t t) {
+  ++reduced_[t];
+  reducing_[t] = 0;
+  const std::uint32_t r = transfers_[t].src;
+  pump(r);
+  check_iteration_done(r);
+}
+
+void NcclCollective::pump(std::uint32_t r) {
+  Rank& rank = *ranks_[r];
+  if (rank.waiting) return;
+  for (std::uint32_t ci : rank.conns) {
+    Conn& c = conns_[ci];
+    while (c.head < c.order.size() && c.outstanding < kNcclSteps && ready(rank, c.order[c.head])) {
+      post(c, c.order[c.head]);
+      ++c.head;
+      --rank.unposted;
+    }
+  }
+}
+
+void NcclCollective::post(Conn& c, std::uint32_t t) {
+  const NcclTransfer& x = transfers_[t];
+  Rank& src = *ranks_[c.src];
+  const Rank& dst = *ranks_[c.dst];
+  const std::uint64_t slot = (c.posted++ % kNcclSteps) * std::max<std::uint64_t>(spec_.chunk_size, 1);
+  ibv_send_wr wr;
+  wr.wr_id = t;
+  wr.opcode = IBV_WR_RDMA_WRITE_WITH_IMM;
+  wr.send_flags = IBV_SEND_SIGNALED;
+  wr.imm_data = t;
+  if (x.bytes > 0) wr.sg_list.push_back({src.buf + slot, static_cast<std::uint32_t>(x.bytes), src.mr.lkey});
+  wr.rdma.remote_addr = dst.buf + slot;
+  wr.rdma.rkey = dst.mr.rkey;
+  IBFSIM_CHECK(src.hca->post_send(*c.qp, wr) == 0, "collective: post_send refused");
+  ++c.outstanding;
+  ++unacknowledged_;
+}
+
+void NcclCollective::Listener::on_completion(CqHandle cq, const ibv_wc&) {
+  Hca& hca = *coll->ranks_[rank]->hca;
+  ibv_wc wc;
+  while (hca.poll_cq(cq, 1, &wc) == 1) {
+    if (recv) coll->on_recv_completion(rank, wc);
+    else coll->on_send_completion(rank, wc);
+  }
+}
+
+void NcclCollective::on_send_completion(std::uint32_t r, const ibv_wc& wc) {
+  if (wc.status != IBV_WC_SUCCESS) ++error_completions_;
+  const auto it = conn_by_qp_.find((std::uint64_t{r} << 32) | wc.qp_num);
+  IBFSIM_CHECK(it != conn_by_qp_.end() && conns_[it->second].outstanding > 0, "collective: completion of an unknown send");
+  --conns_[it->second].outstanding;
+  --unacknowledged_;
+  pump(r);
+  check_iteration_done(r);
+  check_barrier();
+  owner_.flow_progress();
+}
+
+void NcclCollective::on_recv_completion(std::uint32_t r, const ibv_wc& wc) {
+  Rank& rank = *ranks_[r];
+  if (wc.status != IBV_WC_SUCCESS) {
+    ++error_completions_;
+    return;
+  }
+  ibv_recv_wr again;
+  if (QueuePair* q = rank.hca->qp(wc.qp_num); q && q->state() != IBV_QPS_ERR)
+    IBFSIM_CHECK(rank.hca->post_recv(*q, again) == 0, "collective: post_recv refused");
+  const std::uint32_t t = wc.imm_data;
+  IBFSIM_CHECK(t < transfers_.size() && transfers_[t].dst == r,
+               "collective: a WRITE with immediate that names no transfer to this rank");
+  ++arrived_[t];
+  if (!rank.waiting && arrived_[t] == rank.iter + 1) ++rank.have;
+  pump(r);
+  check_iteration_done(r);
+  owner_.flow_progress();
+}
+
+void NcclCollective::check_iteration_done(std::uint32_t r) {
+  Rank& rank = *ranks_[r];
+  while (!rank.waiting && rank.have == rank.recvs.size() && rank.unposted == 0) {
+    if (timed_) rank.end = ScheduledModule::now();
+    ++rank.iter;
+    if ((!timed_ && rank.iter == spec_.warmup_iterations) || rank.iter == total_iterations_) {
+      rank.waiting = true;
+      ++at_barrier_;
+      check_barrier();
+      return;
+    }
+    start_iteration(r);
+  }
+}
+
+void NcclCollective::check_barrier() {
+  if (at_barrier_ != ranks_.size() || unacknowledged_ != 0 || done_) return;
+  at_barrier_ = 0;
+  const Time now = ScheduledModule::now();
+  if (!timed_) {
+    timed_ = true;
+    timed_start_ = now;
+    for (std::uint32_t r = 0; r < ranks_.size(); ++r) start_iteration(r);
+    for (std::uint32_t r = 0; r < ranks_.size(); ++r) check_iteration_done(r);
+    return;
+  }
+  NcclResultRow row;
+  row.size_bytes = nccl_round_size(plan_, sizes_[size_index_]);
+  const bool per_rank = spec_.op == NcclOp::kAllGather || spec_.op == NcclOp::kReduceScatter ||
+                        spec_.op == NcclOp::kAllToAll;
+  row.count = row.size_bytes / spec_.type_bytes / (per_rank ? ranks_.size() : 1);
+  double sum_fs = 0;
+  for (const auto& rank : ranks_) sum_fs += static_cast<double>(rank->end - timed_start_);
+  row.time_us = sum_fs / static_cast<double>(ranks_.size()) / spec_.iterations / 1e9;
+  row.algbw_gbps = row.time_us > 0 ? static_cast<double>(row.size_bytes) / (row.time_us * 1e3) : 0;
+  row.busbw_gbps = row.algbw_gbps * nccl_bus_factor(spec_.op, plan_.ranks);
+  rows_.push_back(row);
+  if (++size_index_ < sizes_.size()) {
+    for (auto& rank : ranks_) rank->waiting = true;  // until the next size starts
+    ranks_.front()->hca->schedule<&NcclCollective::size_starts>(now, this);
+    return;
+  }
+  done_ = true;
+  if (next_) ranks_.front()->hca->schedule<&NcclCollective::size_starts>(now, next_);
+  owner_.flow_progress();
+}
+
+std::string nccl_tests_table(const NcclCollectiveSpec& spec, const std::vector<NcclResultRow>& rows, bool done) {
+  const bool reduces = spec.op == NcclOp::kAllReduce || spec.op == NcclOp::kReduceScatter;
+  const int root = spec.op == NcclOp::kBroadcast ? static_cast<int>(spec.root) : -1;
+  std::string s = fmt::format("# {}: {} {}, {} ranks, {} channels, chunk {} B\n", spec.name, nccl_op_name(spec.op),
+                              nccl_algorithm_name(spec.algorithm), spec.ranks.size(), spec.channels, spec.chunk_size);
+  s += fmt::format("#{:>62}{}\n", "", "out-of-place");
+  s += fmt::format("# {:>10}  {:>12}  {:>8}  {:>6}  {:>6}  {:>7}  {:>6}  {:>6}  {:>6}\n", "size", "count", "type",
+                   "redop", "root", "time", "algbw", "busbw", "#wrong");
+  s += fmt::format("# {:>10}  {:>12}  {:>8}  {:>6}  {:>6}  {:>7}  {:>6}  {:>6}  {:>6}\n", "(B)", "(elements)", "", "",
+                   "", "(us)", "(GB/s)", "(GB/s)", "");
+  double bus_sum = 0;
+  for (const NcclResultRow& r : rows) {
+    // nccl-tests: fewer decimals as the time grows.
+    const std::string time = r.time_us >= 10000 ? fmt::format("{:7.0f}", r.time_us)
+                             : r.time_us >= 100 ? fmt::format("{:7.1f}", r.time_us)
+                                                : fmt::format("{:7.2f}", r.time_us);
+    s += fmt::format("{:>12}  {:>12}  {:>8}  {:>6}  {:>6}  {}  {:6.2f}  {:6.2f}  {:>6}\n", r.size_bytes, r.count,
+                     spec.datatype, reduces ? "sum" : "none", root, time, r.algbw_gbps, r.busbw_gbps, "N/A");
+    bus_sum += r.busbw_gbps;
+  }
+  s += fmt::format("# Avg bus bandwidth    : {:g}\n", rows.empty() ? 0.0 : bus_sum / static_cast<double>(rows.size()));
+  if (!done)
+    s += fmt::format("# NOT FINISHED: {} of {} sizes measured when the run ended (phases.limit, or a WRITE that "
+                     "failed)\n",
+                     rows.size(), spec.sizes().size());
+  return s;
+}
+
+}  // namespace ibfsim

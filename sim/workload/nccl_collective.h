@@ -1,0 +1,121 @@
+// Runs one `collectives:` entry (nccl_spec.h) as NCCL's IB transport would, through the HCAs'
+// verbs API: per channel, one connected RC QP pair between each two ranks the schedule joins
+// (nccl_schedule.h), created and connected at time 0; every transfer an RDMA WRITE with
+// immediate (the immediate names the transfer, as NCCL's completes the receiver's step) into the
+// receiver's registered buffer.
+//
+// Each connection (channel, sender, receiver) sends its transfers in schedule order, as the GPU
+// kernel's program order does: the next one goes as soon as the transfers it waits for have
+// arrived at the sender (their receive completion), after its reduction (reduce_bandwidth), and
+// while fewer than kNcclSteps of the connection's WRITEs are unacknowledged (NCCL's 8 buffer
+// slots per connection). Nothing is computed on data: payload bytes are not carried.
+//
+// Timing as nccl-tests measures: per size, every rank runs warmup_iterations, then all ranks meet
+// (a barrier, once every WRITE is acknowledged) and run `iterations` back to back; a rank's
+// iteration ends when its last transfer has arrived and its last WRITE is posted; its time is
+// (end of its last iteration - barrier) / iterations, and the size's time the mean over ranks.
+// The next size starts at the next barrier.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/fabric/fabric.h"
+#include "sim/transport/hca.h"
+#include "sim/workload/nccl_spec.h"
+#include "sim/workload/verbs_flow.h"
+
+namespace ibfsim {
+
+inline constexpr std::uint32_t kNcclSteps = 8;  // WRITEs a connection may have unacknowledged
+
+// One line of nccl-tests' table (out-of-place).
+struct NcclResultRow {
+  std::uint64_t size_bytes = 0, count = 0;
+  double time_us = 0, algbw_gbps = 0, busbw_gbps = 0;  // GB/s = 1e9 bytes/s, as nccl-tests
+};
+
+class NcclCollective {
+ public:
+  NcclCollective(const NcclCollectiveSpec& spec, Fabric& fabric, VerbsFlowOwner& owner);
+  ~NcclCollective();
+  NcclCollective(const NcclCollective&) = delete;
+  NcclCollective& operator=(const NcclCollective&) = delete;
+
+  // QPs, memory and connections at time 0; the first size starts at `begin` (or, with `after`,
+  // when that collective is done).
+  void setup(Time begin, NcclCollective* after);
+  const NcclCollectiveSpec& spec() const { return spec_; }
+  const std::string& name() const { return spec_.name; }  // in event traces
+  bool done() const { return done_; }
+  const std::vector<NcclResultRow>& rows() const { return rows_; }
+  std::uint64_t error_completions() const { return error_completions_; }
+  // Rank nodes (fabric node indices), rank 0 first.
+  const std::vector<std::size_t>& nodes() const { return nodes_; }
+
+  // --- events (event.h) ---
+  void size_starts();
+  // Transfer t's reduction at its sender is done (reduce_bandwidth).
+  void reduced(std::uint32_t t);
+
+ private:
+  struct Rank;
+  struct Conn;
+  struct Listener : CompletionListener {
+    NcclCollective* coll = nullptr;
+    std::uint32_t rank = 0;
+    bool recv = false;
+    void on_completion(verbs::CqHandle cq, const verbs::ibv_wc& wc) override;
+  };
+
+  void connect_pair(std::uint32_t channel, std::uint32_t a, std::uint32_t b);
+  void start_size();
+  void start_iteration(std::uint32_t r);
+  void pump(std::uint32_t r);
+  bool ready(const Rank& rank, std::uint32_t t);
+  void post(Conn& c, std::uint32_t t);
+  void on_send_completion(std::uint32_t r, const verbs::ibv_wc& wc);
+  void on_recv_completion(std::uint32_t r, const verbs::ibv_wc& wc);
+  void check_iteration_done(std::uint32_t r);
+  void check_barrier();
+  void begin_after_barrier();
+
+  NcclCollectiveSpec spec_;
+  NcclPlan plan_;
+  Fabric& fabric_;
+  VerbsFlowOwner& owner_;
+  std::vector<std::size_t> nodes_;
+  std::vector<std::unique_ptr<Rank>> ranks_;
+  std::vector<Conn> conns_;
+  std::map<std::uint64_t, std::uint32_t> conn_by_key_;  // (channel, src, dst) -> conns_ index
+  std::map<std::uint64_t, std::uint32_t> conn_by_qp_;   // (rank, QPN) -> the connection it sends on
+  NcclCollective* next_ = nullptr;                      // starts when this one is done
+  Time begin_ = 0;
+
+  // The running size.
+  std::vector<std::uint64_t> sizes_;
+  std::size_t size_index_ = 0;
+  std::vector<NcclTransfer> transfers_;
+  std::vector<std::uint32_t> conn_of_;   // by transfer
+  std::vector<std::uint32_t> arrived_;   // by transfer: iterations it has arrived in
+  std::vector<std::uint32_t> reduced_;   // by transfer: iterations its reduction is done for
+  std::vector<std::uint8_t> reducing_;   // by transfer: its reduction is under way
+  std::uint32_t total_iterations_ = 0;
+  std::uint32_t at_barrier_ = 0;
+  std::uint64_t unacknowledged_ = 0;
+  bool timed_ = false;  // past the warmup barrier
+  Time timed_start_ = 0;
+
+  std::vector<NcclResultRow> rows_;
+  bool done_ = false;
+  std::uint64_t error_completions_ = 0;
+};
+
+// nccl-tests' table for `rows` of collective `spec` (the header lines, then one line per size,
+// out-of-place columns; #wrong is N/A: data is not carried). `done` false: a last line says the
+// run ended before every size was measured.
+std::string nccl_tests_table(const NcclCollectiveSpec& spec, const std::vector<NcclResultRow>& rows, bool done = true);
+
+}  // namespace ibfsim

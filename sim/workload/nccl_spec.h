@@ -1,0 +1,43 @@
+// A scenario's `collectives:` (docs/scenario.md, "Collectives"): NCCL-style collective operations
+// benchmarked the way nccl-tests does (all_reduce_perf -b MIN -e MAX -f FACTOR): for each size
+// from min_bytes to max_bytes by factor, warmup_iterations then iterations back to back, timed per
+// iteration. Entries run one after the other, in file order.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/core/time.h"
+#include "sim/workload/nccl_schedule.h"
+
+namespace ibfsim {
+
+class YamlValue;
+struct Scenario;
+
+struct NcclCollectiveSpec {
+  std::string name;                 // "allreduce_ring" unless given
+  std::vector<std::string> ranks;   // HCAs, rank 0 first; empty in YAML: every HCA in declaration order
+  NcclOp op = NcclOp::kAllReduce;
+  NcclAlgorithm algorithm = NcclAlgorithm::kRing;
+  std::uint32_t channels = 2;
+  std::uint64_t chunk_size = 128 * 1024;
+  std::uint64_t min_bytes = 8, max_bytes = 4 * 1024 * 1024;
+  std::uint64_t factor = 2;
+  std::uint32_t iterations = 20, warmup_iterations = 5;
+  std::string datatype = "float";   // nccl-tests' name of the type (float, half, double, int32, ...)
+  std::uint32_t type_bytes = 4;
+  std::uint32_t root = 0;           // broadcast: the root's rank
+  double reduce_gbps = 0;           // GB/s a rank reduces at (0: reductions take no time)
+  std::uint8_t sl = 0;
+  std::uint32_t mtu = 4096;
+  // The sizes nccl-tests runs: min_bytes, min_bytes x factor, ... up to max_bytes.
+  std::vector<std::uint64_t> sizes() const;
+  NcclPlan plan() const;
+};
+
+// Parses `collectives:`; each rank must be an HCA of the topology, named once. Throws
+// InputError naming file:line:col.
+std::vector<NcclCollectiveSpec> parse_collectives(const std::vector<YamlValue>& list, const Scenario& s);
+
+}  // namespace ibfsim
