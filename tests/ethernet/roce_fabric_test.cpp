@@ -17,6 +17,7 @@
 #include "sim/transport/opcode.h"
 #include "sim/transport/roce/roce_frame.h"
 #include "tests/support/roce_endpoint.h"
+#include "tests/support/roce_fabric.h"
 
 using namespace ibfsim;
 using namespace ibfsim::test;
@@ -326,4 +327,40 @@ TEST_CASE("ECMP spreads RoCE flows over a leaf-spine's spines as the hash says, 
   }
   CHECK(ledger.delivered_count() == 64);
   CHECK(pool.live() == 0);
+}
+
+// A generated leaf-spine (2 leaves of 2 hosts, 2 spines): every host sends one SEND to every other
+// host, from time 0; all twelve arrive, with the TTL of their path (64 less the switches crossed:
+// 1 on their own leaf, 3 through a spine) and the last hop's MACs.
+TEST_CASE("every host of a generated Ethernet leaf-spine reaches every other", "[ethernet][roce]") {
+  init_time_resolution();
+  RoceFabric f(ethernet_leaf_spine(2, 2, 2, 7), EthernetRate{EthernetSpeed::k100G, true}, 125, 100 * kNs, true,
+               300 * kNs);
+  const std::vector<std::string> names{"h1_1", "h1_2", "h2_1", "h2_2"};
+  for (const auto& from : names) {
+    std::vector<std::vector<std::uint8_t>> frames;
+    for (const auto& to : names) {
+      if (to == from) continue;
+      TransportHeaders h;
+      h.bth.opcode = kOpcodeRcBase + op::kSendOnly;
+      h.bth.dest_qp = 0x12;
+      frames.push_back(build_roce_frame(f.addressing(from, to), h, 64, nullptr));
+    }
+    f.host(from).send_at(0, frames);
+  }
+  CalendarProcess::run_for(20 * kUs);
+  for (const auto& to : names) {
+    const RoceEndpoint& h = f.host(to);
+    REQUIRE(h.received().size() == 3);
+    const EthernetNodePlan& me = f.plan.nodes[f.plan.find(to)];
+    for (const auto& r : h.received()) {
+      REQUIRE(r.parsed.ok());
+      const bool same_leaf = r.parsed.ipv4.src[2] == me.ip.bytes[2];
+      CHECK(r.parsed.ipv4.ttl == (same_leaf ? 63 : 61));
+      CHECK(r.parsed.eth.dst == me.port_macs[0]);
+      CHECK(r.parsed.eth.src == me.gateway_mac);
+    }
+  }
+  CHECK(f.ledger.delivered_count() == 12);
+  CHECK(f.pool.live() == 0);
 }

@@ -2,7 +2,11 @@
 
 #include <algorithm>
 
+#include "sim/core/big_endian.h"
+#include "sim/core/crc32.h"
 #include "sim/core/error.h"
+#include "sim/ethernet/l3_forwarding.h"
+#include "sim/transport/roce/roce_icrc.h"
 #include "sim/ethernet/ethernet_fcs.h"
 #include "sim/transport/bth.h"
 #include "sim/transport/icrc.h"
@@ -36,6 +40,36 @@ RoceFrameError load_roce_frame(Packet& p, const std::uint8_t* f, std::size_t len
   p.eth_pad_len = static_cast<std::uint8_t>(l.fcs_at - (l.icrc_at + kIcrcBytes));
   std::copy(f + l.fcs_at, f + l.fcs_at + kEthernetFcsBytes, p.fcs.begin());
   return RoceFrameError::kNone;
+}
+
+void build_roce_packet(Packet& p, const RoceAddressing& a, const TransportHeaders& h, std::uint32_t payload_len,
+                       const std::uint8_t* payload) {
+  const auto layout = opcode_layout(h.bth.opcode);
+  IBFSIM_CHECK(layout.has_value(), "build_roce_packet: unsupported opcode");
+  IBFSIM_CHECK(layout->payload || payload_len == 0, "build_roce_packet: opcode carries no payload");
+  const auto pad = static_cast<std::uint8_t>((4 - payload_len) & 3);
+  const std::size_t transport_len = base_transport_bytes(layout->headers);
+  const RoceFrameLayout l = roce_frame_layout(a, transport_len, std::size_t{payload_len} + pad);
+  IBFSIM_CHECK(l.payload_at <= Packet::kMaxHeaderBytes, "build_roce_packet: headers longer than a Packet holds");
+  std::uint8_t* b = p.header.data();
+  encode_roce_headers(a, transport_len, std::size_t{payload_len} + pad, b);
+  encode_base_transport(h, layout->headers, pad, b + l.bth_at);
+  p.framing = Framing::kEthernet;
+  p.header_len = static_cast<std::uint16_t>(l.payload_at);
+  p.payload_len = payload_len;
+  p.pad_len = pad;
+  if (payload != nullptr) p.payload.assign(payload, payload + payload_len);
+  else p.payload.clear();
+  p.has_icrc = true;
+  store_crc32(p.icrc.data(), compute_roce_icrc(b + l.ip_at, l.payload_at - l.ip_at, {p.body_payload(), p.body_pad()}));
+  if (a.src_ip.version == IpVersion::kV6 || a.udp_checksum_ipv4) {
+    const std::uint16_t c = udp_checksum(a.src_ip, a.dst_ip, b + l.udp_at,
+                                         {ByteRun{b + l.bth_at, transport_len}, p.body_payload(), p.body_pad(),
+                                          ByteRun{p.icrc.data(), kIcrcBytes}});
+    store_be16(b + l.udp_at + 6, c);
+  }
+  p.eth_pad_len = static_cast<std::uint8_t>(l.fcs_at - (l.icrc_at + kIcrcBytes));
+  store_crc32(p.fcs.data(), packet_fcs(p));
 }
 
 }  // namespace ibfsim

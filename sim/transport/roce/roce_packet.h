@@ -18,4 +18,12 @@ namespace ibfsim {
 // their 16 reserved bytes as payload.
 RoceFrameError load_roce_frame(Packet& p, const std::uint8_t* frame, std::size_t len, bool carry_payload);
 
+// Builds a RoCE v2 frame straight into `p` (Ethernet framing): the bytes build_roce_frame writes
+// for the same arguments, the payload carried (`payload` not null) or elided (zeros), without
+// making the frame whole: headers into p.header, then ICRC, the UDP checksum where it is sent, and
+// FCS over the packet's runs. What an Ethernet port builds where an InfiniBand port builds LRH and
+// VCRC (build_transport_packet).
+void build_roce_packet(Packet& p, const RoceAddressing& a, const TransportHeaders& h, std::uint32_t payload_len,
+                       const std::uint8_t* payload);
+
 }  // namespace ibfsim
