@@ -252,7 +252,7 @@ void collect(ScenarioRun& run, CollectedResults& c) {
   register_fact_tables(registry, c.facts);
   // results.json's own figures: a few rows. The tables are read from the registry as they are
   // written (write_results), never all at once.
-  c.statistics = registry.snapshot(kResultsTop | kResultsCongestionControl);
+  c.statistics = registry.snapshot(kResultsTop | kResultsCongestionControl | kResultsAdaptiveRouting);
   c.results = run_results_json(c.facts, c.statistics);
 }
 
