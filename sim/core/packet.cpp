@@ -12,7 +12,12 @@ void Packet::write_frame(std::vector<std::uint8_t>& out) const {
   else out.insert(out.end(), payload.begin(), payload.end());
   out.insert(out.end(), pad_len, 0);
   if (has_icrc) out.insert(out.end(), icrc.begin(), icrc.end());
-  out.insert(out.end(), vcrc.begin(), vcrc.end());
+  if (framing == Framing::kInfiniBand) {
+    out.insert(out.end(), vcrc.begin(), vcrc.end());
+  } else {
+    out.insert(out.end(), eth_pad_len, 0);
+    out.insert(out.end(), fcs.begin(), fcs.end());
+  }
 }
 
 Packet* PacketPool::acquire() {
@@ -37,6 +42,8 @@ void PacketPool::release(Packet* p) {
   p->end_pending = false;
   p->tail_check = false;
   p->management = false;
+  p->framing = Framing::kInfiniBand;
+  p->eth_pad_len = 0;
   free_.push_back(p);
 }
 

@@ -1,6 +1,10 @@
 // A packet as it crosses a link: real header bytes written by the codecs, a payload that is either
 // carried (data checking on) or elided (then it stands for payload_len zero bytes: same length,
-// same CRCs, no memory), zero pad, ICRC and VCRC. Wire order: header | payload | pad | ICRC | VCRC.
+// same CRCs, no memory), zero pad, ICRC and the link's trailer. Two framings (Packet::framing):
+//   InfiniBand:       LRH | [GRH] | BTH | ext. headers | payload | pad | ICRC | VCRC
+//   Ethernet (RoCE v2): Ethernet | [802.1Q] | IPv4/IPv6 | UDP | BTH | ext. headers | payload | pad |
+//                     ICRC | Ethernet pad (to 64 bytes) | FCS
+// `header` holds everything before the payload in either case.
 #pragma once
 #include <array>
 #include <cstddef>
@@ -18,9 +22,15 @@ struct ByteRun {
   std::size_t len = 0;
 };
 
+// How a packet is framed on its link: an InfiniBand packet (LRH .. VCRC) or an Ethernet frame
+// carrying RoCE v2 (destination MAC .. FCS). The transport headers inside are the same.
+enum class Framing : std::uint8_t { kInfiniBand, kEthernet };
+
 struct alignas(64) Packet {
-  // LRH (8) + GRH (40) + BTH (12) + the longest extended-header chain (RDETH+DETH+AtomicETH = 40).
-  static constexpr std::size_t kMaxHeaderBytes = 104;
+  // The longer of the two framings' headers: Ethernet (14) + 802.1Q tag (4) + IPv6 (40) + UDP (8)
+  // + BTH (12) + the longest extended-header chain (RDETH+DETH+AtomicETH = 40) = 118, against
+  // InfiniBand's LRH (8) + GRH (40) + BTH + 40 = 104. The struct stays four cache lines.
+  static constexpr std::size_t kMaxHeaderBytes = 120;
 
   // The fields every hop reads come first, so that with the LRH they share the first cache line:
   // a packet crossing a switch is then one cache miss, not four.
@@ -45,6 +55,10 @@ struct alignas(64) Packet {
   std::array<std::uint8_t, 2> vcrc{};  // as on the wire
   std::array<std::uint8_t, kMaxHeaderBytes> header{};
   std::array<std::uint8_t, 4> icrc{};  // as on the wire (least significant byte first)
+  std::array<std::uint8_t, 4> fcs{};   // Ethernet framing: the FCS as on the wire
+  Framing framing = Framing::kInfiniBand;
+  // Ethernet framing: zero bytes after the ICRC that bring a short frame to 64 bytes with its FCS.
+  std::uint8_t eth_pad_len = 0;
   std::vector<std::uint8_t> payload;  // carried payload; empty = elided (zeros)
 
   // Simulation bookkeeping, never on the wire.
@@ -68,13 +82,22 @@ struct alignas(64) Packet {
   // Payload followed by pad, as one run (zeros when the payload is elided).
   ByteRun body_payload() const { return {payload.empty() ? nullptr : payload.data(), payload_len}; }
   ByteRun body_pad() const { return {nullptr, pad_len}; }
-  // Bytes on the wire from the first LRH byte through the VCRC (delimiters excluded).
-  std::size_t wire_bytes() const { return header_len + payload_len + pad_len + (has_icrc ? 4u : 0u) + 2u; }
+  bool ethernet() const { return framing == Framing::kEthernet; }
+  // Bytes on the wire from the first LRH byte through the VCRC (delimiters excluded), or of an
+  // Ethernet frame from the destination MAC through the FCS (preamble and gap excluded).
+  std::size_t wire_bytes() const {
+    return header_len + payload_len + pad_len + (has_icrc ? 4u : 0u) + trailer_bytes();
+  }
+  // VCRC, or Ethernet pad and FCS.
+  std::size_t trailer_bytes() const { return framing == Framing::kInfiniBand ? 2u : eth_pad_len + 4u; }
   // LRH.PktLen in 4-byte words: everything except the VCRC.
   std::size_t pkt_len_words() const { return (wire_bytes() - 2) / 4; }
-  // The whole frame LRH..VCRC, elided payload written as zeros.
+  // The whole frame LRH..VCRC (or destination MAC..FCS), elided payload written as zeros.
   void write_frame(std::vector<std::uint8_t>& out) const;
 };
+
+// Four cache lines whichever the framing (the pool's footprint, the hot path's misses).
+static_assert(sizeof(Packet) == 256, "Packet outgrew four cache lines");
 
 // Whether the packet ledger counts it as management traffic (an SMP or a GMP), as its builder said.
 inline bool counts_as_management(const Packet& p) { return p.management; }

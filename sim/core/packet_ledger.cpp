@@ -34,7 +34,7 @@ const char* drop_reason_name(DropReason r) {
 }
 
 std::uint64_t PacketLedger::dropped_total() const {
-  std::uint64_t t = 0;
+  std::uint64_t t = frames_dropped_;
   for (auto d : dropped_) t += d;
   return t;
 }

@@ -48,6 +48,10 @@ class PacketLedger {
     if (management) ++mgmt_dropped_[static_cast<int>(r)];
     else ++dropped_[static_cast<int>(r)];
   }
+  // An Ethernet switch dropped a frame (no lossless flow control yet: a full buffer drops); the
+  // switch counts it under its own reason (ethernet/ethernet_switch.h), the ledger in the total.
+  void dropped_frame() { ++frames_dropped_; }
+  std::uint64_t frames_dropped_count() const { return frames_dropped_; }
   void management_created() { ++mgmt_created_; }
   void management_delivered() { ++mgmt_delivered_; }
   // A switch made a copy of a multicast packet (the copy is created and injected there) ...
@@ -78,6 +82,7 @@ class PacketLedger {
   std::uint64_t created_ = 0, injected_ = 0, delivered_ = 0, replicated_ = 0;
   std::array<std::uint64_t, static_cast<int>(DropReason::kCount)> dropped_{};
   std::uint64_t mgmt_created_ = 0, mgmt_delivered_ = 0;
+  std::uint64_t frames_dropped_ = 0;
   std::array<std::uint64_t, static_cast<int>(DropReason::kCount)> mgmt_dropped_{};
 };
 

@@ -7,6 +7,7 @@
 #include "sim/ethernet/ecmp.h"
 #include "sim/ethernet/ethernet_fcs.h"
 #include "sim/ethernet/ipv4_header.h"
+#include "sim/ethernet/ip_traffic_class.h"
 #include "sim/ethernet/ipv6_header.h"
 #include "sim/ethernet/udp_header.h"
 
@@ -84,6 +85,35 @@ void l3_rewrite(std::vector<std::uint8_t>& frame, const MacAddress& src, const M
   else set_ipv6_hop_limit(ip, static_cast<std::uint8_t>(ipv6_hop_limit(ip) - 1));
   const std::size_t fcs_at = frame.size() - kEthernetFcsBytes;
   store_crc32(frame.data() + fcs_at, ethernet_fcs({ByteRun{frame.data(), fcs_at}}));
+}
+
+std::uint32_t packet_fcs(const Packet& p) {
+  return ethernet_fcs({ByteRun{p.header.data(), p.header_len}, p.body_payload(), p.body_pad(),
+                       ByteRun{p.has_icrc ? p.icrc.data() : nullptr, p.has_icrc ? 4u : 0u},
+                       ByteRun{nullptr, p.eth_pad_len}});
+}
+
+void l3_rewrite(Packet& p, const MacAddress& src, const MacAddress& next_hop) {
+  const IpAt at = locate_ip(p.header.data(), p.header_len);
+  IBFSIM_CHECK(p.ethernet() && at.ok, "l3_rewrite: not an IP frame");
+  std::copy(next_hop.begin(), next_hop.end(), p.header.begin());
+  std::copy(src.begin(), src.end(), p.header.begin() + 6);
+  std::uint8_t* ip = p.header.data() + at.ip;
+  if (at.v4) set_ipv4_ttl(ip, static_cast<std::uint8_t>(ipv4_ttl(ip) - 1));
+  else set_ipv6_hop_limit(ip, static_cast<std::uint8_t>(ipv6_hop_limit(ip) - 1));
+  store_crc32(p.fcs.data(), packet_fcs(p));
+}
+
+std::uint8_t frame_priority(const std::uint8_t* frame, std::size_t len) {
+  const auto eth = decode_ethernet_header(frame, len);
+  if (!eth) return 0;
+  if (eth->vlan) return eth->vlan->pcp & 7;
+  const IpAt at = locate_ip(frame, len);
+  if (!at.ok) return 0;
+  // IPv4: the ToS byte is byte 1; IPv6: the traffic class spans bytes 0-1 (bits 11-4).
+  const std::uint8_t tc = at.v4 ? frame[at.ip + 1]
+                                : static_cast<std::uint8_t>((frame[at.ip] & 0x0F) << 4 | frame[at.ip + 1] >> 4);
+  return traffic_class_dscp(tc) >> 3;
 }
 
 }  // namespace ibfsim

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sim/core/ids.h"
+#include "sim/core/packet.h"
 #include "sim/ethernet/ethernet_header.h"
 #include "sim/ethernet/route_table.h"
 
@@ -39,5 +40,15 @@ L3Decision l3_decide(const std::uint8_t* frame, std::size_t len, const RouteTabl
 // Rewrites a frame (destination MAC .. FCS) for its next hop: MACs, TTL/Hop Limit less one (with
 // the IPv4 checksum), FCS. Precondition: l3_decide said kForward.
 void l3_rewrite(std::vector<std::uint8_t>& frame, const MacAddress& src, const MacAddress& next_hop);
+// The same for an Ethernet frame held in a Packet (its header rewritten, its FCS recomputed over
+// header, payload, pad, ICRC and Ethernet pad; an elided payload counts as zeros).
+void l3_rewrite(Packet& p, const MacAddress& src, const MacAddress& next_hop);
+
+// The FCS of an Ethernet frame held in a Packet, over everything before it.
+std::uint32_t packet_fcs(const Packet& p);
+
+// The priority (0-7) an L3 switch queues a frame on: the 802.1Q tag's PCP when tagged, otherwise
+// the top three bits of the IP DSCP (the class selector); 0 for a frame that is not IP.
+std::uint8_t frame_priority(const std::uint8_t* frame, std::size_t len);
 
 }  // namespace ibfsim

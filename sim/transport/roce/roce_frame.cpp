@@ -26,16 +26,12 @@ RoceFrameLayout roce_frame_layout(const RoceAddressing& a, std::size_t transport
   return l;
 }
 
-std::vector<std::uint8_t> frame_roce_transport(const RoceAddressing& a, const std::uint8_t* transport,
-                                               std::size_t transport_len, std::uint32_t payload_len,
-                                               const std::uint8_t* payload, std::uint8_t pad) {
+RoceFrameLayout encode_roce_headers(const RoceAddressing& a, std::size_t transport_len, std::size_t body,
+                                    std::uint8_t* out) {
   IBFSIM_CHECK(a.src_ip.version == a.dst_ip.version, "RoCE frame: source and destination IP versions differ");
   const bool v4 = a.src_ip.version == IpVersion::kV4;
-  const RoceFrameLayout l = roce_frame_layout(a, transport_len, std::size_t{payload_len} + pad);
-  std::vector<std::uint8_t> f(l.frame_bytes, 0);
-  std::uint8_t* b = f.data();
-
-  encode_ethernet_header({a.dst_mac, a.src_mac, a.vlan, v4 ? kEtherTypeIpv4 : kEtherTypeIpv6}, b);
+  const RoceFrameLayout l = roce_frame_layout(a, transport_len, body);
+  encode_ethernet_header({a.dst_mac, a.src_mac, a.vlan, v4 ? kEtherTypeIpv4 : kEtherTypeIpv6}, out);
   const std::size_t udp_len = l.icrc_at + kIcrcBytes - l.udp_at;
   IBFSIM_CHECK(udp_len <= 0xFFFF - kIpv4HeaderBytes, "RoCE frame: datagram longer than IP allows");
   if (v4) {
@@ -47,7 +43,7 @@ std::vector<std::uint8_t> frame_roce_transport(const RoceAddressing& a, const st
     ip.ttl = a.ttl;
     std::copy(a.src_ip.bytes.begin(), a.src_ip.bytes.begin() + 4, ip.src.begin());
     std::copy(a.dst_ip.bytes.begin(), a.dst_ip.bytes.begin() + 4, ip.dst.begin());
-    encode_ipv4_header(ip, b + l.ip_at);
+    encode_ipv4_header(ip, out + l.ip_at);
   } else {
     Ipv6Header ip;
     ip.ipver = kIpv6Version;
@@ -58,9 +54,20 @@ std::vector<std::uint8_t> frame_roce_transport(const RoceAddressing& a, const st
     ip.hop_lmt = a.ttl;
     ip.sgid = a.src_ip.bytes;
     ip.dgid = a.dst_ip.bytes;
-    encode_ipv6_header(ip, b + l.ip_at);
+    encode_ipv6_header(ip, out + l.ip_at);
   }
-  encode_udp_header({a.udp_src_port, kRoceV2UdpPort, static_cast<std::uint16_t>(udp_len), 0}, b + l.udp_at);
+  encode_udp_header({a.udp_src_port, kRoceV2UdpPort, static_cast<std::uint16_t>(udp_len), 0}, out + l.udp_at);
+  return l;
+}
+
+std::vector<std::uint8_t> frame_roce_transport(const RoceAddressing& a, const std::uint8_t* transport,
+                                               std::size_t transport_len, std::uint32_t payload_len,
+                                               const std::uint8_t* payload, std::uint8_t pad) {
+  const bool v4 = a.src_ip.version == IpVersion::kV4;
+  const RoceFrameLayout probe = roce_frame_layout(a, transport_len, std::size_t{payload_len} + pad);
+  std::vector<std::uint8_t> f(probe.frame_bytes, 0);
+  std::uint8_t* b = f.data();
+  const RoceFrameLayout l = encode_roce_headers(a, transport_len, std::size_t{payload_len} + pad, b);
   std::copy(transport, transport + transport_len, b + l.bth_at);
   if (payload != nullptr) std::copy(payload, payload + payload_len, b + l.payload_at);
 

@@ -58,6 +58,12 @@ struct RoceFrameLayout {
 RoceFrameLayout roce_frame_layout(const RoceAddressing& a, std::size_t transport_header_bytes,
                                   std::size_t body);
 
+// Writes the Ethernet header (and tag), the IP header and the UDP header (checksum 0) of a frame
+// with `transport_len` bytes of BTH and extended headers and `body` bytes of payload and pad, at
+// `out` (at least layout.bth_at bytes); returns the frame's layout.
+RoceFrameLayout encode_roce_headers(const RoceAddressing& a, std::size_t transport_len, std::size_t body,
+                                    std::uint8_t* out);
+
 // The frame around BTH and extended headers already encoded (`transport`, `transport_len` bytes),
 // followed by the payload (`payload_len` bytes, zeros when `payload` is null) and `pad` zeros.
 std::vector<std::uint8_t> frame_roce_transport(const RoceAddressing& a, const std::uint8_t* transport,

@@ -1,0 +1,109 @@
+// An Ethernet L3 switch (an IP router at every port, as the leaf and spine switches of a RoCE v2
+// fabric are): frames in, the routing unit of l3_forwarding.h (longest prefix, ECMP), output
+// queues per priority, frames out. One module; its ports meet other nodes only at the wire.
+//
+// Timing. A frame's decision is taken when its head (l3_decision_bytes) has arrived. It becomes
+// eligible for its output `latency` after its head (cut-through) or after its tail
+// (store-and-forward), and leaves on the output's first free byte edge from then on, the highest
+// priority first (strict priority), first come first served within one. Cut-through applies only
+// where the output is not faster than the input (a faster output would run out of bytes before the
+// tail is in: such a frame is stored and forwarded).
+//
+// Buffer. Every queued frame takes its bytes (MAC .. FCS) from one buffer the outputs share, from
+// its head until its last byte has left. Without lossless flow control (PFC is not modelled yet), a
+// frame that finds the buffer too full is dropped, as are frames the routing unit refuses; each drop
+// is counted with its reason (EthernetDrop) and in the packet ledger, when its tail has arrived.
+//
+// Rewrite. A forwarded frame leaves with the output port's MAC as source, the next hop's (the far
+// end of that port's cable) as destination, TTL or Hop Limit one less and a new FCS; RoCE's ICRC
+// masks those fields and stays good.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/core/packet.h"
+#include "sim/core/packet_ledger.h"
+#include "sim/core/ring_queue.h"
+#include "sim/core/scheduled_module.h"
+#include "sim/ethernet/ethernet_header.h"
+#include "sim/ethernet/ethernet_port.h"
+#include "sim/ethernet/route_table.h"
+
+namespace ibfsim {
+
+// Why an Ethernet switch dropped a frame.
+enum class EthernetDrop : std::uint8_t {
+  kNotIp,        // not IPv4 (without options) or IPv6
+  kNoRoute,      // no route contains its destination
+  kTtlExpired,   // TTL or Hop Limit would reach 0
+  kBufferFull,   // the shared buffer had no room for it (no PFC)
+  kCount
+};
+const char* ethernet_drop_name(EthernetDrop d);
+
+constexpr unsigned kEthernetPriorities = 8;
+
+struct EthernetSwitchConfig {
+  unsigned num_ports = 2;
+  std::vector<MacAddress> port_macs;       // [port-1]: the source MAC of frames it sends
+  std::vector<MacAddress> neighbour_macs;  // [port-1]: the MAC of the port at the far end of its cable
+  RouteTable routes;
+  std::uint32_t ecmp_seed = 0;  // per switch (ecmp.h)
+  bool cut_through = true;
+  Time latency = 0;                        // decision point to eligible at the output (fs)
+  std::uint64_t buffer_bytes = 16u << 20;  // shared by every output queue
+};
+
+struct EthernetSwitchStats {
+  std::array<std::uint64_t, static_cast<int>(EthernetDrop::kCount)> dropped{};
+  std::uint64_t forwarded = 0;
+  std::uint64_t buffer_peak_bytes = 0;
+  std::uint64_t dropped_total() const;
+};
+
+class EthernetSwitch final : public ScheduledModule, public EthernetPortOwner {
+ public:
+  EthernetSwitch(const sc_core::sc_module_name& name, EthernetSwitchConfig config, PacketPool& pool,
+                 PacketLedger& ledger);
+
+  EthernetPort& port(PortNum n) { return *ports_.at(n - 1); }
+  unsigned num_ports() const { return static_cast<unsigned>(ports_.size()); }
+  const EthernetSwitchConfig& config() const { return config_; }
+  const EthernetSwitchStats& stats() const { return stats_; }
+  std::uint64_t buffer_used() const { return buffer_used_; }
+  // Frames waiting in the output queues.
+  std::size_t queued_frames() const;
+
+  // Where a forwarded frame waits.
+  struct QueueRef {
+    PortNum out = 0;
+    std::uint8_t priority = 0;
+    std::string text() const;
+  };
+  // --- events ---
+  // Frame `p` may leave by its output now.
+  void frame_eligible(Packet* p, QueueRef q);
+  // The tail of dropped frame `p` has arrived: it is gone.
+  void drop_at_tail(Packet* p, EthernetDrop why);
+
+  // EthernetPortOwner
+  void on_frame_head(EthernetPort& port, Packet* p, Time head, Time tail) override;
+  void on_tx_done(EthernetPort& port) override;
+
+ private:
+  void try_send(PortNum out);
+
+  EthernetSwitchConfig config_;
+  PacketPool& pool_;
+  PacketLedger& ledger_;
+  std::vector<std::unique_ptr<EthernetPort>> ports_;
+  // [port-1][priority]
+  std::vector<std::array<RingQueue<Packet*>, kEthernetPriorities>> queues_;
+  std::uint64_t buffer_used_ = 0;
+  EthernetSwitchStats stats_;
+};
+
+}  // namespace ibfsim
