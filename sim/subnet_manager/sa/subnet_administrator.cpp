@@ -228,7 +228,7 @@ SaMad SubnetAdministrator::mc_join(const SaMad& q, const SaSubnet& s) {
     McGroup g;
     g.record = want;
     if (!has(mask, IB_MCR_COMPMASK_MGID) || want.mgid == zero) g.record.mgid = gid_of(kCreatedMgidPrefix, next_mgid_++);
-    Lid mlid = kMulticastLidBase;
+    Lid mlid = settings_.first_mlid;
     while (std::any_of(groups_.begin(), groups_.end(), [&](const McGroup& o) { return o.record.mlid == mlid; })) ++mlid;
     g.record.mlid = mlid;
     const auto [mtu, rate] = smallest_ca_port(s);

@@ -16,7 +16,7 @@
 //   * PortInfoRecord (Get, GetTable): by EndportLID and PortNum; HCA ports and every port of a
 //     switch (EndportLID the switch's LID).
 //   * MCMemberRecord: Set joins (creating the group when the MGID is new or 0: Q_Key and P_Key
-//     required; an MGID of 0 becomes FF12:A01B:FFFF::<n>; MLIDs from 0xC000 up; MTU and rate the
+//     required; an MGID of 0 becomes FF12:A01B:FFFF::<n>; the lowest free MLID from first_mlid; MTU and rate the
 //     smallest of the HCA ports unless given), Delete leaves (the group goes with its last
 //     member), Get and GetTable read groups by MGID or MLID. Every change recomputes the group's
 //     tree (multicast_tree.h) and queues the MFT blocks that changed.
@@ -41,6 +41,7 @@ struct SaSettings {
   std::uint64_t gid_prefix = kDefaultGidPrefix;
   std::uint16_t p_key = 0xFFFF;        // the default partition's key, in every PathRecord
   std::uint8_t packet_life_time = 18;  // OpenSM's packet_life_time: 4.096 us x 2^18 ~ 1.07 s
+  Lid first_mlid = kMulticastLidBase;  // the lowest MLID a new group may take
 };
 
 // One MFT block the SM must Set: switch `node` (LID `switch_lid`), block and position as the
