@@ -4,11 +4,11 @@
 
 namespace ibfsim {
 
-SaClient::SaClient(SmaShell& sma, PortNum port, SaClientConfig config)
+SaClient::SaClient(SmaShell& sma, PortNum port, SaClientConfig config, bool attach)
     : sma_(sma), port_(port), config_(config),
       // TIDs unique per port: the port GUID's low 32 bits, then a count.
       next_tid_((sma.state().ports.at(port).guid & 0xFFFFFFFFull) << 32) {
-  sma_.attach_gsi_client(this);
+  if (attach) sma_.attach_gsi_client(this);
 }
 
 std::uint64_t SaClient::query(SaMad request, Done done) {

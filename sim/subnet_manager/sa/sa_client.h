@@ -33,8 +33,9 @@ class SaClient : public GsiClient {
   // Called with the answer, or nullptr when there was none after the retries.
   using Done = std::function<void(const SaMad* answer)>;
 
-  // Attaches itself to `sma` (an HCA's) as its GSI client, sending from `port`.
-  SaClient(SmaShell& sma, PortNum port, SaClientConfig config = {});
+  // Sends from `port` of `sma` (an HCA's); attaches itself as the node's GSI client unless
+  // `attach` is false (a CM agent, cm/cm_agent.h, is the node's client and hands it SA answers).
+  SaClient(SmaShell& sma, PortNum port, SaClientConfig config = {}, bool attach = true);
 
   // Sends `request` (its TransactionID replaced by the client's next) now; returns the TID.
   std::uint64_t query(SaMad request, Done done);
