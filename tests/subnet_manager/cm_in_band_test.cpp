@@ -70,7 +70,7 @@ struct Start {
 
 }  // namespace
 
-TEST_CASE("CM in band: PathRecord, then REQ, REP, RTU; set-up time by hand", "[subnet_manager][cm]") {
+TEST_CASE("CM in band: PathRecord then REQ, REP, RTU, and the set-up time by hand", "[subnet_manager][cm]") {
   FabricOptions o;
   SubnetManagerSettings sm;
   sm.host = 1;

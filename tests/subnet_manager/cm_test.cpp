@@ -255,7 +255,7 @@ TEST_CASE("CM state machine: lost messages are sent again, then the attempt ends
   CHECK(rtu_again.qp.empty());
 }
 
-TEST_CASE("CM state machine: MRA stretches the wait; REJ ends the attempt", "[subnet_manager][cm]") {
+TEST_CASE("CM state machine: MRA stretches the wait and REJ ends the attempt", "[subnet_manager][cm]") {
   Pair p;
   const CmOutput a = p.active.connect(p.req());
   const CmOutput m = p.active.on_mad(encode_cm_mra({0x200, 0x100, kCmMsgReq, 22}, 5));
