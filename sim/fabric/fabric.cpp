@@ -241,6 +241,8 @@ void Fabric::start_subnet_manager(const FabricOptions& options) {
   c.sweep.switch_sl_to_vl = options.link.switch_sl_to_vl;
   if (!options.link.vl_arbitration.high.empty() || !options.link.vl_arbitration.low.empty())
     c.sweep.vl_arbitration = options.link.vl_arbitration;
+  // The SA's multicast groups take the MLIDs after the scenario's static groups (0xC000 + i).
+  c.sa.first_mlid = static_cast<Lid>(kMulticastLidBase + options.multicast.size());
   SmaShell& host = on_switch ? static_cast<SmaShell&>(*switch_smas_[st.host]) : *hca_smas_[st.host];
   sm_ = std::make_unique<SubnetManager>(host, st.port, c);
   if (options.congestion_control.enabled) sm_->set_cc_targets(cc_targets(options.congestion_control), 0);

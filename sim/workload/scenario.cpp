@@ -149,7 +149,7 @@ SubnetManagerSpec parse_subnet_manager(const YamlMap& root, const Topology& topo
   YamlMap m = root.optional_map("subnet_manager");
   m.check_no_unknown_keys({"host", "routing", "lmc", "roots", "root_guid_file", "cn_guid_file", "lft_file",
                            "nue_max_vls", "max_wire_smps", "smp_timeout", "smp_retries", "sweep_interval", "m_key",
-                           "m_key_protect_bits", "m_key_lease_period", "sma", "adaptive_routing"});
+                           "m_key_protect_bits", "m_key_lease_period", "sma", "sa", "adaptive_routing"});
   if (auto h = m.find("host")) {
     sm.host = h->as<std::string>();
     const auto n = topo.find_node(sm.host);
@@ -216,6 +216,11 @@ SubnetManagerSpec parse_subnet_manager(const YamlMap& root, const Topology& topo
     sweep.adaptive_routing = parse_adaptive_routing(a->as_map());
     sm.adaptive_routing_given = true;
   }
+  YamlMap sa = m.optional_map("sa");
+  sa.check_no_unknown_keys({"latency", "packet_life_time"});
+  sm.config.sa_latency = sa.duration("latency", sm.config.sa_latency);
+  sm.config.sa.packet_life_time =
+      sa.optional_in_range<std::uint8_t>("packet_life_time", sm.config.sa.packet_life_time, 0, 63);
   YamlMap sma = m.optional_map("sma");
   sma.check_no_unknown_keys({"latency", "dr_forward", "queue_depth", "nodes"});
   sm.sma = parse_sma_timing(sma, sm.sma);

@@ -113,6 +113,13 @@ class SmSweep {
   const SweepStats& stats() const { return stats_; }
   // The SM's LID (0 before the first LID assignment).
   Lid sm_lid() const { return sm_lid_; }
+  // NodeInfo and PortInfo of graph node `node` as it last reported them (a Set's answer included),
+  // for the SA (sa/subnet_administrator.h); nullptr when unknown.
+  const NodeInfo* node_info(std::size_t node) const { return node < views_.size() ? &views_[node].info : nullptr; }
+  const PortInfo* port_info(std::size_t node, PortNum port) const {
+    if (node >= views_.size() || port >= views_[node].ports.size() || !views_[node].port_known[port]) return nullptr;
+    return &views_[node].ports[port];
+  }
   // What the engine said (updn falling back, ports that could not be configured, ...).
   const std::vector<std::string>& notes() const { return notes_; }
 

@@ -1,12 +1,13 @@
 #include "sim/subnet_manager/sm/subnet_manager.h"
 
 #include "sim/subnet_manager/congestion_control/cc_mad.h"
+#include "sim/subnet_manager/mad/multicast_forwarding_table.h"
 #include "sim/subnet_manager/mad/notice.h"
 
 namespace ibfsim {
 
 SubnetManager::SubnetManager(SmaShell& sma, PortNum port, SubnetManagerConfig config)
-    : sma_(sma), port_(port), config_(config), sweep_(config.sweep, port) {
+    : sma_(sma), port_(port), config_(config), sweep_(config.sweep, port), sa_(config.sa) {
   SmInfo info;
   info.guid = sma_.state().ports.at(port).guid;
   info.priority = config_.priority;
@@ -80,6 +81,59 @@ void SubnetManager::send(std::uint64_t tid) {
   sma_.module().schedule<&SubnetManager::smp_timed_out>(now() + config_.smp_timeout, this, tid, f.tries);
 }
 
+SaSubnet SubnetManager::sa_view() const {
+  return SaSubnet{sweep_.graph(), sweep_.tables(), [this](std::size_t n) { return sweep_.node_info(n); },
+                  [this](std::size_t n, PortNum p) { return sweep_.port_info(n, p); }};
+}
+
+void SubnetManager::sa_served() {
+  const SaRequest r = sa_queue_.front();
+  sa_queue_.pop_front();
+  const SaMad q = decode_sa_mad(r.mad);
+  SaMad a;
+  if (!ever_configured_ || sweeping_) {
+    a = make_sa_response(q, IB_MAD_STATUS_BUSY);
+    ++sa_stats_.busy;
+  } else {
+    a = sa_.answer(q, sa_view(), r.slid);
+  }
+  ++sa_stats_.answered;
+  sma_.send_gmp_from_sm(encode_sa_mad(a), port_, r.slid, r.sl);
+  for (const MftUpdate& u : sa_.take_mft_updates()) {
+    Smp smp;
+    smp.mgmt_class = IB_MCLASS_SUBN_LID;
+    smp.method = IB_MAD_METHOD_SET;
+    smp.transaction_id = ++next_mft_tid_;
+    smp.attribute_id = IB_MAD_ATTR_MCAST_FWD_TBL;
+    smp.attribute_modifier = encode_mft_attribute_modifier(u.where);
+    smp.m_key = config_.sweep.m_key;
+    smp.data = encode_multicast_forwarding_table(u.block);
+    mft_in_flight_[smp.transaction_id] = MftInFlight{smp, u.switch_lid, 0};
+    send_mft_set(smp.transaction_id);
+  }
+  if (sa_queue_.empty()) {
+    sa_busy_ = false;
+  } else {
+    sma_.module().schedule<&SubnetManager::sa_served>(now() + config_.sa_latency, this);
+  }
+}
+
+void SubnetManager::send_mft_set(std::uint64_t tid) {
+  MftInFlight& f = mft_in_flight_.at(tid);
+  ++f.tries;
+  ++sa_stats_.mft_sets;
+  sma_.send_from_sm(f.smp, port_, f.dlid);
+  sma_.module().schedule<&SubnetManager::mft_set_timed_out>(now() + config_.smp_timeout, this, tid, f.tries);
+}
+
+void SubnetManager::mft_set_timed_out(std::uint64_t tid, unsigned tries) {
+  auto it = mft_in_flight_.find(tid);
+  if (it == mft_in_flight_.end() || it->second.tries != tries) return;
+  if (it->second.tries <= config_.smp_retries) return send_mft_set(tid);
+  mft_in_flight_.erase(it);
+  ++sa_stats_.mft_failed;
+}
+
 void SubnetManager::on_smp(const Smp& smp, PortNum, Lid slid) {
   if (smp.method == IB_MAD_METHOD_TRAP) {
     ++traps_;
@@ -90,6 +144,10 @@ void SubnetManager::on_smp(const Smp& smp, PortNum, Lid slid) {
     return;
   }
   if (!is_response_method(smp.method)) return;
+  if (mft_in_flight_.erase(smp.transaction_id)) {
+    if (smp.status != IB_MAD_STATUS_SUCCESS) ++sa_stats_.mft_failed;
+    return;
+  }
   auto it = in_flight_.find(smp.transaction_id);
   if (it == in_flight_.end()) return;  // an answer to a request already answered or given up
   in_flight_.erase(it);
@@ -168,6 +226,15 @@ void SubnetManager::send_cc(std::uint64_t tid) {
 }
 
 void SubnetManager::on_gmp(const ReceivedGmp& gmp, PortNum) {
+  if (gmp.mad[1] == IB_MCLASS_SUBN_ADM && !is_response_method(gmp.mad[3])) {
+    ++sa_stats_.requests;
+    sa_queue_.push_back(SaRequest{gmp.mad, gmp.lrh.slid, gmp.lrh.sl});
+    if (!sa_busy_) {
+      sa_busy_ = true;
+      sma_.module().schedule<&SubnetManager::sa_served>(now() + config_.sa_latency, this);
+    }
+    return;
+  }
   std::uint64_t tid = 0;
   for (int i = 0; i < 8; ++i) tid = (tid << 8) | gmp.mad[8 + i];
   auto it = cc_in_flight_.find(tid);
@@ -187,6 +254,7 @@ void SubnetManager::check_done() {
 
 void SubnetManager::finish_sweep() {
   sweeping_ = false;
+  ever_configured_ = true;
   SweepRecord& r = records_.back();
   r.done = now();
   r.smps_sent = sweep_smps_;

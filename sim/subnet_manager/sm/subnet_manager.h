@@ -15,13 +15,21 @@
 //     `sweep_interval` (0: none). Other traps (256, Bad M_Key) are answered with TrapRepress and
 //     counted.
 //   * The SM's own processing takes no simulated time; only the SMPs do.
+//   * Its Subnet Administrator (sa/subnet_administrator.h) answers SA MADs (class 0x03) that reach
+//     QP1 of the SM's node: one at a time, in arrival order, each `sa.latency` after it was
+//     taken up, from the picture the last sweep left (while no sweep has finished, or one runs,
+//     the answer is status Busy). The answer goes back to the requester's LID on the SL the
+//     request came on. MFT blocks that a multicast join or leave changed are Set right after, with
+//     LID-routed SMPs to each switch (retried as the sweep's SMPs are).
 #pragma once
 #include <atomic>
+#include <deque>
 #include <functional>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
+#include "sim/subnet_manager/sa/subnet_administrator.h"
 #include "sim/subnet_manager/sma/sma_shell.h"
 #include "sim/subnet_manager/sm/sm_sweep.h"
 
@@ -34,6 +42,8 @@ struct SubnetManagerConfig {
   unsigned smp_retries = 3;
   Time sweep_interval = 0;
   std::uint8_t priority = 0;  // SMInfo.Priority
+  Time sa_latency = 2 * kUs;   // the SA's processing time per request
+  SaSettings sa;
 };
 
 // Congestion control MADs (class 0x21) the SM sends to one node after its first sweep: to the
@@ -91,6 +101,9 @@ class SubnetManager : public SmpReceiver {
   // The answer to SMP `tid` (sent for the `tries`th time) or CC MAD `tid` is late.
   void smp_timed_out(std::uint64_t tid, unsigned tries);
   void cc_mad_timed_out(std::uint64_t tid, unsigned tries);
+  // The SA has processed the request at the head of its queue; an MFT Set of the SA is late.
+  void sa_served();
+  void mft_set_timed_out(std::uint64_t tid, unsigned tries);
   // The periodic sweep of `generation` is due (stale if a later sweep re-armed it).
   void periodic_sweep_due(std::uint64_t generation);
 
@@ -102,6 +115,15 @@ class SubnetManager : public SmpReceiver {
   std::uint64_t smps_sent() const { return smps_sent_; }
   std::uint64_t traps_received() const { return traps_; }
   std::uint64_t bad_m_key_traps() const { return bad_m_key_traps_; }  // trap 256, among traps_received
+  const SubnetAdministrator& sa() const { return sa_; }
+  struct SaStats {
+    std::uint64_t requests = 0;  // SA MADs taken
+    std::uint64_t answered = 0;  // answers sent (status Busy among them)
+    std::uint64_t busy = 0;
+    std::uint64_t mft_sets = 0;  // MFT Set SMPs sent for multicast groups (retries included)
+    std::uint64_t mft_failed = 0;
+  };
+  const SaStats& sa_stats() const { return sa_stats_; }
   PortNum port() const { return port_; }
   const SubnetManagerConfig& config() const { return config_; }
 
@@ -123,6 +145,13 @@ class SubnetManager : public SmpReceiver {
   bool start_cc();  // false when there is nothing to send
   void send_cc(std::uint64_t tid);
   void finish_sweep();
+  SaSubnet sa_view() const;
+  void send_mft_set(std::uint64_t tid);
+  struct SaRequest {
+    Mad mad{};
+    Lid slid = 0;
+    std::uint8_t sl = 0;
+  };
   struct InFlight {
     Smp smp;
     unsigned tries = 0;
@@ -155,6 +184,18 @@ class SubnetManager : public SmpReceiver {
   std::unordered_map<std::uint64_t, CcInFlight> cc_in_flight_;
   std::uint64_t cc_sent_ = 0, cc_answered_ = 0, cc_failed_ = 0;
   Published published_;
+  SubnetAdministrator sa_;
+  std::deque<SaRequest> sa_queue_;
+  bool sa_busy_ = false;
+  bool ever_configured_ = false;
+  struct MftInFlight {
+    Smp smp;
+    Lid dlid = 0;  // the switch's LID
+    unsigned tries = 0;
+  };
+  std::unordered_map<std::uint64_t, MftInFlight> mft_in_flight_;
+  std::uint64_t next_mft_tid_ = 0x5A00000000000000ull;
+  SaStats sa_stats_;
 };
 
 }  // namespace ibfsim

@@ -116,6 +116,18 @@ void SmaShell::on_management_packet(Packet* p, PortNum port) {
       return discard();
     }
     ledger_.management_delivered();
+    if (gmp->mad[1] == IB_MCLASS_COMM_MGMT) {
+      // Communication management: the node's CM agent (cm/cm_agent.h), if one runs.
+      if (gsi_client_) return gsi_client_->on_gsi_answer(*gmp, port);
+      return discard();
+    }
+    if (gmp->mad[1] == IB_MCLASS_SUBN_ADM) {
+      // The SA: requests for the SM (and its SA) on this node, answers for the node's client.
+      const bool answer = is_response_method(gmp->mad[3]);
+      if (answer && gsi_client_) return gsi_client_->on_gsi_answer(*gmp, port);
+      if (!answer && sm_) return sm_->on_gmp(*gmp, port);
+      return discard();
+    }
     if (auto answer = on_gmp(*gmp, port)) {
       ++stats_.gmps_answered;
       // Back to the requester's LID on the SL it used; QP1 answers QP1 (the SM's GSI).

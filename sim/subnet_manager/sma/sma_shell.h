@@ -66,6 +66,14 @@ class SmpReceiver {
   virtual void on_gmp(const ReceivedGmp& /*gmp*/, PortNum /*port*/) {}
 };
 
+// Receives the answers to a GSI client's requests on this node (sa/sa_client.h): SA GetResp,
+// GetTableResp and DeleteResp (class 0x03 with the R bit).
+class GsiClient {
+ public:
+  virtual ~GsiClient() = default;
+  virtual void on_gsi_answer(const ReceivedGmp& gmp, PortNum port) = 0;
+};
+
 class SmaShell : public ManagementAgent {
  public:
   SmaState& state() { return state_; }
@@ -91,6 +99,12 @@ class SmaShell : public ManagementAgent {
   virtual void send_gmp_from_sm(const Mad& mad, PortNum port, Lid dlid, std::uint8_t sl) {
     send_gmp(mad, dlid, sl, port);
   }
+  // --- a GSI client on this node (an HCA's SA client, sa/sa_client.h) ---
+  // SA answers arriving on QP1 go to `c`; SA requests go to the SM running here (none: dropped,
+  // counted as discarded).
+  void attach_gsi_client(GsiClient* c) { gsi_client_ = c; }
+  // Sends a client's GMP (QP1 to QP1) to `dlid` out of `port` with service level `sl`.
+  void send_gsi(const Mad& mad, PortNum port, Lid dlid, std::uint8_t sl) { send_gmp(mad, dlid, sl, port); }
   // Whether the SM on `port` reaches the fabric: an HCA port's link is up; a switch's management
   // port is once any of the switch's links is.
   virtual bool sm_port_up(PortNum port) const = 0;
@@ -140,6 +154,7 @@ class SmaShell : public ManagementAgent {
   SmaStats stats_;
   SmaState state_;
   SmpReceiver* sm_ = nullptr;  // the SM running on this node, if any
+  GsiClient* gsi_client_ = nullptr;
 
  private:
   struct Job {

@@ -1,0 +1,86 @@
+// The Communication Manager of an HCA port (IBA Vol1 ch. 12): runs one CmConnection per
+// connection (cm_connection.h) and puts what they say on the wire and the calendar. CM MADs are
+// GMPs to QP1 of the peer's LID; every CM MAD the agent receives occupies it for `processing`, one
+// at a time in arrival order, and so does building the REQ of a connect; what a MAD makes it send
+// leaves at the end of that time. Timers are events on the node's calendar. The consumer (a
+// verbs flow, a test) hears of QP transitions and of the connection's outcome through a callback.
+// The agent is the node's GSI client (sma_shell.h): it also carries an SA client (sa_client.h) and
+// hands it the SA answers.
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <vector>
+
+#include "sim/subnet_manager/cm/cm_connection.h"
+#include "sim/subnet_manager/sa/sa_client.h"
+
+namespace ibfsim {
+
+struct CmAgentConfig {
+  Time processing = 1 * kUs;  // per CM MAD received, and per REQ built
+  std::uint8_t sl = 0;        // the SL of the CM MADs
+  SaClientConfig sa;
+};
+
+class CmAgent : public GsiClient {
+ public:
+  static const char* name() { return "cm agent"; }  // in event traces
+  // What the consumer hears: an event (or kNone) and the QP transitions to make, in order.
+  using Listener = std::function<void(CmEvent event, const std::vector<CmQpTransition>& qp)>;
+
+  CmAgent(SmaShell& sma, PortNum port, CmAgentConfig config = {});
+
+  SaClient& sa() { return sa_; }
+  // Active side: a REQ to the port with LID `remote_lid`, built `processing` from now. `packet_life`
+  // is the path's PacketLifeTime (PathRecord) as a time. Returns the local communication ID.
+  std::uint32_t connect(Lid remote_lid, CmLocal local, CmReq req, Time packet_life, Listener listener);
+  // Passive side: REQs for `service_id` are accepted with `local` (its comm_id is replaced).
+  void listen(std::uint64_t service_id, CmLocal local, Time packet_life, Listener listener);
+  void disconnect(std::uint32_t comm_id);
+  const CmConnection* connection(std::uint32_t comm_id) const;
+
+  void on_gsi_answer(const ReceivedGmp& gmp, PortNum port) override;
+  // --- events (event.h) ---
+  void work_done();  // the MAD (or REQ) at the head of the queue has been processed
+  void timer_due(std::uint32_t comm_id, std::uint64_t generation);
+
+  std::uint64_t mads_sent() const { return sent_; }
+  std::uint64_t mads_received() const { return received_; }
+
+ private:
+  struct Conn {
+    CmConnection cm;
+    Lid remote_lid = 0;
+    Listener listener;
+    std::uint64_t timer_generation = 0;
+  };
+  struct Listening {
+    CmLocal local;
+    Time packet_life = 0;
+    Listener listener;
+  };
+  struct Work {
+    Mad mad{};
+    Lid slid = 0;
+    std::uint32_t connect_id = 0;  // nonzero: build this connection's REQ
+    CmReq req;
+  };
+  void enqueue(Work w);
+  void apply(std::uint32_t comm_id, const CmOutput& out);
+  void handle(const Work& w);
+
+  SmaShell& sma_;
+  PortNum port_;
+  CmAgentConfig config_;
+  SaClient sa_;
+  std::map<std::uint32_t, Conn> conns_;
+  std::map<std::uint64_t, Listening> listening_;
+  std::deque<Work> queue_;
+  bool busy_ = false;
+  std::uint32_t next_comm_id_;
+  std::uint64_t sent_ = 0, received_ = 0;
+};
+
+}  // namespace ibfsim
