@@ -5,8 +5,18 @@
 #include "sim/core/calendar_process.h"
 #include "sim/core/error.h"
 #include "sim/core/partition_slot.h"
+#include "sim/core/partition_threads.h"
 
 namespace ibfsim {
+
+namespace {
+// Of the fabric-wide calendar (the only one that runs in windows): partition_threads.h.
+unsigned g_partition_threads = 1;
+std::uint64_t g_threaded_windows = 0;
+}  // namespace
+
+unsigned partition_threads() { return g_partition_threads; }
+std::uint64_t threaded_windows() { return g_threaded_windows; }
 
 void CalendarProcess::set_partitions(std::vector<std::uint32_t> partition_of_module, unsigned parts, Time window) {
   IBFSIM_CHECK(!sc_core::sc_is_running() && !waking_, "partitions are set before the simulation runs");
@@ -34,6 +44,7 @@ void CalendarProcess::set_partitions(std::vector<std::uint32_t> partition_of_mod
   // forces one partition; so does sampling every instant (one partition per wake).
   workers_.reset();
   if (parts > 1) workers_ = std::make_unique<PartitionWorkers>(parts);
+  g_partition_threads = parts;
 }
 
 void CalendarProcess::place(const Event& e, std::uint64_t order, int dest) {
@@ -116,6 +127,7 @@ void CalendarProcess::run_window() {
     for (std::size_t k : active_) run_partition(k, window_end_, false);
     return;
   }
+  ++g_threaded_windows;
   if (!window_job_) window_job_ = [this](std::size_t i) { run_partition(active_[i], window_end_, false); };
   workers_->run(active_.size(), window_job_);
 }

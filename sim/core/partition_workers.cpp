@@ -6,10 +6,6 @@ namespace ibfsim {
 
 namespace {
 
-// How long a thread spins before it blocks: long enough to cover a barrier between two windows
-// (tens of microseconds at most), short enough that an idle pool soon costs nothing.
-constexpr int kSpins = 4000;
-
 inline void cpu_relax() {
 #if defined(__x86_64__) || defined(__i386__)
   __builtin_ia32_pause();
@@ -17,6 +13,27 @@ inline void cpu_relax() {
   asm volatile("yield");
 #endif
 }
+
+// How long a thread waits before it blocks: a few hundred pause instructions (a barrier between
+// two windows on an idle machine), then a few dozen yields of its core (on a machine with more
+// runnable threads than cores the thread it waits for may need this one's core), then it sleeps.
+constexpr int kSpins = 256;
+constexpr int kYields = 32;
+
+// Waits until `done()` or the spin and yields are over; returns done().
+template <class Done>
+bool spin_until(Done done) {
+  for (int i = 0; i < kSpins; ++i) {
+    if (done()) return true;
+    cpu_relax();
+  }
+  for (int i = 0; i < kYields; ++i) {
+    if (done()) return true;
+    std::this_thread::yield();
+  }
+  return done();
+}
+
 
 }  // namespace
 
@@ -54,8 +71,7 @@ void PartitionWorkers::run(std::size_t count, const std::function<void(std::size
     wake_workers_.notify_all();
   }
   take_jobs();
-  for (int i = 0; i < kSpins && busy_.load(std::memory_order_acquire) != 0; ++i) cpu_relax();
-  if (busy_.load(std::memory_order_acquire) != 0) {
+  if (!spin_until([this] { return busy_.load(std::memory_order_acquire) == 0; })) {
     std::unique_lock<std::mutex> lock(mutex_);
     caller_sleeps_.store(true);
     round_done_.wait(lock, [this] { return busy_.load() == 0; });
@@ -86,12 +102,12 @@ void PartitionWorkers::take_jobs() {
 void PartitionWorkers::worker_loop() {
   std::uint64_t seen = 0;
   for (;;) {
-    std::uint64_t g = generation_.load(std::memory_order_acquire);
-    for (int i = 0; i < kSpins && g == seen; ++i) {
-      cpu_relax();
+    std::uint64_t g = seen;
+    const bool woke = spin_until([&] {
       g = generation_.load(std::memory_order_acquire);
-    }
-    if (g == seen) {
+      return g != seen;
+    });
+    if (!woke) {
       std::unique_lock<std::mutex> lock(mutex_);
       sleepers_.fetch_add(1);
       wake_workers_.wait(lock, [&] { return generation_.load() != seen; });
