@@ -6,18 +6,20 @@
 //
 //   hosts= threads= ranks= hops_per_cpu_s= ns_per_action= wall_s= speedup= peak_rss_mb= windows= cut_links=
 //
-// hops_per_cpu_s: data and management packet-hops of the traffic phase per CPU second of the
-// simulating thread; ns_per_action: that CPU time per calendar action; wall_s: the traffic phase's
-// wall time; speedup: wall_s of one thread over this configuration's, in the same run; peak_rss_mb:
-// the child process's peak resident memory (the whole run: building, bring-up, results); windows
-// and cut_links: the synchronisation windows and the links between partitions (0 with one thread:
-// one partition, nothing to synchronise).
+// threads: the run's simulation.threads (partitions, each window's partitions on that many
+// threads: docs/architecture.md, "Partitions"); hops_per_cpu_s: data and management packet-hops
+// of the traffic phase per CPU second of the process (every thread); ns_per_action: that CPU time
+// per calendar action; cpu_s and wall_s: the traffic phase's CPU time (all threads) and wall time;
+// speedup: wall_s of the first thread count listed over this configuration's, in the same run
+// (cpu_ratio: the same for cpu_s); peak_rss_mb: the child process's peak resident memory (the
+// whole run: building, bring-up, results); windows and cut_links: the synchronisation windows and
+// the links between partitions (windows are run whatever the threads: they do not depend on the
+// split).
 //
-//   scale_bench [--hosts 128,1024,2048,11664] [--threads 1] [--measure-us 50]
+//   scale_bench [--hosts 128,1024,2048,11664] [--threads 1,2] [--measure-us 50]
 //
-// Each configuration runs in its own child process (SystemC elaborates once per process). This
-// version simulates on one thread: --threads accepts 1 only. Figures only: nothing here passes or
-// fails on time.
+// Each configuration runs in its own child process (SystemC elaborates once per process).
+// Figures only: nothing here passes or fails on time.
 #include <fmt/format.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -46,6 +48,7 @@ struct Args {
   std::vector<unsigned> threads = {1};
   double measure_us = 50;
   unsigned child_hosts = 0;  // set in a child: the one configuration it runs
+  unsigned child_threads = 1;
 };
 
 [[noreturn]] void usage_error(const std::string& what) {
@@ -80,7 +83,7 @@ Args parse(int argc, char** argv) {
     } else if (k == "--threads") {
       a.threads = parse_list(k, v);
       for (unsigned t : a.threads)
-        if (t != 1) usage_error(fmt::format("--threads: this version simulates on one thread, expected 1, got {}", t));
+        if (t < 1 || t > 64) usage_error(fmt::format("--threads: expected 1 to 64 threads, got {}", t));
     } else if (k == "--measure-us") {
       char* end = nullptr;
       a.measure_us = std::strtod(v.c_str(), &end);
@@ -88,6 +91,8 @@ Args parse(int argc, char** argv) {
         usage_error(fmt::format("--measure-us: expected a positive number of microseconds, got '{}'", v));
     } else if (k == "--child-hosts") {
       a.child_hosts = parse_list(k, v).front();
+    } else if (k == "--child-threads") {
+      a.child_threads = parse_list(k, v).front();
     } else {
       usage_error(fmt::format("unknown option '{}' (expected --hosts, --threads or --measure-us)", k));
     }
@@ -115,8 +120,9 @@ int run_child(const Args& a) {
       "seed: 1\n"
       "workload: {{transport: ud_send, destination: random, message_size: 2048, load: 0.3, arrival: poisson}}\n"
       "phases: {{warmup: 0us, measure: {}us, drain: 10us}}\n"
-      "subnet_manager: {{routing: ftree}}\n",
-      write_fabric(a.child_hosts, dir), a.measure_us);
+      "subnet_manager: {{routing: ftree}}\n"
+      "simulation: {{threads: {}}}\n",
+      write_fabric(a.child_hosts, dir), a.measure_us, a.child_threads);
   RunResult r;
   try {
     r = run_scenario(load_scenario(scenario, {}), dir + "/out");
@@ -131,22 +137,31 @@ int run_child(const Args& a) {
   const nlohmann::json& sim = r.results["simulation"];
   const double hops = sim["packet_hops"].get<double>() - sim["bring_up_packet_hops"].get<double>();
   const double actions = sim["actions"].get<double>() - sim["bring_up_actions"].get<double>();
-  fmt::print("hops={:.0f} actions={:.0f} cpu_s={:.6f} wall_s={:.6f} peak_rss_mb={:.1f}\n", hops, actions,
-             r.simulate_cpu_seconds, r.simulate_wall_seconds, ru.ru_maxrss / 1024.0);
+  // "partitions: N (method), C of M cables cut; W windows of ..." (the run's summary).
+  const std::size_t p = r.summary.find("partitions: ");
+  unsigned long long cut = 0, windows = 0;
+  if (p != std::string::npos) {
+    const std::size_t c = r.summary.find(", ", p), w = r.summary.find("; ", p);
+    if (c != std::string::npos) cut = std::strtoull(r.summary.c_str() + c + 2, nullptr, 10);
+    if (w != std::string::npos) windows = std::strtoull(r.summary.c_str() + w + 2, nullptr, 10);
+  }
+  fmt::print("hops={:.0f} actions={:.0f} cpu_s={:.6f} wall_s={:.6f} peak_rss_mb={:.1f} windows={} cut_links={}\n", hops,
+             actions, r.simulate_cpu_seconds, r.simulate_wall_seconds, ru.ru_maxrss / 1024.0, windows, cut);
   return 0;
 }
 
 // Runs one configuration in a child process and returns the line it printed.
-std::string run_configuration(char** argv, unsigned hosts, const Args& a) {
+std::string run_configuration(char** argv, unsigned hosts, unsigned threads, const Args& a) {
   int out[2];
   if (pipe(out) != 0) usage_error("cannot make a pipe");
-  const std::string h = std::to_string(hosts), m = fmt::format("{}", a.measure_us);
+  const std::string h = std::to_string(hosts), t = std::to_string(threads), m = fmt::format("{}", a.measure_us);
   const pid_t pid = fork();
   if (pid == 0) {
     dup2(out[1], STDOUT_FILENO);
     close(out[0]);
     close(out[1]);
-    execl("/proc/self/exe", argv[0], "--child-hosts", h.c_str(), "--measure-us", m.c_str(), static_cast<char*>(nullptr));
+    execl("/proc/self/exe", argv[0], "--child-hosts", h.c_str(), "--child-threads", t.c_str(), "--measure-us", m.c_str(),
+          static_cast<char*>(nullptr));
     _exit(127);
   }
   close(out[1]);
@@ -173,20 +188,24 @@ int main(int argc, char** argv) {
   if (a.child_hosts) return sc_core::sc_elab_and_sim(argc, argv);
   int rc = 0;
   for (unsigned hosts : a.hosts) {
-    double one_thread_wall = 0;
+    double first_wall = 0, first_cpu = 0;
     for (unsigned threads : a.threads) {
-      const std::string line = run_configuration(argv, hosts, a);
+      const std::string line = run_configuration(argv, hosts, threads, a);
       if (line.empty()) {
         fmt::print(stderr, "scale_bench: the run of {} hosts on {} threads failed\n", hosts, threads);
         rc = 1;
         continue;
       }
       const double cpu = field(line, "cpu_s"), wall = field(line, "wall_s");
-      if (threads == 1) one_thread_wall = wall;
-      fmt::print("hosts={} threads={} ranks=1 hops_per_cpu_s={:.0f} ns_per_action={:.1f} wall_s={:.3f} speedup={:.2f} "
-                 "peak_rss_mb={:.0f} windows=0 cut_links=0\n",
-                 hosts, threads, field(line, "hops") / cpu, cpu / field(line, "actions") * 1e9, wall,
-                 one_thread_wall > 0 ? one_thread_wall / wall : 1.0, field(line, "peak_rss_mb"));
+      if (first_wall == 0) {
+        first_wall = wall;
+        first_cpu = cpu;
+      }
+      fmt::print("hosts={} threads={} ranks=1 hops_per_cpu_s={:.0f} ns_per_action={:.1f} cpu_s={:.3f} wall_s={:.3f} "
+                 "speedup={:.2f} cpu_ratio={:.2f} peak_rss_mb={:.0f} windows={:.0f} cut_links={:.0f}\n",
+                 hosts, threads, field(line, "hops") / cpu, cpu / field(line, "actions") * 1e9, cpu, wall,
+                 first_wall / wall, cpu / first_cpu, field(line, "peak_rss_mb"), field(line, "windows"),
+                 field(line, "cut_links"));
       std::fflush(stdout);
     }
   }

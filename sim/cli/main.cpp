@@ -112,8 +112,8 @@ int sc_main(int argc, char* argv[]) {
   run->add_option("--event-trace", event_trace,
                   "Write every event the simulation runs to FILE (time, event, target, arguments; small runs)");
   run->add_option("--threads", threads,
-                  "Partitions of the fabric, each on its own calendar: 1..1024 or auto (default: the scenario's "
-                  "simulation.threads, 1); the results are the same with any number")
+                  "Partitions of the fabric, each on its own calendar and run on its own thread: 1..1024 or auto "
+                  "(default: the scenario's simulation.threads, 1); the results are the same with any number")
       ->type_name("N|auto");
 
   ibfsim::TopoOptions topo_options;

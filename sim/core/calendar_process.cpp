@@ -23,7 +23,8 @@ thread_local bool CalendarProcess::in_action_ = false;
 thread_local int CalendarProcess::running_part_ = CalendarProcess::kSerial;
 EventTrace* CalendarProcess::trace_ = nullptr;
 Time CalendarProcess::horizon_ = 0;
-bool CalendarProcess::pause_requested_ = false;
+std::atomic<bool> CalendarProcess::pause_requested_{false};
+std::atomic<bool> CalendarProcess::pause_at_barrier_{false};
 std::atomic<Time> CalendarProcess::published_{0};
 std::atomic<bool> CalendarProcess::stop_{false};
 
@@ -81,12 +82,14 @@ void CalendarProcess::push_outside_wake(const Event& e, std::uint64_t order) {
 }
 
 void CalendarProcess::pause() {
-  pause_requested_ = true;
-  sc_core::sc_pause();
+  pause_requested_.store(true, std::memory_order_relaxed);
+  if (running_part_ >= 0) pause_at_barrier_.store(true, std::memory_order_relaxed);
+  else sc_core::sc_pause();
 }
 
 void CalendarProcess::run_for(Time duration) {
-  pause_requested_ = false;
+  pause_requested_.store(false, std::memory_order_relaxed);
+  pause_at_barrier_.store(false, std::memory_order_relaxed);
   horizon_ = sc_core::sc_time_stamp().value() + duration;
   sc_core::sc_start(sc_core::sc_time::from_value(duration));
   horizon_ = 0;

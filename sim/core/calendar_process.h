@@ -29,12 +29,14 @@
 #include <exception>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <vector>
 #include <systemc>
 
 #include "sim/core/error.h"
 #include "sim/core/event.h"
 #include "sim/core/event_calendar.h"
+#include "sim/core/partition_workers.h"
 #include "sim/core/time.h"
 
 namespace ibfsim {
@@ -105,14 +107,22 @@ class CalendarProcess : public sc_core::sc_module {
   // --- partitions and windows (above) ---
   // From now on this calendar runs in windows of `window` (> 0), module m's events on partition
   // partition_of_module[m] (< parts; modules past the end of the vector on 0). Events already
-  // scheduled move to their partitions. During elaboration, before the simulation runs.
+  // scheduled move to their partitions. During elaboration, before the simulation runs. The
+  // partitions of a window run on `parts` threads (this one and parts - 1 workers: partition_workers.h)
+  // unless waveforms sample every instant; end_partition_threads() lets the workers go.
   void set_partitions(std::vector<std::uint32_t> partition_of_module, unsigned parts, Time window);
+  void end_partition_threads() { workers_.reset(); }
+  unsigned threads() const { return workers_ ? workers_->threads() : 1; }
   bool windowed() const { return windowed_; }
   unsigned partitions() const { return windowed_ ? static_cast<unsigned>(parts_.size()) : 1; }
   Time window() const { return window_; }
   // Windows run so far, and the events of each partition (for the run's figures and benches).
   std::uint64_t windows_run() const { return windows_; }
-  std::uint64_t cross_partition_events() const { return crossings_; }
+  std::uint64_t cross_partition_events() const {
+    std::uint64_t n = 0;
+    for (const auto& p : parts_) n += p.crossings;
+    return n;
+  }
   // Called at every barrier, in the order added, with every event before the barrier run;
   // `now()` there is the last instant run. How the run looks at the whole fabric between windows.
   void add_barrier_hook(std::function<void()> hook) { barrier_hooks_.push_back(std::move(hook)); }
@@ -131,7 +141,9 @@ class CalendarProcess : public sc_core::sc_module {
   // one instant per wake.
   static void run_for(Time duration);
   // Ends the running sc_start / run_for after the current instant (sc_pause), so that it can be
-  // resumed with another run_for; a wake does not run ahead past the instant that asked.
+  // resumed with another run_for; a wake does not run ahead past the instant that asked. Asked
+  // from inside a partition's window (perhaps on a worker thread), it takes effect at the barrier,
+  // on the simulation's thread (SystemC is not called from workers).
   static void pause();
   // Whether some calendar is running events right now.
   static bool in_action() { return in_action_; }
@@ -159,12 +171,14 @@ class CalendarProcess : public sc_core::sc_module {
   // (a barrier, a global instant, elaboration).
   static constexpr int kGlobal = -1;
   static constexpr int kSerial = -2;
-  struct Partition {
+  // Each on cache lines of its own: the threads running partitions write only theirs.
+  struct alignas(64) Partition {
     EventCalendar calendar;
     std::vector<std::pair<Event, std::uint64_t>> outbox;  // for other partitions, and global events
     Time last = 0;      // the last instant it ran in the running window
     bool ran = false;   // whether it ran any in the running window
     std::uint64_t events = 0;
+    std::uint64_t crossings = 0;  // events it put in its outbox
   };
   // The calendar an event goes to: the global one, or its module's partition's.
   int destination_of(const Event& e) const {
@@ -177,6 +191,7 @@ class CalendarProcess : public sc_core::sc_module {
   void wake_windowed();
   // Runs partition `k`'s events before `end`; with `one_instant`, only those of its first instant.
   void run_partition(std::size_t k, Time end, bool one_instant);
+  void run_window();  // every partition's events of the running window, on the threads
   void run_global_instant(Time t);
   // Outboxes onto their calendars, the hooks; returns false when the wake must end there.
   bool barrier();
@@ -188,8 +203,10 @@ class CalendarProcess : public sc_core::sc_module {
   Time window_end_ = 0;       // the running window's events are before it (0: none running)
   bool global_instant_ = false;  // the running window is a global event's instant
   std::uint64_t windows_ = 0;
-  std::uint64_t crossings_ = 0;
   std::vector<std::function<void()>> barrier_hooks_;
+  std::unique_ptr<PartitionWorkers> workers_;
+  std::function<void(std::size_t)> window_job_;
+  std::vector<std::size_t> active_;  // the partitions with events in the running window
   static thread_local int running_part_;
   static constexpr unsigned kSeqBits = 40;
   static constexpr std::uint64_t kSeqLimit = std::uint64_t{1} << kSeqBits;
@@ -202,7 +219,8 @@ class CalendarProcess : public sc_core::sc_module {
   static std::uint64_t events_;  // run outside partitions (and in global instants)
   static std::exception_ptr failure_;
   static Time horizon_;  // end of the running run_for (exclusive, as sc_start's); 0 outside it
-  static bool pause_requested_;
+  static std::atomic<bool> pause_requested_;
+  static std::atomic<bool> pause_at_barrier_;  // pause() from inside a window
   static thread_local bool in_action_;
   static EventTrace* trace_;
   static std::atomic<Time> published_;

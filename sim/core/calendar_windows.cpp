@@ -4,8 +4,19 @@
 
 #include "sim/core/calendar_process.h"
 #include "sim/core/error.h"
+#include "sim/core/partition_slot.h"
+#include "sim/core/partition_threads.h"
 
 namespace ibfsim {
+
+namespace {
+// Of the fabric-wide calendar (the only one that runs in windows): partition_threads.h.
+unsigned g_partition_threads = 1;
+std::uint64_t g_threaded_windows = 0;
+}  // namespace
+
+unsigned partition_threads() { return g_partition_threads; }
+std::uint64_t threaded_windows() { return g_threaded_windows; }
 
 void CalendarProcess::set_partitions(std::vector<std::uint32_t> partition_of_module, unsigned parts, Time window) {
   IBFSIM_CHECK(!sc_core::sc_is_running() && !waking_, "partitions are set before the simulation runs");
@@ -29,6 +40,11 @@ void CalendarProcess::set_partitions(std::vector<std::uint32_t> partition_of_mod
   window_ = window;
   windowed_ = true;
   for (const auto& [e, order] : pending) place(e, order, destination_of(e));
+  // One thread per partition (this one among them), created once for the run. An event trace
+  // forces one partition; so does sampling every instant (one partition per wake).
+  workers_.reset();
+  if (parts > 1) workers_ = std::make_unique<PartitionWorkers>(parts);
+  g_partition_threads = parts;
 }
 
 void CalendarProcess::place(const Event& e, std::uint64_t order, int dest) {
@@ -54,8 +70,9 @@ void CalendarProcess::push_across(const Event& e, std::uint64_t order, int dest)
   // fabric stopped, before the window ends (the window is no longer than any cable's latency).
   IBFSIM_CHECK(e.at >= window_end_, "an event for another partition (or a global one) falls inside the running "
                                     "window: something crossed between modules faster than a cable");
-  ++crossings_;
-  parts_[static_cast<std::size_t>(running_part_)].outbox.emplace_back(e, order);
+  Partition& from = parts_[static_cast<std::size_t>(running_part_)];
+  ++from.crossings;
+  from.outbox.emplace_back(e, order);
 }
 
 Time CalendarProcess::earliest() {
@@ -67,8 +84,20 @@ Time CalendarProcess::earliest() {
 
 void CalendarProcess::run_partition(std::size_t k, Time end, bool one_instant) {
   Partition& p = parts_[k];
-  running_part_ = static_cast<int>(k);
-  in_action_ = true;
+  // This thread's view of what is running (thread-local), back to serial however this ends.
+  struct Running {
+    explicit Running(std::size_t k) {
+      running_part_ = static_cast<int>(k);
+      partition_slot = static_cast<unsigned>(k) + 1;
+      in_action_ = true;
+    }
+    ~Running() {
+      current_module_ = 0;
+      in_action_ = false;
+      running_part_ = kSerial;
+      partition_slot = 0;
+    }
+  } running(k);
   const Time first = p.calendar.empty() ? kTimeNever : p.calendar.top().at;
   while (!p.calendar.empty()) {
     const Time at = p.calendar.top().at;
@@ -82,9 +111,25 @@ void CalendarProcess::run_partition(std::size_t k, Time end, bool one_instant) {
     p.last = at;
     p.ran = true;
   }
-  current_module_ = 0;
-  in_action_ = false;
-  running_part_ = kSerial;
+}
+
+void CalendarProcess::run_window() {
+  // Every partition's events before the window's end, each partition on whichever thread takes
+  // it: they share nothing but their outboxes' destinations, read at the barrier. A window is
+  // short (one cable's latency), and often only one partition has anything in it: that one runs
+  // here, without waking the workers.
+  active_.clear();
+  for (std::size_t k = 0; k < parts_.size(); ++k) {
+    EventCalendar& c = parts_[k].calendar;
+    if (!c.empty() && c.top().at < window_end_) active_.push_back(k);
+  }
+  if (!workers_ || active_.size() <= 1) {
+    for (std::size_t k : active_) run_partition(k, window_end_, false);
+    return;
+  }
+  ++g_threaded_windows;
+  if (!window_job_) window_job_ = [this](std::size_t i) { run_partition(active_[i], window_end_, false); };
+  workers_->run(active_.size(), window_job_);
 }
 
 void CalendarProcess::run_global_instant(Time t) {
@@ -137,6 +182,8 @@ bool CalendarProcess::barrier() {
   global_instant_ = false;
   ++windows_;
   for (auto& hook : barrier_hooks_) hook();
+  // A pause asked from inside the window (calendar_process.h, pause()) takes effect here.
+  if (pause_at_barrier_.exchange(false, std::memory_order_relaxed)) sc_core::sc_pause();
   if (stop_.load(std::memory_order_relaxed)) {
     sc_core::sc_stop();
     return false;
@@ -179,7 +226,7 @@ void CalendarProcess::wake_windowed() {
         const bool more = !parts_[0].calendar.empty() && parts_[0].calendar.top().at < window_end_;
         if (more) break;
       } else {
-        for (std::size_t k = 0; k < parts_.size(); ++k) run_partition(k, window_end_, false);
+        run_window();
       }
       if (!barrier()) break;
       if (per_instant) break;

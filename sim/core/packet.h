@@ -105,20 +105,35 @@ inline bool counts_as_management(const Packet& p) { return p.management; }
 // Recycles Packet objects so the hot path never allocates; counts live packets so that a run can
 // check that every injected packet was delivered or dropped. It owns every packet it made: those
 // still queued or on a wire when a run ends are freed with it.
+//
+// Partitions (docs/architecture.md, "Partitions"): once told how many a run has, it keeps a free
+// list and a live count per partition (partition_slot.h), so that partitions running on threads of
+// their own never touch the same list. A packet made in one partition and freed in another joins
+// the second's list; balance(), at barriers, moves free packets from lists that grew to those that
+// ran low, so that no list grows without bound. Which packet object a partition gets never shows
+// in a result.
 class PacketPool {
  public:
-  PacketPool() = default;
+  PacketPool() : slots_(1) {}
   PacketPool(const PacketPool&) = delete;
   PacketPool& operator=(const PacketPool&) = delete;
 
   Packet* acquire();  // a reset packet
   void release(Packet* p);
-  std::size_t live() const { return live_; }
+  std::size_t live() const;
+  // `parts` partitions from now on (and slot 0 for what runs outside them). Between windows only.
+  void set_partitions(unsigned parts);
+  // Between windows: evens out the free lists (above).
+  void balance();
 
  private:
-  std::vector<std::unique_ptr<Packet>> made_;
-  std::vector<Packet*> free_;
-  std::size_t live_ = 0;
+  struct alignas(64) Slot {
+    std::vector<std::unique_ptr<Packet>> made;
+    std::vector<Packet*> free;
+    std::int64_t live = 0;  // acquired minus released here (negative: it freed others' packets)
+  };
+  Slot& mine();
+  std::vector<Slot> slots_;
 };
 
 }  // namespace ibfsim

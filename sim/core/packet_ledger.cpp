@@ -33,31 +33,48 @@ const char* drop_reason_name(DropReason r) {
   return "?";
 }
 
+std::uint64_t PacketLedger::dropped_count(DropReason r) const {
+  std::uint64_t n = 0;
+  for (const Counts& c : slots_) n += c.dropped[static_cast<int>(r)];
+  return n;
+}
+
+std::uint64_t PacketLedger::management_dropped_count(DropReason r) const {
+  std::uint64_t n = 0;
+  for (const Counts& c : slots_) n += c.mgmt_dropped[static_cast<int>(r)];
+  return n;
+}
+
 std::uint64_t PacketLedger::dropped_total() const {
-  std::uint64_t t = frames_dropped_;
-  for (auto d : dropped_) t += d;
+  std::uint64_t t = frames_dropped_count();
+  for (const Counts& c : slots_)
+    for (auto d : c.dropped) t += d;
   return t;
 }
 
 std::uint64_t PacketLedger::management_dropped_total() const {
   std::uint64_t t = 0;
-  for (auto d : mgmt_dropped_) t += d;
+  for (const Counts& c : slots_)
+    for (auto d : c.mgmt_dropped) t += d;
   return t;
 }
 
 void PacketLedger::check_balanced(std::uint64_t all_alive, std::uint64_t queued_at_sources) const {
-  const std::uint64_t mgmt_done = mgmt_delivered_ + management_dropped_total();
-  IBFSIM_CHECK(mgmt_created_ >= mgmt_done && all_alive >= mgmt_created_ - mgmt_done,
+  const std::uint64_t mgmt_created = management_created_count();
+  const std::uint64_t mgmt_done = management_delivered_count() + management_dropped_total();
+  IBFSIM_CHECK(mgmt_created >= mgmt_done && all_alive >= mgmt_created - mgmt_done,
                fmt::format("management packets: created {} < delivered + dropped {}, or more alive than {} live packets",
-                           mgmt_created_, mgmt_done, all_alive));
-  const std::uint64_t alive = all_alive - (mgmt_created_ - mgmt_done);
-  const std::uint64_t done = delivered_ + dropped_total() + replicated_;
-  IBFSIM_CHECK(created_ == done + alive,
-               fmt::format("created {} != delivered {} + dropped {} + replicated {} + alive {}", created_, delivered_,
-                           dropped_total(), replicated_, alive));
-  IBFSIM_CHECK(injected_ >= done && injected_ - done + queued_at_sources == alive,
-               fmt::format("injected {} - delivered {} - dropped {} != alive {} - queued {}", injected_, delivered_,
-                           dropped_total(), alive, queued_at_sources));
+                           mgmt_created, mgmt_done, all_alive));
+  const std::uint64_t alive = all_alive - (mgmt_created - mgmt_done);
+  const std::uint64_t created = created_count(), delivered = delivered_count(), dropped = dropped_total();
+  const std::uint64_t done = delivered + dropped + replicated_count();
+  IBFSIM_CHECK(created == done + alive,
+               fmt::format("created {} != delivered {} + dropped {} + replicated {} + alive {}", created, delivered,
+                           dropped, replicated_count(), alive));
+  const std::uint64_t injected = injected_count();
+  IBFSIM_CHECK(injected >= done && injected - done + queued_at_sources == alive,
+               fmt::format("injected {} - delivered {} - dropped {} != alive {} - queued {}", injected, delivered,
+                           dropped, alive, queued_at_sources));
 }
 
 }  // namespace ibfsim

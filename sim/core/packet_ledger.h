@@ -8,6 +8,9 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <vector>
+
+#include "sim/core/partition_slot.h"
 
 namespace ibfsim {
 
@@ -37,40 +40,56 @@ enum class DropReason : std::uint8_t {
 
 const char* drop_reason_name(DropReason r);  // snake_case, as used in results.json
 
+// With partitions (docs/architecture.md, "Partitions") each keeps counts of its own
+// (partition_slot.h), written only by the thread running it; every figure read is their sum, so
+// it does not depend on which partition counted what, nor in which order. Read between windows
+// (barriers, global instants) or after the run.
 class PacketLedger {
  public:
-  void created() { ++created_; }
-  void injected() { ++injected_; }
-  void delivered() { ++delivered_; }
-  void dropped(DropReason r) { ++dropped_[static_cast<int>(r)]; }
+  PacketLedger() : slots_(1) {}
+  void created() { ++mine().created; }
+  void injected() { ++mine().injected; }
+  void delivered() { ++mine().delivered; }
+  void dropped(DropReason r) { ++mine().dropped[static_cast<int>(r)]; }
   // A drop of either kind: `management` says which (see is_management_packet).
   void dropped(DropReason r, bool management) {
-    if (management) ++mgmt_dropped_[static_cast<int>(r)];
-    else ++dropped_[static_cast<int>(r)];
+    Counts& c = mine();
+    if (management) ++c.mgmt_dropped[static_cast<int>(r)];
+    else ++c.dropped[static_cast<int>(r)];
   }
   // An Ethernet switch dropped a frame (no lossless flow control yet: a full buffer drops); the
   // switch counts it under its own reason (ethernet/ethernet_switch.h), the ledger in the total.
-  void dropped_frame() { ++frames_dropped_; }
-  std::uint64_t frames_dropped_count() const { return frames_dropped_; }
-  void management_created() { ++mgmt_created_; }
-  void management_delivered() { ++mgmt_delivered_; }
+  void dropped_frame() { ++mine().frames_dropped; }
+  std::uint64_t frames_dropped_count() const { return sum(&Counts::frames_dropped); }
+  void management_created() { ++mine().mgmt_created; }
+  void management_delivered() { ++mine().mgmt_delivered; }
   // A switch made a copy of a multicast packet (the copy is created and injected there) ...
-  void replica_created() { ++created_; ++injected_; }
+  void replica_created() {
+    Counts& c = mine();
+    ++c.created;
+    ++c.injected;
+  }
   // ... and retired the original once every copy had left.
-  void replicated() { ++replicated_; }
+  void replicated() { ++mine().replicated; }
+  // `parts` partitions from now on (slot 0 for what runs outside them). Between windows only.
+  void set_partitions(unsigned parts) {
+    if (slots_.size() < std::size_t{parts} + 1) slots_.resize(std::size_t{parts} + 1);
+  }
 
-  std::uint64_t created_count() const { return created_; }
-  std::uint64_t injected_count() const { return injected_; }
-  std::uint64_t delivered_count() const { return delivered_; }
-  std::uint64_t dropped_count(DropReason r) const { return dropped_[static_cast<int>(r)]; }
+  std::uint64_t created_count() const { return sum(&Counts::created); }
+  std::uint64_t injected_count() const { return sum(&Counts::injected); }
+  std::uint64_t delivered_count() const { return sum(&Counts::delivered); }
+  std::uint64_t dropped_count(DropReason r) const;
   std::uint64_t dropped_total() const;
-  std::uint64_t replicated_count() const { return replicated_; }
-  std::uint64_t management_created_count() const { return mgmt_created_; }
-  std::uint64_t management_delivered_count() const { return mgmt_delivered_; }
-  std::uint64_t management_dropped_count(DropReason r) const { return mgmt_dropped_[static_cast<int>(r)]; }
+  std::uint64_t replicated_count() const { return sum(&Counts::replicated); }
+  std::uint64_t management_created_count() const { return sum(&Counts::mgmt_created); }
+  std::uint64_t management_delivered_count() const { return sum(&Counts::mgmt_delivered); }
+  std::uint64_t management_dropped_count(DropReason r) const;
   std::uint64_t management_dropped_total() const;
   // Management packets created and neither delivered nor dropped yet.
-  std::uint64_t management_alive() const { return mgmt_created_ - mgmt_delivered_ - management_dropped_total(); }
+  std::uint64_t management_alive() const {
+    return management_created_count() - management_delivered_count() - management_dropped_total();
+  }
 
   // Throws SimError unless created = delivered + dropped + replicated + alive and injected -
   // delivered - dropped - replicated = alive - queued (packets posted but not yet on the wire),
@@ -79,11 +98,24 @@ class PacketLedger {
   void check_balanced(std::uint64_t alive, std::uint64_t queued_at_sources) const;
 
  private:
-  std::uint64_t created_ = 0, injected_ = 0, delivered_ = 0, replicated_ = 0;
-  std::array<std::uint64_t, static_cast<int>(DropReason::kCount)> dropped_{};
-  std::uint64_t mgmt_created_ = 0, mgmt_delivered_ = 0;
-  std::uint64_t frames_dropped_ = 0;
-  std::array<std::uint64_t, static_cast<int>(DropReason::kCount)> mgmt_dropped_{};
+  using Drops = std::array<std::uint64_t, static_cast<int>(DropReason::kCount)>;
+  struct alignas(64) Counts {
+    std::uint64_t created = 0, injected = 0, delivered = 0, replicated = 0;
+    Drops dropped{};
+    std::uint64_t mgmt_created = 0, mgmt_delivered = 0;
+    std::uint64_t frames_dropped = 0;
+    Drops mgmt_dropped{};
+  };
+  Counts& mine() {
+    const unsigned s = partition_slot;
+    return slots_[s < slots_.size() ? s : 0];
+  }
+  std::uint64_t sum(std::uint64_t Counts::*field) const {
+    std::uint64_t n = 0;
+    for (const Counts& c : slots_) n += c.*field;
+    return n;
+  }
+  std::vector<Counts> slots_;
 };
 
 }  // namespace ibfsim

@@ -40,7 +40,13 @@ void Fabric::partition(const FabricOptions::Partitions& options) {
     if (of_module.size() <= id) of_module.resize(id + 1, 0);
     of_module[id] = partitioning_.part[n];
   }
-  CalendarProcess::shared().set_partitions(std::move(of_module), partitioning_.parts, window_);
+  // Each partition counts and recycles packets in its own slot (packet.h, packet_ledger.h): the
+  // partitions of a window run on threads of their own.
+  pool_.set_partitions(partitioning_.parts);
+  ledger_.set_partitions(partitioning_.parts);
+  CalendarProcess& calendar = CalendarProcess::shared();
+  calendar.set_partitions(std::move(of_module), partitioning_.parts, window_);
+  if (partitioning_.parts > 1) calendar.add_barrier_hook([this] { pool_.balance(); });
 }
 
 }  // namespace ibfsim

@@ -2,7 +2,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-
+#include <atomic>
 #include <memory>
 #include <systemc>
 
@@ -119,10 +119,11 @@ Time run_subnet_manager_bring_up(Fabric& fabric) {
   // Only the first sweep pauses the run (with routers: once every subnet's SM has finished its
   // first); the callbacks outlive this block.
   const std::vector<SubnetManager*> sms = fabric.subnet_managers();
-  auto waiting = std::make_shared<std::size_t>(sms.size());
+  // Counted down by each SM's action, perhaps on the threads of different partitions.
+  auto waiting = std::make_shared<std::atomic<std::size_t>>(sms.size());
   for (SubnetManager* sm : sms)
     sm->set_on_sweep_done([first = true, waiting](const SweepRecord&) mutable {
-      if (first && --*waiting == 0) CalendarProcess::pause();
+      if (first && waiting->fetch_sub(1) == 1) CalendarProcess::pause();
       first = false;
     });
   {
@@ -194,13 +195,13 @@ void bring_up_fabric(ScenarioRun& run) {
       run.attacks.back()->setup(a.start);
     }
   const auto wall_start = std::chrono::steady_clock::now();
-  const double cpu_start = thread_cpu_seconds();
+  const double cpu_start = process_cpu_seconds();
   // Without the subnet manager, the links are up when the last one has trained.
   run.fabric_up = run.in_band ? run_subnet_manager_bring_up(fabric)
                               : all_links_up_at(run.sc.topology, run.sc.link.training_delay);
   set_phase_times(run);
   fabric.set_horizon(run.end_limit);
-  run.bring_up_cpu = thread_cpu_seconds() - cpu_start;
+  run.bring_up_cpu = process_cpu_seconds() - cpu_start;
   run.bring_up_wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   run.bring_up_actions = fabric.events_run();
   run.bring_up_hops = fabric.packet_hops();

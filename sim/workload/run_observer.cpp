@@ -45,12 +45,14 @@ void RunObserver::on_delivered(Hca& hca, const Packet& p, Time tail) {
       return;
     }
   }
-  if (generator_packet(p) && p.measured) {
-    generator_message_latency.add(tail - p.created);
-    generator_network_latency.add(tail - p.injected);
-  }
+  const bool generator = generator_packet(p);
   // Collectives' packets (their QPs' own) belong to no flow.
-  if ((verbs_.empty() && !collectives_) || generator_packet(p)) {
+  if ((verbs_.empty() && !collectives_) || generator) {
+    std::lock_guard<std::mutex> lock(tallies_);
+    if (generator && p.measured) {
+      generator_message_latency.add(tail - p.created);
+      generator_network_latency.add(tail - p.injected);
+    }
     all_.on_delivered(hca, p, tail);
     flows_.at(p.flow).on_delivered(hca, p, tail);
   } else if (!watched_.empty()) {
@@ -85,14 +87,13 @@ bool RunObserver::can_end(Time t) const {
 void RunObserver::look_at_barriers() {
   at_barriers_ = true;
   CalendarProcess::shared().add_barrier_hook([this] {
-    if (!check_wanted_) return;
-    check_wanted_ = false;
+    if (!check_wanted_.exchange(false, std::memory_order_relaxed)) return;
     end_if_over(ScheduledModule::now());
   });
 }
 
 void RunObserver::check_end(Time t) {
-  if (at_barriers_) check_wanted_ = true;
+  if (at_barriers_) check_wanted_.store(true, std::memory_order_relaxed);
   else end_if_over(t);
 }
 

@@ -2,8 +2,10 @@
 // statistics (overall and per flow), the verbs flows and traffic classes that wait for them and the
 // fault watches; and whether the run is over.
 #pragma once
+#include <atomic>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <unordered_map>
 #include <vector>
 
@@ -90,7 +92,13 @@ class RunObserver : public DeliveryObserver, public VerbsFlowOwner {
   std::map<const Hca*, std::size_t> node_of_;
   bool needs_settle_ = false;
   bool at_barriers_ = false;  // look_at_barriers
-  bool check_wanted_ = false;  // verbs traffic classes: completions follow deliveries
+  // Set by deliveries in any partition's window (any thread), read and cleared at the barrier.
+  std::atomic<bool> check_wanted_{false};
+  // Deliveries in partitions running on threads of their own add to the same tallies (the overall
+  // and per-flow statistics, the generator histograms): one at a time. Every figure drawn from
+  // them is order-free (sums, minima, maxima, bucket counts, percentiles of the sorted samples),
+  // so the order in which the threads take the lock never shows.
+  std::mutex tallies_;
   const std::vector<std::unique_ptr<Attack>>* attacks_ = nullptr;
   const std::vector<std::unique_ptr<NcclCollective>>* collectives_ = nullptr;
 };

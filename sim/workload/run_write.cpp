@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "sim/core/calendar_process.h"
+#include "sim/core/partition_threads.h"
 #include "sim/report/atomic_file.h"
 #include "sim/report/result_tables.h"
 #include "sim/report/run_report.h"
@@ -86,9 +87,11 @@ std::string partitions_line(const Fabric& fabric) {
   const CalendarProcess& cal = CalendarProcess::shared();
   if (!cal.windowed()) return "";
   const Partitioning& p = fabric.partitioning();
-  return fmt::format("partitions: {} ({}), {} of {} cables cut; {} windows of {}, {} events crossed between partitions\n",
+  const std::string threads =
+      partition_threads() > 1 ? fmt::format(" ({} on {} threads)", threaded_windows(), partition_threads()) : std::string();
+  return fmt::format("partitions: {} ({}), {} of {} cables cut; {} windows of {}{}, {} events crossed between partitions\n",
                      p.parts, partition_method_name(p.method), p.cut_cables.size(), fabric.topology().cables.size(),
-                     cal.windows_run(), format_duration(cal.window()), cal.cross_partition_events());
+                     cal.windows_run(), format_duration(cal.window()), threads, cal.cross_partition_events());
 }
 
 // report.html, last: it links every other file of the folder and embeds the plots.

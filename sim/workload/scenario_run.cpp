@@ -7,14 +7,15 @@
 
 #include "sim/report/progress_meter.h"
 #include "sim/report/run_summary.h"
+#include "sim/core/calendar_process.h"
 #include "sim/core/stop_signals.h"
 #include "sim/workload/scenario_run_phases.h"
 
 namespace ibfsim {
 
-double thread_cpu_seconds() {
+double process_cpu_seconds() {
   timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
   return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
 }
 
@@ -39,6 +40,8 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
   start_traffic(run);
   run_traffic(run);
   drain(run);
+  // The simulation is over: the threads that ran its partitions go (calendar_process.h).
+  CalendarProcess::shared().end_partition_threads();
   // Collecting and writing the results of a large fabric takes a while: its own progress line.
   ProgressMeter meter([&run](double wall) {
     const char* file = run.results_file.load(std::memory_order_relaxed);

@@ -125,8 +125,9 @@ void collect(ScenarioRun& run, CollectedResults& collected);
 // Write: the results folder, and the result for the caller (with the printed summary).
 RunResult write_results(ScenarioRun& run, CollectedResults& collected);
 
-// CPU time of this thread so far, in seconds.
-double thread_cpu_seconds();
+// CPU time of this process so far, in seconds: the simulation's thread and the threads that run
+// its partitions (calendar_process.h); the progress line's thread adds next to nothing.
+double process_cpu_seconds();
 
 // An estimate of the SMPs the subnet manager's first sweep asks for on `topo`, from its counts
 // (discovery of every node and port, the PortInfo Sets, SwitchInfo and LFT blocks per switch, Arm
