@@ -66,8 +66,9 @@ class SmpReceiver {
   virtual void on_gmp(const ReceivedGmp& /*gmp*/, PortNum /*port*/) {}
 };
 
-// Receives the answers to a GSI client's requests on this node (sa/sa_client.h): SA GetResp,
-// GetTableResp and DeleteResp (class 0x03 with the R bit).
+// Receives the GMPs for a GSI client on this node (the CM agent, cm/cm_agent.h, which carries the
+// SA client, sa/sa_client.h): SA GetResp, GetTableResp and DeleteResp (class 0x03 with the R bit)
+// and every CM MAD (class 0x07).
 class GsiClient {
  public:
   virtual ~GsiClient() = default;
@@ -100,8 +101,8 @@ class SmaShell : public ManagementAgent {
     send_gmp(mad, dlid, sl, port);
   }
   // --- a GSI client on this node (an HCA's SA client, sa/sa_client.h) ---
-  // SA answers arriving on QP1 go to `c`; SA requests go to the SM running here (none: dropped,
-  // counted as discarded).
+  // SA answers and CM MADs arriving on QP1 go to `c`; SA requests go to the SM running here (none:
+  // dropped, counted as discarded).
   void attach_gsi_client(GsiClient* c) { gsi_client_ = c; }
   // Sends a client's GMP (QP1 to QP1) to `dlid` out of `port` with service level `sl`.
   void send_gsi(const Mad& mad, PortNum port, Lid dlid, std::uint8_t sl) { send_gmp(mad, dlid, sl, port); }
