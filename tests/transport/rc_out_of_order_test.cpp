@@ -209,3 +209,55 @@ TEST_CASE("RC out of order: READ responses are placed by PSN as they come and th
   CHECK(*h3.memory().bytes(c.buf + 256, 1) == 0x22);
   CHECK(*h3.memory().bytes(c.buf + 512, 1) != 0x33);
 }
+
+TEST_CASE("RC out of order: a WRITE through a memory window ahead of ePSN is held, not placed early (a SEND with "
+          "Invalidate ahead of it could yet take the window away), and runs in order once the gap fills",
+          "[transport][rc_out_of_order][mw]") {
+  Fabric& f = build_fabric(kTwoHosts, options(true));
+  Hca& h1 = *f.hca(1);
+  Hca& h2 = *f.hca(2);
+  Endpoint a = make_endpoint(h1, IBV_QPT_RC, 4096, IBV_ACCESS_LOCAL_WRITE);
+  Endpoint b = make_endpoint(h2, IBV_QPT_RC, 4096,
+                             IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_MW_BIND);
+  RcParams prm;
+  prm.mtu = IBV_MTU_256;
+  connect(a, b, prm);  // b expects PSN 0x100
+  std::memset(h2.memory().bytes(b.buf, 1024), 0, 1024);
+  WireLog wire;
+  h2.set_send_observer(&wire);
+  ibv_mw mw = *h2.alloc_mw(b.pd, IBV_MW_TYPE_1);
+  ibv_mw_bind bind;
+  bind.wr_id = 1;
+  bind.bind_info = {b.mr, b.buf + 256, 256, IBV_ACCESS_REMOTE_WRITE};
+  Timeline tl;
+  tl.at(h2, 100 * kNs, [&] { REQUIRE(h2.bind_mw(*b.qp, mw, bind) == 0); });
+  // B: WRITE Only of 256 bytes of 0xB1 through the window at PSN 0x101, at 2 us; A: WRITE Only of 4
+  // bytes of 0xAA through the region at PSN 0x100, at 4 us.
+  tl.at(h1, 2 * kUs, [&] {
+    TransportHeaders h = headers_to(h1, h2, b.qp->qpn(), static_cast<std::uint8_t>(kOpcodeRcBase + op::kRdmaWriteOnly), 0x101);
+    h.reth = {b.buf + 256, mw.rkey, 256};
+    h.bth.ack_req = true;
+    std::vector<std::uint8_t> data(256, 0xB1);
+    h1.send_raw(craft(h, 256, data.data()));
+  });
+  tl.send(h1, 4 * kUs, write_packet(h1, b, op::kRdmaWriteOnly, 0x100, b.buf, 4, 4, 0xAA));
+  std::uint8_t before = 0xFF;
+  tl.at(h2, 3500 * kNs, [&] { before = *h2.memory().bytes(b.buf + 256, 1); });
+  run_for(f, 10 * kUs);
+  CHECK(before == 0);  // held, not placed
+  const QpStats& s = b.qp->stats();
+  CHECK(s.ooo_held == 1);
+  CHECK(s.ooo_placed == 0);
+  CHECK(s.naks_seq_sent == 0);
+  REQUIRE(wire.sent.size() == 2);
+  CHECK(wire.sent[0].syndrome() == kAck);
+  CHECK(wire.sent[0].psn() == 0x100);
+  CHECK(wire.sent[1].syndrome() == kAck);
+  CHECK(wire.sent[1].psn() == 0x101);
+  CHECK(*h2.memory().bytes(b.buf, 1) == 0xAA);
+  for (std::uint64_t i = 0; i < 256; ++i) {
+    INFO("byte " << i);
+    REQUIRE(*h2.memory().bytes(b.buf + 256 + i, 1) == 0xB1);
+  }
+  CHECK(b.qp->state() == IBV_QPS_RTS);
+}
