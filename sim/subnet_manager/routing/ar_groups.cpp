@@ -101,7 +101,10 @@ AdaptiveRoutingTables compute_ar_groups(const SubnetGraph& g, const RoutingTable
   }
 
   std::vector<unsigned> down, any;
-  for (const auto& [dest, lids] : lids_at) {
+  for (const auto& entry : lids_at) {
+    // Named, not a structured binding: C++17 lambdas (goes_down) cannot capture those.
+    const std::size_t dest = entry.first;
+    const auto& lids = entry.second;
     if (rank[dest] == kArUnranked) continue;
     distances(g, dir, dest, down, any);
     for (const Lid lid : lids) {
