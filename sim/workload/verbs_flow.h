@@ -130,6 +130,9 @@ class VerbsFlow {
 
   // The memory window (verbs_flow_window.cpp): what happened to it, when.
   struct Window {
+    // User-provided: clang cannot see a nested struct with member initializers as default
+    // constructible inside its enclosing class (std::optional<Window> below).
+    Window() {}
     verbs::ibv_mw mw;
     std::uint32_t rkey = 0;  // its R_Key once bound: what the requests name
     bool bound = false;
