@@ -9,6 +9,7 @@ packages=(
   libboost-dev libboost-graph-dev   # Boost.CRC (header-only) and Boost.Graph
   libyaml-cpp-dev libfmt-dev libcli11-dev nlohmann-json3-dev libpcap-dev
   libmetis-dev            # partitions a fabric among threads (sim/fabric/fabric_partition.h)
+  libopenmpi-dev openmpi-bin  # one simulation across MPI ranks (sim/core/rank_exchange.h), mpirun in the tests
   libzstd-dev zstd        # compressed result tables (outputs.compress); the zstd command reads them back in the tests
   catch2                  # Catch2 v2 test framework
   tshark                  # decodes our captures in the tests

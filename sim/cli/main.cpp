@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -18,6 +19,7 @@
 #include "sim/cli/topo_command.h"
 #include "sim/core/calendar_process.h"
 #include "sim/core/error.h"
+#include "sim/core/rank_exchange.h"
 #include "sim/core/stop_signals.h"
 #include "sim/core/temporary_files.h"
 #include "sim/fabric/yaml_input.h"
@@ -46,11 +48,14 @@ int run_command(const std::string& scenario_path, std::string out_dir, const std
   for (const auto& w : sc.warnings) std::cerr << "warning: " << w << "\n";
   const std::string flag = output_flag(out_dir);
   if (out_dir.empty()) out_dir = (std::filesystem::path("results") / std::filesystem::path(scenario_path).stem()).string();
-  ibfsim::prepare_output_folder(out_dir, flag);
   // An earlier run's files would stay beside the new ones (a trace.pcap the new run does not
-  // write, say); a killed run's temporaries would stay forever.
-  const ibfsim::EarlierOutputs earlier =
-      ibfsim::clear_earlier_outputs(out_dir, "results.json", ibfsim::run_output_files());
+  // write, say); a killed run's temporaries would stay forever. A run across MPI ranks writes no
+  // files yet (sim/core/rank_exchange.h): it leaves the folder alone.
+  ibfsim::EarlierOutputs earlier;
+  if (!ibfsim::ranks::several()) {
+    ibfsim::prepare_output_folder(out_dir, flag);
+    earlier = ibfsim::clear_earlier_outputs(out_dir, "results.json", ibfsim::run_output_files());
+  }
   std::unique_ptr<ibfsim::EventTraceFile> trace;
   if (!event_trace.empty()) {
     const std::filesystem::path tp(event_trace);
@@ -94,7 +99,18 @@ int main(int argc, char* argv[]) {
   // SIGINT, SIGTERM, SIGHUP: stop, write the results so far marked partial, exit 128 + signal
   // (stop_signals.h); a signal that ends the process removes its temporary files first.
   ibfsim::install_stop_signal_handlers();
-  return sc_core::sc_elab_and_sim(argc, argv);
+  // Started by mpirun: join the other ranks first (sim/core/rank_exchange.h).
+  try {
+    ibfsim::ranks::init(&argc, &argv);
+    // The terminal hears from rank 0 only (errors from any rank still reach stderr).
+    if (ibfsim::ranks::rank() != 0 && !std::freopen("/dev/null", "w", stdout)) return 1;
+  } catch (const ibfsim::InputError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 2;
+  }
+  const int code = sc_core::sc_elab_and_sim(argc, argv);
+  ibfsim::ranks::finalize();
+  return code;
 }
 
 int sc_main(int argc, char* argv[]) {
@@ -149,6 +165,10 @@ int sc_main(int argc, char* argv[]) {
     return code == 0 ? 0 : 2;
   }
   try {
+    // Only a run spans ranks (sim/core/rank_exchange.h).
+    if (ibfsim::ranks::several() && !*run)
+      throw ibfsim::InputError("started as one of " + std::to_string(ibfsim::ranks::size()) +
+                               " MPI ranks: only `ibfsim run` runs across ranks; run this command without mpirun");
     if (*run) return run_command(scenario, out_dir, seed, sets, event_trace, threads);
     if (*sweep) return ibfsim::run_sweep_command(sweep_options, std::cout, std::cerr);
     if (*collect) return ibfsim::run_collect_command(collect_options, std::cout, std::cerr);

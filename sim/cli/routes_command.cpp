@@ -12,6 +12,7 @@
 #include "sim/fabric/yaml_input.h"
 #include "sim/workload/bring_up.h"
 #include "sim/workload/scenario.h"
+#include "sim/workload/simulation_spec.h"
 
 namespace ibfsim {
 
@@ -21,6 +22,11 @@ namespace {
 int run_routes_scenario(const RoutesOptions& opts, std::ostream& out, std::ostream& err) {
   std::vector<std::pair<std::string, std::string>> overrides;
   for (const std::string& s : opts.sets) overrides.push_back(split_override(s));
+  if (!opts.threads.empty()) {
+    if (!threads_from_text(opts.threads))
+      throw InputError("--threads " + opts.threads + ": expected a number of threads from 1 to 1024, or auto");
+    overrides.emplace_back("simulation.threads", opts.threads);
+  }
   if (!opts.routing.empty()) overrides.emplace_back("subnet_manager.routing", opts.routing);
   if (opts.lmc) overrides.emplace_back("subnet_manager.lmc", std::to_string(*opts.lmc));
   if (!opts.sm_host.empty()) overrides.emplace_back("subnet_manager.host", opts.sm_host);
@@ -67,6 +73,10 @@ CLI::App* add_routes_subcommand(CLI::App& app, RoutesOptions& opts) {
   cmd->add_option("--cn-guid-file", opts.cn_guid_file,
                   "ftree: the compute nodes' port GUIDs, one a line (OpenSM's cn_guid_file, opensm -u)");
   cmd->add_option("--lft-file", opts.lft_file, "routing file: the LFT dump (OpenSM's opensm-lfts.dump format) to load");
+  cmd->add_option("--threads", opts.threads,
+                  "With a SCENARIO: threads of the bring-up's simulation, 1..1024 or auto (default: the scenario's "
+                  "simulation.threads); the report is the same with any number")
+      ->type_name("N|auto");
   cmd->add_option("--nue-max-vls", opts.nue_max_vls,
                   "nue: the layers it may use (OpenSM's nue_max_num_vls; default 1, 0: every VL the fabric has)");
   cmd->add_flag("--guid2lid", opts.guid2lid, "Also print the LIDs in OpenSM's guid2lid format (after the LFTs)");
@@ -84,6 +94,8 @@ int run_routes_command(const RoutesOptions& opts, std::ostream& out, std::ostrea
   if (!opts.scenario.empty()) return run_routes_scenario(opts, out, err);
   if (opts.topology.empty()) throw InputError("ibfsim routes: expected a SCENARIO or --topology FILE, got neither");
   if (!opts.sets.empty()) throw InputError("--set: only used with a SCENARIO, got --topology");
+  if (!opts.threads.empty())
+    throw InputError("--threads: only used with a SCENARIO (its in-band bring-up is simulated), got --topology");
   const std::string routing = opts.routing.empty() ? "minhop" : opts.routing;
   const auto engine = parse_routing_engine(routing);
   if (!engine) {

@@ -3,7 +3,7 @@
 //                 [--lft-file DUMP] [--guid2lid] [--deadlock-check] [--no-lfts]
 // computes LIDs and routes offline from a topology file in any format ibfsim reads, as an SM on
 // the given host would after discovering the fabric.
-//   ibfsim routes SCENARIO [--set key=value ...] [--routing ENGINE] [--lmc N] [--sm-host NAME]
+//   ibfsim routes SCENARIO [--set key=value ...] [--threads N] [--routing ENGINE] [--lmc N] [--sm-host NAME]
 //                 [--root NAME...] [--lft-file DUMP] [--guid2lid] [--deadlock-check] [--no-lfts]
 // runs the scenario's in-band bring-up only (the SM discovers the simulated fabric with SMPs and
 // programs it) and prints the same report, with the LFTs read back from the switches. There the
@@ -29,6 +29,7 @@ struct RoutesOptions {
   std::string root_guid_file;      // ... or by GUID in OpenSM's root_guid_file format (-a)
   std::string cn_guid_file;        // ftree compute nodes, OpenSM's cn_guid_file format (-u)
   std::string lft_file;            // routing "file": the dump to load
+  std::string threads;              // --threads as given (SCENARIO only): the bring-up's partitions
   std::optional<unsigned> nue_max_vls;  // nue: OpenSM's nue_max_num_vls (unset: 1, or the scenario's)
   bool path_sls = false;
   bool guid2lid = false;

@@ -28,6 +28,7 @@
 #include "sim/report/sweep_report.h"
 #include "sim/report/output_folder.h"
 #include "sim/workload/scenario.h"
+#include "sim/workload/simulation_spec.h"
 #include "sim/workload/sweep_plan.h"
 
 namespace fs = std::filesystem;
@@ -337,6 +338,11 @@ CLI::App* add_sweep_subcommand(CLI::App& app, SweepOptions& o) {
   s->add_option("-o,--output", o.out_dir, "Sweep folder (default: results/<scenario name>-sweep)");
   s->add_option("--seed", o.seed, "Random seed of every point, 0..2^64-1 (default: the scenario's seed)")->type_name("UINT64");
   s->add_option("-j,--jobs", o.jobs, "Points run at once, each in its own process (default 1)")->check(CLI::Range(1u, 1024u));
+  s->add_option("--threads", o.threads,
+                "Threads of each point's run (ibfsim run --threads; default: the scenario's simulation.threads): "
+                "1..1024 or auto; the points' results are the same with any number. With -j, points x threads "
+                "should not exceed the machine's cores")
+      ->type_name("N|auto");
   s->add_flag("--plan", o.plan, "Only write sweep.json and print one command per point (run them, then collect)");
   s->add_option("--metric", o.metrics,
                 "NAME=SELECTOR or NAME:UNIT=SELECTOR: a number from each point's results.json or its tables, e.g. "
@@ -395,6 +401,8 @@ int run_sweep_command(const SweepOptions& o, std::ostream& out, std::ostream& er
   const std::vector<SweepPoint> points = sweep_points(axes);
   std::optional<std::uint64_t> seed;
   if (!o.seed.empty()) seed = parse_seed_flag(o.seed);
+  if (!o.threads.empty() && !threads_from_text(o.threads))
+    throw InputError("--threads " + o.threads + ": expected a number of threads from 1 to 1024, or auto");
 
   // Every point must be a valid scenario: check the first and the last before running anything.
   auto overrides_of = [&](const SweepPoint& p) {
@@ -402,6 +410,7 @@ int run_sweep_command(const SweepOptions& o, std::ostream& out, std::ostream& er
     for (const std::string& f : fixed) ov.push_back(split_override(f));
     for (const auto& kv : p.sets) ov.push_back(kv);
     if (seed) ov.emplace_back("seed", std::to_string(*seed));
+    if (!o.threads.empty()) ov.emplace_back("simulation.threads", o.threads);
     return ov;
   };
   load_scenario(o.scenario, overrides_of(points.front()));
@@ -442,6 +451,7 @@ int run_sweep_command(const SweepOptions& o, std::ostream& out, std::ostream& er
       vals.push_back(v);
     }
     if (seed) argv.insert(argv.end(), {"--seed", std::to_string(*seed)});
+    if (!o.threads.empty()) argv.insert(argv.end(), {"--threads", o.threads});
     pts.push_back({{"index", p.index}, {"dir", sweep_point_dir(p.index)}, {"values", vals}, {"command", command_line(argv)}});
     argvs.push_back(std::move(argv));
   }

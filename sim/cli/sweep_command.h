@@ -30,6 +30,7 @@ struct SweepOptions {
   std::vector<std::string> sets;
   std::string seed;  // --seed as given (cli_values.h checks it)
   unsigned jobs = 1;
+  std::string threads;  // --threads as given: each point's run uses this many (checked here, passed on)
   bool plan = false;
   double accepted_drop = 0.05;
   double latency_factor = 10;

@@ -83,7 +83,8 @@ void CalendarProcess::push_outside_wake(const Event& e, std::uint64_t order) {
 
 void CalendarProcess::pause() {
   pause_requested_.store(true, std::memory_order_relaxed);
-  if (running_part_ >= 0) pause_at_barrier_.store(true, std::memory_order_relaxed);
+  // Across MPI ranks every rank must pause at the same barrier: the next one (rank_exchange.h).
+  if (running_part_ >= 0 || ranks::several()) pause_at_barrier_.store(true, std::memory_order_relaxed);
   else sc_core::sc_pause();
 }
 

@@ -37,6 +37,7 @@
 #include "sim/core/event.h"
 #include "sim/core/event_calendar.h"
 #include "sim/core/partition_workers.h"
+#include "sim/core/rank_exchange.h"
 #include "sim/core/time.h"
 
 namespace ibfsim {
@@ -186,7 +187,14 @@ class CalendarProcess : public sc_core::sc_module {
     return e.module < part_of_.size() ? static_cast<int>(part_of_[e.module]) : 0;
   }
   void push_across(const Event& e, std::uint64_t order, int dest);
-  void place(const Event& e, std::uint64_t order, int dest);  // straight onto its calendar
+  // Straight onto its calendar; dropped if another MPI rank runs that partition (that rank
+  // placed the same event itself: every rank runs the serial code alike).
+  void place(const Event& e, std::uint64_t order, int dest);
+  // Whether this rank runs `dest`'s events (the global calendar: every rank).
+  bool owns(int dest) const { return dest < 0 || owned_.holds(static_cast<unsigned>(dest)); }
+  // At a barrier with several ranks: the outboxes' events for other ranks go to them as bytes,
+  // theirs for this one come in (rank_event_codec.h).
+  void exchange_across_ranks(std::vector<std::vector<std::uint8_t>>& to_rank);
   Time earliest();
   void wake_windowed();
   // Runs partition `k`'s events before `end`; with `one_instant`, only those of its first instant.
@@ -199,6 +207,12 @@ class CalendarProcess : public sc_core::sc_module {
   std::vector<Partition> parts_;
   EventCalendar global_;
   std::vector<std::uint32_t> part_of_;  // by module
+  ranks::Block owned_{0, 1};  // the partitions this rank runs (rank_exchange.h)
+  unsigned ranks_ = 1;
+  // In a global instant, while a partition's event runs (on its own rank only): what it schedules
+  // for another rank's partition goes there at the barrier, like an outbox's event.
+  bool partition_event_in_global_instant_ = false;
+  std::vector<std::pair<Event, std::uint64_t>> serial_outbox_;
   Time window_ = 0;
   Time window_end_ = 0;       // the running window's events are before it (0: none running)
   bool global_instant_ = false;  // the running window is a global event's instant

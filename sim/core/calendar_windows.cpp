@@ -6,6 +6,7 @@
 #include "sim/core/error.h"
 #include "sim/core/partition_slot.h"
 #include "sim/core/partition_threads.h"
+#include "sim/core/rank_event_codec.h"
 
 namespace ibfsim {
 
@@ -36,6 +37,10 @@ void CalendarProcess::set_partitions(std::vector<std::uint32_t> partition_of_mod
   drain(global_);
   parts_.clear();
   parts_.resize(parts);
+  // Several MPI ranks: each runs a contiguous block of the partitions (rank_exchange.h).
+  ranks_ = static_cast<unsigned>(ranks::size());
+  IBFSIM_CHECK(parts >= ranks_, "at least one partition per MPI rank");
+  owned_ = ranks::partition_block(static_cast<unsigned>(ranks::rank()), parts, ranks_);
   part_of_ = std::move(partition_of_module);
   window_ = window;
   windowed_ = true;
@@ -43,11 +48,13 @@ void CalendarProcess::set_partitions(std::vector<std::uint32_t> partition_of_mod
   // One thread per partition (this one among them), created once for the run. An event trace
   // forces one partition; so does sampling every instant (one partition per wake).
   workers_.reset();
-  if (parts > 1) workers_ = std::make_unique<PartitionWorkers>(parts);
-  g_partition_threads = parts;
+  const unsigned mine = owned_.end - owned_.first;
+  if (mine > 1) workers_ = std::make_unique<PartitionWorkers>(mine);
+  g_partition_threads = mine;
 }
 
 void CalendarProcess::place(const Event& e, std::uint64_t order, int dest) {
+  if (!owns(dest)) return;
   if (dest == kGlobal) global_.push_keyed(e, order);
   else parts_[static_cast<std::size_t>(dest)].calendar.push_keyed(e, order);
 }
@@ -56,7 +63,8 @@ void CalendarProcess::push_across(const Event& e, std::uint64_t order, int dest)
   if (running_part_ == kSerial) {
     // A barrier, a global instant, or outside the simulation: every calendar is ours.
     if (waking_ || in_action_) IBFSIM_CHECK(e.at >= current_time_, "event scheduled in the past");
-    place(e, order, dest);
+    if (partition_event_in_global_instant_ && !owns(dest)) serial_outbox_.emplace_back(e, order);
+    else place(e, order, dest);
     if (waking_ || !sc_core::sc_is_running()) return;  // the wake arms the event when done
     const Time t = sc_core::sc_time_stamp().value();
     IBFSIM_CHECK(e.at >= t, "event scheduled in the past");
@@ -79,7 +87,8 @@ Time CalendarProcess::earliest() {
   Time m = global_.empty() ? kTimeNever : global_.top().at;
   for (auto& p : parts_)
     if (!p.calendar.empty()) m = std::min(m, p.calendar.top().at);
-  return m;
+  // With several ranks every rank starts the same window: the earliest event of any of them.
+  return ranks_ > 1 ? ranks::min_time(m) : m;
 }
 
 void CalendarProcess::run_partition(std::size_t k, Time end, bool one_instant) {
@@ -160,30 +169,80 @@ void CalendarProcess::run_global_instant(Time t) {
       ++events_;
     }
     if (trace_) trace_->on_event(e);
+    // A global event runs on every rank alike; a partition's only on its own (rank_exchange.h).
+    partition_event_in_global_instant_ = ranks_ > 1 && k_next < parts_.size();
     e.run();
+    partition_event_in_global_instant_ = false;
   }
   current_module_ = 0;
   in_action_ = false;
 }
 
+void CalendarProcess::exchange_across_ranks(std::vector<std::vector<std::uint8_t>>& to_rank) {
+  // Each event keeps its key, so the order they arrive in does not matter (as for the outboxes).
+  const auto from = ranks::exchange(to_rank);
+  for (const auto& bytes : from) {
+    ByteReader r(bytes);
+    while (!r.done()) {
+      const auto [e, order] = decode_rank_event(r);
+      place(e, order, destination_of(e));
+    }
+  }
+  for (auto& b : to_rank) b.clear();
+}
+
 bool CalendarProcess::barrier() {
   Time last = 0;
   bool ran = false;
+  std::vector<std::vector<std::uint8_t>> to_rank(ranks_ > 1 ? ranks_ : 0);
   for (auto& p : parts_) {
-    for (const auto& [e, order] : p.outbox) place(e, order, destination_of(e));
+    for (const auto& [e, order] : p.outbox) {
+      const int dest = destination_of(e);
+      if (owns(dest)) {
+        // A global event scheduled in a window must reach every rank (none is, yet).
+        IBFSIM_CHECK(ranks_ == 1 || dest != kGlobal,
+                     std::string("global event ") + e.name() + " scheduled inside a window of a run across MPI ranks");
+        place(e, order, dest);
+      } else {
+        ByteWriter w(to_rank[ranks::rank_of_partition(static_cast<unsigned>(dest), static_cast<unsigned>(parts_.size()), ranks_)]);
+        encode_rank_event(e, order, w);
+      }
+    }
     p.outbox.clear();
     if (p.ran) last = std::max(last, p.last);
     ran = ran || p.ran;
     p.ran = false;
+  }
+  if (ranks_ > 1) {
+    for (const auto& [e, order] : serial_outbox_) {
+      const int dest = destination_of(e);
+      IBFSIM_CHECK(dest != kGlobal, std::string("global event ") + e.name() + " scheduled by a partition's event");
+      ByteWriter w(to_rank[ranks::rank_of_partition(static_cast<unsigned>(dest), static_cast<unsigned>(parts_.size()), ranks_)]);
+      encode_rank_event(e, order, w);
+    }
+    serial_outbox_.clear();
+    exchange_across_ranks(to_rank);
+    // The barrier's instant is the last any rank ran.
+    ran = ranks::any(ran);
+    last = ranks::max_time(last);
   }
   if (global_instant_) last = std::max(last, window_end_ - 1);
   if (ran || global_instant_) current_time_ = last;
   window_end_ = 0;
   global_instant_ = false;
   ++windows_;
+  if (ranks_ > 1) release_deferred(current_time_);
   for (auto& hook : barrier_hooks_) hook();
-  // A pause asked from inside the window (calendar_process.h, pause()) takes effect here.
-  if (pause_at_barrier_.exchange(false, std::memory_order_relaxed)) sc_core::sc_pause();
+  // A pause asked from inside the window (calendar_process.h, pause()) takes effect here, on
+  // every rank if any asked.
+  bool pause_now = pause_at_barrier_.exchange(false, std::memory_order_relaxed);
+  if (ranks_ > 1) {
+    pause_now = ranks::any(pause_now);
+    // The rank that asked has it set already; the others learn it here.
+    if (pause_now) pause_requested_.store(true, std::memory_order_relaxed);
+    if (ranks::any(stop_.load(std::memory_order_relaxed))) stop_.store(true, std::memory_order_relaxed);
+  }
+  if (pause_now) sc_core::sc_pause();
   if (stop_.load(std::memory_order_relaxed)) {
     sc_core::sc_stop();
     return false;
@@ -234,6 +293,7 @@ void CalendarProcess::wake_windowed() {
   } catch (...) {
     current_module_ = 0;
     in_action_ = false;
+    partition_event_in_global_instant_ = false;
     running_part_ = kSerial;
     waking_ = false;
     window_end_ = 0;

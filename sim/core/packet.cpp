@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "sim/core/error.h"
+#include "sim/core/rank_exchange.h"
 #include "sim/core/partition_slot.h"
 
 namespace ibfsim {
@@ -58,11 +59,23 @@ void PacketPool::release(Packet* p) {
   s.free.push_back(p);
 }
 
-std::size_t PacketPool::live() const {
+std::int64_t PacketPool::local_live() const {
   std::int64_t n = 0;
   for (const Slot& s : slots_) n += s.live;
+  return n;
+}
+
+std::size_t PacketPool::live() const {
+  const std::int64_t n = local_live() + others_live_;
   IBFSIM_CHECK(n >= 0, "packet released twice");
   return static_cast<std::size_t>(n);
+}
+
+void PacketPool::gather_ranks() {
+  const std::int64_t mine = local_live() - rank_base_;
+  std::vector<std::uint64_t> all{static_cast<std::uint64_t>(mine)};
+  ranks::sum(all);
+  others_live_ = static_cast<std::int64_t>(all[0]) - mine;
 }
 
 void PacketPool::set_partitions(unsigned parts) {

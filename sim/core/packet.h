@@ -125,6 +125,9 @@ class PacketPool {
   void set_partitions(unsigned parts);
   // Between windows: evens out the free lists (above).
   void balance();
+  // Several MPI ranks (packet_ledger.h, the same): live() then counts every rank's packets.
+  void set_rank_base() { rank_base_ = local_live(); }
+  void gather_ranks();
 
  private:
   struct alignas(64) Slot {
@@ -133,7 +136,10 @@ class PacketPool {
     std::int64_t live = 0;  // acquired minus released here (negative: it freed others' packets)
   };
   Slot& mine();
+  std::int64_t local_live() const;
   std::vector<Slot> slots_;
+  std::int64_t rank_base_ = 0;
+  std::int64_t others_live_ = 0;  // the other ranks' acquired minus released since the split
 };
 
 }  // namespace ibfsim

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "sim/core/error.h"
+#include "sim/core/rank_exchange.h"
 
 namespace ibfsim {
 
@@ -31,6 +32,45 @@ const char* drop_reason_name(DropReason r) {
     case DropReason::kCount: break;
   }
   return "?";
+}
+
+namespace {
+constexpr std::size_t kDrops = static_cast<std::size_t>(DropReason::kCount);
+}  // namespace
+
+std::vector<std::uint64_t> PacketLedger::local_counts() const {
+  // Every count as a flat list, in a fixed order; the last slot (the other ranks') left out.
+  std::vector<std::uint64_t> flat(7 + 2 * kDrops, 0);
+  for (std::size_t s = 0; s + 1 < slots_.size(); ++s) {
+    const Counts& c = slots_[s];
+    std::size_t i = 0;
+    for (std::uint64_t v : {c.created, c.injected, c.delivered, c.replicated, c.mgmt_created, c.mgmt_delivered,
+                            c.frames_dropped})
+      flat[i++] += v;
+    for (std::size_t k = 0; k < kDrops; ++k) flat[i++] += c.dropped[k];
+    for (std::size_t k = 0; k < kDrops; ++k) flat[i++] += c.mgmt_dropped[k];
+  }
+  return flat;
+}
+
+void PacketLedger::set_rank_base() { rank_base_ = local_counts(); }
+
+void PacketLedger::gather_ranks() {
+  IBFSIM_CHECK(slots_.size() >= 2 && !rank_base_.empty(), "the ledger's rank base is set when the run is split");
+  // This rank's counts since the split; the other ranks' are the sum of all less these.
+  std::vector<std::uint64_t> mine = local_counts();
+  for (std::size_t i = 0; i < mine.size(); ++i) mine[i] -= rank_base_[i];
+  std::vector<std::uint64_t> all = mine;
+  ranks::sum(all);
+  Counts& others = slots_.back();
+  std::size_t i = 0;
+  for (std::uint64_t* f : {&others.created, &others.injected, &others.delivered, &others.replicated, &others.mgmt_created,
+                           &others.mgmt_delivered, &others.frames_dropped}) {
+    *f = all[i] - mine[i];
+    ++i;
+  }
+  for (std::size_t k = 0; k < kDrops; ++k, ++i) others.dropped[k] = all[i] - mine[i];
+  for (std::size_t k = 0; k < kDrops; ++k, ++i) others.mgmt_dropped[k] = all[i] - mine[i];
 }
 
 std::uint64_t PacketLedger::dropped_count(DropReason r) const {

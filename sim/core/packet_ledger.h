@@ -73,8 +73,15 @@ class PacketLedger {
   void replicated() { ++mine().replicated; }
   // `parts` partitions from now on (slot 0 for what runs outside them). Between windows only.
   void set_partitions(unsigned parts) {
-    if (slots_.size() < std::size_t{parts} + 1) slots_.resize(std::size_t{parts} + 1);
+    // Slot parts + 1 holds the other MPI ranks' counts (gather_ranks); no partition writes it.
+    if (slots_.size() < std::size_t{parts} + 2) slots_.resize(std::size_t{parts} + 2);
   }
+  // Several MPI ranks (rank_exchange.h). Every rank counted what it did before the run was split
+  // alike (elaboration): set_rank_base keeps it. gather_ranks (a collective, between windows)
+  // then puts the other ranks' counts since then into this rank's figures, so that every figure
+  // is the whole run's on every rank.
+  void set_rank_base();
+  void gather_ranks();
 
   std::uint64_t created_count() const { return sum(&Counts::created); }
   std::uint64_t injected_count() const { return sum(&Counts::injected); }
@@ -116,6 +123,8 @@ class PacketLedger {
     return n;
   }
   std::vector<Counts> slots_;
+  std::vector<std::uint64_t> local_counts() const;
+  std::vector<std::uint64_t> rank_base_;  // set_rank_base: local_counts()
 };
 
 }  // namespace ibfsim

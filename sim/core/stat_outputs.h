@@ -31,6 +31,9 @@ enum StatOutput : StatOutputs {
   kAttackTargetsCsv = 1u << 21,         // attack_targets.csv
   kArSwitchesCsv = 1u << 22,            // ar_switches.csv
   kCollectivesCsv = 1u << 23,           // collectives.csv
+  kAggregationNodesCsv = 1u << 24,      // aggregation_nodes.csv (SHARP)
+  kCmAgentsCsv = 1u << 25,              // cm_agents.csv
+  kCmConnectionsCsv = 1u << 26,         // cm_connections.csv
 };
 
 }  // namespace ibfsim

@@ -19,6 +19,7 @@ constexpr std::size_t kVlanTagBytes = 4;
 
 constexpr std::uint16_t kEtherTypeIpv4 = 0x0800;
 constexpr std::uint16_t kEtherTypeIpv6 = 0x86DD;
+constexpr std::uint16_t kEtherTypeArp = 0x0806;
 constexpr std::uint16_t kEtherTypeVlan = 0x8100;        // 802.1Q TPID
 constexpr std::uint16_t kEtherTypeMacControl = 0x8808;  // PAUSE and PFC frames
 

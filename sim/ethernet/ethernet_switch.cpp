@@ -9,6 +9,16 @@
 
 namespace ibfsim {
 
+EthernetSwitchConfig switch_config_from_plan(const EthernetNodePlan& node) {
+  EthernetSwitchConfig c;
+  c.num_ports = node.num_ports();
+  c.port_macs = node.port_macs;
+  c.neighbour_macs = node.neighbour_macs;
+  c.routes = node.routes;
+  c.ecmp_seed = node.ecmp_seed;
+  return c;
+}
+
 const char* ethernet_drop_name(EthernetDrop d) {
   switch (d) {
     case EthernetDrop::kNotIp: return "not_ip";

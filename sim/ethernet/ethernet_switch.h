@@ -28,6 +28,7 @@
 #include "sim/core/packet_ledger.h"
 #include "sim/core/ring_queue.h"
 #include "sim/core/scheduled_module.h"
+#include "sim/ethernet/ethernet_fabric_plan.h"
 #include "sim/ethernet/ethernet_header.h"
 #include "sim/ethernet/ethernet_port.h"
 #include "sim/ethernet/route_table.h"
@@ -56,6 +57,10 @@ struct EthernetSwitchConfig {
   Time latency = 0;                        // decision point to eligible at the output (fs)
   std::uint64_t buffer_bytes = 16u << 20;  // shared by every output queue
 };
+
+// The part of a switch's configuration its node in a fabric plan gives (ports, MACs, routes, ECMP
+// seed); timing and buffer stay the defaults for the caller to set.
+EthernetSwitchConfig switch_config_from_plan(const EthernetNodePlan& node);
 
 struct EthernetSwitchStats {
   std::array<std::uint64_t, static_cast<int>(EthernetDrop::kCount)> dropped{};

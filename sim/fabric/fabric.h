@@ -4,6 +4,7 @@
 // manager (router_manager.h) fills the routers' tables once the subnets are up.
 #pragma once
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -31,6 +32,7 @@
 #include "sim/subnet_manager/sm/subnet_manager.h"
 #include "sim/subnet_manager/sma/switch_sma.h"
 #include "sim/transport/hca.h"
+#include "sim/transport/sharp/aggregation_node.h"
 
 namespace ibfsim {
 
@@ -138,6 +140,18 @@ class Fabric {
   Hca* hca(std::size_t node) { return hcas_.at(node).get(); }
   Switch* switch_at(std::size_t node) { return switches_.at(node).get(); }
   Router* router(std::size_t node) { return routers_.at(node); }
+  // SHARP: switch `node`'s aggregation node, made with `config` the first time it is asked for
+  // (sharp_allreduce.h); and a tree id for each job that uses them (0, 1, ...).
+  AggregationNode& aggregation_node(std::size_t node, const AggregationNodeConfig& config) {
+    auto& an = aggregation_nodes_[node];
+    if (!an) an = std::make_unique<AggregationNode>(*switches_.at(node), config);
+    return *an;
+  }
+  const AggregationNode* find_aggregation_node(std::size_t node) const {
+    const auto it = aggregation_nodes_.find(node);
+    return it == aggregation_nodes_.end() ? nullptr : it->second.get();
+  }
+  std::uint8_t next_aggregation_tree() { return aggregation_trees_++; }
   // Every node runs an SMA; nullptr when the node is not of that type.
   HcaSma* hca_sma(std::size_t node) { return hca_smas_.at(node).get(); }
   SwitchSma* switch_sma(std::size_t node) { return switch_smas_.at(node).get(); }
@@ -180,6 +194,12 @@ class Fabric {
   // window: the shortest cable latency (0: no windows).
   const Partitioning& partitioning() const { return partitioning_; }
   Time window() const { return window_; }
+  // A run across several MPI ranks, once its simulation is over (a collective): this rank lets go
+  // of the packets it handed to others, and the ledger and pool count every rank's packets.
+  void finish_ranks();
+  // Across MPI ranks, after the subnet manager's first sweep (a collective): every HCA's port
+  // LIDs as its own rank's SMA set them, so that set-up on any rank reads them right.
+  void share_port_lids();
   // Total actions run by all modules (a measure of simulation work).
   std::uint64_t events_run() const;
   // Data packets sent over all links (one per packet per hop).
@@ -209,6 +229,8 @@ class Fabric {
   std::unique_ptr<LinkBringUp> bring_up_;
   std::vector<TrainingResult> training_;
   std::vector<std::unique_ptr<Link>> links_;  // by cable
+  std::map<std::size_t, std::unique_ptr<AggregationNode>> aggregation_nodes_;  // by switch node
+  std::uint8_t aggregation_trees_ = 0;
   std::size_t cc_mads_applied_ = 0;
   Partitioning partitioning_;
   Time window_ = 0;

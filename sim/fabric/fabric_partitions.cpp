@@ -3,6 +3,8 @@
 
 #include "sim/core/calendar_process.h"
 #include "sim/core/error.h"
+#include "sim/core/rank_event_codec.h"
+#include "sim/core/rank_exchange.h"
 #include "sim/fabric/fabric.h"
 
 namespace ibfsim {
@@ -46,7 +48,55 @@ void Fabric::partition(const FabricOptions::Partitions& options) {
   ledger_.set_partitions(partitioning_.parts);
   CalendarProcess& calendar = CalendarProcess::shared();
   calendar.set_partitions(std::move(of_module), partitioning_.parts, window_);
+  if (ranks::several()) {
+    // Across MPI ranks (rank_exchange.h): packets from other ranks come from this pool, and at
+    // every barrier, before anything reads them, the ledger and pool take in the others' counts.
+    set_rank_packet_pool(&pool_);
+    ledger_.set_rank_base();
+    pool_.set_rank_base();
+    calendar.add_barrier_hook([this] {
+      ledger_.gather_ranks();
+      pool_.gather_ranks();
+    });
+  }
   if (partitioning_.parts > 1) calendar.add_barrier_hook([this] { pool_.balance(); });
+}
+
+void Fabric::share_port_lids() {
+  if (!ranks::several()) return;
+  const auto parts = static_cast<unsigned>(partitioning_.parts), nranks = static_cast<unsigned>(ranks::size());
+  const auto me = static_cast<unsigned>(ranks::rank());
+  auto owner = [&](std::size_t n) { return ranks::rank_of_partition(partitioning_.part[n], parts, nranks); };
+  std::vector<std::uint8_t> mine;
+  ByteWriter w(mine);
+  for (std::size_t n = 0; n < hcas_.size(); ++n) {
+    const Hca* h = hcas_[n].get();
+    if (!h || owner(n) != me) continue;
+    for (PortNum p = 1; p <= h->num_ports(); ++p) {
+      w.put(static_cast<std::uint64_t>(n));
+      w.put(p);
+      w.put(h->lid(p));
+      w.put(h->lmc(p));
+    }
+  }
+  std::vector<std::uint8_t> all;
+  for (const auto& b : ranks::gather(mine)) all.insert(all.end(), b.begin(), b.end());
+  ranks::broadcast(all);
+  ByteReader r(all);
+  while (!r.done()) {
+    const auto n = r.get<std::uint64_t>();
+    const auto p = r.get<PortNum>();
+    const auto lid = r.get<Lid>();
+    const auto lmc = r.get<std::uint8_t>();
+    if (owner(n) != me) hcas_.at(n)->set_port_lid(p, lid, lmc);
+  }
+}
+
+void Fabric::finish_ranks() {
+  if (!ranks::several()) return;
+  release_deferred(kTimeNever);
+  ledger_.gather_ranks();
+  pool_.gather_ranks();
 }
 
 }  // namespace ibfsim

@@ -8,6 +8,8 @@
 #include "sim/link/flow_control_packet.h"
 #include "sim/link/link_port.h"
 #include "sim/link/vcrc.h"
+#include "sim/link/wire_rank_codec.h"
+#include "sim/core/rank_event_codec.h"
 #include "sim/phy/serialization.h"
 
 namespace ibfsim {
@@ -37,7 +39,13 @@ void drop_leftover_frames(std::vector<PhyRxFrame>& frames, std::uint64_t start) 
 Wire::Wire(LinkPort& far_end, ScheduledModule& far_module, const LinkRate& rate, std::uint64_t prop_cycles,
            std::uint32_t link_id, FecTiming fec)
     : far_end_(far_end), far_module_(far_module), rate_(rate), clock_(rate.clock()), prop_cycles_(prop_cycles),
-      head_cycles_(symbols_until_bytes(rate, kLrhBytes)), link_id_(link_id), fec_(fec) {}
+      head_cycles_(symbols_until_bytes(rate, kLrhBytes)), link_id_(link_id), fec_(fec) {
+  // What this wire schedules may cross to another MPI rank (wire_rank_codec.h).
+  register_wire_rank_events();
+  add_rank_target(&far_end_);
+}
+
+Wire::~Wire() { remove_rank_target(&far_end_); }
 
 void Wire::carry_data(Packet* p, std::uint64_t c, std::uint64_t edges) {
   // The far end checks the tail only where it can turn out bad: this line can corrupt it, or the

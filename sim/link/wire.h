@@ -56,6 +56,9 @@ class Wire {
  public:
   Wire(LinkPort& far_end, ScheduledModule& far_module, const LinkRate& rate, std::uint64_t prop_cycles,
        std::uint32_t link_id, FecTiming fec = {});
+  ~Wire();
+  Wire(const Wire&) = delete;
+  Wire& operator=(const Wire&) = delete;
 
   const LinkRate& rate() const { return rate_; }
   const FecTiming& fec() const { return fec_; }

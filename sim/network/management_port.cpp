@@ -39,6 +39,7 @@ void ManagementPort::packet_arrives(Packet* p, Arrival a) {
       return;
     }
   port.free_rx(vl, blocks);
+  if (aggregation_ && vl != kVl15 && aggregation_->take(p, a.in)) return;
   if (!agent_) {
     sw_.count_discard(a.in, DropReason::kNoQp, *p);
     sw_.pool().release(p);

@@ -11,6 +11,7 @@
 
 #include "sim/core/ids.h"
 #include "sim/core/packet.h"
+#include "sim/network/aggregation_agent.h"
 #include "sim/network/management_agent.h"
 
 namespace ibfsim {
@@ -23,6 +24,8 @@ class ManagementPort {
   std::string name() const;  // event traces
 
   void set_agent(ManagementAgent* agent) { agent_ = agent; }
+  // The switch's SHARP aggregation node: offered data-VL packets before the agent.
+  void set_aggregation_agent(AggregationAgent* agent) { aggregation_ = agent; }
   // Sends an SMP (a VL15 packet, counted by the agent as created) out of port `out`; on a port
   // that is down or not cabled it is dropped and counted.
   void send_management(PortNum out, Packet* p);
@@ -49,6 +52,7 @@ class ManagementPort {
 
   Switch& sw_;
   ManagementAgent* agent_ = nullptr;
+  AggregationAgent* aggregation_ = nullptr;
 };
 
 }  // namespace ibfsim

@@ -20,6 +20,9 @@ const std::vector<ResultTable>& result_tables() {
       {"attack_targets", kAttackTargetsCsv},
       {"classes", kClassesCsv},
       {"collectives", kCollectivesCsv},
+      {"aggregation_nodes", kAggregationNodesCsv},
+      {"cm_agents", kCmAgentsCsv},
+      {"cm_connections", kCmConnectionsCsv},
   };
   return tables;
 }

@@ -1,3 +1,4 @@
+#include "sim/ethernet/l3_forwarding.h"
 #include "sim/transport/cnp.h"
 
 #include "sim/link/vcrc.h"
@@ -39,6 +40,8 @@ void build_cnp(Packet& p, const CnpFields& f) {
 }
 
 std::size_t bth_offset(const Packet& p) {
+  // RoCE v2: the BTH follows the UDP header (8 bytes, whose ports end the L3 decision bytes).
+  if (p.ethernet()) return l3_decision_bytes(p.header.data(), p.header_len) + 4;
   switch (lrh_lnh(p.header.data())) {
     case kLnhIbaLocal: return kLrhBytes;
     case kLnhIbaGlobal: return kLrhBytes + kGrhBytes;

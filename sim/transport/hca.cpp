@@ -33,6 +33,15 @@ Hca::Hca(const sc_core::sc_module_name& name, HcaConfig config, PacketPool& pool
   port_lmc_.assign(config_.num_ports, 0);
   for (unsigned i = 1; i <= config_.num_ports; ++i)
     senders_.push_back(std::make_unique<SendEngine>(*this, static_cast<PortNum>(i), config_.vl_arbitration, send_shared_));
+  if (!config_.roce_ports.empty()) {
+    IBFSIM_CHECK(config_.roce_ports.size() == config_.num_ports && config_.roce_addresses,
+                 "an HCA on Ethernet needs a RoCE port configuration per port and an address book");
+    for (unsigned i = 1; i <= config_.num_ports; ++i) {
+      eth_ports_.push_back(std::make_unique<EthernetPort>(*this, *this, static_cast<PortNum>(i),
+                                                          std::string(this->name()) + "/" + std::to_string(i)));
+      senders_[i - 1]->attach_ethernet(*eth_ports_.back(), config_.roce_ports[i - 1], *config_.roce_addresses);
+    }
+  }
 }
 
 std::uint64_t Hca::send_raw(const Packet& raw, PortNum n) {
@@ -49,7 +58,9 @@ std::size_t Hca::queued_packets() const {
 
 Grh Hca::port_grh_source(PortNum port) const {
   Grh g;
-  g.sgid = make_gid(subnet_prefix_.at(port - 1), config_.port_guid_base + port);
+  // RoCE v2: the port's GID is its IP address (IPv4-mapped).
+  g.sgid = ethernet() ? roce_gid(roce_port(port).ip)
+                      : make_gid(subnet_prefix_.at(port - 1), config_.port_guid_base + port);
   return g;
 }
 
@@ -84,5 +95,13 @@ void Hca::on_port_state_change(LinkPort& port) {
   if (port.state() == PortState::kDown) engine(port.number()).try_send();
   management_.on_port_state_change(port.number());
 }
+
+// --- EthernetPortOwner ---
+
+void Hca::on_frame_head(EthernetPort& port, Packet* p, Time, Time tail) {
+  schedule<&ReceiveEngine::roce_tail_arrives>(tail, &receive_, p, port.number());
+}
+
+void Hca::on_tx_done(EthernetPort& port) { engine(port.number()).try_send(); }
 
 }  // namespace ibfsim

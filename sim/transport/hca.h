@@ -39,6 +39,7 @@
 #include "sim/core/packet.h"
 #include "sim/core/packet_ledger.h"
 #include "sim/core/scheduled_module.h"
+#include "sim/ethernet/ethernet_port.h"
 #include "sim/link/link_port.h"
 #include "sim/link/port_output.h"
 #include "sim/link/sl_to_vl_table.h"
@@ -52,6 +53,7 @@
 #include "sim/transport/host_memory.h"
 #include "sim/transport/memory_region.h"
 #include "sim/transport/queue_pair.h"
+#include "sim/transport/roce/roce_hca_port.h"
 #include "sim/transport/receive_engine.h"
 #include "sim/transport/send_engine.h"
 #include "sim/transport/verbs_resources.h"
@@ -97,6 +99,11 @@ struct HcaConfig {
   std::uint64_t seed = 1;
   // RC QPs tolerate packets out of PSN order (rc_out_of_order.cpp) instead of go-back-N.
   bool rc_out_of_order = false;
+  // Ethernet ports (roce/roce_hca_port.h): one per port when set, and then every port is an
+  // EthernetPort carrying RoCE v2 instead of an InfiniBand LinkPort (which stays, uncabled: the
+  // send engines keep their per-VL queues). `roce_addresses` maps the LIDs QPs name to IPs.
+  std::vector<RocePortConfig> roce_ports;
+  std::shared_ptr<const RoceAddressBook> roce_addresses;
 };
 
 struct HcaStats {
@@ -105,13 +112,17 @@ struct HcaStats {
   std::uint64_t payload_mismatches = 0;  // carried payload differed from the pattern sent
 };
 
-class Hca final : public ScheduledModule, public PortOwner, public TransportEnv {
+class Hca final : public ScheduledModule, public PortOwner, public EthernetPortOwner, public TransportEnv {
  public:
   Hca(const sc_core::sc_module_name& name, HcaConfig config, PacketPool& pool, PacketLedger& ledger);
 
   const HcaConfig& config() const { return config_; }
   LinkPort& port(PortNum n = 1) { return *ports_.at(n - 1); }
   unsigned num_ports() const { return static_cast<unsigned>(ports_.size()); }
+  // Whether the ports are Ethernet (HcaConfig::roce_ports), and port n's Ethernet port.
+  bool ethernet() const { return !eth_ports_.empty(); }
+  EthernetPort& ethernet_port(PortNum n = 1) { return *eth_ports_.at(n - 1); }
+  const RocePortConfig& roce_port(PortNum n = 1) const { return config_.roce_ports.at(n - 1); }
   Lid lid(PortNum n = 1) const { return config_.port_lids.at(n - 1); }
   std::uint8_t lmc(PortNum n = 1) const { return port_lmc_.at(n - 1); }
   // Whether `dlid` is one of port n's LIDs: base .. base + 2^LMC - 1.
@@ -162,6 +173,18 @@ class Hca final : public ScheduledModule, public PortOwner, public TransportEnv 
     QueuePair* q = verbs_.find(src_qp);
     IBFSIM_CHECK(q != nullptr && q->is_generator(), "post_ud_send on a QP that is not a traffic generator's");
     return engine(q->port()).post_datagram(*q, {dlid, dest_qp, q_key, bytes, sl}, measured, flow, created);
+  }
+  // post_ud_send of the `bytes` at `payload` (copied into the packet, carried whatever
+  // carry_payload says): what an IPoIB interface sends. The receiving QP must not check the
+  // payload pattern (QueuePair::set_payload_pattern).
+  std::uint64_t post_ud_send_bytes(Qpn src_qp, Lid dlid, Qpn dest_qp, std::uint32_t q_key, const std::uint8_t* payload,
+                                   std::uint32_t bytes, bool measured, std::uint8_t sl = 0, std::uint16_t flow = 0,
+                                   Time created = kTimeNever) {
+    QueuePair* q = verbs_.find(src_qp);
+    IBFSIM_CHECK(q != nullptr && q->is_generator(), "post_ud_send on a QP that is not a traffic generator's");
+    QueuePair::Datagram d{dlid, dest_qp, q_key, bytes, sl};
+    d.payload = payload;
+    return engine(q->port()).post_datagram(*q, d, measured, flow, created);
   }
   // Sends a copy of `p`, a packet built elsewhere, on `port` exactly as its bytes are (CRCs are not
   // rewritten) on the VL its LRH names, in turn with the HCA's other packets: a way to put crafted
@@ -289,6 +312,9 @@ class Hca final : public ScheduledModule, public PortOwner, public TransportEnv 
   void on_credits(LinkPort& port) override;
   void on_link_discard(LinkPort& port, Packet* p, DropReason reason) override;
   void on_port_state_change(LinkPort& port) override;
+  // EthernetPortOwner (Ethernet ports)
+  void on_frame_head(EthernetPort& port, Packet* p, Time head, Time tail) override;
+  void on_tx_done(EthernetPort& port) override;
 
   // --- the blocks (the tests of the send and receive engines drive them directly) ---
   SendEngine& send_engine(PortNum n) { return *senders_.at(n - 1); }
@@ -333,6 +359,7 @@ class Hca final : public ScheduledModule, public PortOwner, public TransportEnv 
   PacketPool& pool_;
   PacketLedger& ledger_;
   std::vector<std::unique_ptr<LinkPort>> ports_;
+  std::vector<std::unique_ptr<EthernetPort>> eth_ports_;  // empty: InfiniBand
   std::vector<SlToVlTable> port_sl_to_vl_;  // per port
   std::vector<std::uint64_t> subnet_prefix_;  // per port
   std::vector<std::uint8_t> port_lmc_;      // per port

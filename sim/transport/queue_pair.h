@@ -92,6 +92,10 @@ class QueuePair {
   // receive engine checks them) and no QpStats. The verbs calls refuse it.
   static std::unique_ptr<QueuePair> make_generator(TransportEnv& env, Qpn qpn, std::uint32_t q_key);
   bool is_generator() const { return generator_; }
+  // Whether what this generator QP receives carries the payload pattern (payload_pattern_byte),
+  // which the receive engine checks; false for a QP whose senders give their own bytes (IPoIB).
+  bool payload_pattern() const { return payload_pattern_; }
+  void set_payload_pattern(bool on) { payload_pattern_ = on; }
   // What the generator posts: a UD SEND Only of `bytes` to (dlid, dest_qp) carrying Q_Key `q_key`
   // (as given: controlled or not), on service level `sl`.
   struct Datagram {
@@ -100,6 +104,9 @@ class QueuePair {
     std::uint32_t q_key = 0;
     std::uint32_t bytes = 0;
     std::uint8_t sl = 0;
+    // The payload's bytes, given by the sender (an IPoIB interface's IP packet): carried whether
+    // or not the HCA carries payload patterns. nullptr: the pattern, or elided.
+    const std::uint8_t* payload = nullptr;
   };
   // Generator QPs: builds `d` into p at the QP's next PSN with the default P_Key 0xFFFF, on `vl`
   // (d.sl mapped by the QP's port) from `slid` (that port's LID), which the HCA's send engine has
@@ -331,6 +338,7 @@ class QueuePair {
   std::vector<std::uint8_t> scratch_;
   bool built_inline_ = false;
   bool generator_ = false;
+  bool payload_pattern_ = true;
 };
 
 }  // namespace ibfsim

@@ -9,6 +9,8 @@
 #include "sim/transport/icrc.h"
 #include "sim/transport/p_key.h"
 #include "sim/transport/q_key.h"
+#include "sim/transport/roce/roce_frame.h"
+#include "sim/transport/roce/roce_hca_port.h"
 #include "sim/transport/ud_send_packet.h"
 
 namespace ibfsim {
@@ -37,8 +39,12 @@ ReceiveEngine::ReceiveEngine(Hca& hca, const HostInterfaceConfig& host, unsigned
 void ReceiveEngine::drop(PortNum n, Packet* p, DropReason reason) {
   hca_.ledger().dropped(reason, counts_as_management(*p));
   ++discards_[n - 1][static_cast<int>(reason)];
-  hca_.link(n).free_rx(lrh_vl(p->header.data()), credits_for_bytes(p->wire_bytes()));
+  free_buffer(n, *p);
   hca_.pool().release(p);
+}
+
+void ReceiveEngine::free_buffer(PortNum n, const Packet& p) {
+  if (!p.ethernet()) hca_.link(n).free_rx(lrh_vl(p.header.data()), credits_for_bytes(p.wire_bytes()));
 }
 
 void ReceiveEngine::link_discard(PortNum n, Packet* p, DropReason reason) {
@@ -51,7 +57,7 @@ void ReceiveEngine::link_discard(PortNum n, Packet* p, DropReason reason) {
 inline void ReceiveEngine::delivered(PortNum n, Packet* p) {
   hca_.ledger().delivered();
   if (observer_) observer_->on_delivered(hca_, *p, hca_.now());
-  hca_.link(n).free_rx(lrh_vl(p->header.data()), credits_for_bytes(p->wire_bytes()));
+  free_buffer(n, *p);
   hca_.pool().release(p);
 }
 
@@ -104,7 +110,7 @@ void ReceiveEngine::tail_arrives(Packet* p, PortNum n) {
   // The generator's UD QP owes no response: the BECN goes back in a CNP to DETH.SrcQP.
   if (HcaCongestionControl* cc = hca_.congestion_control(); cc && ud->bth.fecn)
     cc->answer_datagram_fecn(n, q->qpn(), lrh, ud->bth, ud->deth.src_qp);
-  check_payload(*p);
+  if (q->payload_pattern()) check_payload(*p);
   hca_.count_received(*p);
   delivered(n, p);
 }
@@ -174,6 +180,72 @@ void ReceiveEngine::take_cnp(PortNum n, Packet* p) {
   const std::uint8_t* h = p->header.data();
   hca_.congestion_control()->on_cnp(n, bth_dest_qp(h + bth_offset(*p)), lrh_sl(h));
   delivered(n, p);
+}
+
+// --- RoCE v2 frames (Ethernet ports) ---
+
+ReceiveEngine::RoceArrival ReceiveEngine::check_roce(PortNum n, const Packet& p) {
+  RoceArrival a;
+  p.write_frame(frame_);
+  const ParsedRoceFrame f = parse_roce_frame(frame_.data(), frame_.size());
+  if (!f.ok()) {
+    a.drop = f.error == RoceFrameError::kBadFcs    ? DropReason::kVcrcError
+             : f.error == RoceFrameError::kBadIcrc ? DropReason::kIcrcError
+                                                   : DropReason::kMalformed;
+    return a;
+  }
+  const bool v4 = f.ip_version == IpVersion::kV4;
+  const IpAddress src = v4 ? IpAddress::v4(f.ipv4.src[0], f.ipv4.src[1], f.ipv4.src[2], f.ipv4.src[3])
+                           : IpAddress::v6(f.ipv6.sgid);
+  const IpAddress dst = v4 ? IpAddress::v4(f.ipv4.dst[0], f.ipv4.dst[1], f.ipv4.dst[2], f.ipv4.dst[3])
+                           : IpAddress::v6(f.ipv6.dgid);
+  if (dst != hca_.roce_port(n).ip) {
+    a.drop = DropReason::kWrongDlid;
+    return a;
+  }
+  a.q = f.cnp ? nullptr : hca_.verbs_resources().find(f.h.bth.dest_qp);
+  if (a.q == nullptr || a.q->is_generator()) {
+    a.drop = DropReason::kNoQp;
+    return a;
+  }
+  // A QP whose address vector is global knows its peer by GID (RoCE v2: its IP address), checked
+  // against the frame's source IP; the LID means nothing on Ethernet, so its path's stands in.
+  // Otherwise the source IP must be a host whose LID the address book knows.
+  const bool global = a.q->type() != verbs::IBV_QPT_UD && a.q->attr().ah_attr.is_global;
+  const auto slid = global ? std::optional<Lid>(a.q->attr().ah_attr.dlid) : hca_.config().roce_addresses->lid_of(src);
+  if (!slid) {
+    a.drop = DropReason::kInvalidLid;
+    return a;
+  }
+  // The IP header stands for the GRH of a QP whose address vector is global (RoCE v2 GIDs).
+  a.pp = roce_transport_view(f, *slid, hca_.lid(n), global);
+  return a;
+}
+
+void ReceiveEngine::roce_tail_arrives(Packet* p, PortNum n) {
+  const RoceArrival a = check_roce(n, *p);
+  if (a.drop) return drop(n, p, *a.drop);
+  const ParsedPacket& pp = a.pp;
+  if (pp.h.bth.tver != 0) return drop(n, p, DropReason::kMalformed);
+  if (pp.payload_len != p->payload_len) split_payload(*p, pp.payload_len, hca_.carry_payload());
+  // R37: P_Key, as on InfiniBand (the BTH carries it on either fabric).
+  if (!p_key_match(pp.h.bth.p_key, hca_.port_p_key(n, a.q->attr().pkey_index)))
+    return drop(n, p, DropReason::kPkeyViolation);
+  // The receive DMA, in arrival order (take_verbs).
+  const Time now = hca_.now();
+  const Time done = p->payload_len ? dma_.transfer(now, p->payload_len) : dma_.drained(now);
+  if (done > now) {
+    hca_.schedule<&ReceiveEngine::roce_dma_done>(done, this, p, n);
+    return;
+  }
+  deliver_verbs(n, p, pp);
+}
+
+void ReceiveEngine::roce_dma_done(Packet* p, PortNum n) {
+  // Checked again rather than keep a parsed copy per frame in flight (the QP may have gone).
+  const RoceArrival a = check_roce(n, *p);
+  if (a.drop) return drop(n, p, *a.drop);
+  deliver_verbs(n, p, a.pp);
 }
 
 std::string ReceiveEngine::name() const { return std::string(hca_.name()) + "/receive"; }

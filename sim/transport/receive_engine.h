@@ -10,10 +10,18 @@
 //   - anything else must be a UD SEND for a generator QP (or for none): TVer, DestQP (R2, R14),
 //     the QP, its Q_Key (R36); the generator's QPs need no receive WQE and no DMA.
 // A packet delivered to a QP is shown to the delivery observer, and its buffer space is freed.
+// On an Ethernet port (Hca on RoCE v2) a frame is checked by parse_roce_frame (FCS, IP header and
+// checksum, UDP port 4791 and length, opcode, PadCnt, ICRC), then its destination IP (the port's),
+// its DestQP (a verbs QP: the traffic generator's UD QPs and CNPs are InfiniBand only) and its
+// source IP (for a QP with a global path, its SGID, the IPv4-mapped source IP, is what the QP
+// checks; otherwise a host the address book knows, whose LID the QP checks), and goes the way of
+// a verbs packet from the transport checks on. FCS errors count as kVcrcError (the link
+// CRC), a bad ICRC as kIcrcError, another IP as kWrongDlid, an unknown source as kInvalidLid.
 #pragma once
 #include <string>
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "sim/core/ids.h"
@@ -48,6 +56,10 @@ class ReceiveEngine {
   void tail_arrives(Packet* p, PortNum n);
   // The payload of verbs packet `p` is in host memory: its QP takes it.
   void dma_done(Packet* p, PortNum n);
+  // An Ethernet port: the tail of RoCE v2 frame `p` is in on port n,
+  // and, after its receive DMA, its payload is in host memory.
+  void roce_tail_arrives(Packet* p, PortNum n);
+  void roce_dma_done(Packet* p, PortNum n);
 
  private:
   // QP0's SMPs (hca_management.h); dropped if not for it.
@@ -61,11 +73,21 @@ class ReceiveEngine {
   // The packet reached its consumer: counted, shown to the observer, its buffer freed.
   void delivered(PortNum n, Packet* p);
   void drop(PortNum n, Packet* p, DropReason reason);
+  // Frees the receive buffer space of an InfiniBand packet (Ethernet ports have no credits).
+  void free_buffer(PortNum n, const Packet& p);
+  // The checks of a RoCE frame up to its QP: the transport's view of it, or a drop reason.
+  struct RoceArrival {
+    ParsedPacket pp;
+    QueuePair* q = nullptr;
+    std::optional<DropReason> drop;
+  };
+  RoceArrival check_roce(PortNum n, const Packet& p);
 
   Hca& hca_;
   DmaPipe dma_;  // the host interface's write direction
   DeliveryObserver* observer_ = nullptr;
   std::vector<std::array<std::uint64_t, static_cast<int>(DropReason::kCount)>> discards_;  // [port-1][reason]
+  std::vector<std::uint8_t> frame_;  // a received RoCE frame's bytes, reused frame to frame
 };
 
 }  // namespace ibfsim

@@ -48,13 +48,13 @@ std::uint64_t SendEngine::post_datagram(QueuePair& q, const QueuePair::Datagram&
   p->measured = measured;
   p->flow = flow;
   p->src_qp = q.qpn();
-  const bool carry = hca_.carry_payload();
+  const bool carry = hca_.carry_payload() && d.payload == nullptr;
   if (carry) {
     payload_.resize(d.bytes);
     for (std::uint32_t i = 0; i < d.bytes; ++i) payload_[i] = payload_pattern_byte(p->id, i);
   }
   const std::uint8_t vl = hca_.sl_to_vl(n_, d.sl);
-  q.build_datagram(*p, d, vl, hca_.lid(n_), carry ? payload_.data() : nullptr);
+  q.build_datagram(*p, d, vl, hca_.lid(n_), d.payload ? d.payload : carry ? payload_.data() : nullptr);
   hca_.ledger().created();
   inject(p, vl, false);
   return p->id;
@@ -166,6 +166,8 @@ PortOutput::Candidacy SendEngine::candidate(std::uint8_t v) {
       return PortOutput::Candidacy::kNone;
     }
   }
+  // Ethernet has no credits (and no PFC yet): a packet that is staged may go.
+  if (eth_) return PortOutput::Candidacy::kReady;
   return output_.port().may_send(v, credits_for_bytes(p.wire_bytes())) ? PortOutput::Candidacy::kReady
                                                                         : PortOutput::Candidacy::kBlocked;
 }
@@ -209,6 +211,7 @@ void SendEngine::sent(std::uint8_t vl, Packet* p, Time start) {
 
 bool SendEngine::blocked_after_send(std::uint8_t v) {
   const auto& q = queues_[v];
+  if (eth_) return false;
   return !q.empty() && !output_.port().may_send(v, credits_for_bytes(q.front().p->wire_bytes()));
 }
 

@@ -28,6 +28,9 @@
 namespace ibfsim {
 
 class Hca;
+class EthernetPort;
+struct RocePortConfig;
+class RoceAddressBook;
 
 // What the send engines of one HCA share.
 struct SendShared {
@@ -61,8 +64,20 @@ class SendEngine : public PortOutput::Source {
   PortNum port_number() const { return n_; }
   PortOutput& output() { return output_; }
   const PortOutput& output() const { return output_; }
-  // The port's output looks for the next packet to send (PortOutput::try_send).
-  void try_send() { output_.try_send(); }
+  // The port's output looks for the next packet to send (PortOutput::try_send; on Ethernet,
+  // ethernet_try_send).
+  void try_send() {
+    if (eth_) ethernet_try_send();
+    else output_.try_send();
+  }
+  // Makes this engine send on Ethernet port `port` (send_engine_ethernet.cpp): its packets are
+  // framed as RoCE v2 as they go, no credits are waited for, and the VLs with a packet ready take
+  // turns (round robin; the SL->VL table still picks the queue). The references must outlive it.
+  void attach_ethernet(EthernetPort& port, const RocePortConfig& roce, const RoceAddressBook& book) {
+    eth_ = &port;
+    roce_ = &roce;
+    book_ = &book;
+  }
 
   // Hca::post_ud_send on generator QP q (of this port): the datagram `d` is built now, carrying
   // the payload pattern when payloads are carried, and queued; its SL must map to an operational
@@ -128,8 +143,15 @@ class SendEngine : public PortOutput::Source {
   // Builds the next packet of QP q (taken off VL v's ring) and stages it.
   void stage_from(QueuePair& q, std::uint8_t v);
 
+  // The Ethernet port's output: picks a VL whose packet is ready, frames it as RoCE v2 and sends it.
+  void ethernet_try_send();
+
   Hca& hca_;
   PortNum n_;
+  EthernetPort* eth_ = nullptr;  // null: InfiniBand (output_)
+  const RocePortConfig* roce_ = nullptr;
+  const RoceAddressBook* book_ = nullptr;
+  std::uint8_t eth_next_vl_ = 0;  // round robin among ready VLs
   SendShared& shared_;
   PortOutput output_;
   std::array<RingQueue<Queued>, kMaxDataVls + 1> queues_;

@@ -8,6 +8,7 @@
 #include "sim/core/error.h"
 #include "sim/core/calendar_process.h"
 #include "sim/fabric/fabric.h"
+#include "sim/workload/simulation_spec.h"
 
 namespace ibfsim {
 
@@ -23,6 +24,11 @@ BringUpResult bring_up_scenario(const Scenario& sc) {
   fo.subnet_manager = subnet_manager_settings(sc);
   fo.sma_timing = sc.subnet_manager.sma;
   for (const auto& [name, t] : sc.subnet_manager.sma_by_node) fo.sma_timing_by_node.emplace_back(*sc.topology.find_node(name), t);
+  // In windows as `ibfsim run` goes; no workload here, so only the number of partitions matters
+  // (the tables are the same with any).
+  FabricOptions::Partitions parts;  // (not optional::emplace(): clang rejects it for this nested struct)
+  parts.parts = resolve_threads(sc.simulation.threads);
+  fo.partitions = parts;
   // Lives until the process ends, as SystemC modules must.
   Fabric& fabric = *new Fabric(sc.topology, fo);
   SubnetManager& sm = *fabric.subnet_manager();

@@ -9,11 +9,15 @@
 namespace ibfsim {
 
 // ud_send: the UD traffic generator (packets built at the wire, each at most one MTU);
-// ud, uc, rc: verbs queue pairs through the HCA model.
-enum class ClassTransport : std::uint8_t { kUdSend, kUd, kUc, kRc };
+// ud, uc, rc: verbs queue pairs through the HCA model; ipoib_udp: UDP datagrams over IPv4 over
+// the hosts' IPoIB interfaces (workload/ipoib_interface.h), built at the wire like ud_send, each
+// packet's payload the IPoIB, IPv4 and UDP headers (32 bytes) and at most MTU - 32 bytes of data.
+enum class ClassTransport : std::uint8_t { kUdSend, kUd, kUc, kRc, kIpoibUdp };
+// ipoib_udp: the headers inside each packet's payload (IPoIB 4, IPv4 20, UDP 8).
+constexpr std::uint32_t kIpoibUdpOverhead = 32;
 enum class ClassVerb : std::uint8_t { kSend, kWrite, kRead };
 
-const char* class_transport_name(ClassTransport t);  // ud_send, ud, uc, rc
+const char* class_transport_name(ClassTransport t);  // ud_send, ud, uc, rc, ipoib_udp
 const char* class_verb_name(ClassVerb v);            // send, write, read
 
 struct MessagePackets {
@@ -25,7 +29,7 @@ struct MessagePackets {
 };
 
 // The data packets of a message of `bytes` payload with path MTU `mtu`. A zero-byte message is one
-// packet. For READ these are the responses, which carry the data from the target back.
+// packet. ipoib_udp: `bytes` of UDP data, each packet carrying at most mtu - 32 of them. For READ these are the responses, which carry the data from the target back.
 MessagePackets message_packets(ClassTransport t, ClassVerb v, std::uint64_t bytes, std::uint32_t mtu);
 
 // Wire bytes of one packet with `header` bytes of headers (LRH..last extended header) and `payload`.

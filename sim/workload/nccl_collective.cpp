@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "sim/core/error.h"
+#include "sim/workload/sharp_allreduce.h"
 
 namespace ibfsim {
 
@@ -58,8 +59,28 @@ NcclCollective::NcclCollective(const NcclCollectiveSpec& spec, Fabric& fabric, V
 
 NcclCollective::~NcclCollective() = default;
 
+const std::vector<NcclResultRow>& NcclCollective::rows() const { return sharp_ ? sharp_->rows() : rows_; }
+
+std::uint64_t NcclCollective::error_completions() const {
+  return error_completions_ + (sharp_ ? sharp_->error_completions() : 0);
+}
+
 void NcclCollective::setup(Time begin, NcclCollective* after) {
   begin_ = begin;
+  if (spec_.algorithm == NcclAlgorithm::kSharp) {
+    sharp_ = std::make_unique<SharpAllreduce>(spec_, fabric_, owner_, nodes_, [this](bool last) {
+      const Time now = ScheduledModule::now();
+      Hca* first = fabric_.hca(nodes_.front());
+      if (!last) return first->schedule<&NcclCollective::size_starts>(now, this);
+      done_ = true;
+      if (next_) first->schedule<&NcclCollective::size_starts>(now, next_);
+      owner_.flow_progress();
+    });
+    sharp_->setup();
+    if (after) after->next_ = this;
+    else fabric_.hca(nodes_.front())->schedule<&NcclCollective::size_starts>(begin, this);
+    return;
+  }
   const std::uint64_t region = std::uint64_t{kNcclSteps} * std::max<std::uint64_t>(spec_.chunk_size, 1);
   for (std::uint32_t r = 0; r < nodes_.size(); ++r) {
     auto rank = std::make_unique<Rank>();
@@ -153,7 +174,10 @@ void NcclCollective::connect_pair(std::uint32_t channel, std::uint32_t a, std::u
   }
 }
 
-void NcclCollective::size_starts() { start_size(); }
+void NcclCollective::size_starts() {
+  if (sharp_) return sharp_->start_size();
+  start_size();
+}
 
 void NcclCollective::start_size() {
   const std::uint64_t size = nccl_round_size(plan_, sizes_[size_index_]);
@@ -325,9 +349,7 @@ void NcclCollective::check_barrier() {
   row.count = row.size_bytes / spec_.type_bytes / (per_rank ? ranks_.size() : 1);
   double sum_fs = 0;
   for (const auto& rank : ranks_) sum_fs += static_cast<double>(rank->end - timed_start_);
-  row.time_us = sum_fs / static_cast<double>(ranks_.size()) / spec_.iterations / 1e9;
-  row.algbw_gbps = row.time_us > 0 ? static_cast<double>(row.size_bytes) / (row.time_us * 1e3) : 0;
-  row.busbw_gbps = row.algbw_gbps * nccl_bus_factor(spec_.op, plan_.ranks);
+  set_nccl_timing(row, sum_fs, ranks_.size(), spec_.iterations, nccl_bus_factor(spec_.op, plan_.ranks));
   rows_.push_back(row);
   if (++size_index_ < sizes_.size()) {
     for (auto& rank : ranks_) rank->waiting = true;  // until the next size starts
@@ -339,11 +361,22 @@ void NcclCollective::check_barrier() {
   owner_.flow_progress();
 }
 
+void set_nccl_timing(NcclResultRow& row, double elapsed_fs_sum, std::size_t ranks, std::uint32_t iterations,
+                     double bus_factor) {
+  row.time_us = elapsed_fs_sum / static_cast<double>(ranks) / iterations / 1e9;
+  row.algbw_gbps = row.time_us > 0 ? static_cast<double>(row.size_bytes) / (row.time_us * 1e3) : 0;
+  row.busbw_gbps = row.algbw_gbps * bus_factor;
+}
+
 std::string nccl_tests_table(const NcclCollectiveSpec& spec, const std::vector<NcclResultRow>& rows, bool done) {
   const bool reduces = spec.op == NcclOp::kAllReduce || spec.op == NcclOp::kReduceScatter;
   const int root = spec.op == NcclOp::kBroadcast ? static_cast<int>(spec.root) : -1;
-  std::string s = fmt::format("# {}: {} {}, {} ranks, {} channels, chunk {} B\n", spec.name, nccl_op_name(spec.op),
-                              nccl_algorithm_name(spec.algorithm), spec.ranks.size(), spec.channels, spec.chunk_size);
+  std::string s =
+      spec.algorithm == NcclAlgorithm::kSharp
+          ? fmt::format("# {}: {} sharp, {} ranks, reduced in the switches, operations of {} B\n", spec.name,
+                        nccl_op_name(spec.op), spec.ranks.size(), sharp_operation_bytes(spec))
+          : fmt::format("# {}: {} {}, {} ranks, {} channels, chunk {} B\n", spec.name, nccl_op_name(spec.op),
+                        nccl_algorithm_name(spec.algorithm), spec.ranks.size(), spec.channels, spec.chunk_size);
   s += fmt::format("#{:>62}{}\n", "", "out-of-place");
   s += fmt::format("# {:>10}  {:>12}  {:>8}  {:>6}  {:>6}  {:>7}  {:>6}  {:>6}  {:>6}\n", "size", "count", "type",
                    "redop", "root", "time", "algbw", "busbw", "#wrong");
@@ -356,7 +389,8 @@ std::string nccl_tests_table(const NcclCollectiveSpec& spec, const std::vector<N
                              : r.time_us >= 100 ? fmt::format("{:7.1f}", r.time_us)
                                                 : fmt::format("{:7.2f}", r.time_us);
     s += fmt::format("{:>12}  {:>12}  {:>8}  {:>6}  {:>6}  {}  {:6.2f}  {:6.2f}  {:>6}\n", r.size_bytes, r.count,
-                     spec.datatype, reduces ? "sum" : "none", root, time, r.algbw_gbps, r.busbw_gbps, "N/A");
+                     spec.datatype, reduces ? "sum" : "none", root, time, r.algbw_gbps, r.busbw_gbps,
+                     r.wrong ? std::to_string(*r.wrong) : std::string("N/A"));
     bus_sum += r.busbw_gbps;
   }
   s += fmt::format("# Avg bus bandwidth    : {:g}\n", rows.empty() ? 0.0 : bus_sum / static_cast<double>(rows.size()));

@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,7 +36,17 @@ inline constexpr std::uint32_t kNcclSteps = 8;  // WRITEs a connection may have 
 struct NcclResultRow {
   std::uint64_t size_bytes = 0, count = 0;
   double time_us = 0, algbw_gbps = 0, busbw_gbps = 0;  // GB/s = 1e9 bytes/s, as nccl-tests
+  // Result elements that were wrong, over every iteration and rank, when values were carried and
+  // checked (algorithm: sharp with outputs.data_check); unset: N/A.
+  std::optional<std::uint64_t> wrong;
 };
+
+// A row's timing columns as nccl-tests computes them: time = the ranks' mean elapsed time from the
+// timed start, per iteration; algbw = size / time; busbw = algbw x the op's bus factor.
+void set_nccl_timing(NcclResultRow& row, double elapsed_fs_sum, std::size_t ranks, std::uint32_t iterations,
+                     double bus_factor);
+
+class SharpAllreduce;
 
 class NcclCollective {
  public:
@@ -50,8 +61,10 @@ class NcclCollective {
   const NcclCollectiveSpec& spec() const { return spec_; }
   const std::string& name() const { return spec_.name; }  // in event traces
   bool done() const { return done_; }
-  const std::vector<NcclResultRow>& rows() const { return rows_; }
-  std::uint64_t error_completions() const { return error_completions_; }
+  const std::vector<NcclResultRow>& rows() const;
+  std::uint64_t error_completions() const;
+  // algorithm: sharp: its run (sharp_allreduce.h); nullptr otherwise.
+  const SharpAllreduce* sharp() const { return sharp_.get(); }
   // Rank nodes (fabric node indices), rank 0 first.
   const std::vector<std::size_t>& nodes() const { return nodes_; }
 
@@ -92,6 +105,7 @@ class NcclCollective {
   std::map<std::uint64_t, std::uint32_t> conn_by_key_;  // (channel, src, dst) -> conns_ index
   std::map<std::uint64_t, std::uint32_t> conn_by_qp_;   // (rank, QPN) -> the connection it sends on
   NcclCollective* next_ = nullptr;                      // starts when this one is done
+  std::unique_ptr<SharpAllreduce> sharp_;               // algorithm: sharp
   Time begin_ = 0;
 
   // The running size.
@@ -114,7 +128,7 @@ class NcclCollective {
 };
 
 // nccl-tests' table for `rows` of collective `spec` (the header lines, then one line per size,
-// out-of-place columns; #wrong is N/A: data is not carried). `done` false: a last line says the
+// out-of-place columns; #wrong is N/A unless values were checked: NcclResultRow::wrong). `done` false: a last line says the
 // run ended before every size was measured.
 std::string nccl_tests_table(const NcclCollectiveSpec& spec, const std::vector<NcclResultRow>& rows, bool done = true);
 

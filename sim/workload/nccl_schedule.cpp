@@ -151,7 +151,9 @@ const char* nccl_op_name(NcclOp op) {
   return "broadcast";
 }
 
-const char* nccl_algorithm_name(NcclAlgorithm a) { return a == NcclAlgorithm::kRing ? "ring" : "tree"; }
+const char* nccl_algorithm_name(NcclAlgorithm a) {
+  return a == NcclAlgorithm::kRing ? "ring" : a == NcclAlgorithm::kTree ? "tree" : "sharp";
+}
 
 std::uint64_t nccl_round_size(const NcclPlan& plan, std::uint64_t size_bytes) {
   const bool per_rank = plan.op == NcclOp::kAllGather || plan.op == NcclOp::kReduceScatter || plan.op == NcclOp::kAllToAll;
@@ -214,6 +216,7 @@ std::vector<NcclTransfer> nccl_schedule(const NcclPlan& plan, std::uint64_t size
                "nccl schedule: bad plan");
   IBFSIM_CHECK(plan.algorithm == NcclAlgorithm::kRing || plan.op == NcclOp::kAllReduce,
                "nccl schedule: tree is for allreduce only");
+  IBFSIM_CHECK(plan.algorithm != NcclAlgorithm::kSharp, "nccl schedule: SHARP reduces in the switches (no transfers)");
   Builder b{plan, {}};
   std::uint64_t elems = size_bytes / plan.type_bytes;
   if (plan.op == NcclOp::kAllToAll) elems /= plan.ranks;  // each block

@@ -36,10 +36,12 @@
 namespace ibfsim {
 
 enum class NcclOp { kAllReduce, kAllGather, kReduceScatter, kAllToAll, kBroadcast };
-enum class NcclAlgorithm { kRing, kTree };
+// kSharp: allreduce reduced in the switches (SHARP aggregation trees, sharp_allreduce.h); it has no
+// transfer schedule here.
+enum class NcclAlgorithm { kRing, kTree, kSharp };
 
 const char* nccl_op_name(NcclOp op);              // "allreduce", ...
-const char* nccl_algorithm_name(NcclAlgorithm a);  // "ring", "tree"
+const char* nccl_algorithm_name(NcclAlgorithm a);  // "ring", "tree", "sharp"
 
 struct NcclPlan {
   NcclOp op = NcclOp::kAllReduce;

@@ -56,14 +56,17 @@ NcclOp parse_op(const YamlValue& v) {
 
 NcclAlgorithm parse_algorithm(const YamlValue& v, NcclOp op) {
   const std::string s = v.as<std::string>();
-  if (s == "collnet" || s == "collnet_direct" || s == "collnet_chain" || s == "sharp" || s == "nvls" ||
-      s == "nvls_tree")
-    v.fail("ring or tree (in-network reduction, " + s + ", is not modelled yet)", "'" + s + "'");
+  if (s == "sharp" || s == "collnet") {
+    if (op != NcclOp::kAllReduce) v.fail("ring (SHARP reduces allreduce only)", "'" + s + "'");
+    return NcclAlgorithm::kSharp;
+  }
+  if (s == "collnet_direct" || s == "collnet_chain" || s == "nvls" || s == "nvls_tree")
+    v.fail("ring, tree or sharp (" + s + " is not modelled yet)", "'" + s + "'");
   if (s == "tree") {
     if (op != NcclOp::kAllReduce) v.fail("ring (tree is NCCL's algorithm for allreduce only)", "'tree'");
     return NcclAlgorithm::kTree;
   }
-  if (s != "ring") v.fail("ring or tree", "'" + s + "'");
+  if (s != "ring") v.fail("ring, tree or sharp", "'" + s + "'");
   return NcclAlgorithm::kRing;
 }
 
@@ -71,7 +74,7 @@ NcclCollectiveSpec parse_one(const YamlValue& item, const Scenario& s) {
   const YamlMap m = item.as_map();
   m.check_no_unknown_keys({"name", "ranks", "op", "algorithm", "channels", "chunk_size", "min_bytes", "max_bytes",
                            "factor", "iterations", "warmup_iterations", "datatype", "root", "reduce_bandwidth", "sl",
-                           "mtu"});
+                           "mtu", "sharp"});
   NcclCollectiveSpec c;
   c.op = parse_op(m.get("op"));
   if (auto v = m.find("algorithm")) c.algorithm = parse_algorithm(*v, c.op);
@@ -121,6 +124,29 @@ NcclCollectiveSpec parse_one(const YamlValue& item, const Scenario& s) {
     if (c.mtu != 256 && c.mtu != 512 && c.mtu != 1024 && c.mtu != 2048 && c.mtu != 4096)
       v->fail("256, 512, 1024, 2048 or 4096", std::to_string(c.mtu));
   }
+  if (auto v = m.find("sharp")) {
+    if (c.algorithm != NcclAlgorithm::kSharp) v->fail("no sharp settings (algorithm: sharp has them)", "sharp");
+    const YamlMap sm = v->as_map();
+    sm.check_no_unknown_keys({"latency", "bandwidth", "max_operations", "buffer"});
+    c.sharp.latency = sm.duration("latency", c.sharp.latency);
+    if (auto b = sm.find("bandwidth")) c.sharp.bandwidth_gbps = b->as_double(0, 1e6);
+    c.sharp.max_operations = sm.optional_in_range<std::uint32_t>("max_operations", c.sharp.max_operations, 1, 65536);
+    if (auto b = sm.find("buffer")) c.sharp.buffer_bytes = static_cast<std::uint32_t>(byte_count(*b, 64));
+    if (c.sharp.buffer_bytes > (1u << 20)) sm.get("buffer").fail("a buffer of 64 B to 1M", std::to_string(c.sharp.buffer_bytes));
+  }
+  if (c.algorithm == NcclAlgorithm::kSharp) {
+    // SHARP streams operations of min(mtu, sharp.buffer) bytes to the switches, which reduce: a
+    // ring's channels, chunks and host reduction rate mean nothing there, so they are refused.
+    for (const char* key : {"channels", "chunk_size", "reduce_bandwidth"})
+      if (auto v = m.find(key))
+        v->fail(std::string("no ") + key + " with algorithm: sharp (operations are min(mtu, sharp.buffer) bytes, "
+                "reduced in the switches)", key);
+    if (c.datatype == "float") c.sharp_type = SharpType::kFloat32;
+    else if (c.datatype == "half") c.sharp_type = SharpType::kFloat16;
+    else if (c.datatype == "int32") c.sharp_type = SharpType::kInt32;
+    else
+      m.get("datatype").fail("int32, float (float32) or half (float16): what SHARP reduces", "'" + c.datatype + "'");
+  }
   // The largest size must carry at least one element (per rank, where the op splits the buffer by rank).
   const std::uint64_t unit = nccl_round_size(c.plan(), c.max_bytes) == 0 ? c.max_bytes + 1 : 0;
   if (unit != 0) {
@@ -161,6 +187,15 @@ std::vector<NcclCollectiveSpec> parse_collectives(const std::vector<YamlValue>& 
   std::vector<NcclCollectiveSpec> out;
   for (const YamlValue& item : list) {
     NcclCollectiveSpec c = parse_one(item, s);
+    for (const NcclCollectiveSpec& other : out)
+      if (c.algorithm == NcclAlgorithm::kSharp && other.algorithm == NcclAlgorithm::kSharp &&
+          (c.sharp.latency != other.sharp.latency || c.sharp.bandwidth_gbps != other.sharp.bandwidth_gbps ||
+           c.sharp.max_operations != other.sharp.max_operations || c.sharp.buffer_bytes != other.sharp.buffer_bytes)) {
+        const YamlMap m = item.as_map();
+        (m.has("sharp") ? m.get("sharp") : item)
+            .fail("the same sharp settings as '" + other.name + "' (they are the switches' aggregation nodes)",
+                  "other settings");
+      }
     for (const NcclCollectiveSpec& other : out)
       if (other.name == c.name) {
         const YamlMap m = item.as_map();

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sim/core/time.h"
+#include "sim/transport/sharp/aggregation_node.h"
 #include "sim/workload/nccl_schedule.h"
 
 namespace ibfsim {
@@ -31,6 +32,10 @@ struct NcclCollectiveSpec {
   double reduce_gbps = 0;           // GB/s a rank reduces at (0: reductions take no time)
   std::uint8_t sl = 0;
   std::uint32_t mtu = 4096;
+  // algorithm: sharp: the switches' aggregation nodes (every sharp entry the same), and the type
+  // they reduce (from datatype: int32, float, half).
+  AggregationNodeConfig sharp;
+  SharpType sharp_type = SharpType::kFloat32;
   // The sizes nccl-tests runs: min_bytes, min_bytes x factor, ... up to max_bytes.
   std::vector<std::uint64_t> sizes() const;
   NcclPlan plan() const;

@@ -1,5 +1,6 @@
 // The first phases of a run (scenario_run_phases.h): build the fabric and bring it up.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <atomic>
@@ -7,6 +8,7 @@
 #include <systemc>
 
 #include "sim/core/calendar_process.h"
+#include "sim/core/rank_exchange.h"
 #include "sim/core/error.h"
 #include "sim/fabric/cable_training.h"
 #include "sim/fabric/router_manager.h"
@@ -28,11 +30,28 @@ constexpr Time kBringUpLimit = 1000 * kSec;
 // objects reach into each other directly share a partition: the two hosts of a verbs flow, the
 // hosts of a traffic class. What writes one file in time order as the simulation goes (event
 // trace, capture, packet log, waveforms) or reaches across the fabric (attacks) runs in one.
+// What a run across MPI ranks supports so far: workloads whose end the packet ledger decides
+// (generator flows), nothing written in time order as the simulation goes.
+void check_runs_across_ranks(const Scenario& sc, unsigned parts) {
+  std::vector<std::string> unsupported;
+  if (parts == 1) unsupported.push_back("an event trace, a capture, a packet log, waveforms or attacks (one partition)");
+  if (!sc.verbs_flows.empty()) unsupported.push_back("verbs flows");
+  if (!sc.classes.empty()) unsupported.push_back("traffic classes");
+  if (!sc.collectives.empty()) unsupported.push_back("collectives");
+  if (!sc.topology.routers().empty()) unsupported.push_back("routers");
+  if (!unsupported.empty())
+    throw InputError(fmt::format("{}: started as one of {} MPI ranks, but a run across ranks does not support {} "
+                                 "yet: run it without mpirun (--threads N)",
+                                 sc.file, ranks::size(), fmt::join(unsupported, ", ")));
+}
+
 FabricOptions::Partitions partitions(const Scenario& sc) {
   FabricOptions::Partitions p;
-  p.parts = resolve_threads(sc.simulation.threads);
+  // Across MPI ranks (rank_exchange.h) each rank runs its block of partitions on its threads.
+  p.parts = resolve_threads(sc.simulation.threads) * static_cast<unsigned>(ranks::size());
   if (CalendarProcess::tracing() || sc.outputs.pcap || sc.outputs.packet_log || sc.outputs.vcd || !sc.attacks.empty())
     p.parts = 1;
+  if (ranks::several()) check_runs_across_ranks(sc, p.parts);
   for (const VerbsFlowSpec& v : sc.verbs_flows) p.together.push_back({*sc.topology.find_node(v.from), *sc.topology.find_node(v.to)});
   for (const TrafficClassSpec& c : sc.classes) p.together.push_back(c.hosts);
   // Collectives: every rank of every entry (one entry starts the next).
@@ -145,8 +164,10 @@ Time run_subnet_manager_bring_up(Fabric& fabric) {
   }
   ScheduledModule::rethrow_failure();
   // Ctrl-C during the bring-up: the run below stops at once and the results say partial.
+  // Across MPI ranks each SM is known to the rank that runs it (rank_exchange.h).
   bool configured = true;
-  for (SubnetManager* sm : sms) configured = configured && sm->configured();
+  for (SubnetManager* sm : sms) configured = ranks::any(sm->configured()) && configured;
+  fabric.share_port_lids();
   if (!configured && !CalendarProcess::stop_requested())
     throw SimError("the subnet manager did not finish its first sweep: the simulation ran out of events");
   // The static router manager: the routers' tables from the LIDs the subnets' SMs assigned.

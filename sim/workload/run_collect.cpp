@@ -10,7 +10,9 @@
 #include "sim/report/fact_tables.h"
 #include "sim/report/run_results.h"
 #include "sim/workload/class_statistics.h"
+#include "sim/workload/cm_statistics.h"
 #include "sim/workload/nccl_statistics.h"
+#include "sim/workload/sharp_statistics.h"
 #include "sim/workload/port_window_statistics.h"
 #include "sim/core/stop_signals.h"
 #include "sim/workload/scenario_run_phases.h"
@@ -252,6 +254,8 @@ void collect(ScenarioRun& run, CollectedResults& c) {
   if (run.port_window) register_port_window_statistics(registry, *run.port_window, *run.fabric, rows);
   register_class_statistics(registry, run.classes, c.facts.study);
   register_nccl_statistics(registry, run.collectives);
+  register_sharp_statistics(registry, *run.fabric);
+  register_cm_statistics(registry, *run.fabric, run.cm_agents, run.verbs_flows);
   register_fact_tables(registry, c.facts);
   // results.json's own figures: a few rows. The tables are read from the registry as they are
   // written (write_results), never all at once.

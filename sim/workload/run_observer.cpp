@@ -3,6 +3,7 @@
 #include <systemc>
 
 #include "sim/core/calendar_process.h"
+#include "sim/core/rank_exchange.h"
 
 #include "sim/core/big_endian.h"
 #include "sim/transport/cnp.h"
@@ -87,7 +88,8 @@ bool RunObserver::can_end(Time t) const {
 void RunObserver::look_at_barriers() {
   at_barriers_ = true;
   CalendarProcess::shared().add_barrier_hook([this] {
-    if (!check_wanted_.exchange(false, std::memory_order_relaxed)) return;
+    // Across MPI ranks a delivery on any rank makes every rank ask (rank_exchange.h).
+    if (!ranks::any(check_wanted_.exchange(false, std::memory_order_relaxed))) return;
     end_if_over(ScheduledModule::now());
   });
 }

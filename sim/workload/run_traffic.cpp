@@ -62,6 +62,23 @@ void create_verbs_flows(ScenarioRun& run) {
         run.verbs_flows.back()->set_peer_address(side, *ah);
       }
     }
+    if (v.connect == VerbsConnect::kCm) {
+      if (fabric.subnets().of(a) != fabric.subnets().of(b))
+        throw InputError(fmt::format("{}: verbs flow {}: expected connect: static across routers, got cm (the CM "
+                                     "connects within one subnet here)",
+                                     sc.file, v.name));
+      if (v.from == run.sm_host)
+        throw InputError(fmt::format("{}: verbs flow {}: expected connect: cm from an HCA other than the subnet "
+                                     "manager's host {} (its PathRecord query would have to leave the node and come "
+                                     "back), got from: {}",
+                                     sc.file, v.name, run.sm_host, v.from));
+      auto agent = [&](std::size_t n) -> CmAgent& {
+        auto& slot = run.cm_agents[n];
+        if (!slot) slot = std::make_unique<CmAgent>(*fabric.hca_sma(n), 1, sc.cm.agent_config());
+        return *slot;
+      };
+      run.verbs_flows.back()->set_cm(agent(a), agent(b), sc.cm, sc.subnet_manager.config.sa.packet_life_time);
+    }
     run.verbs_flows.back()->setup();
   }
   run.observer->watch_flows();

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/core/rank_exchange.h"
 #include "sim/core/calendar_process.h"
 #include "sim/core/partition_threads.h"
 #include "sim/report/atomic_file.h"
@@ -131,6 +132,26 @@ const std::vector<std::string>& run_output_files() {
   return files;
 }
 
+namespace {
+// The summary of a run across MPI ranks: only its lines of figures every rank agrees on (the
+// simulated time and the packet ledger, reduced across ranks at every barrier), and why there is
+// nothing more.
+std::string ranks_summary(const std::string& summary) {
+  std::string out;
+  std::size_t at = 0;
+  while (at < summary.size()) {
+    std::size_t end = summary.find('\n', at);
+    end = end == std::string::npos ? summary.size() : end + 1;
+    const std::string line = summary.substr(at, end - at);
+    if (line.rfind("simulated: ", 0) == 0 || line.rfind("packets: ", 0) == 0) out += line;
+    at = end;
+  }
+  out += fmt::format("ranks: {} MPI ranks; their statistics are not gathered yet: no result files written\n",
+                     ranks::size());
+  return out;
+}
+}  // namespace
+
 RunResult write_results(ScenarioRun& run, CollectedResults& c) {
   const std::filesystem::path& dir = run.dir;
   const StatsRegistry& stats = c.registry;
@@ -177,6 +198,10 @@ RunResult write_results(ScenarioRun& run, CollectedResults& c) {
                      write_json_atomically((dir / "results.json").string(), c.results);
                    }});
   steps.push_back({"report.html", 0, [&] { write_report_html(run, c.results, stats); }});
+  // Across MPI ranks each rank holds the statistics of its own partitions only, and gathering them
+  // to rank 0 is not done yet: no rank writes files, rather than write one rank's figures as the
+  // run's (docs/architecture.md, "Ranks").
+  if (ranks::several()) steps.clear();
   // The progress line reads the names from the run, which outlives it.
   for (const Step& st : steps) run.results_files.push_back(st.file);
   run.results_of.store(static_cast<unsigned>(steps.size()), std::memory_order_relaxed);
@@ -189,7 +214,7 @@ RunResult write_results(ScenarioRun& run, CollectedResults& c) {
   }
 
   RunResult r;
-  r.summary = run_summary(c.facts, c.results);
+  r.summary = ranks::several() ? ranks_summary(run_summary(c.facts, c.results)) : run_summary(c.facts, c.results);
   r.summary += partitions_line(*run.fabric);
   r.results = std::move(c.results);
   r.bring_up_wall_seconds = run.bring_up_wall;

@@ -15,8 +15,10 @@
 #include "sim/workload/congestion_control_spec.h"
 #include "sim/workload/simulation_spec.h"
 #include "sim/workload/hca_model_spec.h"
+#include "sim/workload/ipoib_spec.h"
 #include "sim/workload/nccl_spec.h"
 #include "sim/workload/traffic_class_spec.h"
+#include "sim/workload/cm_spec.h"
 #include "sim/workload/verbs_flow_spec.h"
 
 namespace ibfsim {
@@ -93,7 +95,9 @@ struct Scenario {
   Phases phases;
   Outputs outputs;
   std::vector<AttackSpec> attacks;  // `attacks:`
+  std::optional<IpoibSpec> ipoib;   // `ipoib:` (ipoib_spec.h)
   std::vector<NcclCollectiveSpec> collectives;  // `collectives:`, run one after the other
+  CmSpec cm;                                    // `cm:` (flows with connect: cm)
 };
 
 // Where the scenario's subnet manager runs: the named HCA, or the first HCA (declaration order)

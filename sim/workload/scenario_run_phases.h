@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -59,6 +60,7 @@ struct ScenarioRun {
   // Traffic.
   std::vector<std::size_t> hca_nodes;
   std::vector<Qpn> qpn;  // [node]: the UD generator's QP of each HCA
+  std::map<std::size_t, std::unique_ptr<CmAgent>> cm_agents;  // [node]: HCAs with `connect: cm` flows
   std::vector<std::unique_ptr<VerbsFlow>> verbs_flows;
   Time settle = 0;
   std::vector<HcaConfig> models;  // [node]: the HCA model each HCA runs with

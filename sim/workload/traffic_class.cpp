@@ -26,8 +26,10 @@ double TrafficClass::wire_fs(const LinkPort& port, std::uint64_t bytes) const {
 
 std::vector<std::uint64_t> TrafficClass::delivery_keys() const {
   std::vector<std::uint64_t> keys;
-  for (const auto& h : hosts_)
+  for (const auto& h : hosts_) {
     if (h->ud_qpn) keys.push_back(delivery_key(h->node, h->ud_qpn));
+    if (h->ib0) keys.push_back(delivery_key(h->node, 0xFFFFFF));  // the broadcast group (ARP requests)
+  }
   for (const auto& [k, e] : by_target_qp_) keys.push_back(k);
   for (const auto& [k, e] : by_requester_qp_) keys.push_back(k);
   std::sort(keys.begin(), keys.end());

@@ -105,6 +105,8 @@ class TrafficClass {
   // A collective's next iteration starts; host `host` may post the steps its arrivals enabled.
   void iteration_starts();
   void steps_enabled(std::size_t host);
+  // ipoib_udp: host `host`'s interface joins its broadcast group (traffic starts).
+  void ipoib_starts(std::size_t host);
 
  private:
   struct Message {
@@ -135,6 +137,10 @@ class TrafficClass {
   void ud_send_pump(std::size_t host);
   void ud_send_build(std::size_t host);  // the first unbuilt message, all its packets
   void ud_send_feed(std::size_t host);   // SendEngine::DatagramFeeder: room again
+  // ipoib_udp: the host's interface resolved an address (or room again): builds what it can, and
+  // lets a paused source go on.
+  void ipoib_resolved(std::size_t host);
+  void setup_ipoib();  // an IPoIB interface per host, started at the class's start
   void post(Endpoint& e, std::uint32_t slot);
   void post_recv(std::size_t host, QueuePair& qp);
   void on_send_completion(std::size_t host, const verbs::ibv_wc& wc);

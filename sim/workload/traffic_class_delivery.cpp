@@ -17,6 +17,12 @@ void TrafficClass::on_delivered(std::size_t node, const Packet& p, Time tail) {
   const bool request_data = operation <= op::kRdmaWriteOnlyImm;
   const auto here = host_of_node_.find(node);
   if (here == host_of_node_.end()) return;
+  std::uint32_t payload = p.payload_len;
+  if (Host& to = *hosts_[here->second]; to.ib0) {
+    // ARP is the interface's; a UDP datagram's data is the class's payload.
+    if (!to.ib0->on_delivered(p)) return;
+    payload -= kIpoibUdpOverhead;
+  }
   if (hosts_[here->second]->ud) {
     if (!request_data) return;
     auto from = host_of_node_.find(p.src_node);
@@ -30,17 +36,17 @@ void TrafficClass::on_delivered(std::size_t node, const Packet& p, Time tail) {
     if (it != by_target_qp_.end()) e = it->second;
   }
   if (e == nullptr) return;  // ACKs, READ requests
-  delivered_payload_ += p.payload_len;
+  delivered_payload_ += payload;
   // Accepted throughput: every data packet delivered in the window.
   if (tail >= window_.measure_begin && tail < window_.measure_end) {
     const LinkPort& port = fabric_.port(node, 1);
     accepted_wire_fs_ += static_cast<double>(port.symbols_for(p.wire_bytes())) * port.clock().period_fs();
-    accepted_payload_ += p.payload_len;
+    accepted_payload_ += payload;
     ++accepted_packets_;
   }
   if (e->in_flight.empty()) return;  // a duplicate (RC retransmission) of a delivered message
   std::uint64_t seq;
-  if (spec_.transport == ClassTransport::kUdSend) {
+  if (spec_.at_wire()) {
     seq = p.id;
   } else {
     const std::uint64_t base = e->in_flight.begin()->first;

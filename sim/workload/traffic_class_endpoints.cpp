@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "sim/core/error.h"
+#include "sim/subnet_manager/sma/hca_sma.h"
 #include "sim/workload/traffic_class_host.h"
 
 namespace ibfsim {
@@ -33,10 +34,32 @@ void TrafficClass::setup_endpoints(const std::vector<std::vector<std::size_t>>& 
     }
     return;
   }
+  if (spec_.transport == ClassTransport::kIpoibUdp) return setup_ipoib();
   setup_verbs_hosts();
   if (spec_.transport == ClassTransport::kUd) setup_ud_qps();
   else connect_pairs(dests);
 }
+
+void TrafficClass::setup_ipoib() {
+  for (std::size_t i = 0; i < hosts_.size(); ++i) {
+    Host& h = *hosts_[i];
+    IpoibConfig c;
+    c.address = spec_.ipoib_addresses.at(i);
+    c.p_key = spec_.ipoib_p_key;
+    c.sl = spec_.sl;
+    c.ib_mtu = spec_.mtu;
+    SmaShell& sma = *fabric_.hca_sma(h.node);
+    h.ib0 = std::make_unique<IpoibInterface>(*h.hca, sma, fabric_.hca_sma(h.node)->state().ports.at(1).guid, c);
+    h.ib0->set_on_resolved([this, i](const std::array<std::uint8_t, 4>&) { ipoib_resolved(i); });
+    h.ud_qpn = h.ib0->qpn();
+    h.ud = std::make_unique<Endpoint>();
+    h.ud->src = i;
+    // The interfaces come up when the traffic starts: the SM has swept and the SA answers.
+    h.hca->schedule<&TrafficClass::ipoib_starts>(window_.start, this, i);
+  }
+}
+
+void TrafficClass::ipoib_starts(std::size_t host) { hosts_[host]->ib0->start(); }
 
 void TrafficClass::setup_verbs_hosts() {
   // Verbs: a PD, two CQs and one buffer per host, registered for local use and as a target.

@@ -15,11 +15,13 @@
 #include "sim/core/rng.h"
 #include "sim/transport/hca.h"
 #include "sim/workload/arrival_process.h"
+#include "sim/workload/ipoib_interface.h"
 #include "sim/workload/traffic_class.h"
 
 namespace ibfsim {
 
 inline constexpr std::uint32_t kClassQKey = 0x22222222;
+inline constexpr std::uint16_t kIpoibClassPort = 5001;  // ipoib_udp: both UDP ports (iperf's)
 inline constexpr std::uint32_t kClassUdGrhRoom = 40;  // a UD receive buffer starts with room for a GRH
 inline constexpr std::size_t kClassNoHost = ~std::size_t{0};
 
@@ -54,11 +56,13 @@ struct TrafficClass::Host {
   Time react = 0;              // collectives: from a message's arrival to the next step's post
   Qpn ud_qpn = 0;              // ud_send and UD: the host's QP
   QueuePair* ud_qp = nullptr;
-  std::unique_ptr<Endpoint> ud;  // ud_send and UD: the host's sending endpoint
+  std::unique_ptr<Endpoint> ud;  // ud_send, ipoib_udp and UD: the host's sending endpoint
+  std::unique_ptr<IpoibInterface> ib0;  // ipoib_udp: the host's interface (its QP is ud_qpn)
   // ud_send: messages offered and not yet built (slots, arrival order), and the arrival the host's
   // load-driven source stopped at while they wait (kTimeNever: not stopped).
   std::deque<std::uint32_t> unbuilt;
   Time paused_arrival = kTimeNever;
+  bool waiting_room = false;  // its feeder waits for room in the send queue
   UdSendFeeder feeder;
   std::vector<Endpoint*> to;     // RC/UC: by destination host (nullptr: no connection)
   // UD: the address handle of each destination host sent to so far (made at its first message).

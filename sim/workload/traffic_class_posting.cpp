@@ -44,7 +44,7 @@ void TrafficClass::offer(std::size_t src, std::size_t dst, std::uint64_t bytes, 
   const std::uint32_t slot = new_slot(m);
   Endpoint* e = endpoint_for(src, dst);
   IBFSIM_CHECK(e != nullptr, "traffic class: no connection for a message");
-  if (spec_.transport == ClassTransport::kUdSend) {
+  if (spec_.at_wire()) {
     h.unbuilt.push_back(slot);
     if (h.unbuilt.size() == 1) ud_send_pump(src);  // else the first waits for room already
     return;
@@ -58,9 +58,13 @@ void TrafficClass::ud_send_pump(std::size_t i) {
   SendEngine& engine = h.hca->send_engine(1);
   const std::uint8_t vl = h.hca->sl_to_vl(1, spec_.sl);
   while (!h.unbuilt.empty()) {
+    // ipoib_udp: the destination's address must be resolved (ARP) first; the interface calls
+    // ipoib_resolved when it is.
+    if (h.ib0 && !h.ib0->resolve(spec_.ipoib_addresses[messages_[h.unbuilt.front()].dst])) return;
     if (!engine.has_room(vl)) {
       h.feeder.cls = this;
       h.feeder.host = i;
+      h.waiting_room = true;
       return engine.wait_for_room(vl, &h.feeder, messages_[h.unbuilt.front()].arrival);
     }
     ud_send_build(i);
@@ -75,6 +79,18 @@ void TrafficClass::ud_send_build(std::size_t i) {
   h.unbuilt.pop_front();
   const Message& m = messages_[slot];
   Host& d = *hosts_[m.dst];
+  if (h.ib0) {
+    // One UDP datagram (its size was checked against the IPoIB MTU), to the resolved neighbour.
+    IpoibUdpDatagram u;
+    u.dst_ip = spec_.ipoib_addresses[m.dst];
+    u.src_port = kIpoibClassPort;
+    u.dst_port = kIpoibClassPort;
+    u.data_bytes = static_cast<std::uint32_t>(m.bytes);
+    const IpoibInterface::Neighbour* to = h.ib0->resolve(u.dst_ip);
+    IBFSIM_CHECK(to != nullptr, "ipoib_udp: a datagram built before its destination resolved");
+    h.ud->in_flight[h.ib0->send_udp(*to, u, m.measured, static_cast<std::uint16_t>(index_), m.arrival)] = slot;
+    return;
+  }
   const Lid dlid = d.hca->lid(1);
   std::uint64_t left = m.bytes;
   std::uint64_t first_id = 0;
@@ -89,8 +105,14 @@ void TrafficClass::ud_send_build(std::size_t i) {
 }
 
 void TrafficClass::ud_send_feed(std::size_t i) {
-  Host& h = *hosts_[i];
+  hosts_[i]->waiting_room = false;
   ud_send_build(i);
+  ipoib_resolved(i);
+}
+
+void TrafficClass::ipoib_resolved(std::size_t i) {
+  Host& h = *hosts_[i];
+  if (h.waiting_room) return;  // the feeder goes on when there is room
   ud_send_pump(i);
   if (h.unbuilt.empty() && h.paused_arrival != kTimeNever) {
     const Time t = h.paused_arrival;

@@ -2,6 +2,8 @@
 // summary, its share of the run's totals and, for collectives, its rows of fct.csv.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "sim/report/histogram_json.h"
 #include "sim/workload/traffic_class_host.h"
 
@@ -52,6 +54,34 @@ nlohmann::json TrafficClass::results() const {
   j["packet_latency"] = histogram_json(packet_latency_);
   j["network_latency"] = histogram_json(network_latency_);
   j["error_completions"] = error_completions_;
+  if (spec_.transport == ClassTransport::kIpoibUdp) {
+    IpoibStats t;
+    Time joined = 0;
+    bool all_joined = true;
+    for (const auto& h : hosts_) {
+      const IpoibStats& s = h->ib0->stats();
+      t.arp_requests_sent += s.arp_requests_sent;
+      t.arp_replies_sent += s.arp_replies_sent;
+      t.arp_retries += s.arp_retries;
+      t.arp_requests_received += s.arp_requests_received;
+      t.arp_replies_received += s.arp_replies_received;
+      t.udp_sent += s.udp_sent;
+      t.udp_received += s.udp_received;
+      t.dropped_not_ours += s.dropped_not_ours;
+      if (s.joined_at == kTimeNever) all_joined = false;
+      else joined = std::max(joined, s.joined_at);
+    }
+    j["ipoib"] = {{"arp_requests_sent", t.arp_requests_sent},
+                  {"arp_replies_sent", t.arp_replies_sent},
+                  {"arp_retries", t.arp_retries},
+                  {"arp_requests_received", t.arp_requests_received},
+                  {"arp_replies_received", t.arp_replies_received},
+                  {"udp_datagrams_sent", t.udp_sent},
+                  {"udp_datagrams_received", t.udp_received},
+                  {"not_for_this_interface", t.dropped_not_ours},
+                  {"all_joined", all_joined},
+                  {"last_joined_ns", all_joined ? static_cast<double>(joined) / 1e6 : 0.0}};
+  }
   if (!spec_.collective()) {
     j["load"] = spec_.load;
     j["arrival"] = arrival_name(spec_.arrival.kind);

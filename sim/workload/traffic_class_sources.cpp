@@ -46,7 +46,7 @@ void TrafficClass::draw_arrival(std::size_t i, Time t) {
 }
 
 void TrafficClass::settle(Time end) {
-  if (spec_.transport != ClassTransport::kUdSend) return;
+  if (!spec_.at_wire()) return;
   for (std::size_t i = 0; i < hosts_.size(); ++i) {
     Host& h = *hosts_[i];
     // (Its unbuilt messages were offered when they arrived and count as waiting as they are.)

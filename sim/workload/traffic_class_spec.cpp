@@ -154,7 +154,13 @@ void parse_transport(const YamlMap& m, TrafficClassSpec& c) {
     else if (t == "ud") c.transport = ClassTransport::kUd;
     else if (t == "uc") c.transport = ClassTransport::kUc;
     else if (t == "rc") c.transport = ClassTransport::kRc;
-    else tv->fail("a transport: ud_send (packets built at the wire), ud, uc or rc (verbs queue pairs)");
+    else if (t == "ipoib_udp") c.transport = ClassTransport::kIpoibUdp;
+    else tv->fail("a transport: ud_send (packets built at the wire), ud, uc or rc (verbs queue pairs), or ipoib_udp "
+                  "(UDP over IPoIB)");
+    if (c.transport == ClassTransport::kIpoibUdp && c.collective())
+      tv->fail("a transport for a collective: ud_send, ud, uc or rc (ipoib_udp carries load-driven patterns)", t);
+    // IPoIB's default: a 2 KiB IB MTU, an IPoIB MTU of 2044.
+    if (c.transport == ClassTransport::kIpoibUdp) c.mtu = 2048;
   }
   if (auto vv = m.find("verb")) {
     const std::string v = vv->as<std::string>();
@@ -162,7 +168,8 @@ void parse_transport(const YamlMap& m, TrafficClassSpec& c) {
     else if (v == "write") c.verb = ClassVerb::kWrite;
     else if (v == "read") c.verb = ClassVerb::kRead;
     else vv->fail("a verb: send, write or read");
-    const bool ud = c.transport == ClassTransport::kUdSend || c.transport == ClassTransport::kUd;
+    const bool ud = c.transport == ClassTransport::kUdSend || c.transport == ClassTransport::kUd ||
+                    c.transport == ClassTransport::kIpoibUdp;
     if (ud && c.verb != ClassVerb::kSend) vv->fail("send (UD carries SENDs only)", v);
     if (c.transport == ClassTransport::kUc && c.verb == ClassVerb::kRead) vv->fail("send or write (UC has no READ)", v);
   }
@@ -175,8 +182,17 @@ void parse_transport(const YamlMap& m, TrafficClassSpec& c) {
 
 // Message sizes: a number, or a list of {size, weight}.
 void parse_message_sizes(const YamlMap& m, TrafficClassSpec& c) {
-  const std::uint32_t max_size = c.transport == ClassTransport::kUd ? c.mtu : kMaxVerbsMessage;
-  const char* max_what = c.transport == ClassTransport::kUd ? "at most the MTU (a UD message is one packet)" : "at most 8 MiB";
+  const bool ipoib = c.transport == ClassTransport::kIpoibUdp;
+  // ipoib_udp: a message is one UDP datagram, not fragmented: at most the IPoIB MTU (IB MTU - 4)
+  // less the IPv4 and UDP headers.
+  const std::uint32_t max_size = c.transport == ClassTransport::kUd ? c.mtu
+                                 : ipoib                            ? c.mtu - kIpoibUdpOverhead
+                                                                    : kMaxVerbsMessage;
+  const std::string max_what = c.transport == ClassTransport::kUd ? "at most the MTU (a UD message is one packet)"
+                               : ipoib ? "at most " + std::to_string(max_size) +
+                                             " (one UDP datagram within the IPoIB MTU of the IB MTU less 4 bytes, "
+                                             "less 28 bytes of IPv4 and UDP headers)"
+                                       : "at most 8 MiB";
   if (auto sv = m.find("message_size")) {
     if (sv->is_list()) {
       std::vector<MessageSizeMix::Entry> entries;
@@ -203,6 +219,8 @@ void parse_message_sizes(const YamlMap& m, TrafficClassSpec& c) {
     }
   } else if (c.transport == ClassTransport::kUd) {
     c.sizes = MessageSizeMix(std::min<std::uint32_t>(2048, c.mtu));
+  } else if (ipoib) {
+    c.sizes = MessageSizeMix(max_size);
   }
 }
 

@@ -3,6 +3,7 @@
 // with an arrival process (load-driven patterns), or run a collective a number of times. Every
 // key is documented in docs/scenario.md ("Traffic classes").
 #pragma once
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -36,7 +37,14 @@ struct TrafficClassSpec {
   Time start = 0;                   // collectives: after phases.start
 
   bool collective() const { return pattern_is_collective(pattern.kind); }
-  bool verbs() const { return transport != ClassTransport::kUdSend; }
+  // ipoib_udp: by host index, each host's ib0 address (from the scenario's `ipoib:` section), and
+  // the P_Key whose broadcast group the interfaces join.
+  std::vector<std::array<std::uint8_t, 4>> ipoib_addresses;
+  std::uint16_t ipoib_p_key = 0xFFFF;
+
+  // Packets built at the wire (ud_send, ipoib_udp), or verbs QPs through the HCA model.
+  bool at_wire() const { return transport == ClassTransport::kUdSend || transport == ClassTransport::kIpoibUdp; }
+  bool verbs() const { return !at_wire(); }
   std::size_t sources() const;      // hosts that send
 };
 

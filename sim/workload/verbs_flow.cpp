@@ -18,7 +18,7 @@ constexpr std::uint32_t kUdGrhRoom = 40;  // a UD receive buffer starts with roo
 
 VerbsFlow::VerbsFlow(const VerbsFlowSpec& spec, std::size_t index, Hca& from, Hca& to, const HcaConfig& from_model,
                      const HcaConfig& to_model, bool data_check, Time begin, VerbsFlowOwner& owner)
-    : spec_(spec), index_(index), data_check_(data_check), begin_(begin), owner_(owner) {
+    : spec_(spec), index_(index), data_check_(data_check), begin_(begin), owner_(owner), traffic_begin_(begin) {
   sides_[0].hca = &from;
   sides_[0].wire_to_completion = from_model.wire_to_completion;
   sides_[1].hca = &to;
@@ -51,10 +51,11 @@ bool VerbsFlow::done() const {
   const Side& a = sides_[0];
   const Side& b = sides_[1];
   if (window_ && window_->invalidation_posted && !window_->invalidation_done) return false;
+  if (cm_ && cm_->outcome == Cm::Outcome::kPending) return false;
   if (a.sent != a.completed || b.sent != b.completed) return false;
   if (a.stopped || b.stopped) return true;
-  if (ScheduledModule::now() < begin_) return false;
-  if (spec_.duration ? ScheduledModule::now() < begin_ + *spec_.duration : a.sent < spec_.iterations) return false;
+  if (ScheduledModule::now() < traffic_begin_) return false;
+  if (spec_.duration ? ScheduledModule::now() < traffic_begin_ + *spec_.duration : a.sent < spec_.iterations) return false;
   if (ping_pong() && (b.sent < a.sent || a.arrived < b.sent)) return false;
   return true;
 }

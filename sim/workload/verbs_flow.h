@@ -24,7 +24,9 @@
 #include <vector>
 
 #include "sim/core/event_calendar.h"
+#include "sim/subnet_manager/cm/cm_agent.h"
 #include "sim/transport/hca.h"
+#include "sim/workload/cm_spec.h"
 #include "sim/workload/verbs_flow_spec.h"
 
 namespace ibfsim {
@@ -48,6 +50,9 @@ class VerbsFlow {
   // How side `side` (0: from, 1: to) reaches the other, when they are in different subnets: the
   // router manager's address vector (fabric/router_manager.h). Before setup().
   void set_peer_address(int side, const verbs::ibv_ah_attr& ah) { sides_[side].peer_address = ah; }
+  // `connect: cm`: the CM agents of the two HCAs' ports 1 (one per HCA, shared by its flows), the
+  // `cm:` settings and the SA's PacketLifeTime (what the passive side assumes). Before setup().
+  void set_cm(CmAgent& active, CmAgent& passive, const CmSpec& spec, std::uint8_t packet_life_time);
   // Creates and connects everything and schedules the flow's start; call during elaboration.
   void setup();
   // Every message posted has completed and none will be posted any more (on both sides).
@@ -82,6 +87,26 @@ class VerbsFlow {
     verbs::PdHandle responder_pd = 0;  // the responder's protection domain (its region's)
   };
   Connection connection() const;
+
+  // `connect: cm` (verbs_flow_cm.cpp): the agents and what the connection did, when.
+  struct Cm {
+    Cm() {}  // user-provided, as Window's below: clang and std::optional<Cm>::emplace()
+    CmAgent* agent[2] = {nullptr, nullptr};
+    CmSpec spec;
+    std::uint8_t packet_life_time = 0;
+    std::uint64_t service_id = 0;
+    std::uint32_t comm_id = 0;      // the active side's
+    Time requested = kTimeNever;    // the path query sent (the flow's start)
+    Time path_resolved = kTimeNever;
+    Time rtr[2] = {kTimeNever, kTimeNever}, rts[2] = {kTimeNever, kTimeNever};
+    Time established[2] = {kTimeNever, kTimeNever};
+    enum class Outcome : std::uint8_t { kPending, kEstablished, kRejected, kTimedOut, kNoPath } outcome = Outcome::kPending;
+    std::uint16_t reject_reason = 0;
+    bool passive_refused = false;   // the passive side answered REJ (max_connections)
+  };
+  // `connect: cm`: what the connection did, for the results (null for static flows).
+  const Cm* cm() const { return cm_ ? &*cm_ : nullptr; }
+  static const char* outcome_name(const Cm& c) { return cm_outcome_name(c.outcome); }
 
   // --- events (event.h) ---
   void flow_starts();
@@ -127,6 +152,15 @@ class VerbsFlow {
   };
   // The address vector side `side` reaches its peer by (LID and SL, or the GRH across routers).
   verbs::ibv_ah_attr address_of_peer(int side) const;
+
+  static const char* cm_outcome_name(Cm::Outcome o);  // pending, established, rejected, ...
+  void cm_setup();
+  void cm_start();  // the active side: to INIT, the path query
+  void cm_path_answer(const SaMad* answer);
+  void cm_event(int side, CmEvent e, const std::vector<CmQpTransition>& qp);
+  void cm_modify(int side, const CmQpTransition& t);
+  void traffic_starts();  // the QPs are connected: the window, the first posts
+  nlohmann::json cm_results() const;
 
   // The memory window (verbs_flow_window.cpp): what happened to it, when.
   struct Window {
@@ -199,6 +233,8 @@ class VerbsFlow {
   std::vector<std::int64_t> recv_last_[2];    // per side and receive slot
   std::uint64_t atomics_done_ = 0;
   std::optional<Window> window_;
+  std::optional<Cm> cm_;
+  Time traffic_begin_;  // begin_, or with connect: cm when the active side reached RTS
   // Latency.
   std::vector<Time> completion_latency_;  // bw: post to completion, per message
   Time first_post_ = kTimeNever, last_completion_ = 0;

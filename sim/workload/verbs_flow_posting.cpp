@@ -15,6 +15,11 @@ namespace ibfsim {
 using namespace verbs;
 
 void VerbsFlow::flow_starts() {
+  if (cm_) return cm_start();  // traffic_starts() once connected
+  traffic_starts();
+}
+
+void VerbsFlow::traffic_starts() {
   if (window_) window_start();
   post_sends(0);
   owner_.flow_progress();
@@ -25,15 +30,16 @@ void VerbsFlow::receives_due(int side, std::uint64_t n) { post_recvs(side, n); }
 bool VerbsFlow::may_post(int side) const {
   const Side& s = sides_[side];
   if (s.stopped || sides_[1 - side].stopped) return false;
+  if (cm_ && s.qp->state() != IBV_QPS_RTS) return false;  // connect: cm, not yet connected
   if (ping_pong()) {
     if (s.completed < s.sent) return false;  // perftest waits for its previous send's completion
     if (side == 1) return s.arrived >= s.sent + 1;  // the server answers each message once
-    if (spec_.duration ? ScheduledModule::now() >= begin_ + *spec_.duration : s.sent >= spec_.iterations) return false;
+    if (spec_.duration ? ScheduledModule::now() >= traffic_begin_ + *spec_.duration : s.sent >= spec_.iterations) return false;
     return s.arrived >= s.sent;  // the client sends message j once the answer to j-1 is in
   }
   if (side != 0) return false;
   if (window_ && window_holds_posting()) return false;
-  if (spec_.duration ? ScheduledModule::now() >= begin_ + *spec_.duration : s.sent >= spec_.iterations) return false;
+  if (spec_.duration ? ScheduledModule::now() >= traffic_begin_ + *spec_.duration : s.sent >= spec_.iterations) return false;
   return s.sent - s.completed < spec_.tx_depth;
 }
 

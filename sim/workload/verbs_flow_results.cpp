@@ -133,6 +133,7 @@ nlohmann::json VerbsFlow::results() const {
   j["remote_access_errors"] = sa.remote_access_errors + sb.remote_access_errors;
   j["qkey_violations"] = sa.qkey_violations + sb.qkey_violations;
   if (window_) j["window"] = window_results();
+  if (cm_) j["connection"] = cm_results();
   if (data_check_) {
     // Lost: messages the requester completed that never completed a receive at the target (SEND,
     // WRITE with immediate). UC and UD may lose messages; RC never may.
@@ -183,6 +184,14 @@ std::string VerbsFlow::summary() const {
                    r["retransmitted_packets"].get<std::uint64_t>(), r["rnr_naks"].get<std::uint64_t>(),
                    r["seq_naks"].get<std::uint64_t>(), r["ack_timeouts"].get<std::uint64_t>(),
                    qp_state_str(sides_[0].qp->state()), qp_state_str(sides_[1].qp->state()));
+  if (cm_) {
+    const auto& c = r["connection"];
+    auto us = [](const nlohmann::json& v) { return v.is_null() ? std::string("-") : fmt::format("{:.3f} us", v.get<double>() / 1e3); };
+    s += fmt::format("    connect: cm, {}; path query {}, set-up {} (passive {}), {} retries, {} MRAs{}\n",
+                     c["outcome"].get<std::string>(), us(c["path_query_ns"]), us(c["setup_ns"]), us(c["passive_setup_ns"]),
+                     c["retries"].get<unsigned>(), c["mras_received"].get<unsigned>(),
+                     c["reject_reason"].is_null() ? "" : fmt::format(", REJ reason {}", c["reject_reason"].get<unsigned>()));
+  }
   if (window_) {
     const auto& w = r["window"];
     s += fmt::format("    window: type {}, R_Key {:#010x}, bind {}", w["type"].get<int>(), w["rkey"].get<std::uint32_t>(),

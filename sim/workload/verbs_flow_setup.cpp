@@ -25,6 +25,10 @@ ibv_mr registered(const std::optional<ibv_mr>& mr) {
 
 void VerbsFlow::setup() {
   for (int i = 0; i < 2; ++i) setup_side(i);
+  if (cm_) {  // connected, and receives posted, as the CM exchange goes
+    sides_[0].hca->schedule<&VerbsFlow::flow_starts>(begin_, this);
+    return cm_setup();
+  }
   connect(sides_[0], sides_[1]);
   connect(sides_[1], sides_[0]);
   sides_[0].hca->schedule<&VerbsFlow::flow_starts>(begin_, this);

@@ -104,7 +104,7 @@ bool is_verbs_transport(const std::string& t) { return t == "rc" || t == "uc" ||
 VerbsFlowSpec parse_verbs_flow(const YamlMap& m, std::size_t index, bool data_check) {
   m.check_no_unknown_keys({"name", "transport", "verb", "test", "from", "to", "message_size", "iterations",
                            "duration", "tx_depth", "rx_depth", "inline_size", "start", "recv_post_delay", "sl",
-                           "qp", "remote", "window"});
+                           "qp", "remote", "window", "connect"});
   VerbsFlowSpec f;
   f.name = m.optional<std::string>("name", "flow" + std::to_string(index));
   const YamlValue transport = m.get("transport");
@@ -193,6 +193,13 @@ VerbsFlowSpec parse_verbs_flow(const YamlMap& m, std::size_t index, bool data_ch
       if (f.type != IBV_QPT_UD) v->fail("no q_key: only UD flows carry a Q_Key");
       f.remote.q_key = v->as<std::uint32_t>();
     }
+  }
+  if (auto v = m.find("connect")) {
+    const std::string s = v->as<std::string>();
+    if (s == "cm") f.connect = VerbsConnect::kCm;
+    else if (s != "static") v->fail("static or cm");
+    if (f.connect == VerbsConnect::kCm && f.type == IBV_QPT_UD)
+      v->fail("static on a UD flow (UD has no connection: the CM's REQ/REP/RTU are for RC and UC)", "cm");
   }
   if (auto w = m.find("window")) {
     if (f.remote.access) w->fail("either window.access or remote.access, not both (the region under a window "

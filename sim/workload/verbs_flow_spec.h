@@ -59,6 +59,11 @@ struct VerbsWindowSpec {
   std::optional<std::uint64_t> invalidate_after;  // messages completed before the SEND with Invalidate
 };
 
+// How the two QPs are connected: `static`, RESET -> INIT -> RTR -> RTS at setup (perftest's
+// out-of-band exchange); `cm`, through the Communication Manager: a PathRecord query to the SA,
+// then REQ, REP, RTU (verbs_flow_cm.cpp), the first message posted once the QP is in RTS.
+enum class VerbsConnect : std::uint8_t { kStatic, kCm };
+
 struct VerbsFlowSpec {
   std::string name;
   verbs::ibv_qp_type type = verbs::IBV_QPT_RC;
@@ -77,6 +82,7 @@ struct VerbsFlowSpec {
   VerbsQpSpec qp;
   VerbsRemoteSpec remote;
   std::optional<VerbsWindowSpec> window;
+  VerbsConnect connect = VerbsConnect::kStatic;
 };
 
 // The largest message (perftest MAX_SIZE) and inline sizes (MAX_INLINE, MAX_INLINE_UD).

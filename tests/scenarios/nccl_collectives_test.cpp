@@ -229,7 +229,7 @@ collectives:
 
 TEST_CASE("collectives: bad keys are located errors (exit 2)", "[scenarios][collectives]") {
   const std::vector<std::pair<std::string, std::string>> cases = {
-      {"{op: allreduce, algorithm: collnet}", "in-network reduction, collnet, is not modelled yet"},
+      {"{op: allreduce, algorithm: nvls}", "nvls is not modelled yet"},
       {"{op: allgather, algorithm: tree}", "tree is NCCL's algorithm for allreduce only"},
       {"{op: gather}", "allreduce, allgather, reducescatter, alltoall or broadcast"},
       {"{op: allreduce, ranks: [h1, nope]}", "the name of an HCA"},

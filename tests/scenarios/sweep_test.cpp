@@ -16,7 +16,8 @@ std::string abs_dir(const std::string& name) { return std::filesystem::absolute(
 
 }  // namespace
 
-TEST_CASE("sweep -j 2 writes the same curve.csv as -j 1, and --plan then collect writes it too", "[scenarios][sweep]") {
+TEST_CASE("sweep -j 2 writes the same curve.csv as -j 1, and --plan --threads 2 then collect writes it too",
+          "[scenarios][sweep]") {
   const std::string j1 = abs_dir("sweep_j1"), j2 = abs_dir("sweep_j2"), plan = abs_dir("sweep_plan");
   const CommandResult r1 = run_ibfsim("sweep " + data_path("sweep_uniform.yaml") + kSweep + " -j 1 -o " + j1);
   INFO(r1.output);
@@ -25,8 +26,10 @@ TEST_CASE("sweep -j 2 writes the same curve.csv as -j 1, and --plan then collect
   INFO(r2.output);
   REQUIRE(r2.exit_code == 0);
   // --plan runs nothing: it prints one command per point (stdout only; the hint goes to stderr).
+  // --threads is passed on to every point's run, whose results are the same with any number.
   const CommandResult p = run_command(std::string("(SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 ") + IBFSIM_BINARY + " sweep " +
-                                      data_path("sweep_uniform.yaml") + kSweep + " --plan -o " + plan + " 2>/dev/null)");
+                                      data_path("sweep_uniform.yaml") + kSweep + " --plan --threads 2 -o " + plan +
+                                      " 2>/dev/null)");
   REQUIRE(p.exit_code == 0);
   CHECK_FALSE(std::filesystem::exists(plan + "/points"));
   std::vector<std::string> commands;
@@ -36,6 +39,8 @@ TEST_CASE("sweep -j 2 writes the same curve.csv as -j 1, and --plan then collect
   // Each command runs on its own, from any folder (absolute paths), as a job array would.
   for (const std::string& c : commands) {
     CHECK(c.rfind(std::string(IBFSIM_BINARY) + " run /", 0) == 0);
+    CHECK(c.size() > 12);
+    CHECK(c.compare(c.size() - 12, 12, " --threads 2") == 0);
     const CommandResult one = run_command("cd / && " + c);
     INFO(one.output);
     CHECK(one.exit_code == 0);
@@ -85,6 +90,9 @@ TEST_CASE("sweep and collect input errors exit with code 2", "[scenarios][sweep]
   CHECK(r.exit_code == 2);
   CHECK(r.output.find("(0, 1]") != std::string::npos);
   CHECK_FALSE(std::filesystem::exists(dir + "/points"));
+  r = run_ibfsim("sweep " + data_path("sweep_uniform.yaml") + kSweep + " --threads many -o " + dir);
+  CHECK(r.exit_code == 2);
+  CHECK(r.output.find("--threads many: expected a number of threads from 1 to 1024, or auto") != std::string::npos);
   r = run_ibfsim("collect " + dir + "/nothing_here");
   CHECK(r.exit_code == 2);
   CHECK(r.output.find("sweep.json") != std::string::npos);

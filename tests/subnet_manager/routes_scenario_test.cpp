@@ -35,6 +35,29 @@ TEST_CASE("ibfsim routes SCENARIO prints the LFTs the in-band SM programmed, as 
   CHECK(r.output.find("expected a subnet manager to bring the fabric up") != std::string::npos);
 }
 
+TEST_CASE("ibfsim routes SCENARIO --threads N: the same LFTs, bring-up time and SMP count with any number of threads") {
+  const std::string dir = scratch_dir("routes_scenario_threads");
+  std::ofstream(dir + "/s.yaml") << "topology: " << golden("leaf_spine_4x2x4/topology.net") << "\n"
+                                 << "subnet_manager: {host: h7}\n";
+  const CommandResult one = routes_to(dir + "/s.yaml --threads 1", dir + "/lfts1");
+  REQUIRE(one.exit_code == 0);
+  CHECK(read_file(dir + "/lfts1") == read_file(golden("leaf_spine_4x2x4/minhop_sm_h7/opensm-lfts.dump")));
+  for (const char* n : {"2", "3"}) {
+    const std::string out = dir + "/lfts" + n;
+    const CommandResult r = routes_to(dir + "/s.yaml --threads " + n, out);
+    INFO("--threads " << n << "\n" << r.output);
+    REQUIRE(r.exit_code == 0);
+    CHECK(read_file(out) == read_file(dir + "/lfts1"));
+    CHECK(r.output == one.output);  // "note: in-band bring-up took T of simulated time and N SMPs"
+  }
+  CommandResult bad = run_ibfsim("routes " + dir + "/s.yaml --threads 0");
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.output.find("--threads 0: expected a number of threads from 1 to 1024, or auto") != std::string::npos);
+  bad = run_ibfsim("routes --topology " + golden("leaf_spine_4x2x4/topology.net") + " --threads 2");
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.output.find("--threads: only used with a SCENARIO") != std::string::npos);
+}
+
 TEST_CASE("ibfsim routes SCENARIO with ftree, a roots file and a compute-node file gives OpenSM's dump") {
   // The scenario names OpenSM's own root and CN files of the golden run (relative paths resolve
   // from the scenario's folder, so they are copied next to it).

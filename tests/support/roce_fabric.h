@@ -18,12 +18,7 @@ struct RoceFabric {
     for (std::size_t n = 0; n < plan.nodes.size(); ++n) {
       const EthernetNodePlan& node = plan.nodes[n];
       if (node.is_switch) {
-        EthernetSwitchConfig c;
-        c.num_ports = node.num_ports();
-        c.port_macs = node.port_macs;
-        c.neighbour_macs = node.neighbour_macs;
-        c.routes = node.routes;
-        c.ecmp_seed = node.ecmp_seed;
+        EthernetSwitchConfig c = switch_config_from_plan(node);
         c.cut_through = cut_through;
         c.latency = latency;
         switches[n] = std::make_unique<EthernetSwitch>(node.name.c_str(), c, pool, ledger);

@@ -33,6 +33,9 @@ CmOutput CmConnection::connect(CmReq req) {
   remote_response_timeout_ = req.remote_cm_response_timeout;
   max_retries_ = req.max_cm_retries;
   retries_ = 0;
+  path_remote_lid_ = req.primary.remote_lid;
+  path_sl_ = req.primary.sl;
+  path_mtu_ = req.path_mtu;
   tid_ = (std::uint64_t{local_.comm_id} << 32) | 1;
   last_sent_ = encode_cm_req(req, tid_);
   state_ = CmState::kReqSent;
@@ -48,6 +51,14 @@ CmOutput CmConnection::on_req(const CmReq& req, const Mad& mad) {
     return out;
   }
   if (state_ != CmState::kIdle) return out;
+  if (remote_comm_id_ != 0) {  // this connection has been and gone (given up on): a stale REQ
+    CmRej rej;
+    rej.local_comm_id = local_.comm_id;
+    rej.remote_comm_id = req.local_comm_id;
+    rej.reason = kCmRejStaleConnection;
+    out.send.push_back(encode_cm_rej(rej, load_be64(mad.data() + 8)));
+    return out;
+  }
   state_ = CmState::kReqRcvd;
   remote_comm_id_ = req.local_comm_id;
   remote_qpn_ = req.local_qpn;
@@ -55,7 +66,10 @@ CmOutput CmConnection::on_req(const CmReq& req, const Mad& mad) {
   max_retries_ = req.max_cm_retries;
   retries_ = 0;
   tid_ = load_be64(mad.data() + 8);
-  out.qp.push_back({CmQpStep::kToRtr, req.local_qpn, req.starting_psn});
+  path_remote_lid_ = req.primary.local_lid;  // the REQ's sender
+  path_sl_ = req.primary.sl;
+  path_mtu_ = req.path_mtu;
+  out.qp.push_back(to_rtr(req.local_qpn, req.starting_psn));
   CmRep rep;
   rep.local_comm_id = local_.comm_id;
   rep.remote_comm_id = remote_comm_id_;
@@ -89,7 +103,7 @@ CmOutput CmConnection::on_mad(const Mad& mad) {
       if (state_ != CmState::kReqSent) return out;
       remote_comm_id_ = rep.local_comm_id;
       remote_qpn_ = rep.local_qpn;
-      out.qp.push_back({CmQpStep::kToRtr, rep.local_qpn, rep.starting_psn});
+      out.qp.push_back(to_rtr(rep.local_qpn, rep.starting_psn));
       out.qp.push_back({CmQpStep::kToRts, rep.local_qpn, rep.starting_psn});
       last_sent_ = encode_cm_rtu({local_.comm_id, remote_comm_id_}, tid_);
       out.send.push_back(last_sent_);
@@ -112,6 +126,7 @@ CmOutput CmConnection::on_mad(const Mad& mad) {
       const bool ours = (state_ == CmState::kReqSent && mra.message_mraed == kCmMsgReq) ||
                         (state_ == CmState::kRepSent && mra.message_mraed == kCmMsgRep);
       if (!ours || mra.remote_comm_id != local_.comm_id) return out;
+      ++mras_received_;
       out.arm_timer = wait(mra.service_timeout);
       return out;
     }
@@ -120,6 +135,7 @@ CmOutput CmConnection::on_mad(const Mad& mad) {
       if (rej.remote_comm_id != local_.comm_id ||
           (state_ != CmState::kReqSent && state_ != CmState::kRepSent && state_ != CmState::kReqRcvd))
         return out;
+      reject_reason_ = rej.reason;
       out.qp.push_back({CmQpStep::kToError, remote_qpn_, 0});
       out.cancel_timer = true;
       out.event = CmEvent::kRejected;

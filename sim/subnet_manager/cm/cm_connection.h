@@ -13,8 +13,8 @@
 // at most MaxCMRetries times, then a REQ or REP that got no answer ends in a REJ (reason Timeout)
 // and Idle, a DREQ in TimeWait. An MRA stretches the wait to its ServiceTimeout + 2 x
 // PacketLifeTime (without counting a retry). A duplicate REQ in REP Sent is answered by the REP
-// again, a duplicate REP in Established by the RTU again (their first answers were lost). A REJ
-// ends the attempt. TimeWait lasts 2 x PacketLifeTime.
+// again, a duplicate REP in Established by the RTU again (their first answers were lost); a REQ
+// for a connection given up on is answered REJ, Stale Connection. A REJ ends the attempt. TimeWait lasts 2 x PacketLifeTime.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -35,6 +35,11 @@ struct CmQpTransition {
   CmQpStep step = CmQpStep::kToRtr;
   Qpn remote_qpn = 0;
   std::uint32_t remote_psn = 0;  // RTR: the peer's starting PSN (our expected PSN)
+  // RTR: the primary path as this end sees it (the peer's LID, the SL, the path MTU code), from
+  // the REQ this end sent or received.
+  Lid remote_lid = 0;
+  std::uint8_t sl = 0;
+  std::uint8_t path_mtu = 0;
 };
 
 enum class CmEvent : std::uint8_t { kNone, kEstablished, kRejected, kTimedOut, kDisconnected };
@@ -76,11 +81,18 @@ class CmConnection {
   std::uint32_t remote_comm_id() const { return remote_comm_id_; }
   Qpn remote_qpn() const { return remote_qpn_; }
   std::uint64_t transaction_id() const { return tid_; }
+  std::uint16_t reject_reason() const { return reject_reason_; }  // of the REJ received; 0: none
+  unsigned mras_received() const { return mras_received_; }
+  // The peer's LID on the primary path (after connect or a REQ).
+  Lid path_remote_lid() const { return path_remote_lid_; }
 
  private:
   CmOutput on_req(const CmReq& req, const Mad& mad);
   CmOutput resend_or_give_up();
   Time wait(std::uint8_t response_timeout) const { return cm_timeout(response_timeout) + 2 * packet_life_; }
+  CmQpTransition to_rtr(Qpn qpn, std::uint32_t psn) const {
+    return {CmQpStep::kToRtr, qpn, psn, path_remote_lid_, path_sl_, path_mtu_};
+  }
 
   CmLocal local_;
   Time packet_life_;
@@ -90,6 +102,10 @@ class CmConnection {
   std::uint8_t remote_response_timeout_ = 0;  // the peer's CM response timeout
   std::uint8_t max_retries_ = 0;
   unsigned retries_ = 0;
+  std::uint16_t reject_reason_ = 0;
+  unsigned mras_received_ = 0;
+  Lid path_remote_lid_ = 0;  // the primary path of the REQ, as this end sees it
+  std::uint8_t path_sl_ = 0, path_mtu_ = 0;
   std::uint64_t tid_ = 0;
   Mad last_sent_{};  // what a timeout sends again
 };

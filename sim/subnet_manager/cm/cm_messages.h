@@ -53,10 +53,12 @@ constexpr std::uint16_t IB_MAD_ATTR_CM_DREP = 0x0016;
 constexpr std::uint8_t kCmTransportRc = 0, kCmTransportUc = 1, kCmTransportRd = 2;
 // MessageMRAed / MessageREJected: which message the MRA or REJ answers.
 constexpr std::uint8_t kCmMsgReq = 0, kCmMsgRep = 1, kCmMsgOther = 2;
-// REJ reasons used here (IBA Vol1 table 112).
-constexpr std::uint16_t kCmRejTimeout = 1;
-constexpr std::uint16_t kCmRejStaleConnection = 10;
+// REJ reasons used here (IBA Vol1 table 112; Linux's enum ib_cm_rej_reason has the same numbers).
+constexpr std::uint16_t kCmRejNoQp = 1;
+constexpr std::uint16_t kCmRejNoResources = 3;
+constexpr std::uint16_t kCmRejTimeout = 4;
 constexpr std::uint16_t kCmRejInvalidServiceId = 8;
+constexpr std::uint16_t kCmRejStaleConnection = 10;
 constexpr std::uint16_t kCmRejConsumerReject = 28;
 
 struct CmPath {

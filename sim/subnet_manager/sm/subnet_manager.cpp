@@ -98,6 +98,7 @@ void SubnetManager::sa_served() {
     a = sa_.answer(q, sa_view(), r.slid);
   }
   ++sa_stats_.answered;
+  ++sa_stats_.answers_by_attribute[q.header.attribute_id];
   sma_.send_gmp_from_sm(encode_sa_mad(a), port_, r.slid, r.sl);
   for (const MftUpdate& u : sa_.take_mft_updates()) {
     Smp smp;
@@ -228,6 +229,7 @@ void SubnetManager::send_cc(std::uint64_t tid) {
 void SubnetManager::on_gmp(const ReceivedGmp& gmp, PortNum) {
   if (gmp.mad[1] == IB_MCLASS_SUBN_ADM && !is_response_method(gmp.mad[3])) {
     ++sa_stats_.requests;
+    ++sa_stats_.requests_by_attribute[load_be16(gmp.mad.data() + 16)];
     sa_queue_.push_back(SaRequest{gmp.mad, gmp.lrh.slid, gmp.lrh.sl});
     if (!sa_busy_) {
       sa_busy_ = true;

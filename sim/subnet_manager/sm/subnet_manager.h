@@ -24,6 +24,7 @@
 #pragma once
 #include <atomic>
 #include <deque>
+#include <map>
 #include <functional>
 #include <string>
 #include <unordered_map>
@@ -122,6 +123,8 @@ class SubnetManager : public SmpReceiver {
     std::uint64_t busy = 0;
     std::uint64_t mft_sets = 0;  // MFT Set SMPs sent for multicast groups (retries included)
     std::uint64_t mft_failed = 0;
+    // By attribute (PathRecord 0x35, ...): requests taken, answers sent (Busy among them).
+    std::map<std::uint16_t, std::uint64_t> requests_by_attribute, answers_by_attribute;
   };
   const SaStats& sa_stats() const { return sa_stats_; }
   PortNum port() const { return port_; }

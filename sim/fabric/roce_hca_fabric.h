@@ -1,0 +1,64 @@
+// The modules of an Ethernet L3 fabric (ethernet/ethernet_fabric_plan.h) with real HCAs as its
+// hosts: an EthernetSwitch per switch, an Hca with one Ethernet port per host (its MAC, IP and
+// gateway from the plan), an EthernetLink per cable, every link at one rate. No subnet manager:
+// the routes are the plan's L3 tables, the links are up from time 0. Each host port gets a LID as
+// its handle (1, 2, ... in the plan's host order): QPs name their peers by it, as on InfiniBand,
+// and the fabric's RoceAddressBook maps it to the host's IP. What a scenario's `fabric: roce` will
+// build (not wired into scenarios yet).
+#pragma once
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/core/ids.h"
+#include "sim/core/packet.h"
+#include "sim/core/packet_ledger.h"
+#include "sim/ethernet/ethernet_fabric_plan.h"
+#include "sim/ethernet/ethernet_link.h"
+#include "sim/ethernet/ethernet_switch.h"
+#include "sim/transport/hca.h"
+
+namespace ibfsim {
+
+struct RoceHcaFabricOptions {
+  EthernetRate rate{EthernetSpeed::k100G, true};
+  std::uint64_t propagation_edges = 125;  // per cable, in edges of the byte clock
+  Time fec_decoder = 100 * kNs;           // RS-FEC decoder latency (links with FEC)
+  bool cut_through = true;
+  Time switch_latency = 300 * kNs;
+  std::uint64_t switch_buffer_bytes = 16u << 20;
+  // Every HCA's configuration before the fabric sets its ports, LID, node index and addresses.
+  HcaConfig hca;
+  // Called per host (node index, its config) before the Hca is built: a test's or run's changes.
+  std::function<void(std::size_t, HcaConfig&)> configure_hca;
+};
+
+class RoceHcaFabric {
+ public:
+  RoceHcaFabric(EthernetFabricPlan plan, RoceHcaFabricOptions options, PacketPool& pool, PacketLedger& ledger);
+  RoceHcaFabric(const RoceHcaFabric&) = delete;
+  RoceHcaFabric& operator=(const RoceHcaFabric&) = delete;
+
+  const EthernetFabricPlan& plan() const { return plan_; }
+  // By node index; nullptr when the node is not of that kind.
+  Hca* hca(std::size_t node) { return hcas_.at(node).get(); }
+  EthernetSwitch* switch_at(std::size_t node) { return switches_.at(node).get(); }
+  Hca& hca(const std::string& name) { return *hcas_.at(plan_.find(name)); }
+  const RoceAddressBook& addresses() const { return *book_; }
+  // Every transmitter of the fabric writes the frames it starts to `sink` (pcap captures).
+  void set_capture(FrameCaptureSink* sink);
+
+ private:
+  EthernetPort& port(std::size_t node, PortNum p);
+  ScheduledModule& module(std::size_t node);
+
+  EthernetFabricPlan plan_;
+  std::shared_ptr<RoceAddressBook> book_;
+  std::vector<std::unique_ptr<Hca>> hcas_;                // by node index
+  std::vector<std::unique_ptr<EthernetSwitch>> switches_;  // by node index
+  std::vector<std::unique_ptr<EthernetLink>> links_;
+};
+
+}  // namespace ibfsim

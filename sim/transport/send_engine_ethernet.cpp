@@ -1,0 +1,41 @@
+// The output of a send engine whose port is Ethernet (SendEngine::attach_ethernet): the same send
+// queues, staging and DMA as on InfiniBand, without credits, VL arbitration tables, SMPs or GMPs.
+// A packet leaves as the QP built it, reframed as RoCE v2 at the last moment.
+#include "sim/core/error.h"
+#include "sim/ethernet/ethernet_port.h"
+#include "sim/transport/hca.h"
+#include "sim/transport/roce/roce_hca_port.h"
+#include "sim/transport/send_engine.h"
+
+namespace ibfsim {
+
+void SendEngine::ethernet_try_send() {
+  EthernetPort& port = *eth_;
+  if (!port.connected() || !port.idle()) return;  // Hca::on_tx_done looks again
+  for (;;) {
+    prepare();
+    std::uint16_t ready = 0;
+    for (unsigned v = 0; v <= kMaxDataVls; ++v)
+      if ((queued_vls_ >> v & 1) && candidate(static_cast<std::uint8_t>(v)) == PortOutput::Candidacy::kReady)
+        ready = static_cast<std::uint16_t>(ready | 1u << v);
+    surveyed();  // arms the wake-ups for payloads still in DMA and congestion control's delays
+    if (!ready) return;
+    unsigned v = eth_next_vl_;
+    while (!(ready >> v & 1)) v = (v + 1) % (kMaxDataVls + 1);
+    eth_next_vl_ = static_cast<std::uint8_t>((v + 1) % (kMaxDataVls + 1));
+    const auto vl = static_cast<std::uint8_t>(v);
+    Packet* p = take(vl);
+    const auto addressing = roce_addressing_for(*p, *roce_, *book_);
+    if (!addressing) {  // a DLID (or GID) that names no host of the fabric: nothing to send it to
+      taken_qp_ = nullptr;
+      drop_unsent(p, DropReason::kUnknownDlid);
+      continue;
+    }
+    reframe_as_roce(*p, *addressing);
+    const Time start = port.transmit(p);
+    sent(vl, p, start);
+    return;
+  }
+}
+
+}  // namespace ibfsim

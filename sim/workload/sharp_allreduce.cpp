@@ -1,0 +1,302 @@
+#include "sim/workload/sharp_allreduce.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "sim/core/error.h"
+#include "sim/network/grh.h"
+#include "sim/transport/sharp/sharp_reduction.h"
+#include "sim/workload/nccl_collective.h"
+
+namespace ibfsim {
+
+using namespace verbs;
+
+namespace {
+
+constexpr std::uint32_t kRecvSlots = 512;  // receives kept posted per rank (each result takes one)
+// kGrhBytes (grh.h): a UD receive buffer starts with room for a GRH
+
+}  // namespace
+
+struct SharpAllreduce::Rank {
+  Hca* hca = nullptr;
+  PdHandle pd = 0;
+  CqHandle send_cq = 0, recv_cq = 0;
+  QueuePair* qp = nullptr;
+  AhHandle leaf = 0;
+  std::uint64_t send_buf = 0, recv_buf = 0;
+  ibv_mr send_mr, recv_mr;
+  Listener send_listener, recv_listener;
+  std::uint32_t iter = 0;         // the iteration it runs (or, waiting, the next one)
+  std::uint32_t next = 0;         // its next chunk to post in `iter`
+  std::uint32_t have = 0;         // results of `iter` in
+  std::uint32_t outstanding = 0;  // SENDs posted, not completed
+  bool waiting = true;            // at the barrier (or before the first size)
+  Time end = 0;
+};
+
+std::uint32_t sharp_operation_bytes(const NcclCollectiveSpec& spec) {
+  return std::min(spec.mtu, spec.sharp.buffer_bytes) / spec.type_bytes * spec.type_bytes;
+}
+
+SharpAllreduce::SharpAllreduce(const NcclCollectiveSpec& spec, Fabric& fabric, VerbsFlowOwner& owner,
+                               std::vector<std::size_t> nodes, std::function<void(bool)> size_done)
+    : spec_(spec), fabric_(fabric), owner_(owner), nodes_(std::move(nodes)), size_done_(std::move(size_done)),
+      sizes_(spec.sizes()), rows_(std::make_unique<std::vector<NcclResultRow>>()) {}
+
+SharpAllreduce::~SharpAllreduce() = default;
+
+const std::vector<NcclResultRow>& SharpAllreduce::rows() const { return *rows_; }
+
+void SharpAllreduce::setup() {
+  tree_ = aggregation_tree(fabric_.topology(), nodes_);
+  tree_id_ = fabric_.next_aggregation_tree();
+  chunk_ = sharp_operation_bytes(spec_);
+  std::uint64_t largest = 0;
+  for (std::uint64_t s : sizes_) largest = std::max(largest, s);
+  for (std::uint32_t r = 0; r < nodes_.size(); ++r) {
+    auto rank = std::make_unique<Rank>();
+    rank->hca = fabric_.hca(nodes_[r]);
+    Hca& h = *rank->hca;
+    rank->pd = h.alloc_pd();
+    rank->send_cq = h.create_cq(1u << 16);
+    rank->recv_cq = h.create_cq(1u << 16);
+    rank->send_listener.run = rank->recv_listener.run = this;
+    rank->send_listener.rank = rank->recv_listener.rank = r;
+    rank->recv_listener.recv = true;
+    h.cq(rank->send_cq).set_listener(&rank->send_listener);
+    h.cq(rank->recv_cq).set_listener(&rank->recv_listener);
+    rank->send_buf = h.alloc_host_memory(std::max<std::uint64_t>(largest, 64));
+    const std::uint64_t recv_len = std::uint64_t{kRecvSlots} * (kGrhBytes + chunk_);
+    rank->recv_buf = h.alloc_host_memory(recv_len);
+    const auto smr = h.reg_mr(rank->pd, rank->send_buf, std::max<std::uint64_t>(largest, 64), IBV_ACCESS_LOCAL_WRITE);
+    const auto rmr = h.reg_mr(rank->pd, rank->recv_buf, recv_len, IBV_ACCESS_LOCAL_WRITE);
+    IBFSIM_CHECK(smr && rmr, "sharp: ibv_reg_mr refused a buffer");
+    rank->send_mr = *smr;
+    rank->recv_mr = *rmr;
+    ibv_qp_init_attr init;
+    init.send_cq = rank->send_cq;
+    init.recv_cq = rank->recv_cq;
+    init.qp_type = IBV_QPT_UD;
+    init.cap.max_send_wr = kSharpSendDepth;
+    init.cap.max_recv_wr = kRecvSlots;
+    rank->qp = h.create_qp(rank->pd, init);
+    IBFSIM_CHECK(rank->qp != nullptr, "sharp: create_qp failed");
+    ibv_qp_attr at;
+    at.qp_state = IBV_QPS_INIT;
+    at.pkey_index = 0;
+    at.port_num = 1;
+    at.qkey = kSharpQKey;
+    IBFSIM_CHECK(h.modify_qp(*rank->qp, at, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_QKEY) == 0,
+                 "sharp: QP to INIT refused");
+    at.qp_state = IBV_QPS_RTR;
+    IBFSIM_CHECK(h.modify_qp(*rank->qp, at, IBV_QP_STATE) == 0, "sharp: QP to RTR refused");
+    at.qp_state = IBV_QPS_RTS;
+    at.sq_psn = 0;
+    IBFSIM_CHECK(h.modify_qp(*rank->qp, at, IBV_QP_STATE | IBV_QP_SQ_PSN) == 0, "sharp: QP to RTS refused");
+    for (std::uint32_t k = 0; k < kRecvSlots; ++k) {
+      ibv_recv_wr wr;
+      wr.wr_id = k;
+      wr.sg_list.push_back({rank->recv_buf + k * (kGrhBytes + chunk_), static_cast<std::uint32_t>(kGrhBytes + chunk_), rank->recv_mr.lkey});
+      IBFSIM_CHECK(h.post_recv(*rank->qp, wr) == 0, "sharp: post_recv refused");
+    }
+    ibv_ah_attr ah;
+    ah.dlid = fabric_.switch_at(tree_.nodes[tree_.leaf_of_host[r]].node)->lid();
+    ah.sl = spec_.sl;
+    ah.port_num = 1;
+    rank->leaf = h.create_ah(rank->pd, ah);
+    IBFSIM_CHECK(rank->leaf != 0, "sharp: ibv_create_ah refused");
+    data_checked_ = h.carry_payload();
+    ranks_.push_back(std::move(rank));
+  }
+  program_tree(tree_id_);
+}
+
+// Every tree switch's node learns its children and its parent (bring-up: no simulated time).
+void SharpAllreduce::program_tree(std::uint8_t id) {
+  for (const AggregationTreeNode& n : tree_.nodes) {
+    AggregationGroupSetup g;
+    g.tree = id;
+    g.op = SharpOp::kSum;
+    g.type = spec_.sharp_type;
+    g.sl = spec_.sl;
+    for (std::size_t c : n.children) g.children.push_back({fabric_.switch_at(tree_.nodes[c].node)->lid(), kAggregationQpn});
+    for (std::size_t host : n.hosts) {
+      const auto r = static_cast<std::uint32_t>(std::find(nodes_.begin(), nodes_.end(), host) - nodes_.begin());
+      g.children.push_back({ranks_[r]->hca->lid(), ranks_[r]->qp->qpn()});
+    }
+    if (n.parent != kNoTreeNode) g.parent = fabric_.switch_at(tree_.nodes[n.parent].node)->lid();
+    fabric_.aggregation_node(n.node, spec_.sharp).configure(g);
+  }
+}
+
+// Rank r's buffer: element i is r + 1 + i mod 5 (small integers: every sum is exact in each type).
+void SharpAllreduce::fill(std::uint32_t r) {
+  Rank& rank = *ranks_[r];
+  std::uint8_t* b = rank.hca->memory().bytes(rank.send_buf, size_);
+  const std::uint64_t n = size_ / spec_.type_bytes;
+  for (std::uint64_t i = 0; i < n; ++i) {
+    const auto v = static_cast<std::int32_t>(r + 1 + i % 5);
+    std::uint32_t w;
+    if (spec_.sharp_type == SharpType::kInt32) w = static_cast<std::uint32_t>(v);
+    else if (spec_.sharp_type == SharpType::kFloat32) {
+      const auto f = static_cast<float>(v);
+      std::memcpy(&w, &f, 4);
+    }
+    else w = float_to_half(static_cast<float>(v));
+    for (std::uint32_t k = 0; k < spec_.type_bytes; ++k) b[i * spec_.type_bytes + k] = static_cast<std::uint8_t>(w >> (8 * k));
+  }
+}
+
+void SharpAllreduce::start_size() {
+  size_ = nccl_round_size(spec_.plan(), sizes_[size_index_]);
+  chunks_ = static_cast<std::uint32_t>(std::max<std::uint64_t>(1, (size_ + chunk_ - 1) / chunk_));
+  total_iterations_ = spec_.warmup_iterations + spec_.iterations;
+  timed_ = spec_.warmup_iterations == 0;
+  timed_start_ = ScheduledModule::now();
+  at_barrier_ = 0;
+  for (std::uint32_t r = 0; r < ranks_.size(); ++r) {
+    ranks_[r]->iter = 0;
+    ranks_[r]->end = 0;
+    if (data_checked_) fill(r);
+  }
+  for (std::uint32_t r = 0; r < ranks_.size(); ++r) start_iteration(r);
+}
+
+void SharpAllreduce::start_iteration(std::uint32_t r) {
+  Rank& rank = *ranks_[r];
+  rank.waiting = false;
+  rank.next = 0;
+  rank.have = 0;
+  pump(r);
+}
+
+void SharpAllreduce::pump(std::uint32_t r) {
+  Rank& rank = *ranks_[r];
+  while (!rank.waiting && rank.next < chunks_ && rank.outstanding < kSharpSendDepth) {
+    const std::uint32_t c = rank.next++;
+    const std::uint64_t off = std::uint64_t{c} * chunk_;
+    const auto bytes = static_cast<std::uint32_t>(std::min<std::uint64_t>(chunk_, size_ - std::min(size_, off)));
+    const std::uint32_t op = (op_base_ + rank.iter * chunks_ + c) & 0xFFFFFF;
+    ibv_send_wr wr;
+    wr.wr_id = c;
+    wr.opcode = IBV_WR_SEND_WITH_IMM;
+    wr.send_flags = IBV_SEND_SIGNALED;
+    wr.imm_data = (std::uint32_t{tree_id_} << 24) | op;
+    if (bytes > 0) wr.sg_list.push_back({rank.send_buf + off, bytes, rank.send_mr.lkey});
+    wr.ud.ah = rank.leaf;
+    wr.ud.remote_qpn = kAggregationQpn;
+    wr.ud.remote_qkey = kSharpQKey;
+    IBFSIM_CHECK(rank.hca->post_send(*rank.qp, wr) == 0, "sharp: post_send refused");
+    ++rank.outstanding;
+  }
+}
+
+void SharpAllreduce::Listener::on_completion(CqHandle cq, const ibv_wc&) {
+  Hca& hca = *run->ranks_[rank]->hca;
+  ibv_wc wc;
+  while (hca.poll_cq(cq, 1, &wc) == 1) {
+    if (recv) run->on_recv_completion(rank, wc);
+    else run->on_send_completion(rank, wc);
+  }
+}
+
+void SharpAllreduce::on_send_completion(std::uint32_t r, const ibv_wc& wc) {
+  if (wc.status != IBV_WC_SUCCESS) ++error_completions_;
+  --ranks_[r]->outstanding;
+  pump(r);
+  check_iteration_done(r);
+  check_barrier();
+  owner_.flow_progress();
+}
+
+void SharpAllreduce::on_recv_completion(std::uint32_t r, const ibv_wc& wc) {
+  Rank& rank = *ranks_[r];
+  if (wc.status != IBV_WC_SUCCESS) {
+    ++error_completions_;
+    return;
+  }
+  const auto slot = static_cast<std::uint32_t>(wc.wr_id);
+  const std::uint64_t addr = rank.recv_buf + std::uint64_t{slot} * (kGrhBytes + chunk_);
+  const std::uint32_t op = wc.imm_data & 0xFFFFFF;
+  const std::uint32_t c = (op - op_base_ - rank.iter * chunks_) & 0xFFFFFF;
+  IBFSIM_CHECK((wc.imm_data >> 24) == tree_id_ && c < chunks_ && !rank.waiting,
+               "sharp: a result for an operation this rank is not running");
+  if (data_checked_) check_result(r, c, addr + kGrhBytes);
+  ibv_recv_wr again;
+  again.wr_id = slot;
+  again.sg_list.push_back({addr, static_cast<std::uint32_t>(kGrhBytes + chunk_), rank.recv_mr.lkey});
+  IBFSIM_CHECK(rank.hca->post_recv(*rank.qp, again) == 0, "sharp: post_recv refused");
+  ++rank.have;
+  check_iteration_done(r);
+  owner_.flow_progress();
+}
+
+// Every element of chunk c is sum over ranks q of (q + 1 + i mod 5) = n(n+1)/2 + n (i mod 5).
+void SharpAllreduce::check_result(std::uint32_t r, std::uint32_t chunk, std::uint64_t addr) {
+  const std::uint64_t off = std::uint64_t{chunk} * chunk_;
+  const std::uint64_t bytes = std::min<std::uint64_t>(chunk_, size_ - std::min(size_, off));
+  const std::uint8_t* b = ranks_[r]->hca->memory().bytes(addr, std::max<std::uint64_t>(bytes, 1));
+  const std::uint64_t n = ranks_.size();
+  for (std::uint64_t k = 0; k < bytes / spec_.type_bytes; ++k) {
+    const std::uint64_t i = off / spec_.type_bytes + k;
+    const auto expect = static_cast<std::int64_t>(n * (n + 1) / 2 + n * (i % 5));
+    std::uint32_t w = 0;
+    for (std::uint32_t j = 0; j < spec_.type_bytes; ++j) w |= std::uint32_t{b[k * spec_.type_bytes + j]} << (8 * j);
+    double got;
+    if (spec_.sharp_type == SharpType::kInt32) got = static_cast<std::int32_t>(w);
+    else if (spec_.sharp_type == SharpType::kFloat32) {
+      float f;
+      std::memcpy(&f, &w, 4);
+      got = f;
+    } else {
+      got = half_to_float(static_cast<std::uint16_t>(w));
+    }
+    if (got != static_cast<double>(expect)) ++wrong_;
+  }
+}
+
+void SharpAllreduce::check_iteration_done(std::uint32_t r) {
+  Rank& rank = *ranks_[r];
+  if (rank.waiting || rank.have < chunks_ || rank.next < chunks_) return;
+  if (timed_) rank.end = ScheduledModule::now();
+  ++rank.iter;
+  if ((!timed_ && rank.iter == spec_.warmup_iterations) || rank.iter == total_iterations_) {
+    rank.waiting = true;
+    ++at_barrier_;
+    check_barrier();
+    return;
+  }
+  start_iteration(r);
+}
+
+void SharpAllreduce::check_barrier() {
+  if (at_barrier_ != ranks_.size()) return;
+  for (const auto& r : ranks_)
+    if (r->outstanding != 0) return;
+  at_barrier_ = 0;
+  const Time now = ScheduledModule::now();
+  if (!timed_) {
+    timed_ = true;
+    timed_start_ = now;
+    for (std::uint32_t r = 0; r < ranks_.size(); ++r) start_iteration(r);
+    return;
+  }
+  NcclResultRow row;
+  row.size_bytes = size_;
+  row.count = size_ / spec_.type_bytes;
+  if (data_checked_) row.wrong = wrong_ - wrong_before_;
+  wrong_before_ = wrong_;
+  double sum_fs = 0;
+  for (const auto& rank : ranks_) sum_fs += static_cast<double>(rank->end - timed_start_);
+  set_nccl_timing(row, sum_fs, ranks_.size(), spec_.iterations,
+                  nccl_bus_factor(NcclOp::kAllReduce, static_cast<std::uint32_t>(ranks_.size())));
+  rows_->push_back(row);
+  op_base_ = (op_base_ + total_iterations_ * chunks_) & 0xFFFFFF;
+  const bool last = ++size_index_ == sizes_.size();
+  size_done_(last);
+}
+
+}  // namespace ibfsim

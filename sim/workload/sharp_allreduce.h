@@ -1,0 +1,95 @@
+// `algorithm: sharp` of a `collectives:` allreduce (nccl_spec.h): the reduction happens in the
+// switches, on a SHARP aggregation tree (sim/fabric/aggregation_tree.h) of aggregation nodes
+// (sim/transport/sharp/aggregation_node.h), as NCCL's CollNet with the SHARP plugin does.
+//
+// Set-up (at time 0 of the traffic phase, taking no simulated time): the tree over the ranks'
+// hosts; every tree switch's aggregation node is programmed with its children (child switches'
+// nodes, then its hosts' UD QPs) and its parent; every rank gets a UD QP (Q_Key kSharpQKey) and an
+// address handle to its leaf switch's LID.
+//
+// A size's buffer is cut into chunks of min(mtu, sharp.buffer) bytes (whole elements), one
+// aggregation operation each, numbered across iterations. Per iteration a rank posts its chunks as
+// UD SENDs with immediate (the operation) to its leaf's node, at most kSharpSendDepth
+// unacknowledged by their send completions, and is done once every chunk's result has come back
+// (its receive completion). Timing and the barrier are nccl-tests' as for ring and tree
+// (nccl_collective.h). With outputs.data_check the chunks carry values (rank r's element i is
+// r + 1 + i mod 5) and every result element is checked against the exact sum: #wrong.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "sim/fabric/aggregation_tree.h"
+#include "sim/fabric/fabric.h"
+#include "sim/transport/hca.h"
+#include "sim/workload/nccl_spec.h"
+#include "sim/workload/verbs_flow.h"
+
+namespace ibfsim {
+
+struct NcclResultRow;
+
+inline constexpr std::uint32_t kSharpSendDepth = 64;  // UD SENDs a rank keeps posted
+
+// The bytes of one aggregation operation: min(mtu, sharp.buffer), whole elements.
+std::uint32_t sharp_operation_bytes(const NcclCollectiveSpec& spec);
+
+class SharpAllreduce {
+ public:
+  // `size_done(last)`: a size is measured (its row is in rows); called from a completion.
+  SharpAllreduce(const NcclCollectiveSpec& spec, Fabric& fabric, VerbsFlowOwner& owner, std::vector<std::size_t> nodes,
+                 std::function<void(bool)> size_done);
+  ~SharpAllreduce();
+  void setup();
+  void start_size();  // the next size (the first after setup)
+  const std::vector<NcclResultRow>& rows() const;
+  std::uint64_t error_completions() const { return error_completions_; }
+  std::uint64_t wrong() const { return wrong_; }          // result elements that were not the exact sum
+  bool data_checked() const { return data_checked_; }
+  const AggregationTree& tree() const { return tree_; }
+  std::uint32_t chunk_bytes() const { return chunk_; }
+
+ private:
+  struct Rank;
+  struct Listener : CompletionListener {
+    SharpAllreduce* run = nullptr;
+    std::uint32_t rank = 0;
+    bool recv = false;
+    void on_completion(verbs::CqHandle cq, const verbs::ibv_wc& wc) override;
+  };
+
+  void program_tree(std::uint8_t id);
+  void fill(std::uint32_t r);
+  void start_iteration(std::uint32_t r);
+  void pump(std::uint32_t r);
+  void on_send_completion(std::uint32_t r, const verbs::ibv_wc& wc);
+  void on_recv_completion(std::uint32_t r, const verbs::ibv_wc& wc);
+  void check_result(std::uint32_t r, std::uint32_t chunk, std::uint64_t addr);
+  void check_iteration_done(std::uint32_t r);
+  void check_barrier();
+
+  NcclCollectiveSpec spec_;
+  Fabric& fabric_;
+  VerbsFlowOwner& owner_;
+  std::vector<std::size_t> nodes_;
+  std::function<void(bool)> size_done_;
+  AggregationTree tree_;
+  std::uint8_t tree_id_ = 0;
+  std::uint32_t chunk_ = 0;  // bytes per operation
+  std::vector<std::unique_ptr<Rank>> ranks_;
+  std::vector<std::uint64_t> sizes_;
+  std::size_t size_index_ = 0;
+  std::uint64_t size_ = 0;
+  std::uint32_t chunks_ = 0;     // operations per iteration
+  std::uint32_t op_base_ = 0;    // the first operation of this size
+  std::uint32_t total_iterations_ = 0;
+  std::uint32_t at_barrier_ = 0;
+  bool timed_ = false;
+  Time timed_start_ = 0;
+  bool data_checked_ = false;
+  std::uint64_t wrong_ = 0, wrong_before_ = 0, error_completions_ = 0;
+  std::unique_ptr<std::vector<NcclResultRow>> rows_;
+};
+
+}  // namespace ibfsim
