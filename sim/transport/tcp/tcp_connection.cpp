@@ -250,7 +250,9 @@ void TcpConnection::try_send(Time now) {
       cwnd_limited_ = false;  // application-, Nagle- or receiver-limited
       return;
     }
-    if (board_.pipe() + len > cwnd_) {
+    // In fast recovery the scoreboard's pipe counts; otherwise the whole flight does (RFC 5681: a
+    // duplicate ACK alone sends nothing new).
+    if ((in_recovery_ ? board_.pipe() : flight()) + len > cwnd_) {
       cwnd_limited_ = true;
       return;
     }

@@ -54,7 +54,7 @@ void encode_tcp_header(const TcpHeader& h, std::uint8_t* out);
 // `len`, or an option runs past the header. Unknown options are skipped by their length.
 std::optional<TcpHeader> decode_tcp_header(const std::uint8_t* in, std::size_t len);
 // Data Offset of the header at `in`, in bytes.
-inline std::size_t tcp_data_offset(const std::uint8_t* in) { return std::size_t{in[12] >> 4} * 4; }
+inline std::size_t tcp_data_offset(const std::uint8_t* in) { return static_cast<std::size_t>(in[12] >> 4) * 4; }
 
 // The checksum of a segment from `src` to `dst` whose header is `hdr` of `hdr_len` bytes (its
 // checksum field taken as 0) and whose data is the runs (elided runs are zeros).

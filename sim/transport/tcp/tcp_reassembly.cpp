@@ -1,6 +1,7 @@
 #include "sim/transport/tcp/tcp_reassembly.h"
 
 #include <algorithm>
+#include <iterator>
 
 namespace ibfsim {
 
