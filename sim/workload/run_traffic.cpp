@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/core/rank_exchange.h"
 #include "sim/core/calendar_process.h"
 #include "sim/core/error.h"
 #include "sim/fabric/router_manager.h"
@@ -210,7 +211,10 @@ void start_traffic(ScenarioRun& run) {
     if (run.sc.outputs.packet_log) fabric.hca(n)->set_send_observer(&run.packet_log);
   }
   create_generators(run);
-  if (run.sc.outputs.time_series.interval > 0) run.sampler = time_series_sampler(run, run.panels);
+  // Across MPI ranks the time series is not written (its samples read every rank's modules): no
+  // sampler, which would read the modules other ranks simulate.
+  if (run.sc.outputs.time_series.interval > 0 && !ranks::several())
+    run.sampler = time_series_sampler(run, run.panels);
 }
 
 void run_traffic(ScenarioRun& run) {
