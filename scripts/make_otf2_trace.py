@@ -59,6 +59,8 @@ def main():
     ap.add_argument("--resolution", type=int, default=2 * 10**9, help="timer ticks per second")
     ap.add_argument("--offset", type=int, default=7 * 10**12, help="the clock's value at the trace's start")
     ap.add_argument("--expect", help="write what the trace holds (JSON) here")
+    ap.add_argument("--nonblocking", action="store_true",
+                    help="rank 0's first send as MPI_Isend (a replay refuses it: for testing that error)")
     a = ap.parse_args()
     if a.ranks < 2:
         ap.error("--ranks must be at least 2")
@@ -110,7 +112,10 @@ def main():
                     e["collectives"] += 1
                 elif call[0] == "send":
                     w.enter(t, regions["MPI_Send"])
-                    w.mpi_send(t + 5, call[1], world, 7, call[2])
+                    if a.nonblocking and r == 0 and e["sent"] == 0:
+                        w.mpi_isend(t + 5, call[1], world, 7, call[2], 1)
+                    else:
+                        w.mpi_send(t + 5, call[1], world, 7, call[2])
                     w.leave(t + dur, regions["MPI_Send"])
                     e["sent"] += 1
                     e["bytes_sent"] += call[2]

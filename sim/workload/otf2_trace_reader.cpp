@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cstdarg>
+#include <cstdio>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -31,6 +33,18 @@ bool otf2_supported() { return true; }
 
 namespace {
 
+// OTF2 prints its errors to stderr unless given a callback: keep the first of a read instead, for
+// the InputError (the callback is process-wide; a read registers it and restores the former one).
+thread_local std::string* t_otf2_message = nullptr;
+
+OTF2_ErrorCode keep_otf2_message(void*, const char*, uint64_t, const char*, OTF2_ErrorCode code, const char* format,
+                                 va_list va) {
+  char text[512];
+  std::vsnprintf(text, sizeof text, format, va);
+  if (t_otf2_message && t_otf2_message->empty()) *t_otf2_message = text;
+  return code;
+}
+
 struct Group {
   OTF2_GroupType type = OTF2_GROUP_TYPE_UNKNOWN;
   OTF2_Paradigm paradigm = OTF2_PARADIGM_UNKNOWN;
@@ -58,6 +72,9 @@ struct State {
   std::vector<Cursor> cursors;
   MpiTrace trace;
   std::string error;
+  std::string otf2_message;  // OTF2's own, if it had one
+  // ": what OTF2 said", or nothing.
+  std::string said() const { return otf2_message.empty() ? "" : ": " + otf2_message; }
 
   OTF2_CallbackCode fail(std::string what) {
     if (error.empty()) error = prefix + ": " + std::move(what);
@@ -280,13 +297,13 @@ struct ReaderHandle {
 void check(State& s, OTF2_ErrorCode code, const char* step) {
   if (!s.error.empty()) throw InputError(s.error);
   if (code != OTF2_SUCCESS)
-    throw InputError(fmt::format("{}: not a readable OTF2 archive ({}: {})", s.prefix, step,
-                                 OTF2_Error_GetDescription(code)));
+    throw InputError(fmt::format("{}: not a readable OTF2 archive ({}: {}{})", s.prefix, step,
+                                 OTF2_Error_GetDescription(code), s.said()));
 }
 
 void read_definitions(OTF2_Reader* reader, State& s) {
   OTF2_GlobalDefReader* defs = OTF2_Reader_GetGlobalDefReader(reader);
-  if (!defs) throw InputError(s.prefix + ": not a readable OTF2 archive (no global definitions)");
+  if (!defs) throw InputError(s.prefix + ": not a readable OTF2 archive (no global definitions" + s.said() + ")");
   OTF2_GlobalDefReaderCallbacks* cb = OTF2_GlobalDefReaderCallbacks_New();
   OTF2_GlobalDefReaderCallbacks_SetClockPropertiesCallback(cb, on_clock);
   OTF2_GlobalDefReaderCallbacks_SetStringCallback(cb, on_string);
@@ -333,7 +350,7 @@ void read_events(OTF2_Reader* reader, State& s) {
   OTF2_Reader_CloseDefFiles(reader);
 
   OTF2_GlobalEvtReader* events = OTF2_Reader_GetGlobalEvtReader(reader);
-  if (!events) throw InputError(s.prefix + ": not a readable OTF2 archive (no events)");
+  if (!events) throw InputError(s.prefix + ": not a readable OTF2 archive (no events" + s.said() + ")");
   OTF2_GlobalEvtReaderCallbacks* cb = OTF2_GlobalEvtReaderCallbacks_New();
   OTF2_GlobalEvtReaderCallbacks_SetEnterCallback(cb, on_enter);
   OTF2_GlobalEvtReaderCallbacks_SetLeaveCallback(cb, on_leave);
@@ -364,8 +381,16 @@ MpiTrace read_otf2_trace(const std::string& anchor, const std::string& where) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(anchor, ec))
     throw InputError(s.prefix + ": no such file (expected an OTF2 archive's anchor file, NAME.otf2)");
+  t_otf2_message = &s.otf2_message;
+  struct Restore {
+    OTF2_ErrorCallback former;
+    ~Restore() {
+      OTF2_Error_RegisterCallback(former, nullptr);
+      t_otf2_message = nullptr;
+    }
+  } restore{OTF2_Error_RegisterCallback(keep_otf2_message, nullptr)};
   ReaderHandle reader{OTF2_Reader_Open(anchor.c_str())};
-  if (!reader.r) throw InputError(s.prefix + ": not a readable OTF2 archive");
+  if (!reader.r) throw InputError(s.prefix + ": not a readable OTF2 archive" + s.said());
   check(s, OTF2_Reader_SetSerialCollectiveCallbacks(reader.r), "opening");
   read_definitions(reader.r, s);
   read_events(reader.r, s);

@@ -223,6 +223,7 @@ void TraceReplay::on_recv_completion(std::uint32_t r, const ibv_wc& wc) {
   arrived_[m] = 1;
   ++res.messages_received;
   res.bytes_received += wc.byte_len;
+  if (!plan().messages[m].collective) ++res.point_to_point_received, res.point_to_point_bytes_received += wc.byte_len;
   const std::uint32_t peer = rank.peer_of.at(wc.qp_num);
   if (std::uint64_t& unposted = rank.unposted_recvs[peer]; unposted > 0) {
     ibv_recv_wr again;

@@ -28,7 +28,9 @@ struct TraceReplayRank {
   std::string host;
   std::uint64_t messages_sent = 0, bytes_sent = 0;          // send completions (acknowledged)
   std::uint64_t messages_received = 0, bytes_received = 0;  // receive completions
-  std::uint64_t point_to_point_sent = 0, point_to_point_bytes_sent = 0;  // the trace's own sends among them
+  // The trace's own point-to-point messages among them (the rest are collectives' pieces).
+  std::uint64_t point_to_point_sent = 0, point_to_point_bytes_sent = 0;
+  std::uint64_t point_to_point_received = 0, point_to_point_bytes_received = 0;
   std::uint64_t error_completions = 0;
   std::vector<Time> posted, completed;  // by step: when it posted (after its gap) and completed
   Time end = 0;                         // its last step's completion (from the replay's start)

@@ -63,6 +63,10 @@ void register_trace_replay_statistics(StatsRegistry& reg, const TraceReplay* rep
       .counter("point_to_point_sent", "messages", kRanks, [](const RankRow& x) { return x.r().point_to_point_sent; })
       .counter("point_to_point_bytes_sent", "bytes", kRanks,
                [](const RankRow& x) { return x.r().point_to_point_bytes_sent; })
+      .counter("point_to_point_received", "messages", kRanks,
+               [](const RankRow& x) { return x.r().point_to_point_received; })
+      .counter("point_to_point_bytes_received", "bytes", kRanks,
+               [](const RankRow& x) { return x.r().point_to_point_bytes_received; })
       .counter("steps_completed", "steps", kRanks, [](const RankRow& x) { return std::uint64_t{x.r().completed.size()}; })
       .figure("end_ns", "ns", Merge::kSame, kRanks, [](const RankRow& x) { return to_ns(x.r().end); }, 6)
       .figure("trace_end_ns", "ns", Merge::kSame, kRanks, [](const RankRow& x) { return to_ns(x.trace_end()); }, 6);
