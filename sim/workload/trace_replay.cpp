@@ -49,7 +49,7 @@ void TraceReplay::setup(Time begin) {
   arrived_.assign(p.messages.size(), 0);
   std::vector<std::uint64_t> largest(n, 1);
   for (const ReplayMessage& m : p.messages) {
-    IBFSIM_CHECK(m.bytes <= 0x80000000ull, "trace replay: a message over 2 GiB (an RC message's limit)");
+    IBFSIM_CHECK(m.bytes <= 0x80000000ull, "trace replay: a message over 2 GiB (trace_replay_spec.cpp refuses them)");
     largest[m.src] = std::max(largest[m.src], m.bytes);
     largest[m.dst] = std::max(largest[m.dst], m.bytes);
   }

@@ -1,5 +1,7 @@
 #include "sim/workload/trace_replay_spec.h"
 
+#include <fmt/format.h>
+
 #include <filesystem>
 #include <set>
 
@@ -39,6 +41,10 @@ TraceReplaySpec parse_trace_replay(const YamlMap& m, const Scenario& s) {
   } catch (const InputError& e) {
     file.fail("an MPI trace that can be replayed", e.what());
   }
+  for (const ReplayMessage& msg : plan.messages)
+    if (msg.bytes > 0x80000000ull)
+      file.fail("messages of at most 2 GiB (an RC message's limit)",
+                fmt::format("{} bytes from rank {} to rank {}", msg.bytes, msg.src, msg.dst));
   const std::size_t ranks = trace.ranks.size();
   if (m.has("ranks") && m.has("placement")) m.get("placement").fail("ranks or placement, not both", "both");
   if (auto v = m.find("ranks")) {
