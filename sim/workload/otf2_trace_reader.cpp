@@ -34,14 +34,14 @@ bool otf2_supported() { return true; }
 namespace {
 
 // OTF2 prints its errors to stderr unless given a callback: keep the first of a read instead, for
-// the InputError (the callback is process-wide; a read registers it and restores the former one).
-thread_local std::string* t_otf2_message = nullptr;
-
-OTF2_ErrorCode keep_otf2_message(void*, const char*, uint64_t, const char*, OTF2_ErrorCode code, const char* format,
-                                 va_list va) {
+// the InputError (the callback is process-wide; a read registers it, with the read's string as its
+// data, and restores the former one).
+OTF2_ErrorCode keep_otf2_message(void* message, const char*, uint64_t, const char*, OTF2_ErrorCode code,
+                                 const char* format, va_list va) {
   char text[512];
   std::vsnprintf(text, sizeof text, format, va);
-  if (t_otf2_message && t_otf2_message->empty()) *t_otf2_message = text;
+  auto* kept = static_cast<std::string*>(message);
+  if (kept && kept->empty()) *kept = text;
   return code;
 }
 
@@ -381,14 +381,10 @@ MpiTrace read_otf2_trace(const std::string& anchor, const std::string& where) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(anchor, ec))
     throw InputError(s.prefix + ": no such file (expected an OTF2 archive's anchor file, NAME.otf2)");
-  t_otf2_message = &s.otf2_message;
   struct Restore {
     OTF2_ErrorCallback former;
-    ~Restore() {
-      OTF2_Error_RegisterCallback(former, nullptr);
-      t_otf2_message = nullptr;
-    }
-  } restore{OTF2_Error_RegisterCallback(keep_otf2_message, nullptr)};
+    ~Restore() { OTF2_Error_RegisterCallback(former, nullptr); }
+  } restore{OTF2_Error_RegisterCallback(keep_otf2_message, &s.otf2_message)};
   ReaderHandle reader{OTF2_Reader_Open(anchor.c_str())};
   if (!reader.r) throw InputError(s.prefix + ": not a readable OTF2 archive" + s.said());
   check(s, OTF2_Reader_SetSerialCollectiveCallbacks(reader.r), "opening");
