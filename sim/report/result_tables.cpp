@@ -23,6 +23,8 @@ const std::vector<ResultTable>& result_tables() {
       {"aggregation_nodes", kAggregationNodesCsv},
       {"cm_agents", kCmAgentsCsv},
       {"cm_connections", kCmConnectionsCsv},
+      {"trace_ranks", kTraceRanksCsv},
+      {"trace_steps", kTraceStepsCsv},
   };
   return tables;
 }

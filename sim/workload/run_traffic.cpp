@@ -124,6 +124,18 @@ void create_collectives(ScenarioRun& run) {
   run.observer->watch_collectives(&run.collectives);
 }
 
+// The trace replay (`trace:`): its QPs after the collectives'; its ranks start at phases.start.
+void create_trace_replay(ScenarioRun& run) {
+  if (!run.sc.trace) return;
+  if (!run.fabric->topology().routers().empty())
+    throw InputError(fmt::format("{}: expected no trace replay with routers in the fabric (only verbs_flows cross "
+                                 "routers)",
+                                 run.sc.file));
+  run.trace_replay = std::make_unique<TraceReplay>(*run.sc.trace, *run.fabric, *run.observer);
+  run.trace_replay->setup(run.start);
+  run.observer->watch_trace_replay(run.trace_replay.get());
+}
+
 // The UD traffic generators of each flow. A host never sends to itself: with a fixed destination,
 // that host does not send.
 void create_generators(ScenarioRun& run) {
@@ -199,6 +211,7 @@ void start_traffic(ScenarioRun& run) {
   create_attacks(run);
   create_classes(run);
   create_collectives(run);
+  create_trace_replay(run);
   // Port utilization and credit stalls over the measurement window, for load-driven traffic.
   Fabric& fabric = *run.fabric;
   if (run.load_driven) {

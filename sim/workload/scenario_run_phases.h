@@ -25,6 +25,7 @@
 #include "sim/workload/scenario.h"
 #include "sim/workload/scenario_run.h"
 #include "sim/workload/time_series_sampler.h"
+#include "sim/workload/trace_replay.h"
 #include "sim/workload/traffic_class.h"
 #include "sim/workload/traffic_stats.h"
 #include "sim/workload/ud_traffic_generator.h"
@@ -68,6 +69,7 @@ struct ScenarioRun {
   std::vector<TrafficStats> flow_stats;
   std::vector<std::unique_ptr<TrafficClass>> classes;
   std::vector<std::unique_ptr<NcclCollective>> collectives;  // `collectives:`, in file order
+  std::unique_ptr<TraceReplay> trace_replay;                 // `trace:`
   std::vector<FaultWatch> watches;
   std::optional<RunObserver> observer;
   std::unique_ptr<PortWindow> port_window;
