@@ -34,6 +34,7 @@ enum StatOutput : StatOutputs {
   kAggregationNodesCsv = 1u << 24,      // aggregation_nodes.csv (SHARP)
   kCmAgentsCsv = 1u << 25,              // cm_agents.csv
   kCmConnectionsCsv = 1u << 26,         // cm_connections.csv
+  kSrqsCsv = 1u << 27,                  // shared_receive_queues.csv
 };
 
 }  // namespace ibfsim

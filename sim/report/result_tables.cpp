@@ -23,6 +23,7 @@ const std::vector<ResultTable>& result_tables() {
       {"aggregation_nodes", kAggregationNodesCsv},
       {"cm_agents", kCmAgentsCsv},
       {"cm_connections", kCmConnectionsCsv},
+      {"shared_receive_queues", kSrqsCsv},
   };
   return tables;
 }

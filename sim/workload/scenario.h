@@ -19,6 +19,7 @@
 #include "sim/workload/nccl_spec.h"
 #include "sim/workload/traffic_class_spec.h"
 #include "sim/workload/cm_spec.h"
+#include "sim/workload/srq_spec.h"
 #include "sim/workload/verbs_flow_spec.h"
 
 namespace ibfsim {
@@ -98,6 +99,7 @@ struct Scenario {
   std::optional<IpoibSpec> ipoib;   // `ipoib:` (ipoib_spec.h)
   std::vector<NcclCollectiveSpec> collectives;  // `collectives:`, run one after the other
   CmSpec cm;                                    // `cm:` (flows with connect: cm)
+  SrqSpec srq;                                  // `shared_receive_queue:` (flows with srq: true)
 };
 
 // Where the scenario's subnet manager runs: the named HCA, or the first HCA (declaration order)

@@ -27,6 +27,7 @@
 #include "sim/subnet_manager/cm/cm_agent.h"
 #include "sim/transport/hca.h"
 #include "sim/workload/cm_spec.h"
+#include "sim/workload/server_srq.h"
 #include "sim/workload/verbs_flow_spec.h"
 
 namespace ibfsim {
@@ -53,6 +54,9 @@ class VerbsFlow {
   // `connect: cm`: the CM agents of the two HCAs' ports 1 (one per HCA, shared by its flows), the
   // `cm:` settings and the SA's PacketLifeTime (what the passive side assumes). Before setup().
   void set_cm(CmAgent& active, CmAgent& passive, const CmSpec& spec, std::uint8_t packet_life_time);
+  // `srq: true`: the target's server SRQ (its receives); the flow gives each buffer back as its
+  // receive completes (after recv_post_delay). Before setup().
+  void set_srq(ServerSrq& srq) { srq_ = &srq; }
   // Creates and connects everything and schedules the flow's start; call during elaboration.
   void setup();
   // Every message posted has completed and none will be posted any more (on both sides).
@@ -234,6 +238,7 @@ class VerbsFlow {
   std::uint64_t atomics_done_ = 0;
   std::optional<Window> window_;
   std::optional<Cm> cm_;
+  ServerSrq* srq_ = nullptr;
   Time traffic_begin_;  // begin_, or with connect: cm when the active side reached RTS
   // Latency.
   std::vector<Time> completion_latency_;  // bw: post to completion, per message

@@ -57,6 +57,7 @@ void VerbsFlow::cm_setup() {
   local.responder_resources = local.initiator_depth = spec_.qp.max_rd_atomic;
   local.cm_response_timeout = cm_->spec.response_timeout;
   local.max_cm_retries = cm_->spec.max_retries;
+  local.srq = srq_ != nullptr;
   cm_->agent[1]->listen(cm_->service_id, local, cm_timeout(cm_->packet_life_time),
                         [this](CmEvent e, const std::vector<CmQpTransition>& qp) { cm_event(1, e, qp); });
 }

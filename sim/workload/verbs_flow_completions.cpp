@@ -120,6 +120,10 @@ void VerbsFlow::on_recv_completion(int side, const ibv_wc& wc) {
     check_arrival_order(s.next_expected, idx);
   }
   ++s.arrived;
+  if (srq_ && side == 1) {  // the buffer goes back to the server's SRQ
+    if (spec_.recv_post_delay == 0) srq_->repost(wc.wr_id);
+    else s.hca->schedule<&ServerSrq::repost>(ScheduledModule::now() + spec_.recv_post_delay, srq_, wc.wr_id);
+  }
   if (s.recvs_posted < s.recvs_wanted) {
     if (spec_.recv_post_delay == 0) post_recvs(side, 1);
     else s.hca->schedule<&VerbsFlow::receives_due>(ScheduledModule::now() + spec_.recv_post_delay, this, side, 1);
