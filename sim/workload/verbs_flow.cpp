@@ -42,6 +42,13 @@ std::vector<std::pair<const Hca*, Qpn>> VerbsFlow::watched_qps() const {
 }
 
 bool VerbsFlow::done() const {
+  if (!traffic_done()) return false;
+  if (cm_ && cm_->disconnect_requested != kTimeNever)
+    return cm_->disconnected[0] != kTimeNever && cm_->disconnected[1] != kTimeNever;
+  return true;
+}
+
+bool VerbsFlow::traffic_done() const {
   const Side& a = sides_[0];
   const Side& b = sides_[1];
   if (window_ && window_->invalidation_posted && !window_->invalidation_done) return false;

@@ -59,7 +59,8 @@ class VerbsFlow {
   void set_srq(ServerSrq& srq) { srq_ = &srq; }
   // Creates and connects everything and schedules the flow's start; call during elaboration.
   void setup();
-  // Every message posted has completed and none will be posted any more (on both sides).
+  // Every message posted has completed and none will be posted any more (on both sides), and a
+  // `connect: cm` connection being torn down has been (DREQ, DREP).
   bool done() const;
   const VerbsFlowSpec& spec() const { return spec_; }
   const std::string& name() const { return spec_.name; }  // in event traces
@@ -104,6 +105,8 @@ class VerbsFlow {
     Time path_resolved = kTimeNever;
     Time rtr[2] = {kTimeNever, kTimeNever}, rts[2] = {kTimeNever, kTimeNever};
     Time established[2] = {kTimeNever, kTimeNever};
+    Time disconnect_requested = kTimeNever;                 // the active side's DREQ (cm.disconnect)
+    Time disconnected[2] = {kTimeNever, kTimeNever};        // the DREP at the active side, the DREQ at the passive
     enum class Outcome : std::uint8_t { kPending, kEstablished, kRejected, kTimedOut, kNoPath } outcome = Outcome::kPending;
     std::uint16_t reject_reason = 0;
     bool passive_refused = false;   // the passive side answered REJ (max_connections)
@@ -199,6 +202,11 @@ class VerbsFlow {
   bool window_holds_posting() const;
   nlohmann::json window_results() const;
 
+  // The messages are all done (done() but for the disconnection).
+  bool traffic_done() const;
+  // Something changed: with connect: cm, the traffic done starts the disconnection (the active
+  // side's DREQ); then the run is told.
+  void progress();
   bool ping_pong() const;
   bool lat() const { return spec_.test == VerbsTest::kLat; }
   std::uint32_t slots() const;    // message buffers per side

@@ -80,7 +80,7 @@ void VerbsFlow::on_send_completion(int side, const ibv_wc& wc) {
   if (window_ && side == 0) window_after_message(wc);
   post_sends(side);
   if (ping_pong() && !s.stopped) post_sends(1 - side);
-  owner_.flow_progress();
+  progress();
 }
 
 void VerbsFlow::on_recv_completion(int side, const ibv_wc& wc) {
@@ -88,7 +88,7 @@ void VerbsFlow::on_recv_completion(int side, const ibv_wc& wc) {
   Side& s = sides_[side];
   ++s.recv_status[wc.status];
   if (wc.status != IBV_WC_SUCCESS) {
-    owner_.flow_progress();
+    progress();
     return;
   }
   const std::uint32_t msg = spec_.message_size;
@@ -129,7 +129,7 @@ void VerbsFlow::on_recv_completion(int side, const ibv_wc& wc) {
     else s.hca->schedule<&VerbsFlow::receives_due>(ScheduledModule::now() + spec_.recv_post_delay, this, side, 1);
   }
   if (ping_pong()) post_sends(side);
-  owner_.flow_progress();
+  progress();
 }
 
 void VerbsFlow::on_delivered(Hca& hca, const Packet& p) {
@@ -158,7 +158,7 @@ void VerbsFlow::write_visible(int side) {
   }
   ++s.arrived;
   post_sends(side);
-  owner_.flow_progress();
+  progress();
 }
 
 }  // namespace ibfsim
