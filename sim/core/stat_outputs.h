@@ -36,6 +36,7 @@ enum StatOutput : StatOutputs {
   kCmConnectionsCsv = 1u << 26,         // cm_connections.csv
   kTraceRanksCsv = 1u << 27,            // trace_ranks.csv (trace replay)
   kTraceStepsCsv = 1u << 28,            // trace_steps.csv (trace replay)
+  kSrqsCsv = 1u << 29,                  // shared_receive_queues.csv
 };
 
 }  // namespace ibfsim

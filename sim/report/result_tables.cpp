@@ -25,6 +25,7 @@ const std::vector<ResultTable>& result_tables() {
       {"cm_connections", kCmConnectionsCsv},
       {"trace_ranks", kTraceRanksCsv},
       {"trace_steps", kTraceStepsCsv},
+      {"shared_receive_queues", kSrqsCsv},
   };
   return tables;
 }

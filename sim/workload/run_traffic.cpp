@@ -28,6 +28,21 @@ void create_generator_qps(ScenarioRun& run) {
 }
 
 // The statistics and the observer that ends the run; then the verbs flows: their QPs, memory and
+// The server SRQs: one per HCA that `srq: true` flows target, its buffers as large as the
+// largest message (UD: with the GRH's room) of those flows, posted before any flow's QP exists.
+void create_server_srqs(ScenarioRun& run) {
+  const Scenario& sc = run.sc;
+  Fabric& fabric = *run.fabric;
+  for (const VerbsFlowSpec& v : sc.verbs_flows) {
+    if (!v.srq) continue;
+    const std::size_t b = *fabric.topology().find_node(v.to);
+    auto& slot = run.server_srqs[b];
+    if (!slot) slot = std::make_unique<ServerSrq>(*fabric.hca(b), v.to, sc.srq);
+    slot->need_slot_bytes(v.message_size + (v.type == verbs::IBV_QPT_UD ? kUdRecvGrhRoom : 0));
+  }
+  for (auto& [node, srq] : run.server_srqs) srq->setup();
+}
+
 // connections are set up now (time 0); each starts at phases.start + its own start.
 void create_verbs_flows(ScenarioRun& run) {
   const Scenario& sc = run.sc;
@@ -46,6 +61,7 @@ void create_verbs_flows(ScenarioRun& run) {
   run.observer.emplace(*run.all_stats, run.flow_stats, fabric.ledger(), run.measure_end, !sc.flows.empty(),
                        run.verbs_flows, run.settle, fabric.hca(run.hca_nodes.front()), run.watches, run.classes);
   if (CalendarProcess::shared().windowed()) run.observer->look_at_barriers();
+  create_server_srqs(run);
   for (std::size_t i = 0; i < sc.verbs_flows.size(); ++i) {
     const VerbsFlowSpec& v = sc.verbs_flows[i];
     const std::size_t a = *topo.find_node(v.from), b = *topo.find_node(v.to);
@@ -80,6 +96,7 @@ void create_verbs_flows(ScenarioRun& run) {
       };
       run.verbs_flows.back()->set_cm(agent(a), agent(b), sc.cm, sc.subnet_manager.config.sa.packet_life_time);
     }
+    if (v.srq) run.verbs_flows.back()->set_srq(*run.server_srqs.at(b));
     run.verbs_flows.back()->setup();
   }
   run.observer->watch_flows();

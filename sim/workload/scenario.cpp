@@ -411,7 +411,7 @@ Scenario parse_scenario(const YAML::Node& root, const std::string& path,
   m.check_no_unknown_keys(
       {"topology", "seed", "workload", "phases", "outputs", "link", "faults", "multicast", "phy", "hca_model",
        "congestion_control", "subnet_manager", "attacks", "simulation", "collectives", "ipoib",
-       "cm", "trace"});
+       "cm", "trace", "shared_receive_queue"});
   Scenario s;
   s.file = path;
   YamlValue topo = m.get("topology");
@@ -443,6 +443,7 @@ Scenario parse_scenario(const YAML::Node& root, const std::string& path,
   check_verbs_flow_hosts(maps.verbs, s);
   s.cm = parse_cm(m.optional_map("cm"));
   check_cm_flows(maps.verbs, s.verbs_flows, s.subnet_manager.in_band);
+  s.srq = parse_srq(m.optional_map("shared_receive_queue"));
   s.attacks = parse_attacks(m.optional_list("attacks"), s);
   if (m.has("collectives")) {
     const YamlValue c = m.get("collectives");

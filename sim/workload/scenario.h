@@ -20,6 +20,7 @@
 #include "sim/workload/trace_replay_spec.h"
 #include "sim/workload/traffic_class_spec.h"
 #include "sim/workload/cm_spec.h"
+#include "sim/workload/srq_spec.h"
 #include "sim/workload/verbs_flow_spec.h"
 
 namespace ibfsim {
@@ -100,6 +101,7 @@ struct Scenario {
   std::vector<NcclCollectiveSpec> collectives;  // `collectives:`, run one after the other
   CmSpec cm;                                    // `cm:` (flows with connect: cm)
   std::optional<TraceReplaySpec> trace;         // `trace:` (trace_replay_spec.h)
+  SrqSpec srq;                                  // `shared_receive_queue:` (flows with srq: true)
 };
 
 // Where the scenario's subnet manager runs: the named HCA, or the first HCA (declaration order)
