@@ -5,15 +5,18 @@
 # the time to all connected and the CM's counts (REQs, MRAs, REJs, resends), the run's wall and
 # CPU time. Figures only: nothing passes or fails here.
 #
-#   bench/cm_clients.sh IBFSIM [CLIENTS] [CM_PROCESSING]    (defaults: 1000 clients, 1us)
+#   bench/cm_clients.sh IBFSIM [CLIENTS] [CM_PROCESSING] [SA_TIMEOUT]   (defaults: 1000 clients, 1us, 2ms:
+#   librdmacm applications give rdma_resolve_route seconds; cm.sa_timeout's default, 100us, is
+#   too short for a thousand queries queued at one SA)
 set -eu
 if [ $# -lt 1 ]; then
-  echo "usage: $0 IBFSIM [CLIENTS] [CM_PROCESSING]" >&2
+  echo "usage: $0 IBFSIM [CLIENTS] [CM_PROCESSING] [SA_TIMEOUT]" >&2
   exit 2
 fi
 ibfsim=$1
 clients=${2:-1000}
 processing=${3:-1us}
+sa_timeout=${4:-2ms}
 [ -x /usr/bin/time ] || { echo "$0: needs /usr/bin/time (Debian package time)" >&2; exit 2; }
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
@@ -27,7 +30,7 @@ TOPO
 {
   echo "topology: topology.yaml"
   echo "seed: 1"
-  echo "cm: {processing: $processing, max_connections: 0}"
+  echo "cm: {processing: $processing, sa_timeout: $sa_timeout}"
   echo "shared_receive_queue: {max_wr: 4096, limit: 256}"
   echo "workload:"
   i=0
@@ -47,8 +50,8 @@ cm = r["connection_management"]
 c = cm["connections"]
 sent = cm["cm"]["sent"]
 print(f"clients={sys.argv[2]} established={c['established']} rejected={c['rejected']} timed_out={c['timed_out']} "
-      f"pending={c['pending']} req_sent={sent['req']} mra_sent={sent['mra']} rej_sent={sent['rej']} "
+      f"pending={c['pending']} no_path={c['no_path']} req_sent={sent['req']} mra_sent={sent['mra']} rej_sent={sent['rej']} "
       f"dreq_sent={sent['dreq']} retries={cm['cm']['retries']} sa_busy={cm['sa']['busy']} "
-      f"all_connected_us={cm.get('all_connected_ns', 0) / 1000:.3f} simulated_us={r['simulation']['simulated_ns'] / 1000:.3f} "
+      f"all_connected_us={cm.get('all_connected_ns', 0) / 1000:.3f} fabric_up_us={r['phases']['fabric_up_ns'] / 1000:.3f} end_us={r['phases']['end_ns'] / 1000:.3f} "
       f"wall_s={float(sys.argv[3]):.2f} cpu_s={float(sys.argv[4]) + float(sys.argv[5]):.2f} peak_rss_mb={int(sys.argv[6]) // 1024}")
 PY
