@@ -244,7 +244,8 @@ RunResult write_results(ScenarioRun& run, CollectedResults& c) {
     if (run.sc.outputs.packet_log)
       table("packets", rows_of(run.packet_log.csv()), [&](TableFile& t) { t.write(run.packet_log.csv()); });
     const std::string fct = fct_csv(run);
-    if (!fct.empty()) table("fct", rows_of(fct), [&](TableFile& t) { t.write(fct); });
+    // By value: the step runs after this block has ended.
+    if (!fct.empty()) table("fct", rows_of(fct), [fct](TableFile& t) { t.write(fct); });
     if (run.sampler)
       steps.push_back({"time_series.csv", 0, [&] {
                          c.facts.time_series = write_time_series(run);  // plain: gnuplot reads it
