@@ -64,8 +64,10 @@ class CcThrottle {
   // A new configuration (a Set MAD): CCTIs are kept, capped at the new limit.
   void set_config(CaCongestionConfig config);
 
-  Key key(Qpn qp, PortNum port, std::uint8_t sl) const {
-    return config_.per_sl ? (kSlKey | (Key{port} << 4) | (sl & 15u)) : qp;
+  Key key(Qpn qp, PortNum port, std::uint8_t sl) const { return key_of(config_.per_sl, qp, port, sl); }
+  // The same from the configuration's per_sl alone (before any configuration arrived).
+  static Key key_of(bool per_sl, Qpn qp, PortNum port, std::uint8_t sl) {
+    return per_sl ? (kSlKey | (Key{port} << 4) | (sl & 15u)) : qp;
   }
 
   // A BECN for `key`'s flow (on SL `sl`) at `now`. Returns when the CCTI_Timer must fire if this

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "sim/core/rank_exchange.h"
 #include "sim/workload/scenario_run_phases.h"
 
 namespace ibfsim {
@@ -19,6 +20,15 @@ std::unique_ptr<TimeSeriesSampler> time_series_sampler(const ScenarioRun& run, s
   const Topology& topo = fabric.topology();
   auto sampler = std::make_unique<TimeSeriesSampler>(*fabric.hca(topo.hcas().front()), run.start,
                                                      sc.outputs.time_series.interval, run.end_limit);
+  // Across MPI ranks a value column is read on the rank that simulates its module (the others'
+  // copies of it never change); rate columns add up every rank's counts (time_series_sampler.h).
+  const auto nranks = static_cast<unsigned>(ranks::size());
+  const unsigned me = static_cast<unsigned>(ranks::rank());
+  auto rank_of = [&](std::size_t node) -> unsigned {
+    if (nranks == 1) return 0;
+    const Partitioning& p = fabric.partitioning();
+    return ranks::rank_of_partition(p.part.at(node), p.parts, nranks);
+  };
   PlotPanel rate{"payload throughput per flow", "payload throughput (Gb/s)", {}},
       ccti{"congestion control index of each flow's sending QP", "CCTI (index into the CCT)", {}},
       queue{"output queue depth", "output queue depth (64-byte blocks)", {}};
@@ -52,13 +62,18 @@ std::unique_ptr<TimeSeriesSampler> time_series_sampler(const ScenarioRun& run, s
     std::vector<std::pair<const Hca*, CcThrottle::Key>> seen;
     auto add_ccti = [&](const Hca& h, Qpn qpn, std::uint8_t sl, const std::string& flow, std::size_t colour,
                         std::size_t nth, std::size_t of) {
-      const CcThrottle::Key key = h.cc_throttle()->key(qpn, 1, sl);
+      const CcThrottle::Key key = CcThrottle::key_of(sc.congestion_control.per_sl, qpn, 1, sl);
       if (std::find(seen.begin(), seen.end(), std::make_pair(&h, key)) != seen.end()) return;
       seen.emplace_back(&h, key);
       const std::string who = sc.congestion_control.per_sl ? fmt::format("sl{}", sl) : fmt::format("qp0x{:x}", qpn);
       column(ccti, of > 1 ? fmt::format("{} ({})", flow, h.name()) : flow, colour, nth > 0);
       const Hca* hp = &h;
-      sampler->add_value("CCTI " + std::string(h.name()) + "/" + who, [hp, key] { return hp->cc_throttle()->ccti(key); });
+      const unsigned owner = rank_of(h.node_index());
+      const bool mine = owner == me;
+      sampler->add_value(
+          "CCTI " + std::string(h.name()) + "/" + who,
+          [hp, key, mine] { return mine && hp->cc_throttle() ? static_cast<double>(hp->cc_throttle()->ccti(key)) : 0.0; },
+          owner);
     };
     // Traffic classes use many QPs each: their indices are in results.json (congestion_control.qps).
     for (std::size_t w = 0; w < sc.workload_order.size(); ++w) {
@@ -78,7 +93,11 @@ std::unique_ptr<TimeSeriesSampler> time_series_sampler(const ScenarioRun& run, s
     column(queue, name, series++);
     const Switch* sw = fabric.switch_at(node);
     const auto p = static_cast<PortNum>(port);
-    sampler->add_value("queue " + name + " blocks", [sw, p] { return sw->output_queue_blocks(p); });
+    const unsigned owner = rank_of(node);
+    const bool mine = owner == me;
+    sampler->add_value(
+        "queue " + name + " blocks", [sw, p, mine] { return mine ? static_cast<double>(sw->output_queue_blocks(p)) : 0.0; },
+        owner);
   }
   panels = {rate, ccti, queue};
   sampler->start();

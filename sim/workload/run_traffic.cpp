@@ -241,9 +241,7 @@ void start_traffic(ScenarioRun& run) {
     if (run.sc.outputs.packet_log) fabric.hca(n)->set_send_observer(&run.packet_log);
   }
   create_generators(run);
-  // Across MPI ranks the time series is not written (its samples read every rank's modules): no
-  // sampler, which would read the modules other ranks simulate.
-  if (run.sc.outputs.time_series.interval > 0 && !ranks::several())
+  if (run.sc.outputs.time_series.interval > 0)
     run.sampler = time_series_sampler(run, run.panels);
 }
 

@@ -235,22 +235,32 @@ RunResult write_results(ScenarioRun& run, CollectedResults& c) {
       write_stats_csv(stats, output, [&t](std::string_view line) { t.write(line); });
     });
   }
-  // Across MPI ranks only the tables are gathered yet: the run's facts behind results.json (latency
-  // histograms, the SM's sweeps, ...) and the time series live in each rank's own modules.
+  auto time_series_step = [&] {
+    steps.push_back({"time_series.csv", 0, [&] {
+                       c.facts.time_series = write_time_series(run);  // plain: gnuplot reads it
+                       index["time_series"] = {{"file", "time_series.csv"}, {"rows", c.facts.time_series->samples}};
+                     }});
+  };
+  // Across MPI ranks the tables and the time series are gathered (each rank sampled what it
+  // simulates); the run's facts behind results.json (latency histograms, the SM's sweeps, ...)
+  // live in each rank's own modules and are not yet.
   if (ranks::several()) {
+    if (run.sampler) {
+      const std::vector<std::vector<std::uint8_t>> all = ranks::gather(run.sampler->encode_samples());
+      if (ranks::rank() == 0) {
+        run.sampler->merge_samples(all);
+        gathered.push_back("time_series.csv");
+        time_series_step();
+      }
+    }
     for (const char* f : {"results.json", "report.html"}) not_written.push_back(f);
-    if (run.sc.outputs.time_series.interval > 0) not_written.push_back("time_series.csv");
   } else {
     if (run.sc.outputs.packet_log)
       table("packets", rows_of(run.packet_log.csv()), [&](TableFile& t) { t.write(run.packet_log.csv()); });
     const std::string fct = fct_csv(run);
     // By value: the step runs after this block has ended.
     if (!fct.empty()) table("fct", rows_of(fct), [fct](TableFile& t) { t.write(fct); });
-    if (run.sampler)
-      steps.push_back({"time_series.csv", 0, [&] {
-                         c.facts.time_series = write_time_series(run);  // plain: gnuplot reads it
-                         index["time_series"] = {{"file", "time_series.csv"}, {"rows", c.facts.time_series->samples}};
-                       }});
+    if (run.sampler) time_series_step();
     steps.push_back({"results.json", 0, [&] {
                        c.results["tables"] = index;
                        write_json_atomically((dir / "results.json").string(), c.results);
