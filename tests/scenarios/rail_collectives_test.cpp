@@ -40,7 +40,10 @@ std::int64_t ib_seen(std::int64_t post, std::int64_t bytes) {
 }
 
 // bytes at 150 GB/s, rounded up to the femtosecond.
-std::int64_t nvlink_fs(std::int64_t bytes) { return (bytes * 1'000'000'000'000'000 + 149'999'999'999) / 150'000'000'000; }
+std::int64_t nvlink_fs(std::int64_t bytes) {
+  const __int128 fs = static_cast<__int128>(bytes) * 1'000'000'000'000'000 + 149'999'999'999;
+  return static_cast<std::int64_t>(fs / 150'000'000'000);
+}
 
 std::vector<std::vector<std::string>> csv_rows(const std::string& csv) {
   std::vector<std::vector<std::string>> rows;
