@@ -283,7 +283,7 @@ TEST_CASE("load_topology reports a missing file", "[fabric][topology]") {
   }
 }
 
-TEST_CASE("servers group HCAs; unknown, repeated or non-HCA members are located errors", "[fabric][topology]") {
+TEST_CASE("servers group HCAs, and unknown, repeated or non-HCA members are located errors", "[fabric][topology]") {
   const std::string nodes = "nodes:\n  - {name: sw1, type: switch}\n  - {name: h1, type: hca}\n"
                             "  - {name: h2, type: hca}\n  - {name: h3, type: hca}\n"
                             "cables:\n  - {from: h1/1, to: sw1/1}\n";
