@@ -68,7 +68,7 @@ def topology_from_dict(document, name="<python>"):
 
 
 def generate(kind, defaults=None, **params):
-    """A generated fabric: kind is fat_tree, leaf_spine, mesh, torus, dragonfly or hypercube, with the
+    """A generated fabric: kind is fat_tree, leaf_spine, rail_fat_tree, mesh, torus, dragonfly or hypercube, with the
     generator's keys as keyword arguments (generate("torus", dims=[4, 4], hosts_per_switch=2));
     `defaults` as a topology file's (link speed, buffers, ...)."""
     doc = {"generate": dict(kind=kind, **params)}

@@ -121,6 +121,14 @@ Time Topology::cable_delay(std::size_t cable) const {
   return static_cast<Time>((fs_times_mm + 500) / 1000);
 }
 
+std::vector<std::optional<std::size_t>> Topology::server_of() const {
+  std::vector<std::optional<std::size_t>> out(nodes.size());
+  for (std::size_t s = 0; s < servers.size(); ++s)
+    for (std::size_t h : servers[s].hosts)
+      if (h < out.size()) out[h] = s;
+  return out;
+}
+
 namespace {
 
 [[noreturn]] void fail_at(const SourceMark& mark, std::string_view expected, std::string_view got) {
@@ -199,6 +207,29 @@ std::string name_list(const Topology& topo, const std::vector<std::size_t>& node
   }
   if (nodes.size() > kShown) out += fmt::format(" and {} more", nodes.size() - kShown);
   return out;
+}
+
+// Servers: named once, nonempty, of HCAs, each host in at most one (the YAML reader says the same
+// with the position of the entry; this catches topologies built in code).
+void check_servers(const Topology& topo) {
+  std::unordered_map<std::string_view, std::size_t> by_name;
+  std::vector<std::optional<std::size_t>> owner(topo.nodes.size());
+  for (std::size_t s = 0; s < topo.servers.size(); ++s) {
+    const TopoServer& sv = topo.servers[s];
+    if (!by_name.emplace(sv.name, s).second) fail_at(sv.mark, "a unique server name", fmt::format("'{}' again", sv.name));
+    if (sv.hosts.empty()) fail_at(sv.mark, fmt::format("at least one HCA in server {}", sv.name), "none");
+    for (std::size_t h : sv.hosts) {
+      if (h >= topo.nodes.size())
+        fail_at(sv.mark, fmt::format("a node index below {}", topo.nodes.size()), fmt::format("{}", h));
+      const TopoNode& n = topo.nodes[h];
+      if (n.type != NodeType::kHca)
+        fail_at(sv.mark, "HCAs in a server", fmt::format("{} {}", node_type_name(n.type), n.name));
+      if (owner[h])
+        fail_at(sv.mark, "each HCA in at most one server",
+                fmt::format("{} in {} and {}", n.name, topo.servers[*owner[h]].name, sv.name));
+      owner[h] = s;
+    }
+  }
 }
 
 }  // namespace
@@ -289,6 +320,7 @@ void validate_topology(const Topology& topo) {
       fail_at(n.mark, fmt::format("at least one cable on {} {}", node_type_name(n.type), n.name), "none");
     }
   }
+  check_servers(topo);
 }
 
 std::vector<std::size_t> unreachable_nodes(const Topology& topo) {

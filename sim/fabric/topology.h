@@ -174,10 +174,20 @@ inline Guid port_guid_of(const TopoNode& node, unsigned port) {
   return node.type == NodeType::kSwitch ? node.guid : node.guid + port;
 }
 
+// A server (what NCCL calls a node): a box whose HCAs (one per GPU) share an intra-node fabric
+// (NVLink-like, a scenario's `intra_node:`). Its hosts are listed in rail order: hosts[k] is the HCA
+// of rail k (on a rail-optimised fabric, cabled to a leaf of rail k). A host belongs to at most one.
+struct TopoServer {
+  std::string name;
+  std::vector<std::size_t> hosts;  // HCA node indices, rail order
+  SourceMark mark;
+};
+
 struct Topology {
   std::string source_file;
   std::vector<TopoNode> nodes;
   std::vector<TopoCable> cables;
+  std::vector<TopoServer> servers;  // `servers:`, or what a generator groups; empty: none
   Time propagation_per_m = 5 * kNs;  // signal delay per metre of cable
 
   // Linear search; build a map for repeated lookups in large fabrics.
@@ -194,6 +204,8 @@ struct Topology {
   std::vector<std::size_t> routers() const;
   // One-way signal delay of a cable: propagation_per_m * length, rounded to the nearest fs.
   Time cable_delay(std::size_t cable) const;
+  // [node] -> index into servers of the server holding it (HCAs only), in one pass.
+  std::vector<std::optional<std::size_t>> server_of() const;
 };
 
 // Checks what the parser cannot check one value at a time: node names unique and well formed,
@@ -201,8 +213,8 @@ struct Topology {
 // VLs 1/2/4/8/15, at least kMinVl15Credits VL15 credits, per-port speed/width sets sized num_ports + 1 and not empty, cable
 // ends naming existing nodes and ports 1..num_ports (port 0 is a switch's management port and is
 // never cabled), no port on two cables, no cable from a node to itself or between two routers, every
-// switch and router cabled at least once, and every cable's speed and width enabled at both of its
-// ports. Unconnected HCA ports are
+// switch and router cabled at least once, every cable's speed and width enabled at both of its
+// ports, and servers named once, nonempty, of HCAs each in at most one. Unconnected HCA ports are
 // fine. Throws InputError "MARK: expected ..., got ..." pointing at the offending node or cable.
 void validate_topology(const Topology& topo);
 

@@ -55,6 +55,9 @@ class Builder {
     topo_.cables.reserve(cables);
   }
 
+  std::size_t add_host(std::string name) { return add_node(std::move(name), NodeType::kHca, d_.hca_ports); }
+  void add_server(TopoServer s) { topo_.servers.push_back(std::move(s)); }
+
   // Adds h1..h<count>, continuing the numbering.
   void add_hosts(std::size_t count) {
     for (std::size_t i = 0; i < count; ++i) add_node(fmt::format("h{}", ++hosts_), NodeType::kHca, d_.hca_ports);
@@ -139,6 +142,59 @@ Topology generate_leaf_spine(unsigned leaves, unsigned spines, unsigned hosts_pe
   }
   for (unsigned l = 0; l < leaves; ++l) {
     for (unsigned s = 0; s < spines; ++s) b.cable(first_leaf + l, hosts_per_leaf + s + 1, first_spine + s, l + 1);
+  }
+  return b.take();
+}
+
+Topology generate_rail_fat_tree(unsigned nodes, unsigned rails, unsigned nodes_per_leaf, unsigned spines,
+                                const TopologyDefaults& defaults) {
+  require_positive({{"nodes", nodes}, {"rails", rails}, {"nodes_per_leaf", nodes_per_leaf}, {"spines", spines}});
+  if (nodes % nodes_per_leaf != 0) {
+    throw std::invalid_argument(fmt::format("nodes a multiple of nodes_per_leaf (every leaf of a rail full), got {} "
+                                            "nodes and {} per leaf",
+                                            nodes, nodes_per_leaf));
+  }
+  if (nodes_per_leaf % spines != 0) {
+    throw std::invalid_argument(fmt::format("nodes_per_leaf (each leaf's uplinks) a multiple of spines (cabled "
+                                            "evenly to every spine), got {} uplinks and {} spines",
+                                            nodes_per_leaf, spines));
+  }
+  const unsigned per_rail = nodes / nodes_per_leaf;
+  const std::uint64_t leaves = std::uint64_t{per_rail} * rails;
+  const unsigned copies = nodes_per_leaf / spines;  // cables between a leaf and each spine
+  const unsigned leaf_ports = switch_ports("leaf ", 2 * std::uint64_t{nodes_per_leaf}, defaults);
+  const unsigned spine_ports = switch_ports("spine ", mul(leaves, copies), defaults);
+  const std::uint64_t hosts = std::uint64_t{nodes} * rails;
+  check_lids(hosts, leaves + spines, defaults);
+
+  Builder b(defaults);
+  b.reserve(hosts + leaves + spines, 2 * hosts);
+  for (unsigned n = 0; n < nodes; ++n) {
+    TopoServer server;
+    server.name = fmt::format("n{}", n + 1);
+    for (unsigned k = 0; k < rails; ++k) server.hosts.push_back(b.add_host(fmt::format("n{}r{}", n + 1, k + 1)));
+    b.add_server(std::move(server));
+  }
+  const std::size_t first_leaf = b.size();
+  for (unsigned k = 0; k < rails; ++k)
+    for (unsigned j = 0; j < per_rail; ++j) b.add_switch(fmt::format("r{}leaf{}", k + 1, j + 1), leaf_ports);
+  const std::size_t first_spine = b.size();
+  for (unsigned s = 0; s < spines; ++s) b.add_switch(fmt::format("spine{}", s + 1), spine_ports);
+
+  for (unsigned k = 0; k < rails; ++k) {
+    for (unsigned j = 0; j < per_rail; ++j) {
+      const std::size_t leaf_index = std::size_t{k} * per_rail + j;
+      for (unsigned i = 0; i < nodes_per_leaf; ++i) {
+        const std::size_t host = (std::size_t{j} * nodes_per_leaf + i) * rails + k;
+        b.cable(host, 1, first_leaf + leaf_index, i + 1);
+      }
+    }
+  }
+  for (std::size_t l = 0; l < leaves; ++l) {
+    for (unsigned u = 0; u < nodes_per_leaf; ++u) {
+      const unsigned spine_port = static_cast<unsigned>(l * copies + u / spines + 1);
+      b.cable(first_leaf + l, nodes_per_leaf + u + 1, first_spine + u % spines, spine_port);
+    }
   }
   return b.take();
 }

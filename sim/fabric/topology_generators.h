@@ -21,6 +21,22 @@
 
 namespace ibfsim {
 
+// A rail-optimised two-level fat tree: `nodes` servers of `rails` HCAs each (one per GPU), HCA k of
+// every server on a leaf of rail k. Nodes in this order: hosts n1r1..n1rR, n2r1, ... (server by
+// server, named n<server>r<rail>, single-port), then the leaves rail by rail (r1leaf1,
+// r1leaf2, ..., r2leaf1, ...: nodes / nodes_per_leaf leaves per rail), then spine1..spineS.
+// Leaf j of rail k serves servers j*nodes_per_leaf+1 .. (j+1)*nodes_per_leaf: its port i (1-based,
+// i <= nodes_per_leaf) goes to port 1 of that range's i-th server's HCA k. Each leaf has as many
+// uplinks as hosts (non-blocking), ports nodes_per_leaf+1 .. 2*nodes_per_leaf, spread evenly:
+// uplink u (0-based) goes to spine u mod S, which sees each leaf nodes_per_leaf / S times; spine s
+// port (leaf index L over all leaves) L * (nodes_per_leaf / S) + u / S + 1. Errors: nodes not a
+// multiple of nodes_per_leaf, nodes_per_leaf not a multiple of spines. Every server is a
+// TopoServer n<i> with its HCAs in rail order. Counts: nodes*rails hosts,
+// rails*nodes/nodes_per_leaf leaves of 2*nodes_per_leaf ports, spines of
+// leaves*nodes_per_leaf/spines ports, 2*nodes*rails cables.
+Topology generate_rail_fat_tree(unsigned nodes, unsigned rails, unsigned nodes_per_leaf, unsigned spines,
+                                const TopologyDefaults& defaults);
+
 // A two-level fat tree (leaf-spine). Nodes in this order: hosts h1..hN (N = leaves * hosts_per_leaf,
 // numbered leaf by leaf), then switches leaf1..leafL, then spine1..spineS. Leaf l ports
 // 1..hosts_per_leaf go to its hosts (port 1 of each), ports hosts_per_leaf+1.. go to spine 1, 2, ...

@@ -351,7 +351,7 @@ TopoCable read_cable(const YamlValue& v, const Topology& topo, const TopologyDef
   return c;
 }
 
-constexpr std::string_view kGeneratorKinds = "fat_tree, leaf_spine, mesh, torus, dragonfly, hypercube";
+constexpr std::string_view kGeneratorKinds = "fat_tree, leaf_spine, rail_fat_tree, mesh, torus, dragonfly, hypercube";
 
 // A list of integers in lo..hi with at least min_size and at most max_size entries.
 std::vector<unsigned> read_uint_list(const YamlValue& v, unsigned lo, unsigned hi, std::size_t min_size,
@@ -374,6 +374,14 @@ Topology generate_from(const YamlMap& g, const std::string& kind, const Topology
     const unsigned spines = g.require_in_range<unsigned>("spines", 1, kMaxPorts);
     const unsigned hosts_per_leaf = g.require_in_range<unsigned>("hosts_per_leaf", 1, kMaxPorts);
     return generate_leaf_spine(leaves, spines, hosts_per_leaf, d);
+  }
+  if (kind == "rail_fat_tree") {
+    g.check_no_unknown_keys({"kind", "nodes", "rails", "nodes_per_leaf", "spines"});
+    const unsigned nodes = g.require_in_range<unsigned>("nodes", 1, 65535);
+    const unsigned rails = g.require_in_range<unsigned>("rails", 1, kMaxPorts);
+    const unsigned nodes_per_leaf = g.require_in_range<unsigned>("nodes_per_leaf", 1, kMaxPorts);
+    const unsigned spines = g.require_in_range<unsigned>("spines", 1, kMaxPorts);
+    return generate_rail_fat_tree(nodes, rails, nodes_per_leaf, spines, d);
   }
   if (kind == "fat_tree") {
     g.check_no_unknown_keys({"kind", "k", "n", "radix", "levels", "m", "w"});
@@ -435,7 +443,45 @@ Topology read_generated(const YamlValue& v, const TopologyDefaults& d) {
   const SourceMark mark = mark_of(v);
   for (TopoNode& n : topo.nodes) n.mark = mark;
   for (TopoCable& c : topo.cables) c.mark = mark;
+  for (TopoServer& sv : topo.servers) sv.mark = mark;
   return topo;
+}
+
+// `servers: {n1: [h1, h2], n2: [h3, h4]}`: each server's HCAs in rail order, each HCA in at most one.
+std::vector<TopoServer> read_servers(const YamlValue& v, const Topology& topo) {
+  std::unordered_map<std::string, std::size_t> by_name;
+  for (std::size_t i = 0; i < topo.nodes.size(); ++i) by_name.emplace(topo.nodes[i].name, i);
+  std::unordered_map<std::size_t, std::string> owner;  // host -> its server
+  std::vector<TopoServer> out;
+  const YamlMap map = v.as_map();
+  for (const auto& kv : map.node()) {
+    const YamlValue key(kv.first, v.file());
+    if (!key.is_scalar() || key.node().Scalar().empty()) key.fail("a server name");
+    TopoServer sv;
+    sv.name = key.node().Scalar();
+    sv.mark = mark_of(key);
+    for (const TopoServer& other : out)
+      if (other.name == sv.name) key.fail("a unique server name", fmt::format("'{}' again", sv.name));
+    std::optional<YAML::Mark> key_mark;
+    if (!kv.first.Mark().is_null()) key_mark = kv.first.Mark();
+    const YamlValue list(kv.second, v.file(), key_mark);
+    if (!list.is_list()) list.fail(fmt::format("a list of the HCAs of server {}, e.g. [h1, h2]", sv.name));
+    const std::vector<YamlValue> hosts = list.as_list();
+    if (hosts.empty()) list.fail(fmt::format("at least one HCA in server {}", sv.name), "an empty list");
+    for (const YamlValue& h : hosts) {
+      if (!h.is_scalar()) h.fail("an HCA name");
+      const std::string& name = h.node().Scalar();
+      const auto it = by_name.find(name);
+      if (it == by_name.end()) h.fail("an HCA of the topology", fmt::format("'{}' (no node {})", name, name));
+      if (topo.nodes[it->second].type != NodeType::kHca)
+        h.fail("an HCA of the topology", fmt::format("'{}', a {}", name, node_type_name(topo.nodes[it->second].type)));
+      const auto [o, fresh] = owner.emplace(it->second, sv.name);
+      if (!fresh) h.fail("each HCA in at most one server", fmt::format("'{}' again (already in {})", name, o->second));
+      sv.hosts.push_back(it->second);
+    }
+    out.push_back(std::move(sv));
+  }
+  return out;
 }
 
 }  // namespace
@@ -448,7 +494,7 @@ Topology parse_topology(const YAML::Node& root, const std::string& file_name) {
   const YamlValue root_value(root, file_name);
   if (!root.IsMap()) root_value.fail("a topology (a map with nodes and cables, or generate)");
   const YamlMap top(root, file_name);
-  top.check_no_unknown_keys({"defaults", "nodes", "cables", "generate"});
+  top.check_no_unknown_keys({"defaults", "nodes", "cables", "generate", "servers"});
   const TopologyDefaults d = read_defaults(top);
 
   Topology topo;
@@ -474,6 +520,12 @@ Topology parse_topology(const YAML::Node& root, const std::string& file_name) {
     const std::vector<YamlValue> cables = top.optional_list("cables");
     topo.cables.reserve(cables.size());
     for (const YamlValue& v : cables) topo.cables.push_back(read_cable(v, topo, d, by_name));
+  }
+  if (auto servers = top.find("servers")) {
+    if (!topo.servers.empty())
+      servers->fail("no servers next to a generator that groups its hosts itself",
+                    fmt::format("servers next to {}", top.get("generate").as_map().get("kind").node().Scalar()));
+    topo.servers = read_servers(*servers, topo);
   }
   topo.source_file = file_name;
   topo.propagation_per_m = d.propagation_per_m;

@@ -213,6 +213,15 @@ std::string write_topology_yaml(const Topology& topo, const std::string& comment
     e << YAML::EndMap;
   }
   e << YAML::EndSeq;
+  if (!topo.servers.empty()) {
+    e << YAML::Key << "servers" << YAML::Value << YAML::BeginMap;
+    for (const TopoServer& sv : topo.servers) {
+      e << YAML::Key << sv.name << YAML::Value << YAML::Flow << YAML::BeginSeq;
+      for (std::size_t h : sv.hosts) e << topo.nodes[h].name;
+      e << YAML::EndSeq;
+    }
+    e << YAML::EndMap;
+  }
   e << YAML::EndMap;
 
   std::string out;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "sim/core/error.h"
@@ -36,11 +37,15 @@ struct NcclCollective::Rank {
   std::uint32_t unposted = 0;        // transfers of `iter` not posted yet
   bool waiting = false;              // at the barrier
   Time end = 0;                      // end of its last timed iteration
+  Time link_out_free = 0;            // intra-node fabric: when its link out is free
+  Time link_in_free = 0;             // ... and its link in
 };
 
 struct NcclCollective::Conn {
   std::uint32_t channel = 0, src = 0, dst = 0;
-  QueuePair* qp = nullptr;           // at src
+  QueuePair* qp = nullptr;           // at via (none: intra)
+  std::uint32_t via = 0;             // the rank whose HCA sends (src, or a rank of src's server)
+  bool intra = false;                // src and dst share a server: the intra-node fabric
   std::vector<std::uint32_t> order;  // this size's transfers, in program order
   std::size_t head = 0;              // the next to post in the running iteration
   std::uint32_t outstanding = 0;     // posted, not acknowledged
@@ -50,6 +55,19 @@ struct NcclCollective::Conn {
 NcclCollective::NcclCollective(const NcclCollectiveSpec& spec, Fabric& fabric, VerbsFlowOwner& owner)
     : spec_(spec), plan_(spec.plan()), fabric_(fabric), owner_(owner), sizes_(spec.sizes()) {
   for (const std::string& name : spec_.ranks) nodes_.push_back(*fabric_.topology().find_node(name));
+  const Topology& topo = fabric_.topology();
+  const auto server_of = topo.server_of();
+  std::vector<std::uint32_t> in_server(topo.servers.size(), 0);
+  for (std::size_t node : nodes_) {
+    std::optional<NcclRankPlace> place;
+    if (const auto s = server_of[node]) {
+      const auto& hosts = topo.servers[*s].hosts;
+      place = NcclRankPlace{*s, static_cast<std::uint32_t>(std::find(hosts.begin(), hosts.end(), node) - hosts.begin())};
+      if (++in_server[*s] == 2) servers_ = true;
+    }
+    places_.push_back(place);
+  }
+  if (servers_ && spec_.algorithm != NcclAlgorithm::kSharp) plan_.rings = nccl_rail_rings(places_, plan_.channels);
 }
 
 NcclCollective::~NcclCollective() = default;
@@ -99,8 +117,13 @@ void NcclCollective::setup(Time begin, NcclCollective* after) {
   // The connections every size uses: those of the smallest (a step with no data still happens).
   for (const NcclTransfer& t : nccl_schedule(plan_, nccl_round_size(plan_, sizes_.front()))) {
     if (conn_by_key_.count(conn_key(t.channel, t.src, t.dst))) continue;
-    if (!conn_by_key_.count(conn_key(t.channel, t.dst, t.src)))
+    if (servers_) {
+      const bool same = places_[t.src] && places_[t.dst] && places_[t.src]->server == places_[t.dst]->server;
+      if (same) add_intra_conn(t.channel, t.src, t.dst);
+      else connect_directed(t.channel, t.src, t.dst, sender_for(t.src, t.dst));
+    } else if (!conn_by_key_.count(conn_key(t.channel, t.dst, t.src))) {
       connect_pair(t.channel, std::min(t.src, t.dst), std::max(t.src, t.dst));
+    }
   }
   if (after) after->next_ = this;
   else ranks_.front()->hca->schedule<&NcclCollective::size_starts>(begin, this);
@@ -132,7 +155,7 @@ void NcclCollective::connect_pair(std::uint32_t channel, std::uint32_t a, std::u
     }
     Conn c;
     c.channel = channel;
-    c.src = end[i];
+    c.src = c.via = end[i];
     c.dst = end[1 - i];
     c.qp = qp[i];
     const auto index = static_cast<std::uint32_t>(conns_.size());
@@ -141,6 +164,59 @@ void NcclCollective::connect_pair(std::uint32_t channel, std::uint32_t a, std::u
     r.conns.push_back(index);
     conns_.push_back(std::move(c));
   }
+}
+
+std::uint32_t NcclCollective::sender_for(std::uint32_t src, std::uint32_t dst) const {
+  if (!places_[src] || !places_[dst] || places_[src]->rail == places_[dst]->rail) return src;
+  for (std::uint32_t r = 0; r < places_.size(); ++r)
+    if (places_[r] && places_[r]->server == places_[src]->server && places_[r]->rail == places_[dst]->rail) return r;
+  return src;  // no rank of src's server on that rail: src's own HCA crosses rails
+}
+
+void NcclCollective::connect_directed(std::uint32_t channel, std::uint32_t src, std::uint32_t dst, std::uint32_t via) {
+  const std::uint32_t end[2] = {via, dst};
+  RcPairEnd ends[2];
+  for (int i = 0; i < 2; ++i) {
+    const Rank& r = *ranks_[end[i]];
+    ends[i] = RcPairEnd{r.hca, r.pd, r.send_cq, r.recv_cq};
+  }
+  RcPairSettings settings;
+  settings.max_send_wr = 2 * kNcclSteps;
+  settings.max_recv_wr = kRecvDepth;
+  settings.access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE;
+  settings.mtu = spec_.mtu;
+  settings.sl = spec_.sl;
+  settings.who = "collective";
+  const std::array<QueuePair*, 2> qp = connect_rc_pair(ends, settings);
+  Rank& receiver = *ranks_[dst];
+  for (std::uint32_t k = 0; k < kRecvDepth; ++k) {
+    ibv_recv_wr wr;
+    wr.wr_id = k;
+    IBFSIM_CHECK(receiver.hca->post_recv(*qp[1], wr) == 0, "collective: post_recv refused");
+  }
+  Conn c;
+  c.channel = channel;
+  c.src = src;
+  c.dst = dst;
+  c.via = via;
+  c.qp = qp[0];
+  const auto index = static_cast<std::uint32_t>(conns_.size());
+  conn_by_key_[conn_key(channel, src, dst)] = index;
+  conn_by_qp_[(std::uint64_t{via} << 32) | qp[0]->qpn()] = index;
+  ranks_[src]->conns.push_back(index);
+  conns_.push_back(std::move(c));
+}
+
+void NcclCollective::add_intra_conn(std::uint32_t channel, std::uint32_t src, std::uint32_t dst) {
+  Conn c;
+  c.channel = channel;
+  c.src = c.via = src;
+  c.dst = dst;
+  c.intra = true;
+  const auto index = static_cast<std::uint32_t>(conns_.size());
+  conn_by_key_[conn_key(channel, src, dst)] = index;
+  ranks_[src]->conns.push_back(index);
+  conns_.push_back(std::move(c));
 }
 
 void NcclCollective::size_starts() {
@@ -228,8 +304,48 @@ void NcclCollective::pump(std::uint32_t r) {
 }
 
 void NcclCollective::post(Conn& c, std::uint32_t t) {
-  const NcclTransfer& x = transfers_[t];
+  ++c.outstanding;
+  ++unacknowledged_;
+  if (!c.intra && c.via == c.src) return post_write(c, t);
+  // Over the intra-node fabric, to the receiver or to the rank whose HCA sends it on.
   Rank& src = *ranks_[c.src];
+  const Time start = std::max(ScheduledModule::now(), src.link_out_free);
+  src.link_out_free = start + spec_.intra_node.serialization(transfers_[t].bytes);
+  ranks_[c.intra ? c.dst : c.via]->hca->schedule<&NcclCollective::leg_head_arrives>(start + spec_.intra_node.latency,
+                                                                                     this, t);
+}
+
+const NcclCollective::Conn& NcclCollective::conn_of(std::uint32_t t) const { return conns_[conn_of_[t]]; }
+
+void NcclCollective::leg_head_arrives(std::uint32_t t) {
+  const Conn& c = conn_of(t);
+  Rank& to = *ranks_[c.intra ? c.dst : c.via];
+  const Time start = std::max(ScheduledModule::now(), to.link_in_free);
+  to.link_in_free = start + spec_.intra_node.serialization(transfers_[t].bytes);
+  to.hca->schedule<&NcclCollective::leg_arrives>(to.link_in_free, this, t);
+}
+
+void NcclCollective::leg_arrives(std::uint32_t t) {
+  Conn& c = conns_[conn_of_[t]];
+  if (!c.intra) return post_write(c, t);  // at via: its HCA sends it on
+  ranks_[c.src]->hca->schedule<&NcclCollective::leg_acknowledged>(ScheduledModule::now(), this, t);
+  transfer_arrived(c.dst, t);
+}
+
+void NcclCollective::leg_acknowledged(std::uint32_t t) {
+  Conn& c = conns_[conn_of_[t]];
+  --c.outstanding;
+  --unacknowledged_;
+  pump(c.src);
+  check_iteration_done(c.src);
+  check_barrier();
+  owner_.flow_progress();
+}
+
+// The RC WRITE with immediate of transfer t, from the HCA of the connection's `via` rank.
+void NcclCollective::post_write(Conn& c, std::uint32_t t) {
+  const NcclTransfer& x = transfers_[t];
+  Rank& src = *ranks_[c.via];
   const Rank& dst = *ranks_[c.dst];
   const std::uint64_t slot = (c.posted++ % kNcclSteps) * std::max<std::uint64_t>(spec_.chunk_size, 1);
   ibv_send_wr wr;
@@ -241,8 +357,6 @@ void NcclCollective::post(Conn& c, std::uint32_t t) {
   wr.rdma.remote_addr = dst.buf + slot;
   wr.rdma.rkey = dst.mr.rkey;
   IBFSIM_CHECK(src.hca->post_send(*c.qp, wr) == 0, "collective: post_send refused");
-  ++c.outstanding;
-  ++unacknowledged_;
 }
 
 void NcclCollective::Listener::on_completion(CqHandle cq, const ibv_wc&) {
@@ -260,8 +374,9 @@ void NcclCollective::on_send_completion(std::uint32_t r, const ibv_wc& wc) {
   IBFSIM_CHECK(it != conn_by_qp_.end() && conns_[it->second].outstanding > 0, "collective: completion of an unknown send");
   --conns_[it->second].outstanding;
   --unacknowledged_;
-  pump(r);
-  check_iteration_done(r);
+  const std::uint32_t owner = conns_[it->second].src;  // r, or the rank whose WRITE r sent on
+  pump(owner);
+  check_iteration_done(owner);
   check_barrier();
   owner_.flow_progress();
 }
@@ -278,6 +393,11 @@ void NcclCollective::on_recv_completion(std::uint32_t r, const ibv_wc& wc) {
   const std::uint32_t t = wc.imm_data;
   IBFSIM_CHECK(t < transfers_.size() && transfers_[t].dst == r,
                "collective: a WRITE with immediate that names no transfer to this rank");
+  transfer_arrived(r, t);
+}
+
+void NcclCollective::transfer_arrived(std::uint32_t r, std::uint32_t t) {
+  Rank& rank = *ranks_[r];
   ++arrived_[t];
   if (!rank.waiting && arrived_[t] == rank.iter + 1) ++rank.have;
   pump(r);

@@ -15,6 +15,16 @@
 // iteration ends when its last transfer has arrived and its last WRITE is posted; its time is
 // (end of its last iteration - barrier) / iterations, and the size's time the mean over ranks.
 // The next size starts at the next barrier.
+//
+// Servers (Topology::servers, rail-optimised fabrics): a transfer between two ranks of one server
+// goes over the server's intra-node fabric (intra_node_spec.h) instead: its sender's link out
+// holds it bytes / bandwidth from when the link is free, its head reaches the receiver `latency`
+// after it started, and it is in once the receiver's link in has taken it (events on the two
+// hosts' calendars: leg_head_arrives, leg_arrives); it counts as acknowledged when it is in. With
+// servers, each channel runs its own ring (nccl_rail_rings.h), and a transfer to another server
+// whose receiver's rail differs from the sender's first crosses the intra-node fabric to the
+// sender's server's rank on the receiver's rail, whose HCA then sends the RC WRITE (as NCCL's PXN):
+// one RC QP pair per such direction.
 #pragma once
 #include <cstdint>
 #include <map>
@@ -25,6 +35,7 @@
 
 #include "sim/fabric/fabric.h"
 #include "sim/transport/hca.h"
+#include "sim/workload/nccl_rail_rings.h"
 #include "sim/workload/nccl_spec.h"
 #include "sim/workload/verbs_flow.h"
 
@@ -72,6 +83,11 @@ class NcclCollective {
   void size_starts();
   // Transfer t's reduction at its sender is done (reduce_bandwidth).
   void reduced(std::uint32_t t);
+  // Intra-node fabric: transfer t's head reaches the end of its leg (the receiver, or the rank
+  // whose HCA sends it on); all of it is in; the sender hears it is in.
+  void leg_head_arrives(std::uint32_t t);
+  void leg_arrives(std::uint32_t t);
+  void leg_acknowledged(std::uint32_t t);
 
  private:
   struct Rank;
@@ -84,6 +100,15 @@ class NcclCollective {
   };
 
   void connect_pair(std::uint32_t channel, std::uint32_t a, std::uint32_t b);
+  // One RC QP pair for the connection src -> dst alone, its sender's QP at rank `via`'s HCA.
+  void connect_directed(std::uint32_t channel, std::uint32_t src, std::uint32_t dst, std::uint32_t via);
+  void add_intra_conn(std::uint32_t channel, std::uint32_t src, std::uint32_t dst);
+  // The rank whose HCA sends src's transfers to dst: src, or (another server, another rail) the
+  // rank of src's server on dst's rail, when it is one of the ranks.
+  std::uint32_t sender_for(std::uint32_t src, std::uint32_t dst) const;
+  void post_write(Conn& c, std::uint32_t t);
+  void transfer_arrived(std::uint32_t r, std::uint32_t t);
+  const Conn& conn_of(std::uint32_t t) const;
   void start_size();
   void start_iteration(std::uint32_t r);
   void pump(std::uint32_t r);
@@ -100,6 +125,8 @@ class NcclCollective {
   Fabric& fabric_;
   VerbsFlowOwner& owner_;
   std::vector<std::size_t> nodes_;
+  std::vector<std::optional<NcclRankPlace>> places_;  // by rank: its server and rail, if any
+  bool servers_ = false;                              // some rank shares its server with another
   std::vector<std::unique_ptr<Rank>> ranks_;
   std::vector<Conn> conns_;
   std::map<std::uint64_t, std::uint32_t> conn_by_key_;  // (channel, src, dst) -> conns_ index

@@ -33,7 +33,13 @@ struct Builder {
   }
 };
 
-// Ring allreduce, allgather or reducescatter over one channel's `elems` elements.
+// The rank at position i of channel ch's ring.
+std::uint32_t ring_rank(const NcclPlan& plan, std::uint32_t ch, std::uint32_t i) {
+  return plan.rings.empty() ? i : plan.rings[ch % plan.rings.size()][i];
+}
+
+// Ring allreduce, allgather or reducescatter over one channel's `elems` elements. Positions i on
+// the ring are ranks ring_rank(i).
 void ring(Builder& b, std::uint32_t ch, std::uint64_t elems) {
   const std::uint32_t n = b.plan.ranks;
   const std::uint64_t chunk = std::max<std::uint64_t>(1, b.plan.chunk_bytes / b.plan.type_bytes);
@@ -58,7 +64,8 @@ void ring(Builder& b, std::uint32_t ch, std::uint64_t elems) {
           reduce = s == n - 1;
         }
         const std::uint32_t left = (i + n - 1) % n;
-        cur[i] = b.add(ch, i, (i + 1) % n, share(loop, n, seg), reduce, s == 0 ? kNcclNoTransfer : prev[left]);
+        cur[i] = b.add(ch, ring_rank(b.plan, ch, i), ring_rank(b.plan, ch, (i + 1) % n), share(loop, n, seg), reduce,
+                       s == 0 ? kNcclNoTransfer : prev[left]);
       }
       prev.swap(cur);
     }
@@ -67,13 +74,16 @@ void ring(Builder& b, std::uint32_t ch, std::uint64_t elems) {
 }
 
 void broadcast(Builder& b, std::uint32_t ch, std::uint64_t elems) {
-  const std::uint32_t n = b.plan.ranks, root = b.plan.root;
+  const std::uint32_t n = b.plan.ranks;
+  std::uint32_t root = 0;  // the root's position on the channel's ring
+  while (ring_rank(b.plan, ch, root) != b.plan.root) ++root;
   const std::uint64_t chunk = std::max<std::uint64_t>(1, b.plan.chunk_bytes / b.plan.type_bytes);
   for (std::uint64_t off = 0; off < elems || (off == 0 && elems == 0); off += chunk) {
     const std::uint64_t len = std::min<std::uint64_t>(elems - off, chunk);
     std::uint32_t prev = kNcclNoTransfer;
     for (std::uint32_t j = 0; j + 1 < n; ++j)
-      prev = b.add(ch, (root + j) % n, (root + j + 1) % n, len, false, prev);
+      prev = b.add(ch, ring_rank(b.plan, ch, (root + j) % n), ring_rank(b.plan, ch, (root + j + 1) % n), len, false,
+                   prev);
     if (elems == 0) break;
   }
 }
@@ -217,6 +227,14 @@ std::vector<NcclTransfer> nccl_schedule(const NcclPlan& plan, std::uint64_t size
   IBFSIM_CHECK(plan.algorithm == NcclAlgorithm::kRing || plan.op == NcclOp::kAllReduce,
                "nccl schedule: tree is for allreduce only");
   IBFSIM_CHECK(plan.algorithm != NcclAlgorithm::kSharp, "nccl schedule: SHARP reduces in the switches (no transfers)");
+  for (const std::vector<std::uint32_t>& r : plan.rings) {
+    std::vector<bool> seen(plan.ranks, false);
+    IBFSIM_CHECK(r.size() == plan.ranks, "nccl schedule: a ring of every rank");
+    for (std::uint32_t x : r) {
+      IBFSIM_CHECK(x < plan.ranks && !seen[x], "nccl schedule: a ring of every rank once");
+      seen[x] = true;
+    }
+  }
   Builder b{plan, {}};
   std::uint64_t elems = size_bytes / plan.type_bytes;
   if (plan.op == NcclOp::kAllToAll) elems /= plan.ranks;  // each block

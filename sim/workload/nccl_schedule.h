@@ -7,7 +7,9 @@
 // Data: `size_bytes` / type_bytes elements, split among the channels (channel c gets
 // floor(E/C) elements, one more for c < E mod C), each channel's share in pieces of at most
 // chunk_bytes (a whole number of elements). Ranks are 0..n-1 in the order the scenario lists
-// them; every channel uses the same ring i -> i+1 mod n.
+// them; every channel uses the same ring i -> i+1 mod n, unless NcclPlan::rings gives each channel
+// its own order (nccl_rail_rings.h: server by server, so that a ring leaves every server on one rail).
+// Below, "rank i" of the ring schedules is the rank at position i of the channel's ring.
 //
 //  * ring allreduce: a channel's elements in loops of n * chunk; a loop's n segments (segment j:
 //    floor(L/n), one more for j < L mod n) go round in 2(n-1) steps: at step s < n-1 rank i sends
@@ -51,6 +53,9 @@ struct NcclPlan {
   std::uint64_t chunk_bytes = 128 * 1024;
   std::uint32_t type_bytes = 4;
   std::uint32_t root = 0;  // broadcast
+  // Ring and broadcast: channel c's ring is rings[c mod rings.size()] (every rank once, in ring
+  // order); empty: 0, 1, ..., n-1 for every channel.
+  std::vector<std::vector<std::uint32_t>> rings;
 };
 
 inline constexpr std::uint32_t kNcclNoTransfer = ~std::uint32_t{0};

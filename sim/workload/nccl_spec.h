@@ -9,6 +9,7 @@
 
 #include "sim/core/time.h"
 #include "sim/transport/sharp/aggregation_node.h"
+#include "sim/workload/intra_node_spec.h"
 #include "sim/workload/nccl_schedule.h"
 
 namespace ibfsim {
@@ -36,6 +37,9 @@ struct NcclCollectiveSpec {
   // they reduce (from datatype: int32, float, half).
   AggregationNodeConfig sharp;
   SharpType sharp_type = SharpType::kFloat32;
+  // The scenario's `intra_node:`: transfers between two HCAs of one server (Topology::servers) go
+  // over it instead of InfiniBand.
+  IntraNodeSpec intra_node;
   // The sizes nccl-tests runs: min_bytes, min_bytes x factor, ... up to max_bytes.
   std::vector<std::uint64_t> sizes() const;
   NcclPlan plan() const;

@@ -55,6 +55,9 @@ FabricOptions::Partitions partitions(const Scenario& sc) {
   if (ranks::several()) check_runs_across_ranks(sc, p.parts);
   for (const VerbsFlowSpec& v : sc.verbs_flows) p.together.push_back({*sc.topology.find_node(v.from), *sc.topology.find_node(v.to)});
   for (const TrafficClassSpec& c : sc.classes) p.together.push_back(c.hosts);
+  // A server's HCAs: a collective's transfers between them are events on each other's calendars
+  // (the intra-node fabric, nccl_collective.h).
+  for (const TopoServer& server : sc.topology.servers) p.together.push_back(server.hosts);
   // Collectives: every rank of every entry (one entry starts the next).
   std::vector<std::size_t> ranks;
   for (const NcclCollectiveSpec& c : sc.collectives)

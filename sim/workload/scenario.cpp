@@ -411,7 +411,7 @@ Scenario parse_scenario(const YAML::Node& root, const std::string& path,
   m.check_no_unknown_keys(
       {"topology", "seed", "workload", "phases", "outputs", "link", "faults", "multicast", "phy", "hca_model",
        "congestion_control", "subnet_manager", "attacks", "simulation", "collectives", "ipoib",
-       "cm", "trace", "shared_receive_queue"});
+       "cm", "trace", "shared_receive_queue", "intra_node"});
   Scenario s;
   s.file = path;
   YamlValue topo = m.get("topology");
@@ -445,10 +445,12 @@ Scenario parse_scenario(const YAML::Node& root, const std::string& path,
   check_cm_flows(maps.verbs, s.verbs_flows, s.subnet_manager.in_band);
   s.srq = parse_srq(m.optional_map("shared_receive_queue"));
   s.attacks = parse_attacks(m.optional_list("attacks"), s);
+  if (auto in = m.find("intra_node")) s.intra_node = parse_intra_node(*in, s.topology);
   if (m.has("collectives")) {
     const YamlValue c = m.get("collectives");
     s.collectives = parse_collectives(c.as_list(), s);
     if (s.collectives.empty()) c.fail("at least one collective");
+    for (NcclCollectiveSpec& spec : s.collectives) spec.intra_node = s.intra_node;
   }
   if (auto t = m.find("trace")) s.trace = parse_trace_replay(t->as_map(), s);
   if (s.topology.hcas().size() < 2) m.fail("a topology with at least two HCAs", "fewer");

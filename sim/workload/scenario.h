@@ -15,6 +15,7 @@
 #include "sim/workload/congestion_control_spec.h"
 #include "sim/workload/simulation_spec.h"
 #include "sim/workload/hca_model_spec.h"
+#include "sim/workload/intra_node_spec.h"
 #include "sim/workload/ipoib_spec.h"
 #include "sim/workload/nccl_spec.h"
 #include "sim/workload/trace_replay_spec.h"
@@ -99,6 +100,7 @@ struct Scenario {
   std::vector<AttackSpec> attacks;  // `attacks:`
   std::optional<IpoibSpec> ipoib;   // `ipoib:` (ipoib_spec.h)
   std::vector<NcclCollectiveSpec> collectives;  // `collectives:`, run one after the other
+  IntraNodeSpec intra_node;                     // `intra_node:` (a server's GPU fabric; collectives use it)
   CmSpec cm;                                    // `cm:` (flows with connect: cm)
   std::optional<TraceReplaySpec> trace;         // `trace:` (trace_replay_spec.h)
   SrqSpec srq;                                  // `shared_receive_queue:` (flows with srq: true)

@@ -649,5 +649,110 @@ TEST_CASE("generate: errors point at the generator and name what was expected", 
   CHECK(topology_error("generate: {kind: hypercube, dim: 17}\n") ==
         "t.yaml:1:34: expected an integer in 1..16, got '17'");
   CHECK(topology_error("generate: {kind: [torus]}\n") ==
-        "t.yaml:1:18: expected a generator kind (fat_tree, leaf_spine, mesh, torus, dragonfly, hypercube), got a list");
+        "t.yaml:1:18: expected a generator kind (fat_tree, leaf_spine, rail_fat_tree, mesh, torus, dragonfly, hypercube), got a list");
+}
+
+namespace {
+
+// "a/pa-b/pb" for every cable, in cable order.
+std::vector<std::string> cable_texts(const Topology& t) {
+  std::vector<std::string> out;
+  for (const TopoCable& c : t.cables)
+    out.push_back(t.nodes[c.node_a].name + "/" + std::to_string(c.port_a) + "-" + t.nodes[c.node_b].name + "/" +
+                  std::to_string(c.port_b));
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("rail_fat_tree 4 nodes x 2 rails: HCA k of every server on rail k's leaves, uplinks spread over spines",
+          "[fabric][generators]") {
+  const Topology t = generate_rail_fat_tree(4, 2, 2, 2, TopologyDefaults{});
+  std::vector<std::string> names;
+  for (const TopoNode& n : t.nodes) names.push_back(n.name);
+  CHECK(names == std::vector<std::string>{"n1r1", "n1r2", "n2r1", "n2r2", "n3r1", "n3r2", "n4r1", "n4r2", "r1leaf1",
+                                          "r1leaf2", "r2leaf1", "r2leaf2", "spine1", "spine2"});
+  // Leaf j of rail k: ports 1..2 to servers 2j+1, 2j+2's HCA k; ports 3, 4 to spine1, spine2, each
+  // spine's port L+1 to leaf L (one cable per leaf and spine: 2 uplinks / 2 spines).
+  CHECK(cable_texts(t) == std::vector<std::string>{
+                              "n1r1/1-r1leaf1/1", "n2r1/1-r1leaf1/2", "n3r1/1-r1leaf2/1", "n4r1/1-r1leaf2/2",
+                              "n1r2/1-r2leaf1/1", "n2r2/1-r2leaf1/2", "n3r2/1-r2leaf2/1", "n4r2/1-r2leaf2/2",
+                              "r1leaf1/3-spine1/1", "r1leaf1/4-spine2/1", "r1leaf2/3-spine1/2", "r1leaf2/4-spine2/2",
+                              "r2leaf1/3-spine1/3", "r2leaf1/4-spine2/3", "r2leaf2/3-spine1/4", "r2leaf2/4-spine2/4"});
+  for (std::size_t s : t.switches()) CHECK(t.nodes[s].num_ports == 4);
+  REQUIRE(t.servers.size() == 4);
+  CHECK(t.servers[2].name == "n3");
+  CHECK(t.servers[2].hosts == std::vector<std::size_t>{4, 5});
+  CHECK(t.server_of()[5] == std::optional<std::size_t>(2));
+  CHECK(t.server_of()[8] == std::nullopt);
+  validate_topology(t);
+
+  // Two uplinks per leaf to one spine: spine port L*2 + u + 1.
+  const Topology one = generate_rail_fat_tree(2, 1, 2, 1, TopologyDefaults{});
+  CHECK(cable_texts(one) == std::vector<std::string>{"n1r1/1-r1leaf1/1", "n2r1/1-r1leaf1/2", "r1leaf1/3-spine1/1",
+                                                     "r1leaf1/4-spine1/2"});
+}
+
+TEST_CASE("rail_fat_tree rejects uneven shapes", "[fabric][generators]") {
+  auto message = [](unsigned nodes, unsigned rails, unsigned per_leaf, unsigned spines) {
+    try {
+      generate_rail_fat_tree(nodes, rails, per_leaf, spines, TopologyDefaults{});
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  CHECK(message(5, 2, 2, 2) == "nodes a multiple of nodes_per_leaf (every leaf of a rail full), got 5 nodes and 2 per leaf");
+  CHECK(message(4, 2, 4, 3) ==
+        "nodes_per_leaf (each leaf's uplinks) a multiple of spines (cabled evenly to every spine), got 4 uplinks and 3 spines");
+  CHECK(message(4, 0, 2, 2) == "rails >= 1, got 0");
+}
+
+TEST_CASE("rail_32x8.yaml: 256 HCAs in 32 servers, 16 leaves each of one rail, 8 spines", "[fabric][generators]") {
+  const Topology t = load_topology(kTopologies + "rail_32x8.yaml");
+  CHECK(t.hcas().size() == 256);
+  CHECK(t.switches().size() == 24);
+  CHECK(t.cables.size() == 512);
+  REQUIRE(t.servers.size() == 32);
+  for (std::size_t s = 0; s < 32; ++s) {
+    REQUIRE(t.servers[s].hosts.size() == 8);
+    for (std::size_t k = 0; k < 8; ++k)
+      CHECK(t.nodes[t.servers[s].hosts[k]].name == "n" + std::to_string(s + 1) + "r" + std::to_string(k + 1));
+  }
+  const auto cables = t.port_cables();
+  std::size_t leaves = 0;
+  for (std::size_t sw : t.switches()) {
+    const TopoNode& n = t.nodes[sw];
+    CHECK(n.num_ports == 32);
+    if (n.name.rfind("spine", 0) == 0) {
+      // 16 leaves x 2 cables each.
+      std::map<std::string, int> per_leaf;
+      for (unsigned p = 1; p <= 32; ++p) {
+        REQUIRE(cables[sw][p]);
+        ++per_leaf[t.nodes[t.cables[*cables[sw][p]].far_end(sw).node].name];
+      }
+      CHECK(per_leaf.size() == 16);
+      for (const auto& [leaf, count] : per_leaf) CHECK(count == 2);
+      continue;
+    }
+    ++leaves;
+    const std::string rail = n.name.substr(0, n.name.find("leaf"));  // "r3"
+    std::set<std::string> servers;
+    std::map<std::string, int> per_spine;
+    for (unsigned p = 1; p <= 32; ++p) {
+      REQUIRE(cables[sw][p]);
+      const TopoNode& far = t.nodes[t.cables[*cables[sw][p]].far_end(sw).node];
+      if (p <= 16) {
+        CHECK(far.type == NodeType::kHca);
+        CHECK(far.name.substr(far.name.find('r')) == rail);  // every host of this leaf on its rail
+        servers.insert(far.name.substr(0, far.name.find('r')));
+      } else {
+        ++per_spine[far.name];
+      }
+    }
+    CHECK(servers.size() == 16);
+    CHECK(per_spine.size() == 8);
+    for (const auto& [spine, count] : per_spine) CHECK(count == 2);
+  }
+  CHECK(leaves == 16);
 }

@@ -158,7 +158,7 @@ TEST_CASE("topology error: unknown key", "[fabric][topology]") {
   CHECK(topology_error("defaults:\n  link: {sped: EDR}\nnodes: []\n") ==
         "t.yaml:2:10: expected one of the keys speed, width, length, fec, got unknown key 'sped'");
   CHECK(topology_error("node:\n  - {name: h1, type: hca}\n") ==
-        "t.yaml:1:1: expected one of the keys defaults, nodes, cables, generate, got unknown key 'node'");
+        "t.yaml:1:1: expected one of the keys defaults, nodes, cables, generate, servers, got unknown key 'node'");
 }
 
 TEST_CASE("topology error: wrong type", "[fabric][topology]") {
@@ -262,7 +262,7 @@ TEST_CASE("topology error: self-loop, unconnected switch, bad name", "[fabric][t
 
 TEST_CASE("topology error: generator settings", "[fabric][topology]") {
   CHECK(topology_error("generate: {kind: ring, leaves: 2}\n") ==
-        "t.yaml:1:18: expected a generator kind (fat_tree, leaf_spine, mesh, torus, dragonfly, hypercube), got 'ring'");
+        "t.yaml:1:18: expected a generator kind (fat_tree, leaf_spine, rail_fat_tree, mesh, torus, dragonfly, hypercube), got 'ring'");
   CHECK(topology_error("generate: {kind: leaf_spine, leaves: 2, spines: 2}\n") ==
         "t.yaml:1:11: expected key 'hosts_per_leaf', got a map without it");
   CHECK(topology_error("generate: {kind: leaf_spine, leaves: 0, spines: 2, hosts_per_leaf: 2}\n") ==
@@ -281,4 +281,30 @@ TEST_CASE("load_topology reports a missing file", "[fabric][topology]") {
   } catch (const InputError& e) {
     CHECK(std::string(e.what()) == "no/such/topology.yaml: expected a topology file, got no such file");
   }
+}
+
+TEST_CASE("servers group HCAs, and unknown, repeated or non-HCA members are located errors", "[fabric][topology]") {
+  const std::string nodes = "nodes:\n  - {name: sw1, type: switch}\n  - {name: h1, type: hca}\n"
+                            "  - {name: h2, type: hca}\n  - {name: h3, type: hca}\n"
+                            "cables:\n  - {from: h1/1, to: sw1/1}\n";
+  const Topology t = parse_topology(YAML::Load(nodes + "servers: {a: [h2, h1], b: [h3]}\n"), "t.yaml");
+  REQUIRE(t.servers.size() == 2);
+  CHECK(t.servers[0].name == "a");
+  CHECK(t.servers[0].hosts == std::vector<std::size_t>{2, 1});
+  CHECK(t.servers[1].hosts == std::vector<std::size_t>{3});
+  CHECK(topology_error(nodes + "servers: {a: [h1, h9]}\n") ==
+        "t.yaml:8:19: expected an HCA of the topology, got 'h9' (no node h9)");
+  CHECK(topology_error(nodes + "servers: {a: [h1, sw1]}\n") ==
+        "t.yaml:8:19: expected an HCA of the topology, got 'sw1', a switch");
+  CHECK(topology_error(nodes + "servers: {a: [h1, h2], b: [h3, h1]}\n") ==
+        "t.yaml:8:32: expected each HCA in at most one server, got 'h1' again (already in a)");
+  CHECK(topology_error(nodes + "servers: {a: []}\n") ==
+        "t.yaml:8:14: expected at least one HCA in server a, got an empty list");
+  CHECK(topology_error("generate: {kind: rail_fat_tree, nodes: 2, rails: 2, nodes_per_leaf: 2, spines: 1}\n"
+                       "servers: {a: [n1r1]}\n") ==
+        "t.yaml:2:10: expected no servers next to a generator that groups its hosts itself, got servers next to "
+        "rail_fat_tree");
+  CHECK(topology_error("generate: {kind: rail_fat_tree, nodes: 3, rails: 2, nodes_per_leaf: 2, spines: 1}\n") ==
+        "t.yaml:1:11: expected nodes a multiple of nodes_per_leaf (every leaf of a rail full), got 3 nodes and 2 per "
+        "leaf");
 }

@@ -54,6 +54,11 @@ void check_same(const Topology& a, const Topology& b) {
     CHECK(x.failed_lanes == y.failed_lanes);
     CHECK(x.lanes_reversed == y.lanes_reversed);
   }
+  REQUIRE(a.servers.size() == b.servers.size());
+  for (std::size_t i = 0; i < a.servers.size(); ++i) {
+    CHECK(a.servers[i].name == b.servers[i].name);
+    CHECK(a.servers[i].hosts == b.servers[i].hosts);
+  }
 }
 
 Topology round_trip(const Topology& t) {
@@ -67,7 +72,7 @@ Topology round_trip(const Topology& t) {
 TEST_CASE("topology YAML writer: every ready-made topology and example reads back the same", "[fabric][topology][yaml]") {
   for (const char* name : {"quickstart.yaml", "two_switches.yaml", "mixed_speeds.yaml", "leaf_spine_128.yaml",
                            "fat_tree_16.yaml", "torus_4x4x4.yaml", "mesh_8x8.yaml", "dragonfly_72.yaml",
-                           "hypercube_4d.yaml", "ring_6.yaml", "cc_victim.yaml", "two_hosts.yaml",
+                           "hypercube_4d.yaml", "ring_6.yaml", "cc_victim.yaml", "two_hosts.yaml", "rail_4x8.yaml",
                            "examples/small_cluster.ibnetdiscover", "examples/leaf_spine.ibsim"}) {
     INFO(name);
     const Topology t = load_topology_file(kTopologies + name);
