@@ -95,7 +95,7 @@ void TcpConnection::established_at(Time now) {
   // one), at most 16. Without it a sender whose first window holds a single segment (a 64 KiB
   // MSS against a SYN's unscaled 65535) would wait for the delayed-ACK timer.
   const std::uint64_t q = window_field(true) / (2 * std::uint64_t{smss_});
-  quick_acks_ = static_cast<std::uint32_t>(std::min<std::uint64_t>(q == 0 ? 2 : q, 16));
+  quick_acks_ = static_cast<std::uint32_t>(std::min<std::uint64_t>(q == 0 ? 2 : q, cfg_.max_quick_acks));
 }
 
 std::uint64_t TcpConnection::write(Time now, std::uint64_t bytes) {
