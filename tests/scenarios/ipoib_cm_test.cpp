@@ -100,6 +100,33 @@ TEST_CASE("TCP over IPoIB connected mode, one connection at full load: goodput a
   CHECK(c["ipoib"]["tcp_segments_received"] == c["ipoib"]["tcp_segments_sent"]);
 }
 
+TEST_CASE("UDP over IPoIB connected mode at full load: 65492-byte datagrams, one RC SEND each", "[scenarios][ipoib]") {
+  auto r = run_scenario_text("ipoib_cm_udp_goodput",
+                             "../tests/scenarios/data/ipoib_qdr.yaml\n"
+                             "ipoib: {subnet: 10.0.0.0/24, mode: connected}\n"
+                             "workload:\n"
+                             "  - {name: udp, pattern: permutation, hosts: [h2, h3], transport: ipoib_udp,"
+                             " load: 1.0, arrival: constant}\n"
+                             "phases: {warmup: 50us, measure: 500us, drain: 50us}\n");
+  const auto& c = class_of(r, "ipoib_udp");
+  CHECK(c["ipoib"]["mode"] == "connected");
+  // The default message: the most data one datagram carries, 65520 - IPv4 20 - UDP 8 = 65492,
+  // one RC SEND of 65524 bytes: 16605 ns on 4x QDR as a full TCP segment (the test above), so
+  // the bound is 65492 x 8 / 16605 = 31.5529 Gb/s per source.
+  const double bound_gbps = 65492.0 * 8 / 16605.0;
+  const double goodput = c["accepted"]["payload_gbps"].get<double>() / 2;  // two sources
+  CHECK(goodput <= bound_gbps);
+  // 59 whole datagrams delivered in the window (the two links would hold 60.2 back to back).
+  CHECK(c["accepted"]["payload_bytes"] == 59 * 65492);
+  CHECK(goodput == Approx(59 * 65492.0 * 8 / 500e3 / 2).epsilon(1e-9));  // 30.9122 Gb/s
+  CHECK(c["messages"]["measured_undelivered"] == 0);
+  const auto& k = c["ipoib"]["connected"];
+  CHECK(k["connections_requested"] == 2);  // h2 -> h3 and h3 -> h2
+  CHECK(k["established_active"] == 2);
+  CHECK(k["packets_received"] == k["packets_sent"]);
+  CHECK(c["ipoib"]["udp_datagrams_received"] == c["ipoib"]["udp_datagrams_sent"]);
+}
+
 TEST_CASE("tshark decodes a capture of scenarios/ipoib_cm.yaml: SA, ARP, CM REQ/REP/RTU, TCP over RC, none malformed",
           "[scenarios][ipoib][capture]") {
   if (!std::filesystem::exists("/usr/bin/tshark")) {
