@@ -1,5 +1,5 @@
-// An IPoIB interface in datagram mode (RFC 4391), `ib0` on port 1 of an HCA: a UD QP, an IPv4
-// address, the partition's broadcast group and an ARP cache.
+// An IPoIB interface (RFC 4391; connected mode, RFC 4755, below), `ib0` on port 1 of an HCA: a UD
+// QP, an IPv4 address, the partition's broadcast group and an ARP cache.
 //   - start(): joins the IPv4 broadcast group of its P_Key (ipoib_header.h) with an MCMemberRecord
 //     Set through its SA client, in band; the SA's answer names the MLID and Q_Key, the QP attaches
 //     to the MLID (as ipoib does with ibv_attach_mcast), and the interface is up.

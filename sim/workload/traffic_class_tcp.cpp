@@ -4,7 +4,8 @@
 // destination; each message the source offers is the application writing its bytes into the
 // socket: what the send buffer cannot take waits (a blocking write) and goes in as ACKs free room.
 // A message is delivered when the server has received its last byte in order. Each side's timer
-// is an event on its own HCA's calendar; segments travel as IPoIB datagrams on the UD QP.
+// is an event on its own HCA's calendar; segments travel as IPoIB datagrams on the UD QP, or in
+// connected mode over the interfaces' RC connections (handed back as their receives complete).
 #include "sim/workload/traffic_class_host.h"
 
 namespace ibfsim {
