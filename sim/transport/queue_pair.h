@@ -96,6 +96,11 @@ class QueuePair {
   // which the receive engine checks; false for a QP whose senders give their own bytes (IPoIB).
   bool payload_pattern() const { return payload_pattern_; }
   void set_payload_pattern(bool on) { payload_pattern_ = on; }
+  // Whether this verbs QP's SENDs carry their real bytes (gathered from host memory as sent,
+  // scattered into the receive buffer as received) even where the HCA elides payloads (no data
+  // checking): an IPoIB connected-mode QP, whose receiver reads the IP headers it sent.
+  bool carries_bytes() const { return carry_bytes_ || env_.carry_payload(); }
+  void set_carry_bytes(bool on) { carry_bytes_ = on; }
   // What the generator posts: a UD SEND Only of `bytes` to (dlid, dest_qp) carrying Q_Key `q_key`
   // (as given: controlled or not), on service level `sl`.
   struct Datagram {
@@ -339,6 +344,7 @@ class QueuePair {
   bool built_inline_ = false;
   bool generator_ = false;
   bool payload_pattern_ = true;
+  bool carry_bytes_ = false;
 };
 
 }  // namespace ibfsim

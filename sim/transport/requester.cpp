@@ -201,7 +201,7 @@ bool QueuePair::build_request(Packet& p) {
   // RC asks for an ACK at the end of every message (and every READ/atomic is answered anyway).
   h.bth.ack_req = rc && rp.last_of_message && !is_read(w.wr);
   const std::uint8_t* data = nullptr;
-  if (env_.carry_payload() && rp.payload > 0) {
+  if (carries_bytes() && rp.payload > 0) {
     gather(w, rp.offset, rp.payload, scratch_);
     data = scratch_.data();
   }

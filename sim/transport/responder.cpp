@@ -333,7 +333,7 @@ void QueuePair::receive_send_write(const ParsedPacket& pp, const RequestPayload&
     }
     return fail_request(psn, NakCode::kInvalidRequest);
   }
-  if (env_.carry_payload() && p.data && !p.placed) {
+  if (carries_bytes() && p.data && !p.placed) {
     if (msg_send_) {
       scatter(rq_.front().wr.sg_list, msg_offset_, p.data, p.len);
     } else {

@@ -11,13 +11,57 @@ namespace {
 constexpr Qpn kMulticastQp = 0xFFFFFF;
 }  // namespace
 
-IpoibInterface::IpoibInterface(Hca& hca, SmaShell& sma, Guid port_guid, IpoibConfig config)
-    : hca_(hca), sa_(std::make_unique<SaClient>(sma, 1)), config_(config) {
+IpoibInterface::IpoibInterface(Hca& hca, SmaShell& sma, Guid port_guid, IpoibConfig config, CmAgent* cm)
+    : hca_(hca), config_(config) {
+  IBFSIM_CHECK(!connected() || cm != nullptr, "ib0: connected mode without a CM agent");
+  if (cm) {
+    sa_ = &cm->sa();
+  } else {
+    own_sa_ = std::make_unique<SaClient>(sma, 1);
+    sa_ = own_sa_.get();
+  }
   qpn_ = hca_.create_ud_qp(q_key_);
   hca_.qp(qpn_)->set_payload_pattern(false);  // it receives IP packets, not the generator's pattern
   hw_.qpn = qpn_;
   const Gid gid = gid_of(hca_.subnet_prefix(1), port_guid);
   std::copy(gid.begin(), gid.end(), hw_.gid.begin());
+  if (connected()) {
+    hw_.flags = kIpoibHwConnected;
+    IpoibCmConfig c;
+    c.mtu = config_.connected_mtu;
+    c.ib_mtu = config_.ib_mtu;
+    c.sl = config_.sl;
+    c.p_key = config_.p_key;
+    c.packet_life_time = config_.packet_life_time;
+    cm_ = std::make_unique<IpoibConnectedMode>(hca_, *cm, qpn_, hw_.gid, c,
+                                               [this](const std::uint8_t* b, std::uint32_t n) { connected_received(b, n); });
+  }
+}
+
+IpoibInterface::~IpoibInterface() = default;
+
+bool IpoibInterface::over_connection(const Neighbour& to) {
+  if (!over_connection_to(to)) return false;
+  cm_->send(to.hw, to.lid, buf_.data(), static_cast<std::uint32_t>(buf_.size()));
+  return true;
+}
+
+void IpoibInterface::connected_received(const std::uint8_t* b, std::uint32_t n) {
+  if (n < kIpoibHeaderBytes || decode_ipoib_header(b).type != kEtherTypeIpv4) {
+    ++stats_.dropped_not_ours;
+    return;
+  }
+  if (auto s = decode_ipoib_tcp_segment(b, n); s && s->dst_ip == config_.address) {
+    ++stats_.tcp_received;
+    if (on_cm_tcp_) on_cm_tcp_(*s);
+    return;
+  }
+  if (auto d = decode_ipoib_udp(b, n); d && d->dst_ip == config_.address) {
+    ++stats_.udp_received;
+    if (on_cm_udp_) on_cm_udp_(*d);
+    return;
+  }
+  ++stats_.dropped_not_ours;
 }
 
 void IpoibInterface::start() {
@@ -33,6 +77,7 @@ void IpoibInterface::start() {
                              IB_MCR_COMPMASK_PKEY | IB_MCR_COMPMASK_SL | IB_MCR_COMPMASK_JOIN_STATE;
   sa_->query(make_sa_request(IB_MAD_METHOD_SET, IB_MAD_ATTR_MCMEMBER_RECORD, mask, encode_mc_member_record(m), 0),
              [this](const SaMad* a) { joined(a); });
+  if (cm_) cm_->listen();
 }
 
 void IpoibInterface::joined(const SaMad* a) {
@@ -98,6 +143,7 @@ std::uint64_t IpoibInterface::send_udp(const Neighbour& to, const IpoibUdpDatagr
   x.identification = next_id_++;
   encode_ipoib_udp_headers(x, buf_.data());
   ++stats_.udp_sent;
+  if (over_connection(to)) return 0;
   return hca_.post_ud_send_bytes(qpn_, to.lid, to.hw.qpn, q_key_, buf_.data(), len, measured, config_.sl, flow,
                                  created);
 }
@@ -110,6 +156,7 @@ std::uint64_t IpoibInterface::send_tcp(const Neighbour& to, const IpoibTcpSegmen
   buf_ = encode_ipoib_tcp_segment(x);
   IBFSIM_CHECK(buf_.size() - kIpoibHeaderBytes <= mtu(), "ib0: a TCP segment larger than the IPoIB MTU");
   ++stats_.tcp_sent;
+  if (over_connection(to)) return 0;
   return hca_.post_ud_send_bytes(qpn_, to.lid, to.hw.qpn, q_key_, buf_.data(), static_cast<std::uint32_t>(buf_.size()),
                                  measured, config_.sl, flow, created);
 }

@@ -1,5 +1,5 @@
-// An IPoIB interface in datagram mode (RFC 4391), `ib0` on port 1 of an HCA: a UD QP, an IPv4
-// address, the partition's broadcast group and an ARP cache.
+// An IPoIB interface (RFC 4391; connected mode, RFC 4755, below), `ib0` on port 1 of an HCA: a UD
+// QP, an IPv4 address, the partition's broadcast group and an ARP cache.
 //   - start(): joins the IPv4 broadcast group of its P_Key (ipoib_header.h) with an MCMemberRecord
 //     Set through its SA client, in band; the SA's answer names the MLID and Q_Key, the QP attaches
 //     to the MLID (as ipoib does with ibv_attach_mcast), and the interface is up.
@@ -16,6 +16,11 @@
 //   - on_delivered(): a packet delivered to the interface's QP (unicast or broadcast): ARP is
 //     handled here; an IPv4 UDP datagram is returned to the caller. on_delivered_tcp(): an IPv4
 //     TCP segment for this address, returned to the caller (anything else: call on_delivered).
+// Connected mode (IpoibConfig::connected_mtu nonzero; ipoib_connected_mode.h): the interface's
+// hardware address offers it (flags bit 7), and an IPv4 packet to a neighbour whose address offers
+// it too goes over an RC connection the node's CM agent makes, up to the connected MTU; what
+// arrives over one is handed to the on_connected_* callbacks. The interface's SA client is then
+// the CM agent's (one GSI client per node). ARP and the broadcast group stay on the UD QP.
 // The interface lives on its HCA's calendar; it learns everything from the packets and MADs that
 // reach it.
 #pragma once
@@ -34,6 +39,7 @@
 #include "sim/transport/ipoib/ipoib_arp.h"
 #include "sim/transport/ipoib/ipoib_datagram.h"
 #include "sim/transport/ipoib/ipoib_tcp_segment.h"
+#include "sim/workload/ipoib_connected_mode.h"
 
 namespace ibfsim {
 
@@ -45,6 +51,8 @@ struct IpoibConfig {
   std::uint8_t sl = 0;
   std::uint32_t ib_mtu = 2048;  // the broadcast group's MTU, which sets the IPoIB MTU
   Time arp_retry = 10 * kUs;    // an unanswered ARP request is sent again after this
+  std::uint32_t connected_mtu = 0;  // connected mode's IPoIB MTU; 0: datagram mode
+  std::uint8_t packet_life_time = 0;  // connected mode: the path's PacketLifeTime code (the CM's timeouts)
 };
 
 struct IpoibStats {
@@ -66,14 +74,26 @@ class IpoibInterface {
   // Told when the interface is up (joined) and when an address resolves.
   using Resolved = std::function<void(const Ipv4Bytes& ip)>;
 
-  IpoibInterface(Hca& hca, SmaShell& sma, Guid port_guid, IpoibConfig config);
+  // `cm`: the node's CM agent, required in connected mode (its SA client serves the interface).
+  IpoibInterface(Hca& hca, SmaShell& sma, Guid port_guid, IpoibConfig config, CmAgent* cm = nullptr);
+  ~IpoibInterface();
+  IpoibInterface(const IpoibInterface&) = delete;
+  IpoibInterface& operator=(const IpoibInterface&) = delete;
 
   // Sends the broadcast group's join now (on the HCA's calendar).
   void start();
   bool up() const { return mlid_ != 0; }
   Qpn qpn() const { return qpn_; }
   const Ipv4Bytes& address() const { return config_.address; }
-  std::uint32_t mtu() const { return ipoib_mtu(config_.ib_mtu); }
+  // The largest IP datagram: the connected MTU in connected mode, else the IB MTU less 4.
+  std::uint32_t mtu() const { return connected() ? config_.connected_mtu : ipoib_mtu(config_.ib_mtu); }
+  bool connected() const { return config_.connected_mtu != 0; }
+  // Whether a packet to `to` goes over a connection (both ends in connected mode).
+  bool over_connection_to(const Neighbour& to) const { return cm_ && (to.hw.flags & kIpoibHwConnected); }
+  const IpoibConnectedMode* connected_mode() const { return cm_.get(); }
+  // Connected mode: a TCP segment or a UDP datagram for this address arrived over a connection.
+  void set_on_connected_tcp(std::function<void(const IpoibTcpSegment&)> f) { on_cm_tcp_ = std::move(f); }
+  void set_on_connected_udp(std::function<void(const IpoibUdpDatagram&)> f) { on_cm_udp_ = std::move(f); }
   const IpoibHwAddress& hw_address() const { return hw_; }
   Lid broadcast_mlid() const { return mlid_; }
 
@@ -109,9 +129,16 @@ class IpoibInterface {
   void send_arp(const IpoibArp& a, Lid dlid, Qpn dest_qp);
   void send_arp_request(const Ipv4Bytes& ip);
   void learn(const IpoibArp& a, Lid lid);
+  // Connected mode, to a neighbour that offers it: the packet in buf_ goes over its connection.
+  bool over_connection(const Neighbour& to);
+  void connected_received(const std::uint8_t* bytes, std::uint32_t len);
 
   Hca& hca_;
-  std::unique_ptr<SaClient> sa_;
+  std::unique_ptr<SaClient> own_sa_;
+  SaClient* sa_ = nullptr;  // own_sa_, or the CM agent's in connected mode
+  std::unique_ptr<IpoibConnectedMode> cm_;
+  std::function<void(const IpoibTcpSegment&)> on_cm_tcp_;
+  std::function<void(const IpoibUdpDatagram&)> on_cm_udp_;
   IpoibConfig config_;
   Qpn qpn_ = 0;
   IpoibHwAddress hw_;

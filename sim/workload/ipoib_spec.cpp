@@ -5,7 +5,10 @@
 
 #include <fmt/format.h>
 
+#include "sim/core/error.h"
 #include "sim/fabric/yaml_input.h"
+#include "sim/transport/ipoib/ipoib_cm.h"
+#include "sim/workload/message_packets.h"
 #include "sim/workload/scenario.h"
 
 namespace ibfsim {
@@ -23,7 +26,7 @@ std::optional<IpoibSpec> parse_ipoib(const YamlMap& root, Scenario& s) {
   const std::vector<std::size_t> hcas = s.topology.hcas();
   if (auto v = root.find("ipoib")) {
     const YamlMap m = v->as_map();
-    m.check_no_unknown_keys({"subnet", "p_key"});
+    m.check_no_unknown_keys({"subnet", "p_key", "mode", "connected_mtu"});
     IpoibSpec sp;
     const YamlValue sv = m.get("subnet");
     const auto p = parse_ip_prefix(sv.as<std::string>());
@@ -38,6 +41,15 @@ std::optional<IpoibSpec> parse_ipoib(const YamlMap& root, Scenario& s) {
     if (auto k = m.find("p_key")) {
       sp.p_key = k->as_in_range<std::uint16_t>(1, 0xFFFF);
       if ((sp.p_key & 0x7FFF) == 0) k->fail("a P_Key whose low 15 bits are not all zero (0x0000 and 0x8000 are invalid)");
+    }
+    if (auto mv = m.find("mode")) {
+      const auto mode = mv->as<std::string>();
+      if (mode == "connected") sp.connected = true;
+      else if (mode != "datagram") mv->fail("an IPoIB mode: datagram or connected");
+    }
+    if (auto cv = m.find("connected_mtu")) {
+      sp.connected_mtu = cv->as_in_range<std::uint32_t>(kIpoibCmMinMtu, kIpoibCmMaxMtu);
+      if (!sp.connected) cv->fail("no connected_mtu in datagram mode (it applies to mode: connected)", "a connected_mtu");
     }
     spec = sp;
   }
@@ -72,6 +84,21 @@ std::optional<IpoibSpec> parse_ipoib(const YamlMap& root, Scenario& s) {
       c.ipoib_addresses.push_back(ipoib_host_address(spec->subnet, static_cast<std::size_t>(at - hcas.begin())));
     }
     c.ipoib_p_key = spec->p_key;
+    // The mode's IPoIB MTU bounds a UDP datagram and sets the TCP MSS (less 40 bytes of headers).
+    const std::uint32_t ip_mtu = spec->connected ? spec->connected_mtu : ipoib_mtu(c.mtu);
+    if (spec->connected) {
+      c.ipoib_connected_mtu = spec->connected_mtu;
+      if (c.transport == ClassTransport::kIpoibTcp) c.tcp.mss = ip_mtu - (kIpoibTcpOverhead - 4);
+    }
+    if (c.transport == ClassTransport::kIpoibUdp) {
+      const std::uint32_t max_size = ip_mtu - (kIpoibUdpOverhead - 4);
+      if (c.message_size_at.empty()) c.sizes = MessageSizeMix(max_size);
+      else if (c.sizes.largest() > max_size)
+        throw InputError(fmt::format("{}: expected a message size of at most {} (one UDP datagram within the IPoIB "
+                                     "MTU of {} in {} mode, less 28 bytes of IPv4 and UDP headers), got {}",
+                                     c.message_size_at, max_size, ip_mtu, spec->connected ? "connected" : "datagram",
+                                     c.sizes.largest()));
+    }
   }
   return spec;
 }

@@ -1,5 +1,6 @@
 // The scenario's `ipoib:` section (docs/scenario.md, "IPoIB"): the IPv4 subnet of the HCAs' ib0
-// interfaces (datagram mode), which `transport: ipoib_udp` traffic classes send over. Each HCA
+// interfaces (datagram or connected mode), which `transport: ipoib_udp` and `ipoib_tcp` traffic
+// classes send over. Each HCA
 // gets the subnet's address numbered by its place among the topology's HCAs (the first HCA .1).
 #pragma once
 #include <array>
@@ -17,6 +18,8 @@ struct Scenario;
 struct IpoibSpec {
   IpPrefix subnet;
   std::uint16_t p_key = 0xFFFF;  // the partition whose broadcast group the interfaces join
+  bool connected = false;        // `mode: connected`: IP over RC connections the CM makes
+  std::uint32_t connected_mtu = 65520;  // the IPoIB MTU in connected mode
 };
 
 // Reads `ipoib:` if present (nullopt if absent), and gives every ipoib_udp class its hosts'

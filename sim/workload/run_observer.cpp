@@ -20,7 +20,7 @@ void RunObserver::watch_classes(std::map<const Hca*, std::size_t> node_of) {
   node_of_ = std::move(node_of);
   for (const auto& c : classes_) {
     for (std::uint64_t k : c->delivery_keys()) class_of_[k] = c.get();
-    if (c->spec().verbs()) needs_settle_ = true;
+    if (c->spec().verbs() || c->spec().ipoib_connected_mtu != 0) needs_settle_ = true;  // completions follow
   }
 }
 
@@ -40,6 +40,9 @@ void RunObserver::on_delivered(Hca& hca, const Packet& p, Time tail) {
   if (!class_of_.empty()) {
     const std::size_t node = node_of_.at(&hca);
     auto it = class_of_.find(TrafficClass::delivery_key(node, packet_dest_qp(p)));
+    // A QP made as the run goes (IPoIB connected mode's RC QPs) belongs to the class that claims
+    // its node's other QPs.
+    if (it == class_of_.end()) it = class_of_.find(TrafficClass::delivery_key(node, TrafficClass::kOtherQps));
     if (it != class_of_.end()) {
       it->second->on_delivered(node, p, tail);
       check_end(tail);

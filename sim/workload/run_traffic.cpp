@@ -17,6 +17,14 @@ namespace {
 constexpr std::uint32_t kWorkloadQKey = 0x11111111;
 
 // Every HCA gets one UD QP (QPN 0x100) with the workload's Q_Key; multicast members join with it.
+// The CM agent of HCA node `n` (one per HCA, on port 1), made when first asked for: by verbs flows
+// with `connect: cm` and by IPoIB connected mode.
+CmAgent& cm_agent(ScenarioRun& run, std::size_t n) {
+  auto& slot = run.cm_agents[n];
+  if (!slot) slot = std::make_unique<CmAgent>(*run.fabric->hca_sma(n), 1, run.sc.cm.agent_config());
+  return *slot;
+}
+
 void create_generator_qps(ScenarioRun& run) {
   Fabric& fabric = *run.fabric;
   run.hca_nodes = fabric.topology().hcas();
@@ -89,12 +97,8 @@ void create_verbs_flows(ScenarioRun& run) {
                                      "manager's host {} (its PathRecord query would have to leave the node and come "
                                      "back), got from: {}",
                                      sc.file, v.name, run.sm_host, v.from));
-      auto agent = [&](std::size_t n) -> CmAgent& {
-        auto& slot = run.cm_agents[n];
-        if (!slot) slot = std::make_unique<CmAgent>(*fabric.hca_sma(n), 1, sc.cm.agent_config());
-        return *slot;
-      };
-      run.verbs_flows.back()->set_cm(agent(a), agent(b), sc.cm, sc.subnet_manager.config.sa.packet_life_time);
+      run.verbs_flows.back()->set_cm(cm_agent(run, a), cm_agent(run, b), sc.cm,
+                                     sc.subnet_manager.config.sa.packet_life_time);
     }
     if (v.srq) run.verbs_flows.back()->set_srq(*run.server_srqs.at(b));
     run.verbs_flows.back()->setup();
@@ -119,6 +123,9 @@ void create_classes(ScenarioRun& run) {
     run.classes.push_back(std::make_unique<TrafficClass>(run.sc.classes[i], i, fabric, run.sc.seed,
                                                          ClassWindow{run.start, run.measure_begin, run.measure_end},
                                                          completion_delay, *run.observer));
+    if (run.sc.classes[i].ipoib_connected_mtu != 0)  // IPoIB connected mode: its hosts' CM agents make the connections
+      run.classes.back()->set_cm_agents([&run](std::size_t n) -> CmAgent& { return cm_agent(run, n); },
+                                        run.sc.subnet_manager.config.sa.packet_life_time);
     run.classes.back()->setup();
   }
   run.observer->watch_classes(std::move(node_of));

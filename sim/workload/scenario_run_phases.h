@@ -61,7 +61,7 @@ struct ScenarioRun {
   // Traffic.
   std::vector<std::size_t> hca_nodes;
   std::vector<Qpn> qpn;  // [node]: the UD generator's QP of each HCA
-  std::map<std::size_t, std::unique_ptr<CmAgent>> cm_agents;  // [node]: HCAs with `connect: cm` flows
+  std::map<std::size_t, std::unique_ptr<CmAgent>> cm_agents;  // [node]: HCAs with `connect: cm` flows or IPoIB connected mode
   std::map<std::size_t, std::unique_ptr<ServerSrq>> server_srqs;  // [node]: targets of `srq: true` flows
   std::vector<std::unique_ptr<VerbsFlow>> verbs_flows;
   Time settle = 0;

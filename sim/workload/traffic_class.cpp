@@ -18,10 +18,33 @@ TrafficClass::TrafficClass(const TrafficClassSpec& spec, std::size_t index, Fabr
 TrafficClass::~TrafficClass() = default;
 
 double TrafficClass::wire_fs(const LinkPort& port, std::uint64_t bytes) const {
+  if (spec_.ipoib_connected_mtu != 0) {
+    // Connected mode: a UDP datagram is one RC SEND; TCP data go in segments of the MSS.
+    if (spec_.transport == ClassTransport::kIpoibUdp)
+      return ipoib_cm_wire_fs(port, static_cast<std::uint32_t>(bytes) + kIpoibUdpOverhead);
+    const std::uint64_t full = bytes / spec_.tcp.mss, rest = bytes % spec_.tcp.mss;
+    double fs = static_cast<double>(full) * ipoib_cm_wire_fs(port, spec_.tcp.mss + kIpoibTcpOverhead);
+    if (rest > 0) fs += ipoib_cm_wire_fs(port, static_cast<std::uint32_t>(rest) + kIpoibTcpOverhead);
+    return fs;
+  }
   const MessagePackets m = message_packets(spec_.transport, spec_.verb, bytes, spec_.mtu);
   std::uint64_t edges = port.symbols_for(m.first_bytes);
   if (m.count > 1) edges += port.symbols_for(m.middle_bytes) * (m.count - 2) + port.symbols_for(m.last_bytes);
   return static_cast<double>(edges) * port.clock().period_fs();
+}
+
+double TrafficClass::ipoib_cm_wire_fs(const LinkPort& port, std::uint32_t bytes, std::uint32_t* packets) const {
+  const MessagePackets m = message_packets(ClassTransport::kRc, ClassVerb::kSend, bytes, spec_.mtu);
+  if (packets) *packets = m.count;
+  std::uint64_t edges = port.symbols_for(m.first_bytes);
+  if (m.count > 1) edges += port.symbols_for(m.middle_bytes) * (m.count - 2) + port.symbols_for(m.last_bytes);
+  return static_cast<double>(edges) * port.clock().period_fs();
+}
+
+std::size_t TrafficClass::host_of_address(const std::array<std::uint8_t, 4>& ip) const {
+  const auto& a = spec_.ipoib_addresses;
+  const auto it = std::find(a.begin(), a.end(), ip);
+  return it == a.end() ? kClassNoHost : static_cast<std::size_t>(it - a.begin());
 }
 
 std::vector<std::uint64_t> TrafficClass::delivery_keys() const {
@@ -29,6 +52,7 @@ std::vector<std::uint64_t> TrafficClass::delivery_keys() const {
   for (const auto& h : hosts_) {
     if (h->ud_qpn) keys.push_back(delivery_key(h->node, h->ud_qpn));
     if (h->ib0) keys.push_back(delivery_key(h->node, 0xFFFFFF));  // the broadcast group (ARP requests)
+    if (h->ib0 && h->ib0->connected()) keys.push_back(delivery_key(h->node, kOtherQps));  // its RC QPs
   }
   for (const auto& [k, e] : by_target_qp_) keys.push_back(k);
   for (const auto& [k, e] : by_requester_qp_) keys.push_back(k);
@@ -84,6 +108,9 @@ bool TrafficClass::done(Time now) const {
   if (spec_.collective()) return iteration_ >= spec_.iterations;
   if (now < window_.measure_end) return false;
   if (!tcp_done()) return false;
+  for (const auto& h : hosts_)
+    for (const auto& [dst, sent] : h->cm_udp_to)
+      if (!sent.empty()) return false;
   for (const auto& h : hosts_)
     if (h->ud && (h->ud->outstanding || !h->ud->backlog.empty() || !h->unbuilt.empty())) return false;
   for (const auto& e : endpoints_)

@@ -29,6 +29,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -39,6 +40,8 @@
 #include "sim/core/rng.h"
 #include "sim/fabric/fabric.h"
 #include "sim/report/latency_histogram.h"
+#include "sim/subnet_manager/cm/cm_agent.h"
+#include "sim/transport/ipoib/ipoib_datagram.h"
 #include "sim/transport/ipoib/ipoib_tcp_segment.h"
 #include "sim/workload/destination_pattern.h"
 #include "sim/workload/traffic_class_spec.h"
@@ -71,6 +74,13 @@ class TrafficClass {
   TrafficClass(const TrafficClass&) = delete;
   TrafficClass& operator=(const TrafficClass&) = delete;
 
+  // IPoIB connected mode (spec().ipoib_connected_mtu): each host's CM agent (by topology node),
+  // and the PacketLifeTime code of the paths, for the CM's timeouts. Call before setup().
+  using CmAgentOf = std::function<CmAgent&(std::size_t node)>;
+  void set_cm_agents(CmAgentOf agent_of, std::uint8_t packet_life_time) {
+    cm_agent_of_ = std::move(agent_of);
+    packet_life_time_ = packet_life_time;
+  }
   // Creates QPs and memory, connects, schedules the first arrivals; call during elaboration.
   void setup();
   const TrafficClassSpec& spec() const { return spec_; }
@@ -78,6 +88,9 @@ class TrafficClass {
   // Keys (hca node << 24 | QPN) of the QPs whose delivered packets belong to this class.
   std::vector<std::uint64_t> delivery_keys() const;
   static std::uint64_t delivery_key(std::size_t node, Qpn qpn) { return (std::uint64_t{node} << 24) | qpn; }
+  // The QPN of a delivery key that claims every other QP of its node (IPoIB connected mode's RC
+  // QPs, made as connections open): no QP has it (QPNs run up from 0x100; 0xFFFFFF is multicast).
+  static constexpr Qpn kOtherQps = 0xFFFFFE;
   // A packet delivered to one of those QPs (`tail`: when it was delivered).
   void on_delivered(std::size_t node, const Packet& p, Time tail);
   // Nothing more will be offered and nothing offered is still waiting, posted or in flight (at `now`).
@@ -132,6 +145,8 @@ class TrafficClass {
   };
 
   double wire_fs(const LinkPort& port, std::uint64_t bytes) const;
+  CmAgentOf cm_agent_of_;
+  std::uint8_t packet_life_time_ = 0;
   void schedule_arrival(std::size_t host, Time at);
   // Host `host`'s message arriving at `t` (now, or earlier while the host waited for room): drawn
   // and offered, then the next arrival scheduled, or drawn at once if it is already past.
@@ -153,9 +168,19 @@ class TrafficClass {
   void tcp_write(std::size_t pair);
   void tcp_flush(std::size_t pair, int side);
   void tcp_delivered(std::size_t host, const Packet& p, const IpoibTcpSegment& s, Time tail);
+  // A segment from host `from` at host `host`; `p` its UD packet (datagram mode), nullptr when it
+  // came over a connection (connected mode: its RC packets' wire time is computed).
+  void tcp_segment_in(std::size_t host, std::size_t from, const IpoibTcpSegment& s, Time tail, const Packet* p);
+  // Connected mode: a UDP datagram over a connection (the source's next message to this host).
+  void udp_connected_in(std::size_t host, const IpoibUdpDatagram& d);
+  std::size_t host_of_address(const std::array<std::uint8_t, 4>& ip) const;  // kClassNoHost if none
+  // Connected mode: the wire time of one IPoIB packet of `bytes` (header included) as an RC SEND,
+  // and its packets.
+  double ipoib_cm_wire_fs(const LinkPort& port, std::uint32_t bytes, std::uint32_t* packets = nullptr) const;
   bool tcp_done() const;
   std::uint64_t tcp_waiting() const;  // messages not yet wholly taken by their socket
   nlohmann::json tcp_results(double window_s, std::size_t senders) const;
+  nlohmann::json ipoib_connected_results() const;  // the `ipoib.connected` block
   void post(Endpoint& e, std::uint32_t slot);
   void post_recv(std::size_t host, QueuePair& qp);
   void on_send_completion(std::size_t host, const verbs::ibv_wc& wc);

@@ -4,6 +4,7 @@
 // its destination post the steps that waited for it.
 #include "sim/transport/opcode.h"
 #include "sim/transport/packet_fields.h"
+#include "sim/workload/message_packets.h"
 #include "sim/workload/traffic_class_host.h"
 
 namespace ibfsim {
@@ -18,6 +19,9 @@ void TrafficClass::on_delivered(std::size_t node, const Packet& p, Time tail) {
   const auto here = host_of_node_.find(node);
   if (here == host_of_node_.end()) return;
   std::uint32_t payload = p.payload_len;
+  // Connected mode: what the RC QPs carry is counted as their receives complete.
+  if (const Host& to = *hosts_[here->second]; to.ib0 && to.ib0->connected() && dqp != to.ib0->qpn() && dqp != 0xFFFFFF)
+    return;
   if (Host& to = *hosts_[here->second]; to.ib0 && spec_.transport == ClassTransport::kIpoibTcp) {
     // ipoib_tcp: a segment goes to its connection (traffic_class_tcp.cpp); ARP to the interface.
     if (auto s = to.ib0->on_delivered_tcp(p)) tcp_delivered(here->second, p, *s, tail);
@@ -72,6 +76,24 @@ void TrafficClass::on_delivered(std::size_t node, const Packet& p, Time tail) {
     e->in_flight.erase(it);
     message_delivered(slot, tail);
   }
+}
+
+void TrafficClass::udp_connected_in(std::size_t host, const IpoibUdpDatagram& d) {
+  const std::size_t from = host_of_address(d.src_ip);
+  if (from == kClassNoHost) return;
+  std::deque<std::uint32_t>& sent = hosts_[from]->cm_udp_to[host];
+  if (sent.empty()) return;
+  const std::uint32_t slot = sent.front();
+  sent.pop_front();
+  const Time now = hosts_[host]->hca->now();
+  delivered_payload_ += d.data_bytes;
+  if (now >= window_.measure_begin && now < window_.measure_end) {
+    std::uint32_t n = 0;
+    accepted_wire_fs_ += ipoib_cm_wire_fs(fabric_.port(hosts_[host]->node, 1), d.data_bytes + kIpoibUdpOverhead, &n);
+    accepted_payload_ += d.data_bytes;
+    accepted_packets_ += n;
+  }
+  message_delivered(slot, now);
 }
 
 void TrafficClass::message_delivered(std::uint32_t slot, Time tail) {

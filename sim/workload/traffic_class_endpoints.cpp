@@ -53,8 +53,22 @@ void TrafficClass::setup_ipoib() {
     c.sl = spec_.sl;
     c.ib_mtu = spec_.mtu;
     SmaShell& sma = *fabric_.hca_sma(h.node);
-    h.ib0 = std::make_unique<IpoibInterface>(*h.hca, sma, fabric_.hca_sma(h.node)->state().ports.at(1).guid, c);
+    CmAgent* cm = nullptr;
+    if (spec_.ipoib_connected_mtu != 0) {
+      IBFSIM_CHECK(cm_agent_of_ != nullptr, "ipoib: connected mode without CM agents");
+      cm = &cm_agent_of_(h.node);
+      c.connected_mtu = spec_.ipoib_connected_mtu;
+      c.packet_life_time = packet_life_time_;
+    }
+    h.ib0 = std::make_unique<IpoibInterface>(*h.hca, sma, fabric_.hca_sma(h.node)->state().ports.at(1).guid, c, cm);
     h.ib0->set_on_resolved([this, i](const std::array<std::uint8_t, 4>&) { ipoib_resolved(i); });
+    if (cm) {
+      h.ib0->set_on_connected_tcp([this, i](const IpoibTcpSegment& s) {
+        const std::size_t from = host_of_address(s.src_ip);
+        if (from != kClassNoHost) tcp_segment_in(i, from, s, hosts_[i]->hca->now(), nullptr);
+      });
+      h.ib0->set_on_connected_udp([this, i](const IpoibUdpDatagram& d) { udp_connected_in(i, d); });
+    }
     h.ud_qpn = h.ib0->qpn();
     h.ud = std::make_unique<Endpoint>();
     h.ud->src = i;

@@ -82,6 +82,9 @@ struct TrafficClass::Host {
   UdSendFeeder feeder;
   std::vector<Endpoint*> to;     // RC/UC: by destination host (nullptr: no connection)
   std::map<std::size_t, std::size_t> tcp_to, tcp_from;  // ipoib_tcp: pairs by destination, by source
+  // ipoib_udp in connected mode: by destination, the messages sent over its connection, in order
+  // (RC delivers them so: each datagram that arrives is the oldest).
+  std::map<std::size_t, std::deque<std::uint32_t>> cm_udp_to;
   // UD: the address handle of each destination host sent to so far (made at its first message).
   std::unordered_map<std::size_t, verbs::AhHandle> ah_to;
   verbs::PdHandle pd = 0;

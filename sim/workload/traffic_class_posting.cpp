@@ -89,6 +89,11 @@ void TrafficClass::ud_send_build(std::size_t i) {
     u.data_bytes = static_cast<std::uint32_t>(m.bytes);
     const IpoibInterface::Neighbour* to = h.ib0->resolve(u.dst_ip);
     IBFSIM_CHECK(to != nullptr, "ipoib_udp: a datagram built before its destination resolved");
+    if (h.ib0->over_connection_to(*to)) {  // connected mode: delivered in order over the connection
+      h.cm_udp_to[m.dst].push_back(slot);
+      h.ib0->send_udp(*to, u, m.measured, static_cast<std::uint16_t>(index_), m.arrival);
+      return;
+    }
     h.ud->in_flight[h.ib0->send_udp(*to, u, m.measured, static_cast<std::uint16_t>(index_), m.arrival)] = slot;
     return;
   }

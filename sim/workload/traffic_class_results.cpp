@@ -24,6 +24,39 @@ void TrafficClass::add_totals(ClassTotals& t) const {
   t.sources += spec_.sources() - silent_sources_;
 }
 
+// Connected mode: the connections the interfaces opened and accepted, and when.
+nlohmann::json TrafficClass::ipoib_connected_results() const {
+  IpoibCmStats t;
+  Time first = kTimeNever, last = 0;
+  for (const auto& h : hosts_) {
+    const IpoibCmStats& s = h->ib0->connected_mode()->stats();
+    t.connections_requested += s.connections_requested;
+    t.connections_accepted += s.connections_accepted;
+    t.established_active += s.established_active;
+    t.established_passive += s.established_passive;
+    t.failed += s.failed;
+    t.packets_sent += s.packets_sent;
+    t.packets_received += s.packets_received;
+    t.packets_waited += s.packets_waited;
+    t.receive_errors += s.receive_errors;
+    first = std::min(first, s.first_requested);
+    if (s.last_established != kTimeNever) last = std::max(last, s.last_established);
+  }
+  auto ns = [](Time x) { return static_cast<double>(x) / 1e6; };
+  const bool all = t.established_active == t.connections_requested && t.connections_requested > 0;
+  return {{"connections_requested", t.connections_requested},
+          {"connections_accepted", t.connections_accepted},
+          {"established_active", t.established_active},
+          {"established_passive", t.established_passive},
+          {"failed", t.failed},
+          {"packets_sent", t.packets_sent},
+          {"packets_received", t.packets_received},
+          {"packets_waited", t.packets_waited},
+          {"receive_errors", t.receive_errors},
+          {"first_requested_ns", first == kTimeNever ? nlohmann::json(nullptr) : nlohmann::json(ns(first))},
+          {"all_established_ns", all ? nlohmann::json(ns(last)) : nlohmann::json(nullptr)}};
+}
+
 nlohmann::json TrafficClass::results() const {
   nlohmann::json j;
   j["name"] = spec_.name;
@@ -85,6 +118,9 @@ nlohmann::json TrafficClass::results() const {
                   {"not_for_this_interface", t.dropped_not_ours},
                   {"all_joined", all_joined},
                   {"last_joined_ns", all_joined ? static_cast<double>(joined) / 1e6 : 0.0}};
+    j["ipoib"]["mode"] = spec_.ipoib_connected_mtu != 0 ? "connected" : "datagram";
+    j["ipoib"]["mtu"] = hosts_.empty() ? 0 : hosts_.front()->ib0->mtu();
+    if (spec_.ipoib_connected_mtu != 0) j["ipoib"]["connected"] = ipoib_connected_results();
   }
   if (!spec_.collective()) {
     j["load"] = spec_.load;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "sim/fabric/yaml_input.h"
+#include "sim/transport/ipoib/ipoib_cm.h"
 #include "sim/workload/tcp_spec.h"
 #include "sim/workload/verbs_flow_spec.h"
 
@@ -184,17 +185,18 @@ void parse_transport(const YamlMap& m, TrafficClassSpec& c) {
 // Message sizes: a number, or a list of {size, weight}.
 void parse_message_sizes(const YamlMap& m, TrafficClassSpec& c) {
   const bool ipoib = c.transport == ClassTransport::kIpoibUdp;
-  // ipoib_udp: a message is one UDP datagram, not fragmented: at most the IPoIB MTU (IB MTU - 4)
-  // less the IPv4 and UDP headers.
+  // ipoib_udp: a message is one UDP datagram, not fragmented: at most the largest connected-mode
+  // IPoIB MTU less the IPv4 and UDP headers here; parse_ipoib checks it against the mode's MTU.
   const std::uint32_t max_size = c.transport == ClassTransport::kUd ? c.mtu
-                                 : ipoib                            ? c.mtu - kIpoibUdpOverhead
+                                 : ipoib                            ? kIpoibCmMaxMtu - (kIpoibUdpOverhead - 4)
                                                                     : kMaxVerbsMessage;
   const std::string max_what = c.transport == ClassTransport::kUd ? "at most the MTU (a UD message is one packet)"
                                : ipoib ? "at most " + std::to_string(max_size) +
-                                             " (one UDP datagram within the IPoIB MTU of the IB MTU less 4 bytes, "
+                                             " (one UDP datagram within connected mode's largest IPoIB MTU, 65520, "
                                              "less 28 bytes of IPv4 and UDP headers)"
                                        : "at most 8 MiB";
   if (auto sv = m.find("message_size")) {
+    c.message_size_at = sv->location();
     if (sv->is_list()) {
       std::vector<MessageSizeMix::Entry> entries;
       for (const YamlValue& e : sv->as_list()) {
@@ -221,7 +223,7 @@ void parse_message_sizes(const YamlMap& m, TrafficClassSpec& c) {
   } else if (c.transport == ClassTransport::kUd) {
     c.sizes = MessageSizeMix(std::min<std::uint32_t>(2048, c.mtu));
   } else if (ipoib) {
-    c.sizes = MessageSizeMix(max_size);
+    c.sizes = MessageSizeMix(c.mtu - kIpoibUdpOverhead);  // datagram mode's largest; parse_ipoib may raise it
   } else if (c.transport == ClassTransport::kIpoibTcp) {
     c.sizes = MessageSizeMix(128 * 1024);  // iperf's write for TCP
   }

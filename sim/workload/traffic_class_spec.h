@@ -42,6 +42,9 @@ struct TrafficClassSpec {
   // the P_Key whose broadcast group the interfaces join.
   std::vector<std::array<std::uint8_t, 4>> ipoib_addresses;
   std::uint16_t ipoib_p_key = 0xFFFF;
+  // ipoib.mode: connected (RC connections made by the CM) with this IPoIB MTU; 0: datagram mode.
+  std::uint32_t ipoib_connected_mtu = 0;
+  std::string message_size_at;  // ipoib_udp: where `message_size` is (file:line:col), checked against the mode's MTU
   TcpConfig tcp;  // ipoib_tcp: every connection's parameters (`tcp:`)
 
   bool ipoib() const { return transport == ClassTransport::kIpoibUdp || transport == ClassTransport::kIpoibTcp; }

@@ -4,7 +4,8 @@
 // destination; each message the source offers is the application writing its bytes into the
 // socket: what the send buffer cannot take waits (a blocking write) and goes in as ACKs free room.
 // A message is delivered when the server has received its last byte in order. Each side's timer
-// is an event on its own HCA's calendar; segments travel as IPoIB datagrams on the UD QP.
+// is an event on its own HCA's calendar; segments travel as IPoIB datagrams on the UD QP, or in
+// connected mode over the interfaces' RC connections (handed back as their receives complete).
 #include "sim/workload/traffic_class_host.h"
 
 namespace ibfsim {
@@ -99,14 +100,19 @@ void TrafficClass::tcp_timer(std::size_t key) {
 void TrafficClass::tcp_delivered(std::size_t host, const Packet& p, const IpoibTcpSegment& s, Time tail) {
   const auto from = host_of_node_.find(p.src_node);
   if (from == host_of_node_.end()) return;
+  tcp_segment_in(host, from->second, s, tail, &p);
+}
+
+void TrafficClass::tcp_segment_in(std::size_t host, std::size_t from, const IpoibTcpSegment& s, Time tail,
+                                  const Packet* p) {
   const TcpSegment seg{s.tcp, s.data_bytes};
   if (s.tcp.dst_port != kIpoibClassPort) {  // to a client: ACKs
-    const auto it = hosts_[host]->tcp_to.find(from->second);
+    const auto it = hosts_[host]->tcp_to.find(from);
     if (it == hosts_[host]->tcp_to.end()) return;
     tcp_pairs_[it->second]->side[0]->on_segment(tail, seg);
     return tcp_write(it->second);  // ACKs free room in the send buffer
   }
-  const auto it = hosts_[host]->tcp_from.find(from->second);
+  const auto it = hosts_[host]->tcp_from.find(from);
   if (it == hosts_[host]->tcp_from.end()) return;
   TcpPair& t = *tcp_pairs_[it->second];
   TcpConnection& server = *t.side[1];
@@ -117,14 +123,19 @@ void TrafficClass::tcp_delivered(std::size_t host, const Packet& p, const IpoibT
   const bool in_window = tail >= window_.measure_begin && tail < window_.measure_end;
   if (in_window) accepted_payload_ += got;
   if (s.data_bytes > 0) {
-    if (in_window) {
-      const LinkPort& port = fabric_.port(hosts_[host]->node, 1);
-      accepted_wire_fs_ += static_cast<double>(port.symbols_for(p.wire_bytes())) * port.clock().period_fs();
+    const LinkPort& port = fabric_.port(hosts_[host]->node, 1);
+    if (in_window && p) {
+      accepted_wire_fs_ += static_cast<double>(port.symbols_for(p->wire_bytes())) * port.clock().period_fs();
       ++accepted_packets_;
+    } else if (in_window) {  // connected mode: the segment's RC packets
+      std::uint32_t n = 0;
+      accepted_wire_fs_ +=
+          ipoib_cm_wire_fs(port, static_cast<std::uint32_t>(ipoib_tcp_headers_bytes(s)) + s.data_bytes, &n);
+      accepted_packets_ += n;
     }
-    if (p.measured) {
-      packet_latency_.add(tail - p.created);
-      network_latency_.add(tail - p.injected);
+    if (p && p->measured) {
+      packet_latency_.add(tail - p->created);
+      network_latency_.add(tail - p->injected);
     }
   }
   while (!t.messages.empty() && t.messages.front().first <= server.bytes_delivered()) {
@@ -168,7 +179,10 @@ nlohmann::json TrafficClass::tcp_results(double window_s, std::size_t senders) c
   if (!tcp_pairs_.empty()) {
     const LinkPort& port = hosts_[tcp_pairs_.front()->src]->hca->port(1);
     const MessagePackets m = message_packets(ClassTransport::kIpoibTcp, ClassVerb::kSend, spec_.tcp.mss, spec_.mtu);
-    const double fs = static_cast<double>(port.symbols_for(m.first_bytes)) * port.clock().period_fs();
+    // Connected mode: a full segment (MSS + 44 bytes of headers) as one RC SEND of IB-MTU packets.
+    const double fs = spec_.ipoib_connected_mtu != 0
+                          ? ipoib_cm_wire_fs(port, spec_.tcp.mss + kIpoibTcpOverhead)
+                          : static_cast<double>(port.symbols_for(m.first_bytes)) * port.clock().period_fs();
     bound_gbps = spec_.tcp.mss * 8.0 / fs * 1e6;
   }
   const double goodput =

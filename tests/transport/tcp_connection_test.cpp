@@ -201,6 +201,7 @@ TEST_CASE("TCP RTO: fires at exactly the send time + 200 ms, then backs off to 4
 TEST_CASE("TCP receiver: SACK blocks for holes, most recent first, and delayed ACKs", "[transport][tcp]") {
   TcpConfig sc;
   sc.isn = kServerIsn;
+  sc.max_quick_acks = 0;  // delayed ACKs from the first segment (quick ACKs: the next test)
   TcpConnection server(sc, 5001, 40000);
   server.listen();
   TcpSegment syn = segment(kTcpSyn, kClientIsn, 0);
@@ -245,6 +246,38 @@ TEST_CASE("TCP receiver: SACK blocks for holes, most recent first, and delayed A
   REQUIRE(a.size() == 1);
   CHECK(a[0].header.ack == kClientIsn + 1 + 8 * kMss);
   CHECK(server.stats().out_of_order_segments == 3);
+}
+
+// Linux's quick-ACK mode at the start: as many in-order segments ACKed at once as half the window
+// the server's SYN-ACK offered (65535: a SYN's window is never scaled) holds full segments, 2 if
+// that is none, at most 16; then every second full segment.
+TEST_CASE("TCP receiver: quick ACKs for the first segments, 16 with a 2004-byte MSS, 2 with 65480", "[transport][tcp]") {
+  for (const std::uint32_t mss : {kMss, 65480u}) {
+    TcpConfig sc;
+    sc.isn = kServerIsn;
+    sc.mss = mss;
+    TcpConnection server(sc, 5001, 40000);
+    server.listen();
+    TcpSegment syn = segment(kTcpSyn, kClientIsn, 0);
+    syn.header.mss = static_cast<std::uint16_t>(mss);
+    syn.header.window_scale = 7;
+    server.on_segment(0, syn);
+    server.take_output();
+    server.on_segment(10 * kUs, segment(kTcpAck, kClientIsn + 1, kServerIsn + 1));
+    REQUIRE(server.established());
+    const std::uint32_t quick = mss == kMss ? 65535 / (2 * kMss) : 2;  // 16, or 2 when none fits
+    CHECK(quick == (mss == kMss ? 16u : 2u));
+    std::uint32_t n = 0;
+    auto data = [&](Time at) {
+      server.on_segment(at, segment(kTcpAck, kClientIsn + 1 + n * mss, kServerIsn + 1, mss));
+      ++n;
+      return server.take_output().size();
+    };
+    for (std::uint32_t i = 0; i < quick; ++i) CHECK(data((20 + i) * kUs) == 1);
+    CHECK(data(100 * kUs) == 0);  // delayed: the first of two
+    CHECK(data(101 * kUs) == 1);  // the second full segment
+    CHECK(server.stats().pure_acks_sent == quick + 1);
+  }
 }
 
 TEST_CASE("TCP end to end: one segment lost on the wire is recovered by one fast retransmit", "[transport][tcp]") {

@@ -38,7 +38,11 @@ std::uint32_t CmAgent::connect(Lid remote_lid, CmLocal local, CmReq req, Time pa
 }
 
 void CmAgent::listen(std::uint64_t service_id, CmLocal local, Time packet_life, Listener listener) {
-  listening_[service_id] = Listening{local, packet_life, std::move(listener)};
+  listening_[service_id] = Listening{local, packet_life, std::move(listener), nullptr};
+}
+
+void CmAgent::listen(std::uint64_t service_id, Acceptor accept, Time packet_life) {
+  listening_[service_id] = Listening{CmLocal{}, packet_life, nullptr, std::move(accept)};
 }
 
 void CmAgent::disconnect(std::uint32_t comm_id) {
@@ -134,8 +138,14 @@ void CmAgent::handle(const Work& w) {
       return;
     }
     CmLocal local = l->second.local;
+    Listener listener = l->second.listener;
+    if (l->second.accept) {
+      Accepted a = l->second.accept(req, w.slid);
+      local = a.local;
+      listener = std::move(a.listener);
+    }
     local.comm_id = ++next_comm_id_;
-    conns_.emplace(local.comm_id, Conn{CmConnection(local, l->second.packet_life), w.slid, l->second.listener, 0, true});
+    conns_.emplace(local.comm_id, Conn{CmConnection(local, l->second.packet_life), w.slid, std::move(listener), 0, true});
     return apply(local.comm_id, conns_.at(local.comm_id).cm.on_mad(w.mad));
   }
   // Every other message names this side's comm ID as its RemoteCommID (bytes 4-7 of the message).

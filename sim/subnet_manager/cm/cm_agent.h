@@ -63,6 +63,14 @@ class CmAgent : public GsiClient {
   std::uint32_t connect(Lid remote_lid, CmLocal local, CmReq req, Time packet_life, Listener listener);
   // Passive side: REQs for `service_id` are accepted with `local` (its comm_id is replaced).
   void listen(std::uint64_t service_id, CmLocal local, Time packet_life, Listener listener);
+  // Passive side, a QP per connection (as IPoIB connected mode has): each REQ for `service_id` is
+  // handed to `accept`, which makes the QP and says what this end offers and who hears of it.
+  struct Accepted {
+    CmLocal local;
+    Listener listener;
+  };
+  using Acceptor = std::function<Accepted(const CmReq& req, Lid slid)>;
+  void listen(std::uint64_t service_id, Acceptor accept, Time packet_life);
   void disconnect(std::uint32_t comm_id);
   const CmConnection* connection(std::uint32_t comm_id) const;
 
@@ -88,6 +96,7 @@ class CmAgent : public GsiClient {
     CmLocal local;
     Time packet_life = 0;
     Listener listener;
+    Acceptor accept;  // when set, local and listener come from it per REQ
   };
   struct Work {
     Mad mad{};

@@ -80,6 +80,7 @@ CmOutput CmConnection::on_req(const CmReq& req, const Mad& mad) {
   rep.rnr_retry_count = req.rnr_retry_count;
   rep.local_ca_guid = local_.ca_guid;
   rep.srq = local_.srq;
+  rep.private_data = local_.rep_private_data;
   last_sent_ = encode_cm_rep(rep, tid_);
   state_ = CmState::kRepSent;
   out.send.push_back(last_sent_);

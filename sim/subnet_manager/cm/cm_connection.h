@@ -16,6 +16,7 @@
 // again, a duplicate REP in Established by the RTU again (their first answers were lost); a REQ
 // for a connection given up on is answered REJ, Stale Connection. A REJ ends the attempt. TimeWait lasts 2 x PacketLifeTime.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -62,6 +63,7 @@ struct CmLocal {
   std::uint8_t cm_response_timeout = 20;  // 4.096 us x 2^n: how long this end takes to answer
   std::uint8_t max_cm_retries = 15;
   bool srq = false;  // this end's QP takes its receives from an SRQ (the REQ's or REP's SRQ bit)
+  std::array<std::uint8_t, 196> rep_private_data{};  // the passive side's REP carries it (IPoIB CM: QPN, MTU)
 };
 
 class CmConnection {

@@ -74,6 +74,7 @@ Mad encode_cm_req(const CmReq& r, std::uint64_t tid) {
   p[51] = static_cast<std::uint8_t>((r.max_cm_retries & 0xF) << 4 | (r.srq ? 0x08 : 0) | (r.extended_transport & 7));
   encode_path(r.primary, p + 52);
   if (r.alternate) encode_path(*r.alternate, p + 96);
+  std::copy(r.private_data.begin(), r.private_data.end(), p + 140);
   return m;
 }
 
@@ -104,6 +105,7 @@ CmReq decode_cm_req(const Mad& m) {
   r.extended_transport = p[51] & 7;
   r.primary = decode_path(p + 52);
   if (load_be16(p + 96) != 0) r.alternate = decode_path(p + 96);
+  std::copy(p + 140, p + 232, r.private_data.begin());
   return r;
 }
 
@@ -122,6 +124,7 @@ Mad encode_cm_rep(const CmRep& r, std::uint64_t tid) {
                                     (r.end_to_end_flow_control ? 1 : 0));
   p[27] = static_cast<std::uint8_t>((r.rnr_retry_count & 7) << 5 | (r.srq ? 0x10 : 0));
   store_be64(p + 28, r.local_ca_guid);
+  std::copy(r.private_data.begin(), r.private_data.end(), p + 36);
   return m;
 }
 
@@ -142,6 +145,7 @@ CmRep decode_cm_rep(const Mad& m) {
   r.rnr_retry_count = p[27] >> 5;
   r.srq = p[27] & 0x10;
   r.local_ca_guid = load_be64(p + 28);
+  std::copy(p + 36, p + 232, r.private_data.begin());
   return r;
 }
 

@@ -95,6 +95,7 @@ struct CmReq {
   std::uint8_t extended_transport = 0;
   CmPath primary;
   std::optional<CmPath> alternate;  // encoded as zeros when absent (a zero LocalPortLID)
+  std::array<std::uint8_t, 92> private_data{};  // the consumer's (IPoIB CM: its QPN and MTU)
 };
 
 struct CmRep {
@@ -110,6 +111,7 @@ struct CmRep {
   std::uint8_t rnr_retry_count = 0;
   bool srq = false;
   Guid local_ca_guid = 0;
+  std::array<std::uint8_t, 196> private_data{};
 };
 
 struct CmRtu {

@@ -39,7 +39,7 @@ void encode_ipoib_header(const IpoibHeader& h, std::uint8_t* out4);
 IpoibHeader decode_ipoib_header(const std::uint8_t* in4);
 
 struct IpoibHwAddress {
-  std::uint8_t flags = 0;  // bit 7: connected mode offered (datagram mode here: 0)
+  std::uint8_t flags = 0;  // bit 7: connected mode offered (kIpoibHwConnected, ipoib_cm.h)
   std::uint32_t qpn = 0;   // 24 bits
   IpoibGid gid{};
   bool operator==(const IpoibHwAddress& o) const { return flags == o.flags && qpn == o.qpn && gid == o.gid; }

@@ -1,7 +1,7 @@
 // A TCP segment over IPoIB: the IPoIB header, IPv4 without options and the TCP header with its
 // options open the UD SEND's payload, followed by the TCP data. As for UDP (ipoib_datagram.h) the
 // data are zeros the simulator does not carry; the TCP checksum is computed over them, so a capture
-// decodes as a well-formed segment. Connected mode will carry the same bytes after its own header.
+// decodes as a well-formed segment. Connected mode carries the same bytes as an RC SEND (ipoib_cm.h).
 #pragma once
 #include <array>
 #include <cstddef>

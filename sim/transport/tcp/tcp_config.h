@@ -19,6 +19,7 @@ struct TcpConfig {
   Time rto_max = 120 * kSec;                     // Linux's TCP_RTO_MAX
   Time clock_granularity = 1 * kMs;              // G of RFC 6298 (a 1000 Hz tick)
   Time delayed_ack = 40 * kMs;                   // Linux's minimum delayed-ACK timeout
+  std::uint32_t max_quick_acks = 16;             // quick-ACK mode at the start: at most (Linux's TCP_MAX_QUICKACKS); 0: none
   std::uint32_t dup_threshold = 3;               // DupThresh (RFC 5681, 6675)
   bool sack = true;                              // offer SACK-permitted
   std::uint32_t isn = 0;                         // initial sequence number

@@ -59,6 +59,7 @@ void TcpConnection::send_ack() {
   ++stats_.pure_acks_sent;
   unacked_full_ = 0;
   delack_at_ = kTimeNever;
+  if (quick_acks_ > 0) --quick_acks_;
 }
 
 void TcpConnection::connect(Time now) {
@@ -89,6 +90,12 @@ void TcpConnection::established_at(Time now) {
   timing_ = false;
   // RFC 5681: one segment if the SYN or SYN-ACK was lost.
   cwnd_ = std::uint64_t{stats_.rtos > 0 ? 1 : cfg_.initial_window_segments} * smss_;
+  // Quick-ACK mode at the start, as Linux's (tcp_incr_quickack): the first in-order segments are
+  // ACKed at once, as many as half the window offered in the SYN holds full segments (2 if not
+  // one), at most 16. Without it a sender whose first window holds a single segment (a 64 KiB
+  // MSS against a SYN's unscaled 65535) would wait for the delayed-ACK timer.
+  const std::uint64_t q = window_field(true) / (2 * std::uint64_t{smss_});
+  quick_acks_ = static_cast<std::uint32_t>(std::min<std::uint64_t>(q == 0 ? 2 : q, cfg_.max_quick_acks));
 }
 
 std::uint64_t TcpConnection::write(Time now, std::uint64_t bytes) {
@@ -227,7 +234,8 @@ void TcpConnection::on_data(Time now, std::uint64_t start, std::uint32_t len, co
       send_ack();
       return;
     case TcpReassembly::Arrival::kInOrder:
-      if (len >= smss_ && ++unacked_full_ >= 2) send_ack();  // every second full-sized segment
+      if (quick_acks_ > 0) send_ack();
+      else if (len >= smss_ && ++unacked_full_ >= 2) send_ack();  // every second full-sized segment
       else if (delack_at_ == kTimeNever) delack_at_ = now + cfg_.delayed_ack;
       return;
   }
@@ -279,6 +287,7 @@ void TcpConnection::send_data(Time now, std::uint64_t start, std::uint64_t end, 
   if (rto_at_ == kTimeNever) arm_rto(now);
   unacked_full_ = 0;  // the segment carries the ACK
   delack_at_ = kTimeNever;
+  if (quick_acks_ > 0) --quick_acks_;
 }
 
 void TcpConnection::rto_expired(Time now) {

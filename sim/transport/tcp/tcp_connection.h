@@ -21,7 +21,8 @@
 //     slow start.
 //   - Receiving: out-of-order segments are kept (tcp_reassembly.h) and answered at once with SACK
 //     blocks, as are duplicates and a segment that fills a hole; in-order data is ACKed every
-//     second full-sized segment, or when the delayed-ACK timer (40 ms) fires. The application
+//     second full-sized segment, or when the delayed-ACK timer (40 ms) fires, except the first
+//     few after the handshake, ACKed at once (Linux's quick-ACK mode). The application
 //     reads at once: the window is the receive buffer less the out-of-order bytes.
 #pragma once
 #include <cstdint>
@@ -111,6 +112,7 @@ class TcpConnection {
   std::uint32_t irs_ = 0;
   TcpReassembly rcv_;
   std::uint32_t unacked_full_ = 0;  // full-sized in-order segments since the last ACK sent
+  std::uint32_t quick_acks_ = 0;    // ACKs still sent at once (quick-ACK mode at the start)
   Time delack_at_ = kTimeNever;
 };
 
