@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <functional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -56,7 +57,10 @@ struct FrameLog final : FrameCaptureSink {
 };
 
 struct Incast {
-  explicit Incast(bool pfc, PcapWriter* pcap = nullptr) {
+  // `tweak` changes the fabric's options after the test's PFC settings; `expect_failure`: the run is
+  // expected to stop on a broken invariant (the caller rethrows it).
+  explicit Incast(bool pfc, PcapWriter* pcap = nullptr, const std::function<void(RoceHcaFabricOptions&)>& tweak = {},
+                  bool expect_failure = false) {
     init_time_resolution();
     RoceHcaFabricOptions o;
     o.switch_buffer_bytes = kBuffer;
@@ -66,6 +70,7 @@ struct Incast {
       o.pfc.xoff_bytes = 8000;
       o.pfc.xon_bytes = 4200;
     }
+    if (tweak) tweak(o);
     fabric = std::make_unique<RoceHcaFabric>(ethernet_line(1, 3, 1), o, pool, ledger);
     log.pcap = pcap;
     fabric->set_capture(&log);
@@ -81,6 +86,8 @@ struct Incast {
     for (std::size_t i = 0; i < senders.size(); ++i)
       REQUIRE(senders[i].hca->post_send(*senders[i].qp, write_wr(senders[i], receivers[i], 0, kMessage, i)) == 0);
     CalendarProcess::run_for(5 * kMs);
+    if (expect_failure) return;
+    ScheduledModule::rethrow_failure();
     for (Endpoint& e : senders) {
       const auto wc = e.poll_all();
       REQUIRE(wc.size() == 1);
@@ -209,6 +216,48 @@ TEST_CASE("PFC incast: with priority 3 lossless nothing is dropped, the first XO
   CHECK(gaps == 0);
   const std::uint64_t sent = t.host_port("h1_1").stats().tx_bytes + t.host_port("h1_2").stats().tx_bytes;
   CHECK(bytes == sent);
+}
+
+// XOFF at the first byte (xoff_bytes 1) over 100 m cables (6,250 edges, 500 ns each way): the
+// frames the sender had sent before the PFC frame reached it land in the headroom, which holds
+// them all. The buffer is larger: each port reserves 1 + 4,222 + 24,918 bytes.
+TEST_CASE("PFC incast: with XOFF at the first byte the frames in flight fit the computed headroom",
+          "[ethernet][pfc][roce]") {
+  const auto at_once = [](RoceHcaFabricOptions& o) {
+    o.propagation_edges = 6250;
+    o.switch_buffer_bytes = 128 * 1024;
+    o.pfc.xoff_bytes = 1;
+    o.pfc.xon_bytes = 0;
+  };
+  {
+    Incast t(true, nullptr, at_once);
+    EthernetSwitch& sw = t.sw();
+    CHECK(sw.stats().dropped_total() == 0);
+    CHECK(lost(t) == 0);
+    for (PortNum n : {PortNum{1}, PortNum{2}}) {
+      INFO("port " << int(n) << " headroom peak " << sw.pfc().headroom_peak(n, kLossless) << " of "
+                   << sw.pfc_headroom_bytes(n));
+      CHECK(sw.pfc().headroom_peak(n, kLossless) > 0);
+      CHECK(sw.pfc().headroom_peak(n, kLossless) <= sw.pfc_headroom_bytes(n));
+      CHECK(sw.pfc_headroom_bytes(n) == 2 * 6250 + 3780 + 2 * 4242 + 84 + 70);
+    }
+  }
+}
+
+// The same with a headroom smaller than those frames need: the run stops with an error naming it
+// (a lossless frame is never dropped).
+TEST_CASE("PFC incast: a lossless frame that finds its headroom full stops the run with an error", "[ethernet][pfc][roce]") {
+  Incast t(true, nullptr, [](RoceHcaFabricOptions& o) {
+    o.propagation_edges = 6250;
+    o.switch_buffer_bytes = 128 * 1024;
+    o.pfc.xoff_bytes = 1;
+    o.pfc.xon_bytes = 0;
+    o.pfc.headroom_bytes = 1000;
+  }, true);
+  CHECK_THROWS_WITH(ScheduledModule::rethrow_failure(),
+                    Catch::Contains("sw1: a frame of lossless priority 3 from port") &&
+                        Catch::Contains("found its headroom (1000 bytes) full"));
+  CHECK(t.sw().stats().dropped_total() == 0);
 }
 
 TEST_CASE("tshark decodes the PFC frames of a lossless incast as MAC control, none malformed", "[ethernet][pfc][capture]") {
