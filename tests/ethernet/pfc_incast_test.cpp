@@ -11,6 +11,7 @@
 #include <functional>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/ethernet/ethernet_frame_timing.h"
@@ -203,6 +204,25 @@ TEST_CASE("PFC incast: with priority 3 lossless nothing is dropped, the first XO
     CHECK(t.host_port(n == 1 ? "h1_1" : "h1_2").pfc().time_paused(kLossless, ScheduledModule::now()) > 0);
   }
   CHECK(sw.port(3).pfc().stats().pause_frames_sent() == 0);  // h1_3's ACKs never fill its ingress
+
+  // h1_1 honours them: between the edge an XOFF's FCS reaches it and the edge an XON's does, it
+  // starts no frame (one it had decided on just before may start on the XOFF's own edge).
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> paused;  // [from, to) in edges
+  for (const Sent* f : to_h1) {
+    if (!is_mac_control_frame(f->bytes.data(), f->bytes.size())) continue;
+    const ParsedPfcFrame pf = parse_pfc_frame(f->bytes.data(), f->bytes.size());
+    REQUIRE(pf.ok());
+    const std::uint64_t tail = down.arrival_edge(f->start / period - kEthernetPreambleBytes, kPfcFrameBytes);
+    if (pf.frame.quanta[kLossless]) paused.push_back({tail, ~std::uint64_t{0}});
+    else if (!paused.empty()) paused.back().second = tail;
+  }
+  REQUIRE(paused.size() == sw.port(1).pfc().stats().xoff_sent[kLossless]);
+  std::uint64_t started_while_paused = 0;
+  for (const Sent* f : from_h1) {
+    const std::uint64_t c = f->start / period - kEthernetPreambleBytes;
+    for (const auto& [from, to] : paused) started_while_paused += c > from && c < to;
+  }
+  CHECK(started_while_paused == 0);
 
   // The bottleneck (the switch's port 3) is busy without a gap from its first frame to its last:
   // what the two senders get through sums to its line rate, and every byte they sent crossed it.
