@@ -331,3 +331,72 @@ TEST_CASE("tshark decodes the PFC frames of a lossless incast as MAC control, no
   CHECK(xoff == xon);
   CHECK(frames > rows);
 }
+
+// PFC spreads congestion: two switches in a line, an incast on sw2's port to h2_1 from h1_1 (across
+// the sw1 - sw2 cable) and h2_2, and a victim flow h1_2 -> h2_3 on the same priority that shares
+// only the cable with the incast. sw2's port from sw1 pauses sw1, sw1's queue toward sw2 fills, and
+// sw1's ports from h1_1 and from the victim's sender pause them: pause frames counted on each hop's
+// port, nothing dropped, and the victim, which alone would cross the cable at line rate, gets less
+// than half of it while the incast lasts.
+TEST_CASE("PFC spreads an incast's congestion upstream and the victim that shares a cable with it slows down",
+          "[ethernet][pfc][roce]") {
+  init_time_resolution();
+  PacketPool pool;
+  PacketLedger ledger;
+  RoceHcaFabricOptions o;
+  o.switch_buffer_bytes = 160 * 1024;
+  o.configure_hca = [](std::size_t, HcaConfig& c) { c.roce_ports[0].pcp = kLossless; };
+  o.pfc.lossless = 1u << kLossless;
+  o.pfc.xoff_bytes = 8000;
+  o.pfc.xon_bytes = 4200;
+  RoceHcaFabric f(ethernet_line(2, 3, 1), o, pool, ledger);
+  FrameLog log;
+  f.set_capture(&log);
+  std::vector<Endpoint> from, to;
+  const std::vector<std::pair<const char*, const char*>> flows = {{"h1_1", "h2_1"}, {"h2_2", "h2_1"}, {"h1_2", "h2_3"}};
+  for (const auto& fl : flows) {
+    from.push_back(make_endpoint(f.hca(fl.first), IBV_QPT_RC, kMessage, IBV_ACCESS_LOCAL_WRITE));
+    to.push_back(make_endpoint(f.hca(fl.second), IBV_QPT_RC, kMessage, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE));
+    connect(from.back(), to.back());
+  }
+  for (std::size_t i = 0; i < from.size(); ++i)
+    REQUIRE(from[i].hca->post_send(*from[i].qp, write_wr(from[i], to[i], 0, kMessage, i)) == 0);
+  CalendarProcess::run_for(1 * kMs);
+  ScheduledModule::rethrow_failure();
+  for (Endpoint& e : from) {
+    const auto wc = e.poll_all();
+    REQUIRE(wc.size() == 1);
+    CHECK(wc[0].status == IBV_WC_SUCCESS);
+  }
+  EthernetSwitch& sw1 = *f.switch_at(f.plan().find("sw1"));
+  EthernetSwitch& sw2 = *f.switch_at(f.plan().find("sw2"));
+  CHECK(sw1.stats().dropped_total() + sw2.stats().dropped_total() == 0);
+  CHECK(ledger.dropped_total() == 0);
+  // sw2 port 4 (from sw1) and port 2 (from h2_2) pause their senders; sw1 port 4 (to sw2) honours sw2's, and
+  // then sw1 port 1 (h1_1) and port 2 (the victim's h1_2) pause theirs.
+  const auto xoff = [](EthernetSwitch& s, PortNum n) { return s.port(n).pfc().stats().xoff_sent[kLossless]; };
+  INFO("XOFF sw2/4 " << xoff(sw2, 4) << " sw2/2 " << xoff(sw2, 2) << " sw1/1 " << xoff(sw1, 1) << " sw1/2 "
+                     << xoff(sw1, 2) << "; sw1/4 paused "
+                     << sw1.port(4).pfc().time_paused(kLossless, ScheduledModule::now()) << " fs");
+  CHECK(xoff(sw2, 4) >= 1);
+  CHECK(xoff(sw2, 2) >= 1);
+  CHECK(sw1.port(4).pfc().stats().xoff_received[kLossless] == xoff(sw2, 4));
+  CHECK(sw1.port(4).pfc().time_paused(kLossless, ScheduledModule::now()) > 0);
+  CHECK(xoff(sw1, 1) >= 1);
+  CHECK(xoff(sw1, 2) >= 1);
+  CHECK(f.hca("h1_2").ethernet_port().pfc().time_paused(kLossless, ScheduledModule::now()) > 0);
+  // The victim's 64 frames on the cable sw1 -> sw2: alone they would follow each other at line rate;
+  // here they span more than twice that.
+  const EthernetWire& cable = *sw1.port(4).wire();
+  const EthernetWire& victim_up = *f.hca("h1_2").ethernet_port().wire();
+  std::vector<const Sent*> victim;
+  for (const Sent* s : log.on(cable.link_id()))
+    if (s->bytes.size() > 64 && s->bytes[14 + 4 + 12 + 3] == 2)  // IPv4 source 10.0.1.2
+      victim.push_back(s);
+  REQUIRE(victim.size() == 64);
+  const Time span = victim.back()->start - victim.front()->start;
+  const Time alone = 63 * ethernet_wire_time(cable.rate(), 4162);
+  INFO("victim span " << span << " fs, alone " << alone << " fs");
+  CHECK(span > 2 * alone);
+  CHECK(log.on(victim_up.link_id()).size() == 64);
+}
