@@ -264,6 +264,50 @@ TEST_CASE("PFC incast: with XOFF at the first byte the frames in flight fit the 
   }
 }
 
+// A short pause (400 quanta, 2.048 us) is refreshed every half of it while XOFF holds: each XOFF
+// that follows another without an XON between leaves 1.024 us after it was asked for, or as soon
+// as the frame then on the line is over; the sender never runs out of pause, so nothing is dropped.
+TEST_CASE("PFC incast: a short XOFF is refreshed every half pause while the congestion lasts", "[ethernet][pfc][roce]") {
+  Incast t(true, nullptr, [](RoceHcaFabricOptions& o) {
+    o.pfc.pause_quanta = 400;
+    o.pfc.xoff_bytes = 20'000;  // five frames, and XON once they are all gone: XOFF holds some us
+    o.pfc.xon_bytes = 0;
+    o.switch_buffer_bytes = 128 * 1024;
+  });
+  EthernetSwitch& sw = t.sw();
+  CHECK(sw.stats().dropped_total() == 0);
+  CHECK(lost(t) == 0);
+  const EthernetWire& down = *sw.port(1).wire();
+  const Time half = pause_quanta_time(down.rate(), 400) / 2;
+  const Time longest = ethernet_wire_time(down.rate(), 4222);
+  std::uint64_t refreshes = 0, xoffs = 0;
+  Time last_xoff = 0;
+  bool held = false;
+  for (const Sent* f : t.log.on(down.link_id())) {
+    if (!is_mac_control_frame(f->bytes.data(), f->bytes.size())) continue;
+    const ParsedPfcFrame pf = parse_pfc_frame(f->bytes.data(), f->bytes.size());
+    REQUIRE(pf.ok());
+    if (pf.frame.quanta[kLossless] == 0) {
+      held = false;
+      continue;
+    }
+    CHECK(pf.frame.quanta[kLossless] == 400);
+    ++xoffs;
+    if (held) {
+      ++refreshes;
+      CHECK(f->start - last_xoff >= half);
+      CHECK(f->start - last_xoff <= half + longest);
+    }
+    last_xoff = f->start;
+    held = true;
+  }
+  const PfcPortStats& s = sw.port(1).pfc().stats();
+  INFO("XOFF " << xoffs << ", refreshes " << refreshes << ", XON " << s.xon_sent[kLossless]);
+  CHECK(xoffs == s.xoff_sent[kLossless]);
+  CHECK(refreshes > 0);
+  CHECK(xoffs == s.xon_sent[kLossless] + refreshes);
+}
+
 // The same with a headroom smaller than those frames need: the run stops with an error naming it
 // (a lossless frame is never dropped).
 TEST_CASE("PFC incast: a lossless frame that finds its headroom full stops the run with an error", "[ethernet][pfc][roce]") {
