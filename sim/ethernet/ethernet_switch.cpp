@@ -43,9 +43,12 @@ EthernetSwitch::EthernetSwitch(const sc_core::sc_module_name& name, EthernetSwit
     : ScheduledModule(name), config_(std::move(config)), pool_(pool), ledger_(ledger) {
   IBFSIM_CHECK(config_.port_macs.size() == config_.num_ports && config_.neighbour_macs.size() == config_.num_ports,
                "EthernetSwitch: one MAC and one neighbour MAC per port");
-  for (unsigned n = 1; n <= config_.num_ports; ++n)
+  for (unsigned n = 1; n <= config_.num_ports; ++n) {
     ports_.push_back(std::make_unique<EthernetPort>(*this, *this, static_cast<PortNum>(n),
                                                     fmt::format("{}/{}", this->name(), n)));
+    ports_.back()->set_packet_pool(&pool_);  // PFC frames
+    ports_.back()->set_storm_threshold(config_.pfc.storm_threshold);
+  }
   queues_.resize(config_.num_ports);
 }
 
@@ -66,7 +69,13 @@ void EthernetSwitch::on_frame_head(EthernetPort& in, Packet* p, Time head, Time 
     case L3Verdict::kTtlExpired: why = EthernetDrop::kTtlExpired; break;
   }
   const std::uint64_t bytes = p->wire_bytes();
-  if (why == EthernetDrop::kCount && buffer_used_ + bytes > config_.buffer_bytes) why = EthernetDrop::kBufferFull;
+  const std::uint8_t priority = frame_priority(p->header.data(), p->header_len);
+  PfcCharge charge;
+  if (why == EthernetDrop::kCount) {
+    const PfcIngress::Admission a = pfc_admit(in, priority, bytes);
+    if (a.admitted) charge = a.charge;
+    else why = EthernetDrop::kBufferFull;
+  }
   if (why != EthernetDrop::kCount) {
     schedule<&EthernetSwitch::drop_at_tail>(tail, this, p, why);
     return;
@@ -78,7 +87,7 @@ void EthernetSwitch::on_frame_head(EthernetPort& in, Packet* p, Time head, Time 
   // The output may not outrun the input: cut-through only onto an output no faster than the input.
   const bool cut = config_.cut_through &&
                    port(d.port).rate().info().byte_period_fs >= in.rate().info().byte_period_fs;
-  const QueueRef q{d.port, frame_priority(p->header.data(), p->header_len)};
+  const QueueRef q{d.port, priority, charge};
   l3_rewrite(*p, config_.port_macs[d.port - 1], config_.neighbour_macs[d.port - 1]);
   schedule<&EthernetSwitch::frame_eligible>((cut ? head : tail) + config_.latency, this, p, q);
 }
@@ -91,6 +100,7 @@ void EthernetSwitch::drop_at_tail(Packet* p, EthernetDrop why) {
 
 void EthernetSwitch::frame_eligible(Packet* p, QueueRef q) {
   queues_[q.out - 1][q.priority].push_back(p);
+  pfc_.queued(q.out, q.priority, q.charge);
   try_send(q.out);
 }
 
@@ -99,9 +109,10 @@ void EthernetSwitch::try_send(PortNum out) {
   if (!port.idle()) return;  // on_tx_done comes back
   auto& queues = queues_[out - 1];
   for (unsigned prio = kEthernetPriorities; prio-- > 0;) {
-    if (queues[prio].empty()) continue;
+    if (queues[prio].empty() || port.paused(prio)) continue;  // PFC: a paused priority waits
     Packet* p = queues[prio].front();
     queues[prio].pop_front();
+    pfc_.started(out, static_cast<std::uint8_t>(prio));
     ++stats_.forwarded;
     port.transmit(p);
     return;
@@ -110,6 +121,7 @@ void EthernetSwitch::try_send(PortNum out) {
 
 void EthernetSwitch::on_tx_done(EthernetPort& port) {
   buffer_used_ -= port.last_frame_bytes();
+  pfc_left(port.number(), port.last_frame_bytes());
   try_send(port.number());
 }
 

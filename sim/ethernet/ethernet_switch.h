@@ -10,9 +10,13 @@
 // tail is in: such a frame is stored and forwarded).
 //
 // Buffer. Every queued frame takes its bytes (MAC .. FCS) from one buffer the outputs share, from
-// its head until its last byte has left. Without lossless flow control (PFC is not modelled yet), a
-// frame that finds the buffer too full is dropped, as are frames the routing unit refuses; each drop
-// is counted with its reason (EthernetDrop) and in the packet ledger, when its tail has arrived.
+// its head until its last byte has left, charged to its ingress port and priority (pfc_ingress.h).
+// A frame of a lossy priority that finds the shared part too full is dropped, as are frames the
+// routing unit refuses; each drop is counted with its reason (EthernetDrop) and in the packet
+// ledger, when its tail has arrived. Lossless priorities (EthernetSwitchConfig::pfc, off by
+// default) have reservations per ingress port and never drop: the ingress port sends XOFF and XON
+// (PFC frames, ethernet_switch_pfc.cpp), and every output honours the PFC frames it receives (a
+// paused priority starts no frame; the others go on).
 //
 // Rewrite. A forwarded frame leaves with the output port's MAC as source, the next hop's (the far
 // end of that port's cable) as destination, TTL or Hop Limit one less and a new FCS; RoCE's ICRC
@@ -31,6 +35,8 @@
 #include "sim/ethernet/ethernet_fabric_plan.h"
 #include "sim/ethernet/ethernet_header.h"
 #include "sim/ethernet/ethernet_port.h"
+#include "sim/ethernet/pfc_headroom.h"
+#include "sim/ethernet/pfc_ingress.h"
 #include "sim/ethernet/route_table.h"
 
 namespace ibfsim {
@@ -40,7 +46,7 @@ enum class EthernetDrop : std::uint8_t {
   kNotIp,        // not IPv4 (without options) or IPv6
   kNoRoute,      // no route contains its destination
   kTtlExpired,   // TTL or Hop Limit would reach 0
-  kBufferFull,   // the shared buffer had no room for it (no PFC)
+  kBufferFull,   // the shared buffer had no room for it (a lossy priority)
   kCount
 };
 const char* ethernet_drop_name(EthernetDrop d);
@@ -56,6 +62,7 @@ struct EthernetSwitchConfig {
   bool cut_through = true;
   Time latency = 0;                        // decision point to eligible at the output (fs)
   std::uint64_t buffer_bytes = 16u << 20;  // shared by every output queue
+  EthernetPfcConfig pfc;                   // lossless priorities (pfc_ingress.h); off by default
 };
 
 // The part of a switch's configuration its node in a fabric plan gives (ports, MACs, routes, ECMP
@@ -86,6 +93,7 @@ class EthernetSwitch final : public ScheduledModule, public EthernetPortOwner {
   struct QueueRef {
     PortNum out = 0;
     std::uint8_t priority = 0;
+    PfcCharge charge;  // what its bytes are charged to (pfc_ingress.h)
     std::string text() const;
   };
   // --- events ---
@@ -97,9 +105,22 @@ class EthernetSwitch final : public ScheduledModule, public EthernetPortOwner {
   // EthernetPortOwner
   void on_frame_head(EthernetPort& port, Packet* p, Time head, Time tail) override;
   void on_tx_done(EthernetPort& port) override;
+  void on_tx_ready(EthernetPort& port) override { try_send(port.number()); }
+
+  // --- PFC (ethernet_switch_pfc.cpp) ---
+  // The headroom of port n's lossless priorities: the configured one, or computed from its cable.
+  PfcHeadroom pfc_headroom(PortNum n) const;
+  std::uint64_t pfc_headroom_bytes(PortNum n) const;
+  const PfcIngress& pfc() const { return pfc_; }
+  // XOFF still holds for (in, prio): sent again (the generation of the XOFF it refreshes).
+  void pfc_refresh(PortNum in, std::uint8_t prio, std::uint32_t generation);
 
  private:
   void try_send(PortNum out);
+  // PFC's hooks (ethernet_switch_pfc.cpp): a frame's admission to the buffer, its leaving it.
+  PfcIngress::Admission pfc_admit(EthernetPort& in, std::uint8_t prio, std::uint64_t bytes);
+  void pfc_left(PortNum out, std::uint64_t bytes);
+  void pfc_signal(PortNum in, std::uint8_t prio, bool xoff);
 
   EthernetSwitchConfig config_;
   PacketPool& pool_;
@@ -109,6 +130,8 @@ class EthernetSwitch final : public ScheduledModule, public EthernetPortOwner {
   std::vector<std::array<RingQueue<Packet*>, kEthernetPriorities>> queues_;
   std::uint64_t buffer_used_ = 0;
   EthernetSwitchStats stats_;
+  PfcIngress pfc_;
+  std::vector<std::uint32_t> pfc_generation_;  // [(port-1) * 8 + prio]: XOFFs sent
 };
 
 }  // namespace ibfsim

@@ -22,6 +22,7 @@ RoceHcaFabric::RoceHcaFabric(EthernetFabricPlan plan, RoceHcaFabricOptions optio
       c.cut_through = options.cut_through;
       c.latency = options.switch_latency;
       c.buffer_bytes = options.switch_buffer_bytes;
+      c.pfc = options.pfc;
       switches_[n] = std::make_unique<EthernetSwitch>(node.name.c_str(), c, pool, ledger);
       continue;
     }

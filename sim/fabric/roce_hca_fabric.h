@@ -29,6 +29,7 @@ struct RoceHcaFabricOptions {
   bool cut_through = true;
   Time switch_latency = 300 * kNs;
   std::uint64_t switch_buffer_bytes = 16u << 20;
+  EthernetPfcConfig pfc;  // every switch's (pfc_ingress.h): off by default
   // Every HCA's configuration before the fabric sets its ports, LID, node index and addresses.
   HcaConfig hca;
   // Called per host (node index, its config) before the Hca is built: a test's or run's changes.

@@ -39,6 +39,7 @@ Hca::Hca(const sc_core::sc_module_name& name, HcaConfig config, PacketPool& pool
     for (unsigned i = 1; i <= config_.num_ports; ++i) {
       eth_ports_.push_back(std::make_unique<EthernetPort>(*this, *this, static_cast<PortNum>(i),
                                                           std::string(this->name()) + "/" + std::to_string(i)));
+      eth_ports_.back()->set_packet_pool(&pool_);  // PFC frames the switch sends it
       senders_[i - 1]->attach_ethernet(*eth_ports_.back(), config_.roce_ports[i - 1], *config_.roce_addresses);
     }
   }
@@ -103,5 +104,7 @@ void Hca::on_frame_head(EthernetPort& port, Packet* p, Time, Time tail) {
 }
 
 void Hca::on_tx_done(EthernetPort& port) { engine(port.number()).try_send(); }
+
+void Hca::on_tx_ready(EthernetPort& port) { engine(port.number()).try_send(); }
 
 }  // namespace ibfsim

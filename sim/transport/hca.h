@@ -317,6 +317,7 @@ class Hca final : public ScheduledModule, public PortOwner, public EthernetPortO
   // EthernetPortOwner (Ethernet ports)
   void on_frame_head(EthernetPort& port, Packet* p, Time head, Time tail) override;
   void on_tx_done(EthernetPort& port) override;
+  void on_tx_ready(EthernetPort& port) override;  // a PFC pause ended
 
   // --- the blocks (the tests of the send and receive engines drive them directly) ---
   SendEngine& send_engine(PortNum n) { return *senders_.at(n - 1); }

@@ -1,10 +1,12 @@
 // The output of a send engine whose port is Ethernet (SendEngine::attach_ethernet): the same send
 // queues, staging and DMA as on InfiniBand, without credits, VL arbitration tables, SMPs or GMPs.
-// A packet leaves as the QP built it, reframed as RoCE v2 at the last moment.
+// A packet leaves as the QP built it, reframed as RoCE v2 at the last moment; a VL whose next
+// packet's priority is paused by PFC waits (roce_priority.h).
 #include "sim/core/error.h"
 #include "sim/ethernet/ethernet_port.h"
 #include "sim/transport/hca.h"
 #include "sim/transport/roce/roce_hca_port.h"
+#include "sim/transport/roce/roce_priority.h"
 #include "sim/transport/send_engine.h"
 
 namespace ibfsim {
@@ -16,7 +18,8 @@ void SendEngine::ethernet_try_send() {
     prepare();
     std::uint16_t ready = 0;
     for (unsigned v = 0; v <= kMaxDataVls; ++v)
-      if ((queued_vls_ >> v & 1) && candidate(static_cast<std::uint8_t>(v)) == PortOutput::Candidacy::kReady)
+      if ((queued_vls_ >> v & 1) && candidate(static_cast<std::uint8_t>(v)) == PortOutput::Candidacy::kReady &&
+          !port.paused(roce_frame_priority(*queues_[v].front().p, *roce_)))  // PFC: Hca::on_tx_ready looks again
         ready = static_cast<std::uint16_t>(ready | 1u << v);
     surveyed();  // arms the wake-ups for payloads still in DMA and congestion control's delays
     if (!ready) return;
