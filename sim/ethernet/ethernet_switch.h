@@ -14,6 +14,10 @@
 // frame that finds the buffer too full is dropped, as are frames the routing unit refuses; each drop
 // is counted with its reason (EthernetDrop) and in the packet ledger, when its tail has arrived.
 //
+// ECN. With marking on (EthernetSwitchConfig::ecn, ecn_marking.h), a frame joining an output
+// queue may be marked CE by the bytes that queue holds (frames routed to it, from their decision
+// until their last byte has left), before the rewrite below recomputes its FCS.
+//
 // Rewrite. A forwarded frame leaves with the output port's MAC as source, the next hop's (the far
 // end of that port's cable) as destination, TTL or Hop Limit one less and a new FCS; RoCE's ICRC
 // masks those fields and stays good.
@@ -28,6 +32,7 @@
 #include "sim/core/packet_ledger.h"
 #include "sim/core/ring_queue.h"
 #include "sim/core/scheduled_module.h"
+#include "sim/ethernet/ecn_marking.h"
 #include "sim/ethernet/ethernet_fabric_plan.h"
 #include "sim/ethernet/ethernet_header.h"
 #include "sim/ethernet/ethernet_port.h"
@@ -56,6 +61,9 @@ struct EthernetSwitchConfig {
   bool cut_through = true;
   Time latency = 0;                        // decision point to eligible at the output (fs)
   std::uint64_t buffer_bytes = 16u << 20;  // shared by every output queue
+  EcnMarkingConfig ecn;                    // RED/ECN marking at every egress queue (off by default)
+  std::uint64_t ecn_seed = 0;              // its draws: RngStream(ecn_seed, ecn_stream)
+  std::uint64_t ecn_stream = kEcnMarkStream;
 };
 
 // The part of a switch's configuration its node in a fabric plan gives (ports, MACs, routes, ECMP
@@ -78,6 +86,8 @@ class EthernetSwitch final : public ScheduledModule, public EthernetPortOwner {
   unsigned num_ports() const { return static_cast<unsigned>(ports_.size()); }
   const EthernetSwitchConfig& config() const { return config_; }
   const EthernetSwitchStats& stats() const { return stats_; }
+  // The egress queues' bytes and the frames marked CE per port.
+  const EcnMarker& ecn() const { return ecn_; }
   std::uint64_t buffer_used() const { return buffer_used_; }
   // Frames waiting in the output queues.
   std::size_t queued_frames() const;
@@ -109,6 +119,8 @@ class EthernetSwitch final : public ScheduledModule, public EthernetPortOwner {
   std::vector<std::array<RingQueue<Packet*>, kEthernetPriorities>> queues_;
   std::uint64_t buffer_used_ = 0;
   EthernetSwitchStats stats_;
+  EcnMarker ecn_;
+  std::vector<std::uint8_t> tx_priority_;  // [port-1]: the queue of the frame it sends
 };
 
 }  // namespace ibfsim
