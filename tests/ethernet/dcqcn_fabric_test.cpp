@@ -226,7 +226,9 @@ TEST_CASE("DCQCN on RoCE HCAs: two flows into one receiver converge to within 10
   CHECK(s1.dcqcn()->reaction_point(a1.qp->qpn())->counters().cuts > 0);
   CHECK(s2.dcqcn()->reaction_point(a2.qp->qpn())->counters().cuts > 0);
   INFO("peak " << sw.ecn().queue_peak_bytes(3) << " marked " << sw.ecn().marked(3));
-  CHECK(sw.ecn().queue_peak_bytes(3) <= 1'000'000);
+  // The peak came as h1_2 joined at full rate, before either was cut.
+  CHECK(sw.ecn().queue_peak_bytes(3) == 382'536);
+  CHECK(sw.ecn().marked(3) == 284);
   CHECK(sw.stats().dropped_total() == 0);
   CHECK(ledger.dropped_total() == 0);
   const double busy = static_cast<double>(sw.port(3).stats().tx_busy) / static_cast<double>(kRun);
