@@ -40,7 +40,8 @@ std::string EthernetSwitch::QueueRef::text() const { return fmt::format("out {} 
 
 EthernetSwitch::EthernetSwitch(const sc_core::sc_module_name& name, EthernetSwitchConfig config, PacketPool& pool,
                                PacketLedger& ledger)
-    : ScheduledModule(name), config_(std::move(config)), pool_(pool), ledger_(ledger) {
+    : ScheduledModule(name), config_(std::move(config)), pool_(pool), ledger_(ledger),
+      ecn_(config_.ecn, config_.num_ports, config_.ecn_seed, config_.ecn_stream), tx_priority_(config_.num_ports, 0) {
   IBFSIM_CHECK(config_.port_macs.size() == config_.num_ports && config_.neighbour_macs.size() == config_.num_ports,
                "EthernetSwitch: one MAC and one neighbour MAC per port");
   for (unsigned n = 1; n <= config_.num_ports; ++n) {
@@ -88,6 +89,7 @@ void EthernetSwitch::on_frame_head(EthernetPort& in, Packet* p, Time head, Time 
   const bool cut = config_.cut_through &&
                    port(d.port).rate().info().byte_period_fs >= in.rate().info().byte_period_fs;
   const QueueRef q{d.port, priority, charge};
+  ecn_.enqueue(p->header.data(), p->header_len, q.out, q.priority, bytes);
   l3_rewrite(*p, config_.port_macs[d.port - 1], config_.neighbour_macs[d.port - 1]);
   schedule<&EthernetSwitch::frame_eligible>((cut ? head : tail) + config_.latency, this, p, q);
 }
@@ -114,6 +116,7 @@ void EthernetSwitch::try_send(PortNum out) {
     queues[prio].pop_front();
     pfc_.started(out, static_cast<std::uint8_t>(prio));
     ++stats_.forwarded;
+    tx_priority_[out - 1] = static_cast<std::uint8_t>(prio);
     port.transmit(p);
     return;
   }
@@ -122,6 +125,7 @@ void EthernetSwitch::try_send(PortNum out) {
 void EthernetSwitch::on_tx_done(EthernetPort& port) {
   buffer_used_ -= port.last_frame_bytes();
   pfc_left(port.number(), port.last_frame_bytes());
+  ecn_.dequeue(port.number(), tx_priority_[port.number() - 1], port.last_frame_bytes());
   try_send(port.number());
 }
 

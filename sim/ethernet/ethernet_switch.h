@@ -18,6 +18,10 @@
 // (PFC frames, ethernet_switch_pfc.cpp), and every output honours the PFC frames it receives (a
 // paused priority starts no frame; the others go on).
 //
+// ECN. With marking on (EthernetSwitchConfig::ecn, ecn_marking.h), a frame joining an output
+// queue may be marked CE by the bytes that queue holds (frames routed to it, from their decision
+// until their last byte has left), before the rewrite below recomputes its FCS.
+//
 // Rewrite. A forwarded frame leaves with the output port's MAC as source, the next hop's (the far
 // end of that port's cable) as destination, TTL or Hop Limit one less and a new FCS; RoCE's ICRC
 // masks those fields and stays good.
@@ -32,6 +36,7 @@
 #include "sim/core/packet_ledger.h"
 #include "sim/core/ring_queue.h"
 #include "sim/core/scheduled_module.h"
+#include "sim/ethernet/ecn_marking.h"
 #include "sim/ethernet/ethernet_fabric_plan.h"
 #include "sim/ethernet/ethernet_header.h"
 #include "sim/ethernet/ethernet_port.h"
@@ -63,6 +68,9 @@ struct EthernetSwitchConfig {
   Time latency = 0;                        // decision point to eligible at the output (fs)
   std::uint64_t buffer_bytes = 16u << 20;  // shared by every output queue
   EthernetPfcConfig pfc;                   // lossless priorities (pfc_ingress.h); off by default
+  EcnMarkingConfig ecn;                    // RED/ECN marking at every egress queue (off by default)
+  std::uint64_t ecn_seed = 0;              // its draws: RngStream(ecn_seed, ecn_stream)
+  std::uint64_t ecn_stream = kEcnMarkStream;
 };
 
 // The part of a switch's configuration its node in a fabric plan gives (ports, MACs, routes, ECMP
@@ -85,6 +93,8 @@ class EthernetSwitch final : public ScheduledModule, public EthernetPortOwner {
   unsigned num_ports() const { return static_cast<unsigned>(ports_.size()); }
   const EthernetSwitchConfig& config() const { return config_; }
   const EthernetSwitchStats& stats() const { return stats_; }
+  // The egress queues' bytes and the frames marked CE per port.
+  const EcnMarker& ecn() const { return ecn_; }
   std::uint64_t buffer_used() const { return buffer_used_; }
   // Frames waiting in the output queues.
   std::size_t queued_frames() const;
@@ -132,6 +142,8 @@ class EthernetSwitch final : public ScheduledModule, public EthernetPortOwner {
   EthernetSwitchStats stats_;
   PfcIngress pfc_;
   std::vector<std::uint32_t> pfc_generation_;  // [(port-1) * 8 + prio]: XOFFs sent
+  EcnMarker ecn_;
+  std::vector<std::uint8_t> tx_priority_;  // [port-1]: the queue of the frame it sends
 };
 
 }  // namespace ibfsim

@@ -23,6 +23,9 @@ RoceHcaFabric::RoceHcaFabric(EthernetFabricPlan plan, RoceHcaFabricOptions optio
       c.latency = options.switch_latency;
       c.buffer_bytes = options.switch_buffer_bytes;
       c.pfc = options.pfc;
+      c.ecn = options.ecn;
+      c.ecn_seed = options.seed;
+      c.ecn_stream = kEcnMarkStream + n;
       switches_[n] = std::make_unique<EthernetSwitch>(node.name.c_str(), c, pool, ledger);
       continue;
     }

@@ -30,6 +30,10 @@ struct RoceHcaFabricOptions {
   Time switch_latency = 300 * kNs;
   std::uint64_t switch_buffer_bytes = 16u << 20;
   EthernetPfcConfig pfc;  // every switch's (pfc_ingress.h): off by default
+  // RED/ECN marking at every switch egress queue (ethernet/ecn_marking.h; off by default), its
+  // draws from RngStream(seed, kEcnMarkStream + the switch's node index).
+  EcnMarkingConfig ecn;
+  std::uint64_t seed = 1;
   // Every HCA's configuration before the fabric sets its ports, LID, node index and addresses.
   HcaConfig hca;
   // Called per host (node index, its config) before the Hca is built: a test's or run's changes.

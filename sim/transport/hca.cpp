@@ -43,6 +43,7 @@ Hca::Hca(const sc_core::sc_module_name& name, HcaConfig config, PacketPool& pool
       senders_[i - 1]->attach_ethernet(*eth_ports_.back(), config_.roce_ports[i - 1], *config_.roce_addresses);
     }
   }
+  if (config_.dcqcn) dcqcn_ = std::make_unique<HcaDcqcn>(*this, *config_.dcqcn);
 }
 
 std::uint64_t Hca::send_raw(const Packet& raw, PortNum n) {
@@ -54,6 +55,7 @@ std::size_t Hca::queued_packets() const {
   std::size_t n = 0;
   for (const auto& s : senders_) n += s->queued();
   if (cc_) n += cc_->queued_cnps();
+  if (dcqcn_) n += dcqcn_->queued_cnps();
   return n;
 }
 

@@ -10,6 +10,7 @@
 //   - ReceiveEngine (receive_engine.h): the receive checks, demultiplexing, receive DMA, delivery;
 //   - HcaManagement (hca_management.h): QP0 and QP1, the SMPs and GMPs of the management agent;
 //   - HcaCongestionControl (hca_congestion_control.h): CNPs and the injection throttle (A10);
+//   - HcaDcqcn (roce/hca_dcqcn.h): on Ethernet, DCQCN's CNPs and per-QP rate limiting;
 //   - VerbsResources (verbs_resources.h): host memory, PDs, the protection table (MRs, MWs), CQs,
 //     SRQs, AHs, the QP table, completions and asynchronous events.
 // The Hca holds the ports and what the SMA programs into them (LIDs, SL->VL, VL arbitration,
@@ -53,6 +54,7 @@
 #include "sim/transport/host_memory.h"
 #include "sim/transport/memory_region.h"
 #include "sim/transport/queue_pair.h"
+#include "sim/transport/roce/hca_dcqcn.h"
 #include "sim/transport/roce/roce_hca_port.h"
 #include "sim/transport/receive_engine.h"
 #include "sim/transport/send_engine.h"
@@ -104,6 +106,9 @@ struct HcaConfig {
   // send engines keep their per-VL queues). `roce_addresses` maps the LIDs QPs name to IPs.
   std::vector<RocePortConfig> roce_ports;
   std::shared_ptr<const RoceAddressBook> roce_addresses;
+  // DCQCN on the Ethernet ports (roce/hca_dcqcn.h): ECN-capable data, CNPs for CE-marked packets,
+  // per-QP rate limiting on the CNPs received. Off when not set.
+  std::optional<DcqcnConfig> dcqcn;
 };
 
 struct HcaStats {
@@ -328,6 +333,9 @@ class Hca final : public ScheduledModule, public PortOwner, public EthernetPortO
   const VerbsResources& verbs_resources() const { return verbs_; }
   HcaCongestionControl* congestion_control() { return cc_.get(); }
   const HcaCongestionControl* congestion_control() const { return cc_.get(); }
+  // DCQCN (HcaConfig::dcqcn); null when off.
+  HcaDcqcn* dcqcn() { return dcqcn_.get(); }
+  const HcaDcqcn* dcqcn() const { return dcqcn_.get(); }
 
   // Packet ids are unique across the fabric: node index in the high bits, a counter below.
   static std::uint64_t make_packet_id(std::uint32_t node, std::uint64_t seq) { return (std::uint64_t{node} << 40) | seq; }
@@ -337,6 +345,7 @@ class Hca final : public ScheduledModule, public PortOwner, public EthernetPortO
   friend class SendEngine;
   friend class ReceiveEngine;
   friend class HcaCongestionControl;
+  friend class HcaDcqcn;
 
   // Port n and its send engine, n being one of the HCA's ports (no range check on the per-packet
   // path).
@@ -376,6 +385,7 @@ class Hca final : public ScheduledModule, public PortOwner, public EthernetPortO
   SendShared send_shared_;
   std::vector<std::unique_ptr<SendEngine>> senders_;  // per port
   std::unique_ptr<HcaCongestionControl> cc_;          // null while congestion control is off
+  std::unique_ptr<HcaDcqcn> dcqcn_;                   // null without DCQCN
 };
 
 // The byte pattern of a carried payload: a function of the packet id and offset, so a receiver

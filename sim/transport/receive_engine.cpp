@@ -203,6 +203,13 @@ ReceiveEngine::RoceArrival ReceiveEngine::check_roce(PortNum n, const Packet& p)
     a.drop = DropReason::kWrongDlid;
     return a;
   }
+  a.src = src;
+  a.ce = (v4 ? f.ipv4.ecn : traffic_class_ecn(f.ipv6.tclass)) == ecn::kCe;
+  if (f.cnp && hca_.dcqcn()) {
+    a.cnp = true;
+    a.pp.h.bth = f.h.bth;
+    return a;
+  }
   a.q = f.cnp ? nullptr : hca_.verbs_resources().find(f.h.bth.dest_qp);
   if (a.q == nullptr || a.q->is_generator()) {
     a.drop = DropReason::kNoQp;
@@ -226,11 +233,18 @@ void ReceiveEngine::roce_tail_arrives(Packet* p, PortNum n) {
   const RoceArrival a = check_roce(n, *p);
   if (a.drop) return drop(n, p, *a.drop);
   const ParsedPacket& pp = a.pp;
+  if (a.cnp) {
+    hca_.dcqcn()->on_cnp(n, pp.h.bth.dest_qp);
+    return delivered(n, p);
+  }
   if (pp.h.bth.tver != 0) return drop(n, p, DropReason::kMalformed);
   if (pp.payload_len != p->payload_len) split_payload(*p, pp.payload_len, hca_.carry_payload());
   // R37: P_Key, as on InfiniBand (the BTH carries it on either fabric).
   if (!p_key_match(pp.h.bth.p_key, hca_.port_p_key(n, a.q->attr().pkey_index)))
     return drop(n, p, DropReason::kPkeyViolation);
+  // DCQCN's notification point hears of a CE mark as the frame arrives, to the QP that sent it.
+  if (HcaDcqcn* d = hca_.dcqcn(); d && a.ce)
+    d->on_ce_marked(n, *a.q, a.src, (pp.ext & kExtDeth) ? pp.h.deth.src_qp : a.q->attr().dest_qp_num);
   // The receive DMA, in arrival order (take_verbs).
   const Time now = hca_.now();
   const Time done = p->payload_len ? dma_.transfer(now, p->payload_len) : dma_.drained(now);

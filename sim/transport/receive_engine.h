@@ -15,7 +15,8 @@
 // its DestQP (a verbs QP: the traffic generator's UD QPs and CNPs are InfiniBand only) and its
 // source IP (for a QP with a global path, its SGID, the IPv4-mapped source IP, is what the QP
 // checks; otherwise a host the address book knows, whose LID the QP checks), and goes the way of
-// a verbs packet from the transport checks on. FCS errors count as kVcrcError (the link
+// a verbs packet from the transport checks on. With DCQCN (roce/hca_dcqcn.h) a CNP goes to the
+// reaction point of its DestQP, and a CE-marked packet a QP takes to the notification point. FCS errors count as kVcrcError (the link
 // CRC), a bad ICRC as kIcrcError, another IP as kWrongDlid, an unknown source as kInvalidLid.
 #pragma once
 #include <string>
@@ -27,6 +28,7 @@
 #include "sim/core/ids.h"
 #include "sim/core/packet.h"
 #include "sim/core/packet_ledger.h"
+#include "sim/ethernet/ip_address.h"
 #include "sim/link/lrh.h"
 #include "sim/transport/host_interface.h"
 #include "sim/transport/transport_packet.h"
@@ -80,6 +82,9 @@ class ReceiveEngine {
     ParsedPacket pp;
     QueuePair* q = nullptr;
     std::optional<DropReason> drop;
+    bool cnp = false;  // a RoCE CNP for DestQP pp.h.bth.dest_qp (DCQCN): no QP takes it
+    bool ce = false;   // marked Congestion Experienced
+    IpAddress src;     // the source IP
   };
   RoceArrival check_roce(PortNum n, const Packet& p);
 

@@ -100,6 +100,7 @@ void SendEngine::pull_from_qps() {
     // One packet staged per VL: QPs take turns, each builds its packet only when it can go next.
     while (!ring.empty() && queues_[v].empty()) {
       if (cc) cc->pick_front(n_, ring);
+      else if (const HcaDcqcn* d = hca_.dcqcn()) d->pick_front(ring);
       QueuePair* q = ring.front();
       ring.pop_front();
       qps.in_ring(*q) = 0;
@@ -166,6 +167,14 @@ PortOutput::Candidacy SendEngine::candidate(std::uint8_t v) {
       return PortOutput::Candidacy::kNone;
     }
   }
+  if (const HcaDcqcn* d = hca_.dcqcn()) {
+    // DCQCN holds a rate-limited QP's next packet until its rate allows it.
+    const Time ready_at = d->ready_at(p.src_qp);
+    if (ready_at > now) {
+      cc_wait_ = std::min(cc_wait_, ready_at);
+      return PortOutput::Candidacy::kNone;
+    }
+  }
   // Ethernet has no credits (and no PFC yet): a packet that is staged may go.
   if (eth_) return PortOutput::Candidacy::kReady;
   return output_.port().may_send(v, credits_for_bytes(p.wire_bytes())) ? PortOutput::Candidacy::kReady
@@ -179,6 +188,7 @@ void SendEngine::surveyed() {
   }
   HcaCongestionControl* cc = hca_.congestion_control();
   if (cc && cc_wait_ != kTimeNever) cc->wake(n_, cc_wait_);
+  if (HcaDcqcn* d = hca_.dcqcn(); d && cc_wait_ != kTimeNever) d->wake(n_, cc_wait_);
 }
 
 bool SendEngine::send_unarbitrated(PortOutput& out) {
@@ -199,6 +209,7 @@ void SendEngine::sent(std::uint8_t vl, Packet* p, Time start) {
   p->injected = start;
   HcaCongestionControl* cc = hca_.congestion_control();
   if (cc && p->src_qp != 0) cc->sent(n_, *p);
+  if (HcaDcqcn* d = hca_.dcqcn(); d && p->src_qp != 0) d->sent(n_, *p, start);
   hca_.ledger().injected();
   hca_.count_sent(*p);
   if (SendObserver* o = hca_.send_observer()) o->on_injected(hca_, *p);

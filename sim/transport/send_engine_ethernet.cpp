@@ -14,6 +14,8 @@ namespace ibfsim {
 void SendEngine::ethernet_try_send() {
   EthernetPort& port = *eth_;
   if (!port.connected() || !port.idle()) return;  // Hca::on_tx_done looks again
+  // DCQCN's CNPs go ahead of data.
+  if (HcaDcqcn* d = hca_.dcqcn(); d && d->transmit_cnp(n_)) return;
   for (;;) {
     prepare();
     std::uint16_t ready = 0;
@@ -28,12 +30,14 @@ void SendEngine::ethernet_try_send() {
     eth_next_vl_ = static_cast<std::uint8_t>((v + 1) % (kMaxDataVls + 1));
     const auto vl = static_cast<std::uint8_t>(v);
     Packet* p = take(vl);
-    const auto addressing = roce_addressing_for(*p, *roce_, *book_);
+    auto addressing = roce_addressing_for(*p, *roce_, *book_);
     if (!addressing) {  // a DLID (or GID) that names no host of the fabric: nothing to send it to
       taken_qp_ = nullptr;
       drop_unsent(p, DropReason::kUnknownDlid);
       continue;
     }
+    // With DCQCN, data is ECN-capable (a QP's own traffic class may already say so).
+    if (hca_.dcqcn() && addressing->ecn == ecn::kNotEct) addressing->ecn = ecn::kEct0;
     reframe_as_roce(*p, *addressing);
     const Time start = port.transmit(p);
     sent(vl, p, start);
