@@ -17,6 +17,7 @@
 #include "sim/workload/hca_model_spec.h"
 #include "sim/workload/ipoib_spec.h"
 #include "sim/workload/nccl_spec.h"
+#include "sim/workload/roce_spec.h"
 #include "sim/workload/traffic_class_spec.h"
 #include "sim/workload/cm_spec.h"
 #include "sim/workload/verbs_flow_spec.h"
@@ -98,6 +99,8 @@ struct Scenario {
   std::optional<IpoibSpec> ipoib;   // `ipoib:` (ipoib_spec.h)
   std::vector<NcclCollectiveSpec> collectives;  // `collectives:`, run one after the other
   CmSpec cm;                                    // `cm:` (flows with connect: cm)
+  FabricKind fabric = FabricKind::kInfiniband;  // `fabric:`
+  RoceSpec roce;                                // `roce:` (fabric: roce only)
 };
 
 // Where the scenario's subnet manager runs: the named HCA, or the first HCA (declaration order)
