@@ -25,6 +25,8 @@ packages=(
   pybind11-dev python3-dev  # the Python module (build/python/ibfsim)
   python3-pytest python3-pandas python3-matplotlib  # its tests, DataFrames, examples/sweep_curve.py
   python3-zstandard       # pandas reads the compressed tables (ports.csv.zst) with it
+  libotf2-trace-dev       # reads MPI traces in OTF2 for trace replay (sim/workload/otf2_trace_reader.h)
+  python3-otf2            # scripts/make_otf2_trace.py writes the test's and the scenario's trace with it
 )
 
 missing=()

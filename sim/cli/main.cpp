@@ -49,10 +49,10 @@ int run_command(const std::string& scenario_path, std::string out_dir, const std
   const std::string flag = output_flag(out_dir);
   if (out_dir.empty()) out_dir = (std::filesystem::path("results") / std::filesystem::path(scenario_path).stem()).string();
   // An earlier run's files would stay beside the new ones (a trace.pcap the new run does not
-  // write, say); a killed run's temporaries would stay forever. A run across MPI ranks writes no
-  // files yet (sim/core/rank_exchange.h): it leaves the folder alone.
+  // write, say); a killed run's temporaries would stay forever. Across MPI ranks, rank 0 alone
+  // writes files (sim/core/rank_exchange.h), and so prepares the folder.
   ibfsim::EarlierOutputs earlier;
-  if (!ibfsim::ranks::several()) {
+  if (ibfsim::ranks::rank() == 0) {
     ibfsim::prepare_output_folder(out_dir, flag);
     earlier = ibfsim::clear_earlier_outputs(out_dir, "results.json", ibfsim::run_output_files());
   }

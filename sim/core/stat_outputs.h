@@ -34,6 +34,9 @@ enum StatOutput : StatOutputs {
   kAggregationNodesCsv = 1u << 24,      // aggregation_nodes.csv (SHARP)
   kCmAgentsCsv = 1u << 25,              // cm_agents.csv
   kCmConnectionsCsv = 1u << 26,         // cm_connections.csv
+  kTraceRanksCsv = 1u << 27,            // trace_ranks.csv (trace replay)
+  kTraceStepsCsv = 1u << 28,            // trace_steps.csv (trace replay)
+  kSrqsCsv = 1u << 29,                  // shared_receive_queues.csv
 };
 
 }  // namespace ibfsim

@@ -13,6 +13,7 @@ namespace ibfsim {
 
 constexpr std::size_t kIpv4HeaderBytes = 20;
 constexpr std::uint8_t kIpProtocolUdp = 17;
+constexpr std::uint8_t kIpProtocolTcp = 6;
 
 struct Ipv4Header {
   std::uint8_t version = 4;  // decoded as found; encode always writes 4

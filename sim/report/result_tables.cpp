@@ -23,6 +23,9 @@ const std::vector<ResultTable>& result_tables() {
       {"aggregation_nodes", kAggregationNodesCsv},
       {"cm_agents", kCmAgentsCsv},
       {"cm_connections", kCmConnectionsCsv},
+      {"trace_ranks", kTraceRanksCsv},
+      {"trace_steps", kTraceStepsCsv},
+      {"shared_receive_queues", kSrqsCsv},
   };
   return tables;
 }

@@ -181,7 +181,7 @@ struct RunFacts {
 
   // For the summary only.
   std::vector<std::string> class_summaries, verbs_summaries, attack_summaries;
-  std::vector<std::string> collective_tables;  // nccl-tests' table of each collective
+  std::vector<std::string> collective_tables;  // nccl-tests' table of each collective; the trace replay's summary
   std::vector<nlohmann::json> attacks;  // `attacks:`, each as the attack reports itself
   std::vector<AttackTargetFacts> attack_targets;  // every switch an attack sent SMPs to
   std::string results_path;

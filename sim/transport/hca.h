@@ -243,6 +243,8 @@ class Hca final : public ScheduledModule, public PortOwner, public EthernetPortO
     return s ? s->post(wr) : EINVAL;
   }
   int destroy_srq(verbs::SrqHandle h) { return verbs_.destroy_srq(h); }
+  // The SRQ itself, for its counters in the results (nullptr for an unknown handle).
+  const SharedReceiveQueue* srq(verbs::SrqHandle h) const { return verbs_.srq(h); }
   // ibv_create_ah: the address vector a UD work request names (wr.ud.ah); 0 for an unknown PD,
   // port or SL. ibv_destroy_ah: 0 or EINVAL (WQEs posted with it keep their copy).
   verbs::AhHandle create_ah(verbs::PdHandle pd, const verbs::ibv_ah_attr& attr) { return verbs_.create_ah(pd, attr); }

@@ -16,7 +16,7 @@ CmAgentConfig CmSpec::agent_config() const {
 
 CmSpec parse_cm(const YamlMap& m) {
   m.check_no_unknown_keys({"processing", "response_timeout", "max_retries", "max_connections", "mra", "sa_timeout",
-                           "sa_retries"});
+                           "sa_retries", "disconnect"});
   CmSpec c;
   if (auto v = m.find("processing")) {
     c.processing = v->as_duration();
@@ -31,6 +31,7 @@ CmSpec parse_cm(const YamlMap& m) {
     if (c.sa_timeout == 0) v->fail("a timeout longer than 0");
   }
   c.sa_retries = m.optional_in_range<unsigned>("sa_retries", c.sa_retries, 0, 100);
+  c.disconnect = m.optional<bool>("disconnect", c.disconnect);
   return c;
 }
 

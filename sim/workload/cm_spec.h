@@ -21,6 +21,7 @@ struct CmSpec {
   bool mra = true;                       // MRA when a REQ would wait longer than its sender allows
   Time sa_timeout = 100 * kUs;           // the SA client's wait for a PathRecord answer
   unsigned sa_retries = 3;
+  bool disconnect = true;                // the active side sends a DREQ once its flow is done (rdma_disconnect)
 
   CmAgentConfig agent_config() const;
 };

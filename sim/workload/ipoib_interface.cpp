@@ -102,6 +102,25 @@ std::uint64_t IpoibInterface::send_udp(const Neighbour& to, const IpoibUdpDatagr
                                  created);
 }
 
+std::uint64_t IpoibInterface::send_tcp(const Neighbour& to, const IpoibTcpSegment& s, bool measured,
+                                       std::uint16_t flow, Time created) {
+  IpoibTcpSegment x = s;
+  x.src_ip = config_.address;
+  x.identification = next_id_++;
+  buf_ = encode_ipoib_tcp_segment(x);
+  IBFSIM_CHECK(buf_.size() - kIpoibHeaderBytes <= mtu(), "ib0: a TCP segment larger than the IPoIB MTU");
+  ++stats_.tcp_sent;
+  return hca_.post_ud_send_bytes(qpn_, to.lid, to.hw.qpn, q_key_, buf_.data(), static_cast<std::uint32_t>(buf_.size()),
+                                 measured, config_.sl, flow, created);
+}
+
+std::optional<IpoibTcpSegment> IpoibInterface::on_delivered_tcp(const Packet& p) {
+  auto s = decode_ipoib_tcp_segment(p.payload.data(), p.payload.size());
+  if (!s || s->dst_ip != config_.address) return std::nullopt;
+  ++stats_.tcp_received;
+  return s;
+}
+
 void IpoibInterface::learn(const IpoibArp& a, Lid lid) {
   const bool fresh = cache_.find(a.sender_ip) == cache_.end();
   cache_[a.sender_ip] = Neighbour{a.sender_hw, lid};

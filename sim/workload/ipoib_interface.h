@@ -12,8 +12,10 @@
 //   - send_udp(): one UDP datagram over IPv4 (at most the IPoIB MTU, no fragmentation) as a UD
 //     SEND to a resolved neighbour: the IPoIB header, IPv4 and UDP headers and zero data,
 //     carried as real bytes so that a capture decodes.
+//   - send_tcp(): one TCP segment over IPv4 the same way (ipoib_tcp_segment.h).
 //   - on_delivered(): a packet delivered to the interface's QP (unicast or broadcast): ARP is
-//     handled here; an IPv4 UDP datagram is returned to the caller.
+//     handled here; an IPv4 UDP datagram is returned to the caller. on_delivered_tcp(): an IPv4
+//     TCP segment for this address, returned to the caller (anything else: call on_delivered).
 // The interface lives on its HCA's calendar; it learns everything from the packets and MADs that
 // reach it.
 #pragma once
@@ -31,6 +33,7 @@
 #include "sim/transport/hca.h"
 #include "sim/transport/ipoib/ipoib_arp.h"
 #include "sim/transport/ipoib/ipoib_datagram.h"
+#include "sim/transport/ipoib/ipoib_tcp_segment.h"
 
 namespace ibfsim {
 
@@ -48,6 +51,7 @@ struct IpoibStats {
   std::uint64_t arp_requests_sent = 0, arp_replies_sent = 0, arp_retries = 0;
   std::uint64_t arp_requests_received = 0, arp_replies_received = 0;
   std::uint64_t udp_sent = 0, udp_received = 0;
+  std::uint64_t tcp_sent = 0, tcp_received = 0;
   std::uint64_t dropped_not_ours = 0;  // ARP for another address, or not IPv4/ARP
   Time joined_at = kTimeNever;         // when the SA's answer to the join arrived
 };
@@ -83,9 +87,16 @@ class IpoibInterface {
   std::uint64_t send_udp(const Neighbour& to, const IpoibUdpDatagram& d, bool measured, std::uint16_t flow,
                          Time created);
 
+  // One TCP segment (its IP packet within the IPoIB MTU) to resolved neighbour `to`; the source
+  // address and IPv4 identification are the interface's. Returns the packet id.
+  std::uint64_t send_tcp(const Neighbour& to, const IpoibTcpSegment& s, bool measured, std::uint16_t flow,
+                         Time created);
+
   // A packet the HCA delivered to this interface's QP: handles ARP (nullopt) or returns the UDP
   // datagram it carries.
   std::optional<IpoibUdpDatagram> on_delivered(const Packet& p);
+  // The TCP segment for this interface's address that `p` carries, if it does.
+  std::optional<IpoibTcpSegment> on_delivered_tcp(const Packet& p);
 
   const IpoibStats& stats() const { return stats_; }
   std::string name() const { return std::string(hca_.name()) + "/ib0"; }  // in event traces

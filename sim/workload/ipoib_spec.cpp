@@ -43,10 +43,10 @@ std::optional<IpoibSpec> parse_ipoib(const YamlMap& root, Scenario& s) {
   }
   std::vector<std::string> ipoib_class_of(s.topology.nodes.size());  // one ib0 per HCA, one class on it
   for (TrafficClassSpec& c : s.classes) {
-    if (c.transport != ClassTransport::kIpoibUdp) continue;
+    if (!c.ipoib()) continue;
     if (!spec)
       root.fail(fmt::format("an `ipoib:` section with the interfaces' subnet (traffic class '{}' has transport: "
-                            "ipoib_udp)", c.name), "none");
+                            "{})", c.name, class_transport_name(c.transport)), "none");
     if (!s.subnet_manager.in_band)
       root.get("subnet_manager").fail(fmt::format(
           "the in-band subnet manager (traffic class '{}' is IPoIB, whose interfaces join their broadcast group "
@@ -64,7 +64,7 @@ std::optional<IpoibSpec> parse_ipoib(const YamlMap& root, Scenario& s) {
                               c.name, s.topology.nodes[node].name),
                   "'" + s.topology.nodes[node].name + "'");
       if (!ipoib_class_of[node].empty())
-        root.fail(fmt::format("each HCA in one ipoib_udp traffic class at most (its one ib0 interface): {} is in "
+        root.fail(fmt::format("each HCA in one IPoIB traffic class at most (its one ib0 interface): {} is in "
                               "'{}' and '{}'", s.topology.nodes[node].name, ipoib_class_of[node], c.name),
                   "'" + s.topology.nodes[node].name + "' twice");
       ipoib_class_of[node] = c.name;

@@ -9,6 +9,7 @@ const char* class_transport_name(ClassTransport t) {
     case ClassTransport::kUc: return "uc";
     case ClassTransport::kRc: return "rc";
     case ClassTransport::kIpoibUdp: return "ipoib_udp";
+    case ClassTransport::kIpoibTcp: return "ipoib_tcp";
   }
   return "?";
 }
@@ -24,10 +25,11 @@ const char* class_verb_name(ClassVerb v) {
 
 MessagePackets message_packets(ClassTransport t, ClassVerb v, std::uint64_t bytes, std::uint32_t mtu) {
   constexpr std::uint32_t kLrhBth = 8 + 12, kDeth = 8, kReth = 16, kAeth = 4;
-  if (t == ClassTransport::kIpoibUdp) {
-    // Each datagram's headers travel as payload: a UD SEND of LRH, BTH, DETH and the 32 bytes.
-    MessagePackets m = message_packets(ClassTransport::kUdSend, v, bytes, mtu - kIpoibUdpOverhead);
-    const std::uint32_t extra = kIpoibUdpOverhead;  // a multiple of 4: the pad is the data's
+  if (t == ClassTransport::kIpoibUdp || t == ClassTransport::kIpoibTcp) {
+    // Each datagram's (segment's) headers travel as payload: a UD SEND of LRH, BTH, DETH and them.
+    const std::uint32_t extra = t == ClassTransport::kIpoibUdp ? kIpoibUdpOverhead : kIpoibTcpOverhead;
+    MessagePackets m = message_packets(ClassTransport::kUdSend, v, bytes, mtu - extra);
+    // extra is a multiple of 4: the pad is the data's
     m.first_bytes += extra;
     if (m.count > 1) m.last_bytes += extra;
     if (m.count > 2) m.middle_bytes += extra;

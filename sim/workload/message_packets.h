@@ -12,12 +12,15 @@ namespace ibfsim {
 // ud, uc, rc: verbs queue pairs through the HCA model; ipoib_udp: UDP datagrams over IPv4 over
 // the hosts' IPoIB interfaces (workload/ipoib_interface.h), built at the wire like ud_send, each
 // packet's payload the IPoIB, IPv4 and UDP headers (32 bytes) and at most MTU - 32 bytes of data.
-enum class ClassTransport : std::uint8_t { kUdSend, kUd, kUc, kRc, kIpoibUdp };
+enum class ClassTransport : std::uint8_t { kUdSend, kUd, kUc, kRc, kIpoibUdp, kIpoibTcp };
 // ipoib_udp: the headers inside each packet's payload (IPoIB 4, IPv4 20, UDP 8).
 constexpr std::uint32_t kIpoibUdpOverhead = 32;
+// ipoib_tcp: the headers of a data segment (IPoIB 4, IPv4 20, TCP 20 without options): a 2 KiB
+// IB MTU carries 2004 data bytes (the MSS).
+constexpr std::uint32_t kIpoibTcpOverhead = 44;
 enum class ClassVerb : std::uint8_t { kSend, kWrite, kRead };
 
-const char* class_transport_name(ClassTransport t);  // ud_send, ud, uc, rc, ipoib_udp
+const char* class_transport_name(ClassTransport t);  // ud_send, ud, uc, rc, ipoib_udp, ipoib_tcp
 const char* class_verb_name(ClassVerb v);            // send, write, read
 
 struct MessagePackets {
@@ -29,7 +32,7 @@ struct MessagePackets {
 };
 
 // The data packets of a message of `bytes` payload with path MTU `mtu`. A zero-byte message is one
-// packet. ipoib_udp: `bytes` of UDP data, each packet carrying at most mtu - 32 of them. For READ these are the responses, which carry the data from the target back.
+// packet. ipoib_udp: `bytes` of UDP data, each packet carrying at most mtu - 32 of them; ipoib_tcp: of TCP data in full segments of mtu - 44 (no ACKs, no retransmissions). For READ these are the responses, which carry the data from the target back.
 MessagePackets message_packets(ClassTransport t, ClassVerb v, std::uint64_t bytes, std::uint32_t mtu);
 
 // Wire bytes of one packet with `header` bytes of headers (LRH..last extended header) and `payload`.

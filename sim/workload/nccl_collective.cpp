@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "sim/core/error.h"
+#include "sim/workload/rc_pair.h"
 #include "sim/workload/sharp_allreduce.h"
 
 namespace ibfsim {
@@ -16,12 +17,6 @@ namespace {
 constexpr std::uint32_t kRecvDepth = 128;  // receives kept posted on each QP (each WRITE with immediate takes one)
 
 std::uint64_t conn_key(std::uint64_t channel, std::uint64_t a, std::uint64_t b) { return (channel << 40) | (a << 20) | b; }
-
-ibv_mtu mtu_of(std::uint32_t bytes) {
-  for (ibv_mtu m : {IBV_MTU_256, IBV_MTU_512, IBV_MTU_1024, IBV_MTU_2048})
-    if (mtu_bytes(m) == bytes) return m;
-  return IBV_MTU_4096;
-}
 
 }  // namespace
 
@@ -114,48 +109,22 @@ void NcclCollective::setup(Time begin, NcclCollective* after) {
 // One RC QP at each end, connected RESET -> INIT -> RTR -> RTS, receives posted; each end's QP
 // sends that direction's connection.
 void NcclCollective::connect_pair(std::uint32_t channel, std::uint32_t a, std::uint32_t b) {
-  QueuePair* qp[2];
   const std::uint32_t end[2] = {a, b};
+  RcPairEnd ends[2];
   for (int i = 0; i < 2; ++i) {
-    Rank& r = *ranks_[end[i]];
-    ibv_qp_init_attr init;
-    init.send_cq = r.send_cq;
-    init.recv_cq = r.recv_cq;
-    init.qp_type = IBV_QPT_RC;
-    init.cap.max_send_wr = 2 * kNcclSteps;
-    init.cap.max_recv_wr = kRecvDepth;
-    qp[i] = r.hca->create_qp(r.pd, init);
-    IBFSIM_CHECK(qp[i] != nullptr, "collective: create_qp failed");
-    ibv_qp_attr at;
-    at.qp_state = IBV_QPS_INIT;
-    at.port_num = 1;
-    at.qp_access_flags = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE;
-    IBFSIM_CHECK(r.hca->modify_qp(*qp[i], at, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS) == 0,
-                 "collective: QP to INIT refused");
+    const Rank& r = *ranks_[end[i]];
+    ends[i] = RcPairEnd{r.hca, r.pd, r.send_cq, r.recv_cq};
   }
+  RcPairSettings settings;
+  settings.max_send_wr = 2 * kNcclSteps;
+  settings.max_recv_wr = kRecvDepth;
+  settings.access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE;
+  settings.mtu = spec_.mtu;
+  settings.sl = spec_.sl;
+  settings.who = "collective";
+  const std::array<QueuePair*, 2> qp = connect_rc_pair(ends, settings);
   for (int i = 0; i < 2; ++i) {
     Rank& r = *ranks_[end[i]];
-    Rank& peer = *ranks_[end[1 - i]];
-    ibv_qp_attr at;
-    at.qp_state = IBV_QPS_RTR;
-    at.path_mtu = mtu_of(spec_.mtu);
-    at.dest_qp_num = qp[1 - i]->qpn();
-    at.rq_psn = 0;
-    at.ah_attr.dlid = peer.hca->lid();
-    at.ah_attr.sl = spec_.sl;
-    at.ah_attr.port_num = 1;
-    at.max_dest_rd_atomic = 1;
-    at.min_rnr_timer = 1;
-    IBFSIM_CHECK(r.hca->modify_qp(*qp[i], at,
-                                  IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-                                      IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER) == 0,
-                 "collective: QP to RTR refused");
-    at.qp_state = IBV_QPS_RTS;
-    at.sq_psn = 0;
-    IBFSIM_CHECK(r.hca->modify_qp(*qp[i], at,
-                                  IBV_QP_STATE | IBV_QP_SQ_PSN | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
-                                      IBV_QP_MAX_QP_RD_ATOMIC) == 0,
-                 "collective: QP to RTS refused");
     for (std::uint32_t k = 0; k < kRecvDepth; ++k) {
       ibv_recv_wr wr;
       wr.wr_id = k;

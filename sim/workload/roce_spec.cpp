@@ -47,8 +47,12 @@ void refuse_unsupported(const YamlMap& root, const Scenario& s) {
     if (v.connect == VerbsConnect::kCm)
       refuse("workload", "connect: cm (no subnet manager, no SA: QPs connect statically)",
              fmt::format("verbs flow '{}' with connect: cm", v.name));
-  for (const char* key : {"collectives", "attacks", "faults", "multicast", "ipoib", "congestion_control",
-                          "subnet_manager", "cm", "link", "phy"})
+  for (const VerbsFlowSpec& v : s.verbs_flows)
+    if (v.srq)
+      refuse("workload", "srq: true (the server SRQs are not set up on RoCE yet)",
+             fmt::format("verbs flow '{}' with srq: true", v.name));
+  for (const char* key : {"collectives", "trace", "attacks", "faults", "multicast", "ipoib", "congestion_control",
+                          "subnet_manager", "cm", "shared_receive_queue", "link", "phy"})
     if (root.has(key))
       refuse(key, fmt::format("`{}:` section (InfiniBand only, or not on RoCE yet; Ethernet links are set in `roce:`)", key),
              fmt::format("`{}:`", key));

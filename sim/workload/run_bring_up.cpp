@@ -38,6 +38,7 @@ void check_runs_across_ranks(const Scenario& sc, unsigned parts) {
   if (!sc.verbs_flows.empty()) unsupported.push_back("verbs flows");
   if (!sc.classes.empty()) unsupported.push_back("traffic classes");
   if (!sc.collectives.empty()) unsupported.push_back("collectives");
+  if (sc.trace) unsupported.push_back("a trace replay");
   if (!sc.topology.routers().empty()) unsupported.push_back("routers");
   if (!unsupported.empty())
     throw InputError(fmt::format("{}: started as one of {} MPI ranks, but a run across ranks does not support {} "
@@ -61,6 +62,13 @@ FabricOptions::Partitions partitions(const Scenario& sc) {
   std::sort(ranks.begin(), ranks.end());
   ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
   if (!ranks.empty()) p.together.push_back(ranks);
+  // The trace replay: every rank's host (its ranks' state is one object).
+  if (sc.trace) {
+    std::vector<std::size_t> hosts;
+    for (const std::string& h : sc.trace->hosts) hosts.push_back(*sc.topology.find_node(h));
+    std::sort(hosts.begin(), hosts.end());
+    p.together.push_back(hosts);
+  }
   return p;
 }
 
@@ -188,7 +196,7 @@ void set_phase_times(ScenarioRun& run) {
   run.measure_end = run.measure_begin + sc.phases.measure;
   // Verbs flows and collectives run until they are done, within phases.limit; load-driven traffic
   // (generator flows, traffic classes) by the phases.
-  bool load_driven = !sc.flows.empty(), runs_to_done = !sc.verbs_flows.empty() || !sc.collectives.empty();
+  bool load_driven = !sc.flows.empty(), runs_to_done = !sc.verbs_flows.empty() || !sc.collectives.empty() || sc.trace.has_value();
   for (const TrafficClassSpec& c : sc.classes) (c.collective() ? runs_to_done : load_driven) = true;
   run.load_driven = load_driven;
   run.end_limit = std::max(load_driven || !runs_to_done ? run.measure_end + sc.phases.drain : 0,

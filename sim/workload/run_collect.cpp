@@ -11,8 +11,10 @@
 #include "sim/report/run_results.h"
 #include "sim/workload/class_statistics.h"
 #include "sim/workload/cm_statistics.h"
+#include "sim/workload/srq_statistics.h"
 #include "sim/workload/nccl_statistics.h"
 #include "sim/workload/sharp_statistics.h"
+#include "sim/workload/trace_replay_statistics.h"
 #include "sim/workload/port_window_statistics.h"
 #include "sim/core/stop_signals.h"
 #include "sim/workload/scenario_run_phases.h"
@@ -205,6 +207,7 @@ RunFacts run_facts(ScenarioRun& run) {
   for (const auto& c : run.classes) f.class_summaries.push_back(c->summary());
   for (const auto& v : run.verbs_flows) f.verbs_summaries.push_back(v->summary());
   for (const auto& c : run.collectives) f.collective_tables.push_back(nccl_tests_table(c->spec(), c->rows(), c->done()));
+  if (run.trace_replay) f.collective_tables.push_back(run.trace_replay->summary());
   for (const auto& a : run.attacks) {
     f.attacks.push_back(a->results());
     f.attack_summaries.push_back(a->summary());
@@ -255,8 +258,10 @@ void collect(ScenarioRun& run, CollectedResults& c) {
   if (run.port_window) register_port_window_statistics(registry, *run.port_window, *run.fabric, rows);
   register_class_statistics(registry, run.classes, c.facts.study);
   register_nccl_statistics(registry, run.collectives);
+  register_trace_replay_statistics(registry, run.trace_replay.get());
   register_sharp_statistics(registry, *run.fabric);
   register_cm_statistics(registry, *run.fabric, run.cm_agents, run.verbs_flows);
+  register_srq_statistics(registry, *run.fabric, run.server_srqs);
   register_fact_tables(registry, c.facts);
   // results.json's own figures: a few rows. The tables are read from the registry as they are
   // written (write_results), never all at once.

@@ -47,8 +47,8 @@ void RunObserver::on_delivered(Hca& hca, const Packet& p, Time tail) {
     }
   }
   const bool generator = generator_packet(p);
-  // Collectives' packets (their QPs' own) belong to no flow.
-  if ((verbs_.empty() && !collectives_) || generator) {
+  // Collectives' and the trace replay's packets (their QPs' own) belong to no flow.
+  if ((verbs_.empty() && !collectives_ && !trace_replay_) || generator) {
     std::lock_guard<std::mutex> lock(tallies_);
     if (generator && p.measured) {
       generator_message_latency.add(tail - p.created);
@@ -82,6 +82,7 @@ bool RunObserver::can_end(Time t) const {
   if (collectives_)
     for (const auto& c : *collectives_)
       if (!c->done()) return false;
+  if (trace_replay_ && !trace_replay_->done()) return false;
   return true;
 }
 

@@ -14,6 +14,7 @@
 #include "sim/report/latency_histogram.h"
 #include "sim/workload/attack.h"
 #include "sim/workload/nccl_collective.h"
+#include "sim/workload/trace_replay.h"
 #include "sim/workload/traffic_class.h"
 #include "sim/workload/traffic_stats.h"
 #include "sim/workload/verbs_flow.h"
@@ -58,6 +59,8 @@ class RunObserver : public DeliveryObserver, public VerbsFlowOwner {
   void watch_attacks(const std::vector<std::unique_ptr<Attack>>* attacks) { attacks_ = attacks; }
   // The run is not over before every collective (`collectives:`) is done.
   void watch_collectives(const std::vector<std::unique_ptr<NcclCollective>>* c) { collectives_ = c; }
+  // ... nor before the trace replay (`trace:`) is done.
+  void watch_trace_replay(const TraceReplay* t) { trace_replay_ = t; }
   void on_delivered(Hca& hca, const Packet& p, Time tail) override;
   void flow_progress() override { check_end(ScheduledModule::now()); }
   bool cnps_possible = false;  // congestion control is on
@@ -101,6 +104,7 @@ class RunObserver : public DeliveryObserver, public VerbsFlowOwner {
   std::mutex tallies_;
   const std::vector<std::unique_ptr<Attack>>* attacks_ = nullptr;
   const std::vector<std::unique_ptr<NcclCollective>>* collectives_ = nullptr;
+  const TraceReplay* trace_replay_ = nullptr;
 };
 
 }  // namespace ibfsim

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/core/rank_exchange.h"
 #include "sim/core/calendar_process.h"
 #include "sim/core/error.h"
 #include "sim/fabric/router_manager.h"
@@ -27,6 +28,21 @@ void create_generator_qps(ScenarioRun& run) {
 }
 
 // The statistics and the observer that ends the run; then the verbs flows: their QPs, memory and
+// The server SRQs: one per HCA that `srq: true` flows target, its buffers as large as the
+// largest message (UD: with the GRH's room) of those flows, posted before any flow's QP exists.
+void create_server_srqs(ScenarioRun& run) {
+  const Scenario& sc = run.sc;
+  Fabric& fabric = *run.fabric;
+  for (const VerbsFlowSpec& v : sc.verbs_flows) {
+    if (!v.srq) continue;
+    const std::size_t b = *fabric.topology().find_node(v.to);
+    auto& slot = run.server_srqs[b];
+    if (!slot) slot = std::make_unique<ServerSrq>(*fabric.hca(b), v.to, sc.srq);
+    slot->need_slot_bytes(v.message_size + (v.type == verbs::IBV_QPT_UD ? kUdRecvGrhRoom : 0));
+  }
+  for (auto& [node, srq] : run.server_srqs) srq->setup();
+}
+
 // connections are set up now (time 0); each starts at phases.start + its own start.
 void create_verbs_flows(ScenarioRun& run) {
   const Scenario& sc = run.sc;
@@ -45,6 +61,7 @@ void create_verbs_flows(ScenarioRun& run) {
   run.observer.emplace(*run.all_stats, run.flow_stats, fabric.ledger(), run.measure_end, !sc.flows.empty(),
                        run.verbs_flows, run.settle, fabric.hca(run.hca_nodes.front()), run.watches, run.classes);
   if (CalendarProcess::shared().windowed()) run.observer->look_at_barriers();
+  create_server_srqs(run);
   for (std::size_t i = 0; i < sc.verbs_flows.size(); ++i) {
     const VerbsFlowSpec& v = sc.verbs_flows[i];
     const std::size_t a = *topo.find_node(v.from), b = *topo.find_node(v.to);
@@ -79,6 +96,7 @@ void create_verbs_flows(ScenarioRun& run) {
       };
       run.verbs_flows.back()->set_cm(agent(a), agent(b), sc.cm, sc.subnet_manager.config.sa.packet_life_time);
     }
+    if (v.srq) run.verbs_flows.back()->set_srq(*run.server_srqs.at(b));
     run.verbs_flows.back()->setup();
   }
   run.observer->watch_flows();
@@ -121,6 +139,18 @@ void create_collectives(ScenarioRun& run) {
     run.collectives.back()->setup(run.start, before);
   }
   run.observer->watch_collectives(&run.collectives);
+}
+
+// The trace replay (`trace:`): its QPs after the collectives'; its ranks start at phases.start.
+void create_trace_replay(ScenarioRun& run) {
+  if (!run.sc.trace) return;
+  if (!run.fabric->topology().routers().empty())
+    throw InputError(fmt::format("{}: expected no trace replay with routers in the fabric (only verbs_flows cross "
+                                 "routers)",
+                                 run.sc.file));
+  run.trace_replay = std::make_unique<TraceReplay>(*run.sc.trace, *run.fabric, *run.observer);
+  run.trace_replay->setup(run.start);
+  run.observer->watch_trace_replay(run.trace_replay.get());
 }
 
 // The UD traffic generators of each flow. A host never sends to itself: with a fixed destination,
@@ -198,6 +228,7 @@ void start_traffic(ScenarioRun& run) {
   create_attacks(run);
   create_classes(run);
   create_collectives(run);
+  create_trace_replay(run);
   // Port utilization and credit stalls over the measurement window, for load-driven traffic.
   Fabric& fabric = *run.fabric;
   if (run.load_driven) {
@@ -210,7 +241,10 @@ void start_traffic(ScenarioRun& run) {
     if (run.sc.outputs.packet_log) fabric.hca(n)->set_send_observer(&run.packet_log);
   }
   create_generators(run);
-  if (run.sc.outputs.time_series.interval > 0) run.sampler = time_series_sampler(run, run.panels);
+  // Across MPI ranks the time series is not written (its samples read every rank's modules): no
+  // sampler, which would read the modules other ranks simulate.
+  if (run.sc.outputs.time_series.interval > 0 && !ranks::several())
+    run.sampler = time_series_sampler(run, run.panels);
 }
 
 void run_traffic(ScenarioRun& run) {

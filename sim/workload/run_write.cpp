@@ -2,14 +2,17 @@
 #include <algorithm>
 #include <fstream>
 #include <functional>
+#include <memory>
 #include <sstream>
 #include <utility>
 #include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "sim/core/rank_exchange.h"
 #include "sim/core/calendar_process.h"
+#include "sim/core/stats_rank_merge.h"
 #include "sim/core/partition_threads.h"
 #include "sim/report/atomic_file.h"
 #include "sim/report/result_tables.h"
@@ -134,9 +137,10 @@ const std::vector<std::string>& run_output_files() {
 
 namespace {
 // The summary of a run across MPI ranks: only its lines of figures every rank agrees on (the
-// simulated time and the packet ledger, reduced across ranks at every barrier), and why there is
-// nothing more.
-std::string ranks_summary(const std::string& summary) {
+// simulated time and the packet ledger, reduced across ranks at every barrier), the tables rank 0
+// wrote from every rank's rows, and what is not written across ranks yet.
+std::string ranks_summary(const std::string& summary, const std::vector<std::string>& tables,
+                          const std::vector<std::string>& not_written) {
   std::string out;
   std::size_t at = 0;
   while (at < summary.size()) {
@@ -146,9 +150,33 @@ std::string ranks_summary(const std::string& summary) {
     if (line.rfind("simulated: ", 0) == 0 || line.rfind("packets: ", 0) == 0) out += line;
     at = end;
   }
-  out += fmt::format("ranks: {} MPI ranks; their statistics are not gathered yet: no result files written\n",
-                     ranks::size());
+  out += fmt::format("ranks: {} MPI ranks; tables gathered to rank 0: {}\n", ranks::size(),
+                     tables.empty() ? std::string("none") : fmt::format("{}", fmt::join(tables, ", ")));
+  out += fmt::format("ranks: not written across ranks yet: {}\n", fmt::join(not_written, "; "));
   return out;
+}
+
+// Across MPI ranks, the rows of `output`'s table: every rank sends its own (every rank calls this
+// for the same outputs in the same order), and rank 0 takes each row from the rank that simulates
+// the node named by the first key of the row or of its top-level parent (a port's, a switch's, an
+// HCA's); other rows must be the same on every rank (stats_rank_merge.h). The other ranks get
+// nothing.
+RankRowsMerge gather_table(const StatsRegistry& stats, StatOutput output, const Fabric& fabric) {
+  const StatsSnapshot mine = stats.snapshot(output);
+  const std::vector<std::vector<std::uint8_t>> all = ranks::gather(encode_stat_rows(mine.rows));
+  if (ranks::rank() != 0) return {};
+  std::vector<std::vector<StatRow>> per_rank;
+  for (const auto& bytes : all) per_rank.push_back(decode_stat_rows(bytes));
+  const Topology& topo = fabric.topology();
+  const Partitioning& p = fabric.partitioning();
+  const auto nranks = static_cast<unsigned>(ranks::size());
+  auto owner = [&](const StatRow& top) -> std::optional<std::size_t> {
+    const std::string* name = top.keys.empty() ? nullptr : std::get_if<std::string>(&top.keys.front());
+    const std::optional<std::size_t> node = name ? topo.find_node(*name) : std::nullopt;
+    if (!node) return std::nullopt;
+    return ranks::rank_of_partition(p.part.at(*node), p.parts, nranks);
+  };
+  return merge_rank_rows(per_rank, mine.kinds, owner);
 }
 }  // namespace
 
@@ -177,31 +205,58 @@ RunResult write_results(ScenarioRun& run, CollectedResults& c) {
                        index[name] = {{"file", file}, {"rows", t.lines() ? t.lines() - 1 : 0}};
                      }});
   };
+  std::vector<std::string> gathered, not_written;  // across MPI ranks
   for (const ResultTable& rt : result_tables()) {
     if (!has_stats_output(kinds, rt.output)) continue;
     const StatOutput output = rt.output;
+    if (ranks::several() && output == kPortsCsv) {
+      // A port's rx_flow_control adds the idle refreshes its sender counts on the wire between them
+      // (LinkPort::stats): across ranks the sender's rank counts them, which its own row lacks.
+      if (ranks::rank() == 0)
+        not_written.push_back(table_file_name(rt.name, compress) + " (rx_flow_control: idle refreshes are counted by the sender's rank)");
+      continue;
+    }
+    if (ranks::several()) {
+      RankRowsMerge m = gather_table(stats, output, *run.fabric);
+      if (ranks::rank() != 0) continue;
+      const std::string file = table_file_name(rt.name, compress);
+      if (!m.merged()) {
+        not_written.push_back(fmt::format("{} ({})", file, m.disagreement));
+        continue;
+      }
+      gathered.push_back(file);
+      auto merged = std::make_shared<const StatsSnapshot>(StatsSnapshot{kinds, std::move(m.rows)});
+      table(rt.name, stats_csv_rows(*merged, output), [merged, output](TableFile& t) {
+        write_stats_csv(*merged, output, [&t](std::string_view line) { t.write(line); });
+      });
+      continue;
+    }
     table(rt.name, stats.rows_in(output), [&stats, output](TableFile& t) {
       write_stats_csv(stats, output, [&t](std::string_view line) { t.write(line); });
     });
   }
-  if (run.sc.outputs.packet_log)
-    table("packets", rows_of(run.packet_log.csv()), [&](TableFile& t) { t.write(run.packet_log.csv()); });
-  const std::string fct = fct_csv(run);
-  if (!fct.empty()) table("fct", rows_of(fct), [&](TableFile& t) { t.write(fct); });
-  if (run.sampler)
-    steps.push_back({"time_series.csv", 0, [&] {
-                       c.facts.time_series = write_time_series(run);  // plain: gnuplot reads it
-                       index["time_series"] = {{"file", "time_series.csv"}, {"rows", c.facts.time_series->samples}};
+  // Across MPI ranks only the tables are gathered yet: the run's facts behind results.json (latency
+  // histograms, the SM's sweeps, ...) and the time series live in each rank's own modules.
+  if (ranks::several()) {
+    for (const char* f : {"results.json", "report.html"}) not_written.push_back(f);
+    if (run.sc.outputs.time_series.interval > 0) not_written.push_back("time_series.csv");
+  } else {
+    if (run.sc.outputs.packet_log)
+      table("packets", rows_of(run.packet_log.csv()), [&](TableFile& t) { t.write(run.packet_log.csv()); });
+    const std::string fct = fct_csv(run);
+    // By value: the step runs after this block has ended.
+    if (!fct.empty()) table("fct", rows_of(fct), [fct](TableFile& t) { t.write(fct); });
+    if (run.sampler)
+      steps.push_back({"time_series.csv", 0, [&] {
+                         c.facts.time_series = write_time_series(run);  // plain: gnuplot reads it
+                         index["time_series"] = {{"file", "time_series.csv"}, {"rows", c.facts.time_series->samples}};
+                       }});
+    steps.push_back({"results.json", 0, [&] {
+                       c.results["tables"] = index;
+                       write_json_atomically((dir / "results.json").string(), c.results);
                      }});
-  steps.push_back({"results.json", 0, [&] {
-                     c.results["tables"] = index;
-                     write_json_atomically((dir / "results.json").string(), c.results);
-                   }});
-  steps.push_back({"report.html", 0, [&] { write_report_html(run, c.results, stats); }});
-  // Across MPI ranks each rank holds the statistics of its own partitions only, and gathering them
-  // to rank 0 is not done yet: no rank writes files, rather than write one rank's figures as the
-  // run's (docs/architecture.md, "Ranks").
-  if (ranks::several()) steps.clear();
+    steps.push_back({"report.html", 0, [&] { write_report_html(run, c.results, stats); }});
+  }
   // The progress line reads the names from the run, which outlives it.
   for (const Step& st : steps) run.results_files.push_back(st.file);
   run.results_of.store(static_cast<unsigned>(steps.size()), std::memory_order_relaxed);
@@ -214,7 +269,8 @@ RunResult write_results(ScenarioRun& run, CollectedResults& c) {
   }
 
   RunResult r;
-  r.summary = ranks::several() ? ranks_summary(run_summary(c.facts, c.results)) : run_summary(c.facts, c.results);
+  r.summary = ranks::several() ? ranks_summary(run_summary(c.facts, c.results), gathered, not_written)
+                              : run_summary(c.facts, c.results);
   r.summary += partitions_line(*run.fabric);
   r.results = std::move(c.results);
   r.bring_up_wall_seconds = run.bring_up_wall;

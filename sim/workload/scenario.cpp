@@ -141,8 +141,8 @@ std::vector<LinkFault> parse_faults(const std::vector<YamlValue>& list, const To
 // The `workload:` entries: a list of flows, or one flow as a map.
 std::vector<YamlMap> workload_maps(const YamlMap& m) {
   std::vector<YamlMap> all_flow_maps;
-  // A scenario of collectives alone has no generator flow.
-  if (!m.has("workload") && m.has("collectives")) return all_flow_maps;
+  // A scenario of collectives or a trace replay alone has no generator flow.
+  if (!m.has("workload") && (m.has("collectives") || m.has("trace"))) return all_flow_maps;
   if (auto w = m.find("workload"); w && w->is_list()) {
     for (const YamlValue& v : w->as_list()) all_flow_maps.push_back(v.as_map());
     if (all_flow_maps.empty()) w->fail("at least one flow");
@@ -411,7 +411,7 @@ Scenario parse_scenario(const YAML::Node& root, const std::string& path,
   m.check_no_unknown_keys(
       {"topology", "seed", "workload", "phases", "outputs", "link", "faults", "multicast", "phy", "hca_model",
        "congestion_control", "subnet_manager", "attacks", "simulation", "collectives", "ipoib",
-       "cm", "fabric", "roce"});
+       "cm", "trace", "shared_receive_queue", "fabric", "roce"});
   Scenario s;
   s.file = path;
   YamlValue topo = m.get("topology");
@@ -443,12 +443,14 @@ Scenario parse_scenario(const YAML::Node& root, const std::string& path,
   check_verbs_flow_hosts(maps.verbs, s);
   s.cm = parse_cm(m.optional_map("cm"));
   check_cm_flows(maps.verbs, s.verbs_flows, s.subnet_manager.in_band);
+  s.srq = parse_srq(m.optional_map("shared_receive_queue"));
   s.attacks = parse_attacks(m.optional_list("attacks"), s);
   if (m.has("collectives")) {
     const YamlValue c = m.get("collectives");
     s.collectives = parse_collectives(c.as_list(), s);
     if (s.collectives.empty()) c.fail("at least one collective");
   }
+  if (auto t = m.find("trace")) s.trace = parse_trace_replay(t->as_map(), s);
   if (s.topology.hcas().size() < 2) m.fail("a topology with at least two HCAs", "fewer");
   s.warnings = topology_warnings(s.topology);
   const RoutingEngine engine = s.subnet_manager.config.sweep.routing.engine;
@@ -469,7 +471,7 @@ Scenario parse_scenario(const YAML::Node& root, const std::string& path,
       require_connected(s.topology);
       break;
     }
-  if (!s.verbs_flows.empty() || !s.classes.empty() || !s.collectives.empty()) require_connected(s.topology);
+  if (!s.verbs_flows.empty() || !s.classes.empty() || !s.collectives.empty() || s.trace) require_connected(s.topology);
   parse_fabric_kind(m, s);
   return s;
 }

@@ -18,8 +18,10 @@
 #include "sim/workload/ipoib_spec.h"
 #include "sim/workload/nccl_spec.h"
 #include "sim/workload/roce_spec.h"
+#include "sim/workload/trace_replay_spec.h"
 #include "sim/workload/traffic_class_spec.h"
 #include "sim/workload/cm_spec.h"
+#include "sim/workload/srq_spec.h"
 #include "sim/workload/verbs_flow_spec.h"
 
 namespace ibfsim {
@@ -99,6 +101,8 @@ struct Scenario {
   std::optional<IpoibSpec> ipoib;   // `ipoib:` (ipoib_spec.h)
   std::vector<NcclCollectiveSpec> collectives;  // `collectives:`, run one after the other
   CmSpec cm;                                    // `cm:` (flows with connect: cm)
+  std::optional<TraceReplaySpec> trace;         // `trace:` (trace_replay_spec.h)
+  SrqSpec srq;                                  // `shared_receive_queue:` (flows with srq: true)
   FabricKind fabric = FabricKind::kInfiniband;  // `fabric:`
   RoceSpec roce;                                // `roce:` (fabric: roce only)
 };

@@ -25,6 +25,7 @@
 #include "sim/workload/scenario.h"
 #include "sim/workload/scenario_run.h"
 #include "sim/workload/time_series_sampler.h"
+#include "sim/workload/trace_replay.h"
 #include "sim/workload/traffic_class.h"
 #include "sim/workload/traffic_stats.h"
 #include "sim/workload/ud_traffic_generator.h"
@@ -64,6 +65,7 @@ struct ScenarioRun {
   std::vector<std::size_t> hca_nodes;
   std::vector<Qpn> qpn;  // [node]: the UD generator's QP of each HCA
   std::map<std::size_t, std::unique_ptr<CmAgent>> cm_agents;  // [node]: HCAs with `connect: cm` flows
+  std::map<std::size_t, std::unique_ptr<ServerSrq>> server_srqs;  // [node]: targets of `srq: true` flows
   std::vector<std::unique_ptr<VerbsFlow>> verbs_flows;
   Time settle = 0;
   std::vector<HcaConfig> models;  // [node]: the HCA model each HCA runs with
@@ -71,6 +73,7 @@ struct ScenarioRun {
   std::vector<TrafficStats> flow_stats;
   std::vector<std::unique_ptr<TrafficClass>> classes;
   std::vector<std::unique_ptr<NcclCollective>> collectives;  // `collectives:`, in file order
+  std::unique_ptr<TraceReplay> trace_replay;                 // `trace:`
   std::vector<FaultWatch> watches;
   std::optional<RunObserver> observer;
   std::unique_ptr<PortWindow> port_window;

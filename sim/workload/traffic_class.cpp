@@ -83,6 +83,7 @@ std::vector<std::vector<std::size_t>> TrafficClass::reachable_destinations() {
 bool TrafficClass::done(Time now) const {
   if (spec_.collective()) return iteration_ >= spec_.iterations;
   if (now < window_.measure_end) return false;
+  if (!tcp_done()) return false;
   for (const auto& h : hosts_)
     if (h->ud && (h->ud->outstanding || !h->ud->backlog.empty() || !h->unbuilt.empty())) return false;
   for (const auto& e : endpoints_)
@@ -91,7 +92,7 @@ bool TrafficClass::done(Time now) const {
 }
 
 std::uint64_t TrafficClass::messages_waiting_at_sources() const {
-  std::uint64_t w = settled_waiting_;
+  std::uint64_t w = settled_waiting_ + tcp_waiting();
   for (const auto& h : hosts_)
     if (h->ud) w += h->ud->backlog.size() + h->unbuilt.size();
   for (const auto& e : endpoints_) w += e->backlog.size();

@@ -39,6 +39,7 @@
 #include "sim/core/rng.h"
 #include "sim/fabric/fabric.h"
 #include "sim/report/latency_histogram.h"
+#include "sim/transport/ipoib/ipoib_tcp_segment.h"
 #include "sim/workload/destination_pattern.h"
 #include "sim/workload/traffic_class_spec.h"
 #include "sim/workload/verbs_flow.h"
@@ -105,8 +106,10 @@ class TrafficClass {
   // A collective's next iteration starts; host `host` may post the steps its arrivals enabled.
   void iteration_starts();
   void steps_enabled(std::size_t host);
-  // ipoib_udp: host `host`'s interface joins its broadcast group (traffic starts).
+  // ipoib_udp, ipoib_tcp: host `host`'s interface joins its broadcast group (traffic starts).
   void ipoib_starts(std::size_t host);
+  // ipoib_tcp: a connection side's timer (key: pair x 2 + side, 0 the client, 1 the server).
+  void tcp_timer(std::size_t key);
 
  private:
   struct Message {
@@ -120,6 +123,7 @@ class TrafficClass {
   struct Endpoint;  // a sending QP (verbs) or a host's generator QP (ud_send)
   struct Host;
   struct UdSendFeeder;  // ud_send: a host waiting for room in its send queue
+  struct TcpPair;       // ipoib_tcp: one connection
   struct Listener : CompletionListener {
     TrafficClass* cls = nullptr;
     std::size_t host = 0;
@@ -141,6 +145,17 @@ class TrafficClass {
   // lets a paused source go on.
   void ipoib_resolved(std::size_t host);
   void setup_ipoib();  // an IPoIB interface per host, started at the class's start
+  // ipoib_tcp (traffic_class_tcp.cpp): a connection per (source, destination) the pattern can
+  // pick; the application's writes; segments to and from the interfaces; the results.
+  void setup_tcp(const std::vector<std::vector<std::size_t>>& dests);
+  void tcp_resolved(std::size_t host);  // connects what it can, sends what waited for ARP
+  void tcp_offer(std::size_t src, std::size_t dst, std::uint32_t slot);
+  void tcp_write(std::size_t pair);
+  void tcp_flush(std::size_t pair, int side);
+  void tcp_delivered(std::size_t host, const Packet& p, const IpoibTcpSegment& s, Time tail);
+  bool tcp_done() const;
+  std::uint64_t tcp_waiting() const;  // messages not yet wholly taken by their socket
+  nlohmann::json tcp_results(double window_s, std::size_t senders) const;
   void post(Endpoint& e, std::uint32_t slot);
   void post_recv(std::size_t host, QueuePair& qp);
   void on_send_completion(std::size_t host, const verbs::ibv_wc& wc);
@@ -181,6 +196,7 @@ class TrafficClass {
   std::vector<Message> messages_;          // slots
   std::vector<std::uint32_t> free_slots_;
   bool offering_stopped_ = false;
+  std::vector<std::unique_ptr<TcpPair>> tcp_pairs_;
 
   // Statistics.
   LatencyHistogram message_latency_, packet_latency_, network_latency_;

@@ -18,7 +18,12 @@ void TrafficClass::on_delivered(std::size_t node, const Packet& p, Time tail) {
   const auto here = host_of_node_.find(node);
   if (here == host_of_node_.end()) return;
   std::uint32_t payload = p.payload_len;
-  if (Host& to = *hosts_[here->second]; to.ib0) {
+  if (Host& to = *hosts_[here->second]; to.ib0 && spec_.transport == ClassTransport::kIpoibTcp) {
+    // ipoib_tcp: a segment goes to its connection (traffic_class_tcp.cpp); ARP to the interface.
+    if (auto s = to.ib0->on_delivered_tcp(p)) tcp_delivered(here->second, p, *s, tail);
+    else to.ib0->on_delivered(p);
+    return;
+  } else if (to.ib0) {
     // ARP is the interface's; a UDP datagram's data is the class's payload.
     if (!to.ib0->on_delivered(p)) return;
     payload -= kIpoibUdpOverhead;

@@ -34,7 +34,11 @@ void TrafficClass::setup_endpoints(const std::vector<std::vector<std::size_t>>& 
     }
     return;
   }
-  if (spec_.transport == ClassTransport::kIpoibUdp) return setup_ipoib();
+  if (spec_.ipoib()) {
+    setup_ipoib();
+    if (spec_.transport == ClassTransport::kIpoibTcp) setup_tcp(dests);
+    return;
+  }
   setup_verbs_hosts();
   if (spec_.transport == ClassTransport::kUd) setup_ud_qps();
   else connect_pairs(dests);
@@ -59,7 +63,12 @@ void TrafficClass::setup_ipoib() {
   }
 }
 
-void TrafficClass::ipoib_starts(std::size_t host) { hosts_[host]->ib0->start(); }
+void TrafficClass::ipoib_starts(std::size_t host) {
+  Host& h = *hosts_[host];
+  h.ib0->start();
+  // ipoib_tcp: each client's destination is resolved as soon as the interface is up.
+  for (const auto& [dst, k] : h.tcp_to) h.ib0->resolve(spec_.ipoib_addresses[dst]);
+}
 
 void TrafficClass::setup_verbs_hosts() {
   // Verbs: a PD, two CQs and one buffer per host, registered for local use and as a target.

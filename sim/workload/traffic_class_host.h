@@ -14,6 +14,7 @@
 
 #include "sim/core/rng.h"
 #include "sim/transport/hca.h"
+#include "sim/transport/tcp/tcp_connection.h"
 #include "sim/workload/arrival_process.h"
 #include "sim/workload/ipoib_interface.h"
 #include "sim/workload/traffic_class.h"
@@ -21,7 +22,8 @@
 namespace ibfsim {
 
 inline constexpr std::uint32_t kClassQKey = 0x22222222;
-inline constexpr std::uint16_t kIpoibClassPort = 5001;  // ipoib_udp: both UDP ports (iperf's)
+inline constexpr std::uint16_t kIpoibClassPort = 5001;  // ipoib_udp: both UDP ports; ipoib_tcp: the server's (iperf's)
+inline constexpr std::uint16_t kTcpClientPortBase = 40000;  // ipoib_tcp: the client's port, + the pair's index
 inline constexpr std::uint32_t kClassUdGrhRoom = 40;  // a UD receive buffer starts with room for a GRH
 inline constexpr std::size_t kClassNoHost = ~std::size_t{0};
 
@@ -47,6 +49,20 @@ struct TrafficClass::UdSendFeeder final : SendEngine::DatagramFeeder {
   void feed() override { cls->ud_send_feed(host); }
 };
 
+// ipoib_tcp: one connection of a (source, destination) pair: the client at the source's ib0, the
+// server at the destination's; the application's bytes not yet taken by the client's socket, and
+// the messages by where they end in the byte stream.
+struct TrafficClass::TcpPair {
+  std::size_t src = 0, dst = 0;
+  std::unique_ptr<TcpConnection> side[2];  // 0: the client (at src), 1: the server (at dst)
+  std::deque<TcpSegment> pending[2];       // segments waiting for the peer's address (ARP)
+  Time timer_at[2] = {kTimeNever, kTimeNever};  // the earliest timer event scheduled
+  bool connected = false;                  // the client's SYN went
+  std::uint64_t app_pending = 0;           // offered, not yet taken by the socket (a blocked write)
+  std::uint64_t written = 0;               // offered in all
+  std::deque<std::pair<std::uint64_t, std::uint32_t>> messages;  // (stream end, slot), oldest first
+};
+
 struct TrafficClass::Host {
   std::size_t node = 0;
   Hca* hca = nullptr;
@@ -65,6 +81,7 @@ struct TrafficClass::Host {
   bool waiting_room = false;  // its feeder waits for room in the send queue
   UdSendFeeder feeder;
   std::vector<Endpoint*> to;     // RC/UC: by destination host (nullptr: no connection)
+  std::map<std::size_t, std::size_t> tcp_to, tcp_from;  // ipoib_tcp: pairs by destination, by source
   // UD: the address handle of each destination host sent to so far (made at its first message).
   std::unordered_map<std::size_t, verbs::AhHandle> ah_to;
   verbs::PdHandle pd = 0;

@@ -42,6 +42,7 @@ void TrafficClass::offer(std::size_t src, std::size_t dst, std::uint64_t bytes, 
     offered_wire_fs_ += wire_fs(h.hca->port(1), bytes);
   }
   const std::uint32_t slot = new_slot(m);
+  if (spec_.transport == ClassTransport::kIpoibTcp) return tcp_offer(src, dst, slot);
   Endpoint* e = endpoint_for(src, dst);
   IBFSIM_CHECK(e != nullptr, "traffic class: no connection for a message");
   if (spec_.at_wire()) {
@@ -111,6 +112,7 @@ void TrafficClass::ud_send_feed(std::size_t i) {
 }
 
 void TrafficClass::ipoib_resolved(std::size_t i) {
+  if (spec_.transport == ClassTransport::kIpoibTcp) return tcp_resolved(i);
   Host& h = *hosts_[i];
   if (h.waiting_room) return;  // the feeder goes on when there is room
   ud_send_pump(i);

@@ -54,7 +54,7 @@ nlohmann::json TrafficClass::results() const {
   j["packet_latency"] = histogram_json(packet_latency_);
   j["network_latency"] = histogram_json(network_latency_);
   j["error_completions"] = error_completions_;
-  if (spec_.transport == ClassTransport::kIpoibUdp) {
+  if (spec_.ipoib()) {
     IpoibStats t;
     Time joined = 0;
     bool all_joined = true;
@@ -67,6 +67,8 @@ nlohmann::json TrafficClass::results() const {
       t.arp_replies_received += s.arp_replies_received;
       t.udp_sent += s.udp_sent;
       t.udp_received += s.udp_received;
+      t.tcp_sent += s.tcp_sent;
+      t.tcp_received += s.tcp_received;
       t.dropped_not_ours += s.dropped_not_ours;
       if (s.joined_at == kTimeNever) all_joined = false;
       else joined = std::max(joined, s.joined_at);
@@ -78,6 +80,8 @@ nlohmann::json TrafficClass::results() const {
                   {"arp_replies_received", t.arp_replies_received},
                   {"udp_datagrams_sent", t.udp_sent},
                   {"udp_datagrams_received", t.udp_received},
+                  {"tcp_segments_sent", t.tcp_sent},
+                  {"tcp_segments_received", t.tcp_received},
                   {"not_for_this_interface", t.dropped_not_ours},
                   {"all_joined", all_joined},
                   {"last_joined_ns", all_joined ? static_cast<double>(joined) / 1e6 : 0.0}};
@@ -99,6 +103,7 @@ nlohmann::json TrafficClass::results() const {
                      {"payload_gbps", static_cast<double>(accepted_payload_) * 8 / window_s / 1e9},
                      {"payload_bytes", accepted_payload_},
                      {"packets", accepted_packets_}};
+    if (spec_.transport == ClassTransport::kIpoibTcp) j["tcp"] = tcp_results(window_s, senders);
   } else {
     nlohmann::json c;
     const std::uint64_t buffer = spec_.sizes.largest();

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "sim/fabric/yaml_input.h"
+#include "sim/workload/tcp_spec.h"
 #include "sim/workload/verbs_flow_spec.h"
 
 namespace ibfsim {
@@ -155,12 +156,13 @@ void parse_transport(const YamlMap& m, TrafficClassSpec& c) {
     else if (t == "uc") c.transport = ClassTransport::kUc;
     else if (t == "rc") c.transport = ClassTransport::kRc;
     else if (t == "ipoib_udp") c.transport = ClassTransport::kIpoibUdp;
-    else tv->fail("a transport: ud_send (packets built at the wire), ud, uc or rc (verbs queue pairs), or ipoib_udp "
-                  "(UDP over IPoIB)");
-    if (c.transport == ClassTransport::kIpoibUdp && c.collective())
-      tv->fail("a transport for a collective: ud_send, ud, uc or rc (ipoib_udp carries load-driven patterns)", t);
+    else if (t == "ipoib_tcp") c.transport = ClassTransport::kIpoibTcp;
+    else tv->fail("a transport: ud_send (packets built at the wire), ud, uc or rc (verbs queue pairs), ipoib_udp "
+                  "(UDP over IPoIB) or ipoib_tcp (TCP over IPoIB)");
+    if (c.ipoib() && c.collective())
+      tv->fail("a transport for a collective: ud_send, ud, uc or rc (IPoIB carries load-driven patterns)", t);
     // IPoIB's default: a 2 KiB IB MTU, an IPoIB MTU of 2044.
-    if (c.transport == ClassTransport::kIpoibUdp) c.mtu = 2048;
+    if (c.ipoib()) c.mtu = 2048;
   }
   if (auto vv = m.find("verb")) {
     const std::string v = vv->as<std::string>();
@@ -168,8 +170,7 @@ void parse_transport(const YamlMap& m, TrafficClassSpec& c) {
     else if (v == "write") c.verb = ClassVerb::kWrite;
     else if (v == "read") c.verb = ClassVerb::kRead;
     else vv->fail("a verb: send, write or read");
-    const bool ud = c.transport == ClassTransport::kUdSend || c.transport == ClassTransport::kUd ||
-                    c.transport == ClassTransport::kIpoibUdp;
+    const bool ud = c.transport == ClassTransport::kUdSend || c.transport == ClassTransport::kUd || c.ipoib();
     if (ud && c.verb != ClassVerb::kSend) vv->fail("send (UD carries SENDs only)", v);
     if (c.transport == ClassTransport::kUc && c.verb == ClassVerb::kRead) vv->fail("send or write (UC has no READ)", v);
   }
@@ -221,6 +222,8 @@ void parse_message_sizes(const YamlMap& m, TrafficClassSpec& c) {
     c.sizes = MessageSizeMix(std::min<std::uint32_t>(2048, c.mtu));
   } else if (ipoib) {
     c.sizes = MessageSizeMix(max_size);
+  } else if (c.transport == ClassTransport::kIpoibTcp) {
+    c.sizes = MessageSizeMix(128 * 1024);  // iperf's write for TCP
   }
 }
 
@@ -252,7 +255,7 @@ void parse_arrivals(const YamlMap& m, const YamlValue& pv, TrafficClassSpec& c) 
 TrafficClassSpec parse_traffic_class(const YamlMap& m, std::size_t index, const Topology& topo) {
   m.check_no_unknown_keys({"name", "pattern", "shift", "dims", "hotspots", "hotspot_fraction", "destination", "fan_in",
                            "hosts", "sources", "transport", "verb", "message_size", "mtu", "load", "arrival",
-                           "burst_length", "peak_load", "sl", "tx_depth", "rx_depth", "iterations", "start"});
+                           "burst_length", "peak_load", "sl", "tx_depth", "rx_depth", "iterations", "start", "tcp"});
   TrafficClassSpec c;
   c.name = m.optional<std::string>("name", "flow" + std::to_string(index));
   const YamlValue pv = m.get("pattern");
@@ -273,6 +276,12 @@ TrafficClassSpec parse_traffic_class(const YamlMap& m, std::size_t index, const 
   c.rx_depth = m.optional_in_range<std::uint32_t>("rx_depth", c.rx_depth, 1, 16384);
   c.iterations = m.optional_in_range<std::uint64_t>("iterations", c.iterations, 1, 1'000'000);
   c.start = m.duration("start", 0);
+  if (auto tv = m.find("tcp")) {
+    if (c.transport != ClassTransport::kIpoibTcp) tv->fail("no 'tcp' (it applies to transport: ipoib_tcp)", "a tcp: map");
+    c.tcp = parse_tcp_spec(tv->as_map(), c.mtu);
+  } else {
+    c.tcp.mss = c.mtu - kIpoibTcpOverhead;
+  }
   return c;
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "sim/core/time.h"
+#include "sim/transport/tcp/tcp_config.h"
 #include "sim/fabric/topology.h"
 #include "sim/workload/arrival_process.h"
 #include "sim/workload/destination_pattern.h"
@@ -41,9 +42,12 @@ struct TrafficClassSpec {
   // the P_Key whose broadcast group the interfaces join.
   std::vector<std::array<std::uint8_t, 4>> ipoib_addresses;
   std::uint16_t ipoib_p_key = 0xFFFF;
+  TcpConfig tcp;  // ipoib_tcp: every connection's parameters (`tcp:`)
 
-  // Packets built at the wire (ud_send, ipoib_udp), or verbs QPs through the HCA model.
-  bool at_wire() const { return transport == ClassTransport::kUdSend || transport == ClassTransport::kIpoibUdp; }
+  bool ipoib() const { return transport == ClassTransport::kIpoibUdp || transport == ClassTransport::kIpoibTcp; }
+
+  // Packets built at the wire (ud_send, ipoib_udp, ipoib_tcp), or verbs QPs through the HCA model.
+  bool at_wire() const { return transport == ClassTransport::kUdSend || ipoib(); }
   bool verbs() const { return !at_wire(); }
   std::size_t sources() const;      // hosts that send
 };

@@ -10,12 +10,6 @@ namespace ibfsim {
 
 using namespace verbs;
 
-namespace {
-
-constexpr std::uint32_t kUdGrhRoom = 40;  // a UD receive buffer starts with room for a GRH
-
-}  // namespace
-
 VerbsFlow::VerbsFlow(const VerbsFlowSpec& spec, std::size_t index, Hca& from, Hca& to, const HcaConfig& from_model,
                      const HcaConfig& to_model, bool data_check, Time begin, VerbsFlowOwner& owner)
     : spec_(spec), index_(index), data_check_(data_check), begin_(begin), owner_(owner), traffic_begin_(begin) {
@@ -35,7 +29,7 @@ std::uint32_t VerbsFlow::rslots() const {
   return static_cast<std::uint32_t>(std::max<std::uint64_t>(1, want));
 }
 
-std::uint32_t VerbsFlow::recv_head() const { return spec_.type == IBV_QPT_UD ? kUdGrhRoom : 0; }
+std::uint32_t VerbsFlow::recv_head() const { return spec_.type == IBV_QPT_UD ? kUdRecvGrhRoom : 0; }
 
 std::uint32_t VerbsFlow::recv_slot_bytes() const { return spec_.message_size + recv_head(); }
 
@@ -48,6 +42,13 @@ std::vector<std::pair<const Hca*, Qpn>> VerbsFlow::watched_qps() const {
 }
 
 bool VerbsFlow::done() const {
+  if (!traffic_done()) return false;
+  if (cm_ && cm_->disconnect_requested != kTimeNever)
+    return cm_->disconnected[0] != kTimeNever && cm_->disconnected[1] != kTimeNever;
+  return true;
+}
+
+bool VerbsFlow::traffic_done() const {
   const Side& a = sides_[0];
   const Side& b = sides_[1];
   if (window_ && window_->invalidation_posted && !window_->invalidation_done) return false;

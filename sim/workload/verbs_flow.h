@@ -27,6 +27,7 @@
 #include "sim/subnet_manager/cm/cm_agent.h"
 #include "sim/transport/hca.h"
 #include "sim/workload/cm_spec.h"
+#include "sim/workload/server_srq.h"
 #include "sim/workload/verbs_flow_spec.h"
 
 namespace ibfsim {
@@ -53,9 +54,13 @@ class VerbsFlow {
   // `connect: cm`: the CM agents of the two HCAs' ports 1 (one per HCA, shared by its flows), the
   // `cm:` settings and the SA's PacketLifeTime (what the passive side assumes). Before setup().
   void set_cm(CmAgent& active, CmAgent& passive, const CmSpec& spec, std::uint8_t packet_life_time);
+  // `srq: true`: the target's server SRQ (its receives); the flow gives each buffer back as its
+  // receive completes (after recv_post_delay). Before setup().
+  void set_srq(ServerSrq& srq) { srq_ = &srq; }
   // Creates and connects everything and schedules the flow's start; call during elaboration.
   void setup();
-  // Every message posted has completed and none will be posted any more (on both sides).
+  // Every message posted has completed and none will be posted any more (on both sides), and a
+  // `connect: cm` connection being torn down has been (DREQ, DREP).
   bool done() const;
   const VerbsFlowSpec& spec() const { return spec_; }
   const std::string& name() const { return spec_.name; }  // in event traces
@@ -100,6 +105,8 @@ class VerbsFlow {
     Time path_resolved = kTimeNever;
     Time rtr[2] = {kTimeNever, kTimeNever}, rts[2] = {kTimeNever, kTimeNever};
     Time established[2] = {kTimeNever, kTimeNever};
+    Time disconnect_requested = kTimeNever;                 // the active side's DREQ (cm.disconnect)
+    Time disconnected[2] = {kTimeNever, kTimeNever};        // the DREP at the active side, the DREQ at the passive
     enum class Outcome : std::uint8_t { kPending, kEstablished, kRejected, kTimedOut, kNoPath } outcome = Outcome::kPending;
     std::uint16_t reject_reason = 0;
     bool passive_refused = false;   // the passive side answered REJ (max_connections)
@@ -195,6 +202,11 @@ class VerbsFlow {
   bool window_holds_posting() const;
   nlohmann::json window_results() const;
 
+  // The messages are all done (done() but for the disconnection).
+  bool traffic_done() const;
+  // Something changed: with connect: cm, the traffic done starts the disconnection (the active
+  // side's DREQ); then the run is told.
+  void progress();
   bool ping_pong() const;
   bool lat() const { return spec_.test == VerbsTest::kLat; }
   std::uint32_t slots() const;    // message buffers per side
@@ -234,6 +246,7 @@ class VerbsFlow {
   std::uint64_t atomics_done_ = 0;
   std::optional<Window> window_;
   std::optional<Cm> cm_;
+  ServerSrq* srq_ = nullptr;
   Time traffic_begin_;  // begin_, or with connect: cm when the active side reached RTS
   // Latency.
   std::vector<Time> completion_latency_;  // bw: post to completion, per message

@@ -57,6 +57,7 @@ void VerbsFlow::cm_setup() {
   local.responder_resources = local.initiator_depth = spec_.qp.max_rd_atomic;
   local.cm_response_timeout = cm_->spec.response_timeout;
   local.max_cm_retries = cm_->spec.max_retries;
+  local.srq = srq_ != nullptr;
   cm_->agent[1]->listen(cm_->service_id, local, cm_timeout(cm_->packet_life_time),
                         [this](CmEvent e, const std::vector<CmQpTransition>& qp) { cm_event(1, e, qp); });
 }
@@ -77,7 +78,7 @@ void VerbsFlow::cm_path_answer(const SaMad* a) {
   if (!a || a->header.status != IB_MAD_STATUS_SUCCESS) {
     cm_->outcome = Cm::Outcome::kNoPath;
     sides_[0].stopped = true;
-    owner_.flow_progress();
+    progress();
     return;
   }
   const PathRecord p = decode_path_record(a->data.data());
@@ -107,6 +108,15 @@ void VerbsFlow::cm_path_answer(const SaMad* a) {
                                         [this](CmEvent e, const std::vector<CmQpTransition>& qp) { cm_event(0, e, qp); });
 }
 
+void VerbsFlow::progress() {
+  if (cm_ && cm_->spec.disconnect && cm_->outcome == Cm::Outcome::kEstablished &&
+      cm_->disconnect_requested == kTimeNever && traffic_done()) {
+    cm_->disconnect_requested = ScheduledModule::now();
+    cm_->agent[0]->disconnect(cm_->comm_id);  // rdma_disconnect: the QP to ERR, the DREQ out
+  }
+  owner_.flow_progress();
+}
+
 void VerbsFlow::cm_event(int side, CmEvent e, const std::vector<CmQpTransition>& qp) {
   for (const CmQpTransition& t : qp) cm_modify(side, t);
   switch (e) {
@@ -129,7 +139,11 @@ void VerbsFlow::cm_event(int side, CmEvent e, const std::vector<CmQpTransition>&
       cm_->outcome = e == CmEvent::kRejected ? Cm::Outcome::kRejected : Cm::Outcome::kTimedOut;
       if (e == CmEvent::kRejected) cm_->reject_reason = cm_->agent[0]->connection(cm_->comm_id)->reject_reason();
       sides_[0].stopped = true;
-      owner_.flow_progress();
+      progress();
+      break;
+    case CmEvent::kDisconnected:
+      cm_->disconnected[side] = ScheduledModule::now();
+      progress();
       break;
     default:
       break;
@@ -218,6 +232,9 @@ nlohmann::json VerbsFlow::cm_results() const {
                    {"from_rts_ns", t(cm_->rts[0])},
                    {"to_rtr_ns", t(cm_->rtr[1])},
                    {"to_rts_ns", t(cm_->rts[1])},
+                   {"disconnect_requested_ns", t(cm_->disconnect_requested)},
+                   {"from_disconnected_ns", t(cm_->disconnected[0])},
+                   {"to_disconnected_ns", t(cm_->disconnected[1])},
                    {"retries", c ? c->retries() : 0},
                    {"mras_received", c ? c->mras_received() : 0}};
   j["reject_reason"] = cm_->reject_reason ? nlohmann::json(cm_->reject_reason) : nlohmann::json(nullptr);

@@ -80,7 +80,7 @@ void VerbsFlow::on_send_completion(int side, const ibv_wc& wc) {
   if (window_ && side == 0) window_after_message(wc);
   post_sends(side);
   if (ping_pong() && !s.stopped) post_sends(1 - side);
-  owner_.flow_progress();
+  progress();
 }
 
 void VerbsFlow::on_recv_completion(int side, const ibv_wc& wc) {
@@ -88,7 +88,7 @@ void VerbsFlow::on_recv_completion(int side, const ibv_wc& wc) {
   Side& s = sides_[side];
   ++s.recv_status[wc.status];
   if (wc.status != IBV_WC_SUCCESS) {
-    owner_.flow_progress();
+    progress();
     return;
   }
   const std::uint32_t msg = spec_.message_size;
@@ -120,12 +120,16 @@ void VerbsFlow::on_recv_completion(int side, const ibv_wc& wc) {
     check_arrival_order(s.next_expected, idx);
   }
   ++s.arrived;
+  if (srq_ && side == 1) {  // the buffer goes back to the server's SRQ
+    if (spec_.recv_post_delay == 0) srq_->repost(wc.wr_id);
+    else s.hca->schedule<&ServerSrq::repost>(ScheduledModule::now() + spec_.recv_post_delay, srq_, wc.wr_id);
+  }
   if (s.recvs_posted < s.recvs_wanted) {
     if (spec_.recv_post_delay == 0) post_recvs(side, 1);
     else s.hca->schedule<&VerbsFlow::receives_due>(ScheduledModule::now() + spec_.recv_post_delay, this, side, 1);
   }
   if (ping_pong()) post_sends(side);
-  owner_.flow_progress();
+  progress();
 }
 
 void VerbsFlow::on_delivered(Hca& hca, const Packet& p) {
@@ -154,7 +158,7 @@ void VerbsFlow::write_visible(int side) {
   }
   ++s.arrived;
   post_sends(side);
-  owner_.flow_progress();
+  progress();
 }
 
 }  // namespace ibfsim

@@ -22,7 +22,7 @@ void VerbsFlow::flow_starts() {
 void VerbsFlow::traffic_starts() {
   if (window_) window_start();
   post_sends(0);
-  owner_.flow_progress();
+  progress();
 }
 
 void VerbsFlow::receives_due(int side, std::uint64_t n) { post_recvs(side, n); }

@@ -45,7 +45,8 @@ void VerbsFlow::setup_side(int i) {
   const std::uint32_t msg = spec_.message_size;
   Side& s = sides_[i];
   Hca& h = *s.hca;
-  s.pd = h.alloc_pd();
+  const bool shared = i == 1 && srq_ != nullptr;  // the server's SRQ: its PD, its receives
+  s.pd = shared ? srq_->pd() : h.alloc_pd();
   s.send_cq = h.create_cq(spec_.tx_depth + 16);
   s.recv_cq = h.create_cq(spec_.rx_depth + 16);
   s.send_listener.flow = s.recv_listener.flow = this;
@@ -59,6 +60,7 @@ void VerbsFlow::setup_side(int i) {
   init.qp_type = spec_.type;
   init.cap.max_send_wr = spec_.tx_depth;
   init.cap.max_recv_wr = spec_.rx_depth;
+  if (shared) init.srq = srq_->handle();
   s.qp = h.create_qp(s.pd, init);
   IBFSIM_CHECK(s.qp != nullptr, "verbs flow: create_qp failed");
 
@@ -71,7 +73,7 @@ void VerbsFlow::setup_side(int i) {
   }
   const bool is_target = remote_mem && (i == 1 || (two_way && verb_is_write(spec_.verb)));
   if (is_target) setup_target(i);
-  const bool receives = verb_needs_recv(spec_.verb) && (i == 1 || two_way);
+  const bool receives = verb_needs_recv(spec_.verb) && (i == 1 || two_way) && !shared;
   if (receives && verb_is_send(spec_.verb)) setup_recv_buffers(i);
   if (receives) s.recvs_wanted = spec_.duration ? std::numeric_limits<std::uint64_t>::max() : spec_.iterations;
 }

@@ -104,7 +104,7 @@ bool is_verbs_transport(const std::string& t) { return t == "rc" || t == "uc" ||
 VerbsFlowSpec parse_verbs_flow(const YamlMap& m, std::size_t index, bool data_check) {
   m.check_no_unknown_keys({"name", "transport", "verb", "test", "from", "to", "message_size", "iterations",
                            "duration", "tx_depth", "rx_depth", "inline_size", "start", "recv_post_delay", "sl",
-                           "qp", "remote", "window", "connect"});
+                           "qp", "remote", "window", "connect", "srq"});
   VerbsFlowSpec f;
   f.name = m.optional<std::string>("name", "flow" + std::to_string(index));
   const YamlValue transport = m.get("transport");
@@ -205,6 +205,16 @@ VerbsFlowSpec parse_verbs_flow(const YamlMap& m, std::size_t index, bool data_ch
     if (f.remote.access) w->fail("either window.access or remote.access, not both (the region under a window "
                                  "grants local write and window binding)");
     f.window = parse_window(*w, f);
+  }
+  if (auto v = m.find("srq")) {
+    f.srq = v->as<bool>();
+    if (f.srq && !verb_needs_recv(f.verb)) v->fail("no srq: only send, send_imm and write_imm consume receives", "true");
+    if (f.srq && lat) v->fail("no srq on a latency test (its target answers each message on its own QP)", "true");
+    if (f.srq && f.window) v->fail("no srq with window: (the window's SEND with Invalidate needs its own receive)", "true");
+    if (f.srq && data_check)
+      v->fail("no srq with outputs.data_check (the SRQ's buffers are shared by the flows: no flow can tell which "
+              "of its messages a buffer last held)",
+              "true");
   }
   if (data_check) {
     const std::uint64_t slots = lat ? 1 : f.tx_depth;

@@ -83,11 +83,16 @@ struct VerbsFlowSpec {
   VerbsRemoteSpec remote;
   std::optional<VerbsWindowSpec> window;
   VerbsConnect connect = VerbsConnect::kStatic;
+  // The target's QP takes its receives from its HCA's server SRQ (server_srq.h), shared with the
+  // other flows with srq: true to that HCA, instead of rx_depth receives of its own.
+  bool srq = false;
 };
 
 // The largest message (perftest MAX_SIZE) and inline sizes (MAX_INLINE, MAX_INLINE_UD).
 constexpr std::uint32_t kMaxVerbsMessage = 8u << 20;
 constexpr std::uint32_t kMaxInline = 912, kMaxInlineUd = 884;
+// A UD receive buffer starts with room for a GRH (40 bytes), used or not.
+constexpr std::uint32_t kUdRecvGrhRoom = 40;
 // With data checking each outstanding message has its own buffer: tx_depth x message_size at most this.
 constexpr std::uint64_t kMaxCheckedBytes = 256u << 20;
 

@@ -89,7 +89,7 @@ bool VerbsFlow::window_send_completion(int side, const ibv_wc& wc) {
       w.bound_at = now;
       post_sends(0);
     }
-    owner_.flow_progress();
+    progress();
     return true;
   }
   if (side == 0 && wc.wr_id == kInvalidateWrId) {
@@ -98,7 +98,7 @@ bool VerbsFlow::window_send_completion(int side, const ibv_wc& wc) {
     w.invalidation_done = true;
     if (wc.status != IBV_WC_SUCCESS) sides_[0].stopped = true;
     else post_sends(0);
-    owner_.flow_progress();
+    progress();
     return true;
   }
   return false;
@@ -117,7 +117,7 @@ bool VerbsFlow::window_recv_completion(int side, const ibv_wc& wc) {
     const std::uint8_t* m = t.hca->memory().bytes(t.target, t.target_len + kGuardBytes);
     w.target_at_invalidation.assign(m, m + t.target_len + kGuardBytes);
   }
-  owner_.flow_progress();
+  progress();
   return true;
 }
 

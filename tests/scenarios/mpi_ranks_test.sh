@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# One simulation across two MPI ranks (sim/core/rank_exchange.h) against one rank: the figures a
-# run across ranks prints (the simulated time and the packet ledger, reduced across the ranks)
-# must be those of the one-rank run, at one and at two threads per rank.
-# Usage: mpi_ranks_test.sh IBFSIM SCENARIO WORK_FOLDER. Exit 77 (skipped) without mpirun.
+# One simulation across two MPI ranks (sim/core/rank_exchange.h) against one rank, at one and at
+# two threads per rank: the figures a run across ranks prints (the simulated time and the packet
+# ledger, reduced across the ranks) must be those of the one-rank run, and the tables rank 0
+# writes from every rank's rows (sim/core/stats_rank_merge.h) must be the one-rank run's files,
+# byte for byte. TABLES lists exactly the files the two-rank run must write (results.json and the
+# tables whose rows no rank owns and the ranks disagree on are not written across ranks yet).
+# Usage: mpi_ranks_test.sh IBFSIM SCENARIO WORK_FOLDER "TABLES". Exit 77 (skipped) without mpirun.
 set -euo pipefail
-ibfsim=$1 scenario=$2 work=$3
+ibfsim=$1 scenario=$2 work=$3 tables=$4
 if ! command -v mpirun >/dev/null; then
   echo "mpirun not found (openmpi-bin): skipped"
   exit 77
@@ -19,15 +22,24 @@ figures() { grep -E '^(simulated|packets): ' "$1"; }
 expected=$(figures "$work/one.txt")
 echo "one rank:"
 echo "$expected"
+want=$(echo "$tables" | tr ' ' '\n' | sed '/^$/d' | sort)
 for threads in 1 2; do
-  mpirun "${root[@]}" --oversubscribe -np 2 "$ibfsim" run "$scenario" -o "$work/two" --threads "$threads" \
-    > "$work/two_$threads.txt"
-  got=$(figures "$work/two_$threads.txt")
+  out="$work/two_$threads"
+  mpirun "${root[@]}" --oversubscribe -np 2 "$ibfsim" run "$scenario" -o "$out" --threads "$threads" \
+    > "$out.txt"
+  got=$(figures "$out.txt")
   echo "two ranks, $threads threads each:"
   echo "$got"
-  grep -q '^ranks: 2 MPI ranks' "$work/two_$threads.txt" || { echo "FAIL: no ranks line"; exit 1; }
+  grep '^ranks: ' "$out.txt"
+  grep -q '^ranks: 2 MPI ranks' "$out.txt" || { echo "FAIL: no ranks line"; exit 1; }
   # Rank 0 alone speaks.
-  [ "$(grep -c '^ibfsim ' "$work/two_$threads.txt")" = 1 ] || { echo "FAIL: more than one rank printed"; exit 1; }
+  [ "$(grep -c '^ibfsim ' "$out.txt")" = 1 ] || { echo "FAIL: more than one rank printed"; exit 1; }
   [ "$got" = "$expected" ] || { echo "FAIL: two ranks disagree with one"; exit 1; }
+  written=$(ls "$out" | sort)
+  [ "$written" = "$want" ] || { echo "FAIL: two ranks wrote [$(echo $written)], expected [$(echo $want)]"; exit 1; }
+  for f in $written; do
+    cmp "$work/one/$f" "$out/$f" || { echo "FAIL: $f differs from the one-rank run's"; exit 1; }
+  done
+  echo "the same bytes as one rank: $(echo $written)"
 done
 echo "ok"

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/workload/otf2_trace_reader.h"
 #include "tests/support/run_command.h"
 
 using namespace ibfsim::test;
@@ -82,6 +83,13 @@ TEST_CASE("partitions: collectives (nccl_allreduce, ring and tree) the same at 1
   // The ranks share a partition; the fat tree's spines need not.
   check_same_at_any_split("nccl", source_path("scenarios/nccl_allreduce.yaml") +
                                       " --set collectives.0.max_bytes=64K --set collectives.1.max_bytes=64K", 2);
+}
+
+TEST_CASE("partitions: the OTF2 trace replay the same at 1, 2 and 4 threads", "[scenarios][partitions][otf2]") {
+  // Built without OTF2 the scenario is refused (workload/otf2_trace_reader_test.cpp checks that).
+  if (!ibfsim::otf2_supported()) return;
+  // The trace's ranks share a partition; the other hosts and the switches need not.
+  check_same_at_any_split("trace_replay", source_path("scenarios/trace_replay.yaml"), 2);
 }
 
 TEST_CASE("partitions: --threads and simulation.threads take 1..1024 or auto, anything else is an error",

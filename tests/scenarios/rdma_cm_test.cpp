@@ -7,7 +7,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
+#include <filesystem>
 #include <fstream>
+#include <map>
+#include <set>
 #include <sstream>
 
 #include "tests/support/run_command.h"
@@ -83,14 +87,25 @@ TEST_CASE("connect: cm: PathRecord, REQ, REP, RTU, the set-up time by hand (4x E
   // The first WRITE is posted when h2's QP reaches RTS, and all complete.
   CHECK(f["first_post_ns"].get<double>() == Approx(t0 + 5608).margin(1e-6));
   CHECK(f["messages_completed"] == 4);
-  CHECK(f["from_side"]["qp_state"] == "RTS");
-  CHECK(f["to_side"]["qp_state"] == "RTS");
+  // Then h2 disconnects (cm.disconnect): at its last completion its QP goes to ERR and the DREQ
+  // leaves on the next edge; as the REQ did, it is in at h3 59 edges later, taken up 1,000 ns
+  // after that (h3's QP to ERR, the DREP out on the next edge), and the DREP is in at h2 59 edges
+  // later, taken up 1,000 ns after that.
+  const double edge = 2.56;
+  const double dreq = c["disconnect_requested_ns"];
+  const double to_disc = std::ceil(dreq / edge - 1e-9) * edge + 59 * edge + 1000;
+  const double from_disc = std::ceil(to_disc / edge - 1e-9) * edge + 59 * edge + 1000;
+  CHECK(dreq == Approx(f["last_completion_ns"].get<double>()).margin(1e-6));
+  CHECK(c["to_disconnected_ns"].get<double>() == Approx(to_disc).margin(1e-6));
+  CHECK(c["from_disconnected_ns"].get<double>() == Approx(from_disc).margin(1e-6));
+  CHECK(f["from_side"]["qp_state"] == "ERR");
+  CHECK(f["to_side"]["qp_state"] == "ERR");
   // The counters: one PathRecord query and answer at the SA; one REQ, REP, RTU.
   const auto& cm = r["connection_management"];
   CHECK(cm["sa"]["requests"]["path_record"] == 1);
   CHECK(cm["sa"]["answers"]["path_record"] == 1);
   CHECK(cm["sa"]["busy"] == 0);
-  for (const char* m : {"req", "rep", "rtu"}) {
+  for (const char* m : {"req", "rep", "rtu", "dreq", "drep"}) {
     CHECK(cm["cm"]["sent"][m] == 1);
     CHECK(cm["cm"]["received"][m] == 1);
   }
@@ -127,7 +142,7 @@ TEST_CASE("connect: cm: the QPs go to RTR and RTS in the spec's order, and a pin
   CHECK(f["first_post_ns"].get<double>() == Approx(from_rts).margin(1e-6));
   CHECK(f["messages_completed"] == 4);
   CHECK(f["to_side"]["send_completions"]["IBV_WC_SUCCESS"] == 4);
-  CHECK(f["to_side"]["qp_state"] == "RTS");
+  CHECK(f["to_side"]["qp_state"] == "ERR");  // disconnected (cm.disconnect): the DREQ took it to ERR
 }
 
 TEST_CASE("connect: cm: bad input is a located error (exit 2)", "[scenarios][cm][input]") {
@@ -159,4 +174,74 @@ TEST_CASE("connect: cm: bad input is a located error (exit 2)", "[scenarios][cm]
   INFO(r.output);
   CHECK(r.exit_code == 2);
   CHECK(r.output.find("expected connect: cm from an HCA other than the subnet manager's host h1") != std::string::npos);
+}
+
+// scenarios/rdma_cm.yaml: 32 clients at one server; its figures, and its capture decoded by tshark.
+// With the MRA every client waits without resending: one REQ per client; the server accepts 24
+// (cm.max_connections) and rejects the other 8 with reason No QP available (1).
+TEST_CASE("scenarios/rdma_cm.yaml: 32 clients, 24 established, 8 REJ, 28 MRA, and tshark decodes every SA and CM MAD",
+          "[scenarios][cm][capture]") {
+  const std::string dir = scratch_dir("rdma_cm_32");
+  const CommandResult run = run_ibfsim("run " + std::string(IBFSIM_SOURCE_DIR) + "/scenarios/rdma_cm.yaml -o " +
+                                       dir + "/out --set outputs.pcap=true");
+  INFO(run.output);
+  REQUIRE(run.exit_code == 0);
+  const nlohmann::json r = nlohmann::json::parse(read_file(dir + "/out/results.json"));
+  const auto& cm = r["connection_management"];
+  CHECK(cm["connections"]["established"] == 24);
+  CHECK(cm["connections"]["rejected"] == 8);
+  CHECK(cm["sa"]["requests"]["path_record"] == 32);
+  CHECK(cm["sa"]["answers"]["path_record"] == 32);
+  CHECK(cm["cm"]["sent"]["req"] == 32);
+  CHECK(cm["cm"]["sent"]["rep"] == 24);
+  CHECK(cm["cm"]["sent"]["rtu"] == 24);
+  CHECK(cm["cm"]["sent"]["rej"] == 8);
+  CHECK(cm["cm"]["sent"]["mra"] == 28);
+  CHECK(cm["all_connected_ns"].get<double>() == Approx(167839.04).margin(1e-6));
+  CHECK(cm["cm"]["sent"]["dreq"] == 0);  // cm.disconnect: false
+  // The SRQ: 24 clients x 8 SENDs taken; 64 posted at the start and 184 given back before the run
+  // ended (the last 8 were still waiting their 50 us); the limit event once; one SEND RNR NAKed.
+  CHECK(read_file(dir + "/out/shared_receive_queues.csv") ==
+        "hca,max_wr,limit,buffer_bytes,qps,posted,taken,held_at_end,limit_events,limit_reached_ns\n"
+        "h2,64,16,4096,32,248,192,56,1,2545338.215\n");
+  std::uint64_t rnr = 0;
+  for (const auto& f : r["flows"]) rnr += f["rnr_naks"].get<std::uint64_t>();
+  CHECK(rnr == 1);
+  if (!std::filesystem::exists("/usr/bin/tshark")) {
+    WARN("tshark is not installed: the capture is not decoded");
+    return;
+  }
+  // Each MAD is captured on every link it crosses; the distinct (class, method, attribute,
+  // transaction) tuples are the MADs sent.
+  const std::string tshark = "/usr/bin/tshark -n -r " + dir +
+                             "/out/trace.pcap -T fields -E separator=';' -e _ws.malformed -e infiniband.mad.mgmtclass"
+                             " -e infiniband.mad.method -e infiniband.mad.attributeid -e infiniband.mad.transactionid"
+                             " -e infiniband.cm.rej.reason";
+  const CommandResult ts = run_command("(" + tshark + " 2>/dev/null)");
+  REQUIRE(ts.exit_code == 0);
+  std::istringstream in(ts.output);
+  std::string line;
+  std::size_t malformed = 0;
+  std::set<std::string> mads;
+  std::map<std::string, std::size_t> by_kind;  // class/method/attribute -> distinct MADs
+  while (std::getline(in, line)) {
+    std::vector<std::string> f;
+    std::string cell;
+    std::istringstream ls(line);
+    while (std::getline(ls, cell, ';')) f.push_back(cell);
+    f.resize(6);
+    if (!f[0].empty()) ++malformed;
+    if (f[1] != "0x03" && f[1] != "0x07") continue;  // SA and CM only
+    if (f[5] != "") CHECK(f[5] == "0x0001");         // every REJ: No QP available
+    const std::string kind = f[1] + "/" + f[2] + "/" + f[3];
+    if (mads.insert(kind + "/" + f[4]).second) ++by_kind[kind];
+  }
+  CHECK(malformed == 0);
+  CHECK(by_kind["0x03/0x01/0x0035"] == 32);  // SA Get PathRecord
+  CHECK(by_kind["0x03/0x81/0x0035"] == 32);  // its GetResp
+  CHECK(by_kind["0x07/0x03/0x0010"] == 32);  // CM Send REQ
+  CHECK(by_kind["0x07/0x03/0x0013"] == 24);  // REP
+  CHECK(by_kind["0x07/0x03/0x0014"] == 24);  // RTU
+  CHECK(by_kind["0x07/0x03/0x0012"] == 8);   // REJ
+  CHECK(by_kind["0x07/0x03/0x0011"] == 28);  // MRA
 }

@@ -79,6 +79,7 @@ CmOutput CmConnection::on_req(const CmReq& req, const Mad& mad) {
   rep.initiator_depth = std::min(local_.initiator_depth, req.responder_resources);
   rep.rnr_retry_count = req.rnr_retry_count;
   rep.local_ca_guid = local_.ca_guid;
+  rep.srq = local_.srq;
   last_sent_ = encode_cm_rep(rep, tid_);
   state_ = CmState::kRepSent;
   out.send.push_back(last_sent_);

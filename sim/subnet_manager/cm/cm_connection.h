@@ -61,6 +61,7 @@ struct CmLocal {
   std::uint8_t responder_resources = 16, initiator_depth = 16;
   std::uint8_t cm_response_timeout = 20;  // 4.096 us x 2^n: how long this end takes to answer
   std::uint8_t max_cm_retries = 15;
+  bool srq = false;  // this end's QP takes its receives from an SRQ (the REQ's or REP's SRQ bit)
 };
 
 class CmConnection {

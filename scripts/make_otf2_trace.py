@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+"""Writes a small MPI trace in OTF2 (python3-otf2) for ibfsim's trace replay.
+
+Every rank of a ring runs `--iterations` rounds of: compute, a blocking send to the next rank and a
+receive from the previous one (even ranks send first, odd ranks receive first, as a ring without
+deadlock does), compute again, then an MPI_Allreduce over all ranks. Compute gaps differ per rank
+and round so that a replay that mixes them up is seen. The clock runs at --resolution ticks per
+second and starts at a large offset, so that a reader must apply both.
+
+It also writes (--expect FILE, JSON) what the trace holds, for the replay test to compare with:
+per rank its messages and bytes sent and received, its collectives, and its compute gaps in
+femtoseconds (the time from one MPI call's end to the next one's start; the first from main's
+start, the trace's start).
+
+    scripts/make_otf2_trace.py OUT_DIR [--ranks 4] [--iterations 2] [--expect expect.json]
+The archive is OUT_DIR/traces.otf2 (with OUT_DIR/traces/ and OUT_DIR/traces.def).
+"""
+import argparse
+import json
+import os
+import shutil
+import sys
+
+try:
+    import otf2
+    from otf2.enums import GroupType, Paradigm, RegionRole, LocationType, LocationGroupType, CollectiveOp
+except ImportError:
+    print("make_otf2_trace.py: python3-otf2 is not installed", file=sys.stderr)
+    sys.exit(77)
+
+FS_PER_S = 10**15
+
+
+def plan(ranks, iterations):
+    """Per rank, its calls in order: (gap in ticks before the call, call, its duration in ticks)."""
+    calls = []
+    for r in range(ranks):
+        seq = []
+        right, left = (r + 1) % ranks, (r - 1) % ranks
+        for it in range(iterations):
+            size = 4096 * (it + 1) + 64 * r  # bytes of this round's ring message from r
+            left_size = 4096 * (it + 1) + 64 * left
+            gap = 2000 + 300 * r + 700 * it  # ticks of compute before the ring
+            ring = [("send", right, size), ("recv", left, left_size)]
+            if r % 2:
+                ring.reverse()
+            seq.append((gap, ring[0], 900))
+            seq.append((150 + 10 * r, ring[1], 900))
+            seq.append((5000 + 250 * r, ("allreduce", 65536), 2500))
+        calls.append(seq)
+    return calls
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("out_dir")
+    ap.add_argument("--ranks", type=int, default=4)
+    ap.add_argument("--iterations", type=int, default=2)
+    ap.add_argument("--resolution", type=int, default=2 * 10**9, help="timer ticks per second")
+    ap.add_argument("--offset", type=int, default=7 * 10**12, help="the clock's value at the trace's start")
+    ap.add_argument("--expect", help="write what the trace holds (JSON) here")
+    ap.add_argument("--nonblocking", action="store_true",
+                    help="rank 0's first send as MPI_Isend (a replay refuses it: for testing that error)")
+    a = ap.parse_args()
+    if a.ranks < 2:
+        ap.error("--ranks must be at least 2")
+    if os.path.isdir(os.path.join(a.out_dir, "traces")):
+        shutil.rmtree(os.path.join(a.out_dir, "traces"))
+    for f in ("traces.otf2", "traces.def"):
+        if os.path.exists(os.path.join(a.out_dir, f)):
+            os.remove(os.path.join(a.out_dir, f))
+    calls = plan(a.ranks, a.iterations)
+    fs_per_tick = FS_PER_S // a.resolution
+    assert fs_per_tick * a.resolution == FS_PER_S, "--resolution must divide 10^15"
+
+    expect = {"ranks": []}
+    with otf2.writer.open(a.out_dir, timer_resolution=a.resolution) as trace:
+        defs = trace.definitions
+        node = defs.system_tree_node("cluster")
+        regions = {n: defs.region(n, region_role=role, paradigm=Paradigm.MPI) for n, role in
+                   (("MPI_Send", RegionRole.POINT2POINT), ("MPI_Recv", RegionRole.POINT2POINT),
+                    ("MPI_Allreduce", RegionRole.COLL_ALL2ALL))}
+        main_region = defs.region("main", region_role=RegionRole.FUNCTION)
+        locations = []
+        for r in range(a.ranks):
+            group = defs.location_group(f"MPI Rank {r}", location_group_type=LocationGroupType.PROCESS,
+                                        system_tree_parent=node)
+            locations.append(defs.location(f"rank {r} main thread", type=LocationType.CPU_THREAD, group=group))
+        defs.group("MPI_COMM_WORLD locations", group_type=GroupType.COMM_LOCATIONS,
+                   paradigm=Paradigm.MPI, members=locations)
+        world_group = defs.group("MPI_COMM_WORLD", group_type=GroupType.COMM_GROUP, paradigm=Paradigm.MPI,
+                                 members=list(range(a.ranks)))
+        world = defs.comm("MPI_COMM_WORLD", group=world_group)
+
+        for r in range(a.ranks):
+            w = trace.event_writer_from_location(locations[r])
+            t = a.offset
+            # main's Enter at the clock's start on every rank: the trace's global offset, from which
+            # each rank's first compute gap counts.
+            w.enter(t, main_region)
+            e = {"sent": 0, "bytes_sent": 0, "received": 0, "bytes_received": 0,
+                 "collectives": 0, "gaps_fs": []}
+            for gap, call, dur in calls[r]:
+                t += gap
+                e["gaps_fs"].append(gap * fs_per_tick)
+                if call[0] == "allreduce":
+                    w.enter(t, regions["MPI_Allreduce"])
+                    w.mpi_collective_begin(t + 5)
+                    w.mpi_collective_end(t + dur - 5, CollectiveOp.ALLREDUCE, world, otf2.Undefined.UINT32,
+                                         call[1], call[1])
+                    w.leave(t + dur, regions["MPI_Allreduce"])
+                    e["collectives"] += 1
+                elif call[0] == "send":
+                    w.enter(t, regions["MPI_Send"])
+                    if a.nonblocking and r == 0 and e["sent"] == 0:
+                        w.mpi_isend(t + 5, call[1], world, 7, call[2], 1)
+                    else:
+                        w.mpi_send(t + 5, call[1], world, 7, call[2])
+                    w.leave(t + dur, regions["MPI_Send"])
+                    e["sent"] += 1
+                    e["bytes_sent"] += call[2]
+                else:
+                    w.enter(t, regions["MPI_Recv"])
+                    w.mpi_recv(t + dur - 5, call[1], world, 7, call[2])
+                    w.leave(t + dur, regions["MPI_Recv"])
+                    e["received"] += 1
+                    e["bytes_received"] += call[2]
+                t += dur
+            w.leave(t + 100, main_region)
+            expect["ranks"].append(e)
+    if a.expect:
+        with open(a.expect, "w") as f:
+            json.dump(expect, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
