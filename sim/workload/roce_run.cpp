@@ -4,8 +4,13 @@
 #include <chrono>
 #include <filesystem>
 
+#include <fmt/format.h>
+
 #include "sim/core/calendar_process.h"
+#include "sim/core/error.h"
+#include "sim/core/rank_exchange.h"
 #include "sim/core/stop_signals.h"
+#include "sim/fabric/ethernet_pcap_capture.h"
 #include "sim/fabric/roce_fabric_statistics.h"
 #include "sim/report/fact_tables.h"
 #include "sim/report/result_tables.h"
@@ -59,6 +64,7 @@ struct RoceRun {
   std::vector<std::unique_ptr<TrafficClass>> classes;
   std::vector<std::unique_ptr<VerbsFlow>> verbs_flows;
   std::optional<RunObserver> observer;
+  std::unique_ptr<EthernetPcapCapture> capture;  // outputs.pcap: trace.pcap, trace_links.csv
 };
 
 // The verbs flows, each between two HCAs named by the topology, as create_verbs_flows does on
@@ -137,9 +143,18 @@ nlohmann::json roce_settings_json(const RoceSpec& r) {
 }  // namespace
 
 RunResult run_roce_scenario(const Scenario& sc, const std::string& out_dir) {
+  if (ranks::several())
+    throw InputError(fmt::format("{}: started as one of {} MPI ranks, but a run with fabric: roce does not support "
+                                 "ranks yet: run it without mpirun",
+                                 sc.file, ranks::size()));
   RoceRun run(sc);
   const RoceHcaFabricOptions options = roce_fabric_options(sc, run.plan, run.models);
   run.fabric = std::make_unique<RoceHcaFabric>(run.plan, options, run.pool, run.ledger);
+  if (sc.outputs.pcap) {
+    run.capture = std::make_unique<EthernetPcapCapture>((std::filesystem::path(out_dir) / "trace.pcap").string());
+    for (const auto& [id, name] : run.fabric->link_names()) run.capture->name_link(id, name);
+    run.fabric->set_capture(run.capture.get());
+  }
   // The fabric is up at time 0: traffic starts then, or when the scenario says.
   run.start = sc.phases.start.value_or(0);
   run.measure_begin = run.start + sc.phases.warmup;
@@ -153,6 +168,7 @@ RunResult run_roce_scenario(const Scenario& sc, const std::string& out_dir) {
   const bool partial = CalendarProcess::stop_requested();
   ScheduledModule::rethrow_failure();
   run.end = ScheduledModule::now();
+  if (run.capture) run.capture->close();
 
   CollectedResults c;
   c.facts = roce_run_facts(run, out_dir, partial);

@@ -2,6 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <optional>
+#include <string_view>
+#include <utility>
+
 #include "sim/fabric/yaml_input.h"
 #include "sim/workload/scenario.h"
 
@@ -36,36 +40,75 @@ RoceSpec parse_roce(const YamlMap& m) {
   return r;
 }
 
-// What a RoCE run cannot do yet, each refused at its key.
+// Fails at workload entry `index` (in the file's order): the list's item, the one map, or the
+// scenario itself when it has no `workload:` (its one default generator flow).
+[[noreturn]] void fail_at_entry(const YamlMap& root, std::size_t index, std::string_view expected, std::string_view got) {
+  if (!root.has("workload")) root.fail(expected, got);
+  const YamlValue w = root.get("workload");
+  (w.is_list() ? w.as_list().at(index) : w).fail(expected, got);
+}
+
+// The first workload entry of `kind`, if any: its index in the file's order.
+std::optional<std::size_t> first_entry(const Scenario& s, Scenario::EntryKind kind) {
+  for (std::size_t i = 0; i < s.workload_order.size(); ++i)
+    if (s.workload_order[i].first == kind) return i;
+  return std::nullopt;
+}
+
+// What a RoCE run cannot do yet, each refused at its key (a workload entry at its own map).
 void refuse_unsupported(const YamlMap& root, const Scenario& s) {
-  const auto refuse = [&](const char* key, const std::string& what, const std::string& got) {
-    root.get(key).fail(fmt::format("no {} with fabric: roce (not supported on RoCE yet)", what), got);
-  };
-  if (!s.flows.empty()) refuse("workload", "UD generator flows", fmt::format("flow '{}'", s.flows[0].name));
-  if (!s.classes.empty()) refuse("workload", "traffic classes", fmt::format("class '{}'", s.classes[0].name));
-  for (const VerbsFlowSpec& v : s.verbs_flows)
+  constexpr const char* kNotYet = "with fabric: roce (not supported on RoCE yet)";
+  if (auto i = first_entry(s, Scenario::EntryKind::kGenerator))
+    fail_at_entry(root, *i, fmt::format("no UD generator flows {}", kNotYet),
+                                  fmt::format("flow '{}'", s.flows[s.workload_order[*i].second].name));
+  if (auto i = first_entry(s, Scenario::EntryKind::kClass))
+    fail_at_entry(root, *i, fmt::format("no traffic classes {}", kNotYet),
+                                  fmt::format("class '{}'", s.classes[s.workload_order[*i].second].name));
+  for (std::size_t i = 0; i < s.workload_order.size(); ++i) {
+    if (s.workload_order[i].first != Scenario::EntryKind::kVerbs) continue;
+    const VerbsFlowSpec& v = s.verbs_flows[s.workload_order[i].second];
     if (v.connect == VerbsConnect::kCm)
-      refuse("workload", "connect: cm (no subnet manager, no SA: QPs connect statically)",
-             fmt::format("verbs flow '{}' with connect: cm", v.name));
-  for (const VerbsFlowSpec& v : s.verbs_flows)
+      fail_at_entry(root, i, "connect: static with fabric: roce (no subnet manager, no SA, no CM: QPs connect "
+                                   "statically)",
+                                   fmt::format("verbs flow '{}' with connect: cm", v.name));
     if (v.srq)
-      refuse("workload", "srq: true (the server SRQs are not set up on RoCE yet)",
-             fmt::format("verbs flow '{}' with srq: true", v.name));
-  for (const char* key : {"collectives", "trace", "attacks", "faults", "multicast", "ipoib", "congestion_control",
-                          "subnet_manager", "cm", "shared_receive_queue", "link", "phy"})
+      fail_at_entry(root, i, fmt::format("no srq: true {}", kNotYet),
+                                   fmt::format("verbs flow '{}' with srq: true", v.name));
+  }
+  // Sections, each with why.
+  const std::pair<const char*, const char*> sections[] = {
+      {"collectives", "collectives, NCCL-style or SHARP, are not on RoCE yet"},
+      {"trace", "the trace replay is not on RoCE yet"},
+      {"attacks", "attacks forge InfiniBand packets"},
+      {"faults", "link faults are not on Ethernet links yet"},
+      {"multicast", "multicast is not on RoCE yet"},
+      {"ipoib", "IPoIB is InfiniBand's"},
+      {"congestion_control", "InfiniBand's congestion control; ECN marking and DCQCN are not on RoCE yet"},
+      {"subnet_manager", "no subnet manager: addresses and routes are static"},
+      {"cm", "no CM: QPs connect statically"},
+      {"shared_receive_queue", "srq: true flows are not on RoCE yet"},
+      {"link", "InfiniBand links' settings: Ethernet links are set in `roce:`"},
+      {"phy", "InfiniBand links' settings: Ethernet links are set in `roce:`"},
+  };
+  for (const auto& [key, why] : sections)
     if (root.has(key))
-      refuse(key, fmt::format("`{}:` section (InfiniBand only, or not on RoCE yet; Ethernet links are set in `roce:`)", key),
-             fmt::format("`{}:`", key));
+      root.get(key).fail(fmt::format("no `{}:` section with fabric: roce ({})", key, why), fmt::format("`{}:`", key));
   if (!s.topology.routers().empty())
-    root.get("topology").fail("a topology without routers with fabric: roce", fmt::format("{} routers", s.topology.routers().size()));
+    root.get("topology").fail("a topology without routers with fabric: roce (routers join InfiniBand subnets)",
+                              fmt::format("router {}", s.topology.nodes[s.topology.routers().front()].name));
   if (s.simulation.threads != 1)
     root.optional_map("simulation").get("threads").fail(
         "1 with fabric: roce (the Ethernet modules are not split into partitions yet)",
         s.simulation.threads == 0 ? std::string("auto") : std::to_string(s.simulation.threads));
-  if (s.outputs.pcap) refuse("outputs", "capture (outputs.pcap)", "pcap: true");
-  if (s.outputs.packet_log) refuse("outputs", "packet log", "packet_log: true");
-  if (s.outputs.vcd) refuse("outputs", "waveforms", "vcd: true");
-  if (s.outputs.time_series.interval > 0) refuse("outputs", "time series", "time_series");
+  const YamlMap out = root.optional_map("outputs");
+  const auto refuse_output = [&out](const char* key, const std::string& what) {
+    out.get(key).fail(fmt::format("no {} with fabric: roce", what));
+  };
+  if (s.outputs.pcap_link_packets)
+    refuse_output("pcap_link_packets", "link packets (Ethernet has none: outputs.pcap captures every frame)");
+  if (s.outputs.packet_log) refuse_output("packet_log", "packet log (not on RoCE yet)");
+  if (s.outputs.vcd) refuse_output("vcd", "waveforms (not on RoCE yet)");
+  if (s.outputs.time_series.interval > 0) refuse_output("time_series", "time series (not on RoCE yet)");
 }
 
 }  // namespace

@@ -27,10 +27,12 @@ struct RoceSpec {
 };
 
 // Reads `fabric:` and `roce:` into s.fabric and s.roce, after everything else of the scenario. With
-// `fabric: roce`, refuses (InputError at the key, file:line:col) what a RoCE run does not support
-// yet: generator flows, traffic classes, collectives, verbs flows with connect: cm, attacks,
-// faults, routers, multicast, IPoIB, congestion control, adaptive routing, `subnet_manager:`
-// (addresses and routes are static), captures, packet logs, waveforms and time series.
+// `fabric: roce`, refuses (InputError at the entry or key, file:line:col) what a RoCE run does not
+// support yet: generator flows, traffic classes, verbs flows with connect: cm or srq: true,
+// collectives (SHARP among them), the trace replay, attacks, faults, routers, multicast, IPoIB,
+// congestion control, `subnet_manager:`, `cm:`, `shared_receive_queue:`, `link:` and `phy:`
+// (addresses and routes are static), link packets in captures, packet logs, waveforms, time
+// series and more than one thread.
 void parse_fabric_kind(const YamlMap& root, Scenario& s);
 
 }  // namespace ibfsim

@@ -1,7 +1,7 @@
 // scenarios/roce_perftest_write_bw.yaml (`fabric: roce`: ib_write_bw over RoCE v2, h1 - sw1 - sw2 -
 // h2 at 100GbE) against figures derived here by hand from the frame format, the byte clock,
 // preamble, SFD and inter-frame gap, RS-FEC's 640-byte blocks and the HCA model's defaults; and
-// what a RoCE run refuses, each a located error.
+// RoCE verbs flows across a leaf-spine. What a RoCE run refuses: roce_refusals_test.cpp.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -26,17 +26,43 @@ nlohmann::json run(const std::string& name, const std::string& extra = "") {
 
 // 100GbE: one byte per 80 ps edge of the MAC's clock.
 constexpr std::int64_t kEdgeFs = 80'000;
-// The bandwidth this scenario measures (results.json flows[0].bandwidth_gbps), exactly.
-constexpr double kMeasuredGbps = 0;
 // Twice a figure in ns, as whole femtoseconds (a half round trip can end in half a femtosecond).
 std::int64_t twice_fs(double ns) { return std::llround(ns * 2e6); }
+
+// The wire bound of RC WRITEs of `message` bytes over Ethernet at `gbps` with `mtu`-byte packets,
+// in Gb/s of payload: each frame holds the line for the inter-frame gap, the preamble and SFD, the
+// Ethernet header (and an 802.1Q tag when `vlan`), IPv4, UDP, BTH, its payload, ICRC and FCS; the
+// first packet of a message also carries the RETH. RS-FEC at 100GbE takes no line rate (the
+// 256b/257b transcoding pays for its parity). The ACKs go the other way and take nothing.
+double write_wire_bound_gbps(double gbps, std::uint64_t message, std::uint64_t mtu, bool vlan) {
+  constexpr std::uint64_t kIfg = 12, kPreambleSfd = 8, kEthernet = 14, kVlan = 4, kIpv4 = 20, kUdp = 8, kBth = 12,
+                          kReth = 16, kIcrc = 4, kFcs = 4;
+  const std::uint64_t frames = (message + mtu - 1) / mtu;
+  const std::uint64_t per_frame =
+      kIfg + kPreambleSfd + kEthernet + (vlan ? kVlan : 0) + kIpv4 + kUdp + kBth + kIcrc + kFcs;
+  const std::uint64_t line_bytes = message + frames * per_frame + kReth;
+  return gbps * static_cast<double>(message) / static_cast<double>(line_bytes);
+}
+
+// The bandwidth this scenario measures (results.json flows[0].bandwidth_gbps, as printed there):
+// 1,000 messages of 64 KiB in 5.351784 ms from the first post to the last completion: the line's
+// 1,000 x 5,349.12 ns plus 2.66 us for the doorbell, the last frame's trip through the switches,
+// its ACK's trip back and the completion; 0.046 % under the bound.
+constexpr double kMeasuredGbps = 97.96508977193399;
 
 // The scenario's fabric, by hand (the arithmetic of tests/ethernet/roce_hca_test.cpp): a frame of
 // 126 bytes (Ethernet 14, IPv4 20, UDP 8, BTH 12, a 64-byte SEND, ICRC 4, FCS 4) whose first byte
 // of preamble leaves its host on edge s reaches the far host's QP (its tail) on the edge this
 // returns. Each switch decides on the first 38 bytes (Ethernet, IPv4, UDP ports) after the 8 of
 // preamble and SFD; cable 125 edges (10 ns); switch 3,750 edges (300 ns), cut-through. With FEC a
-// byte is usable at the end of the 640-byte block holding it plus the decoder's 1,250 edges.
+// byte is usable at the end of the 640-byte block holding it (blocks counted from edge 0) plus the
+// decoder's 1,250 edges (100 ns).
+//   Without FEC, from s = 3,125 (the doorbell's 250 ns after a post at 0): sw1 has the head at
+//   s + 46 + 125 = 3,296, eligible 7,046; sw2's head at 7,046 + 171 = 7,217, eligible 10,967; h2
+//   has the tail at 10,967 + 134 + 125 = 11,226 edges = 898.08 ns.
+//   With RS-FEC: sw1's head at 3,171 -> block end 3,200 + 1,375 = 4,575, eligible 8,325; sw2's
+//   head at 8,371 -> 8,960 + 1,375 = 10,335, eligible 14,085; h2's tail at 14,219 -> 14,720 +
+//   1,375 = 16,095 edges = 1,287.6 ns.
 std::int64_t one_way(std::int64_t s, bool fec) {
   const auto usable = [fec](std::int64_t edge) { return fec ? (edge + 639) / 640 * 640 + 1250 + 125 : edge + 125; };
   const std::int64_t sw1 = usable(s + 8 + 38) + 3750;    // sw1 starts the frame onto sw1 -> sw2
@@ -48,15 +74,14 @@ std::int64_t one_way(std::int64_t s, bool fec) {
 
 TEST_CASE("roce_perftest_write_bw: RC WRITEs of 64 KiB over 100GbE RS-FEC within 0.2 % of the wire bound",
           "[scenarios][perftest][roce]") {
-  // The wire bound: WRITE First 14 + 20 + 8 + BTH 12 + RETH 16 + 4,096 + ICRC 4 + FCS 4 = 4,174
-  // bytes, Middle and Last 4,158: 4,174 + 15 x 4,158 = 66,544 bytes a message, plus 16 x (7
-  // preamble + 1 SFD + 12 inter-frame gap) = 66,864 edges of 80 ps = 5,349.12 ns for 65,536 bytes.
-  const double bound = 65536.0 * 8 / (66864 * 0.08);
-  REQUIRE(bound == Approx(98.0139).epsilon(1e-5));
+  // A message is 16 frames: 16 x (12 + 8 + 14 + 20 + 8 + 12 + 4 + 4) + 16 + 65,536 = 66,864 byte
+  // times of 80 ps = 5,349.12 ns for 65,536 bytes: 98.0139 Gb/s.
+  const double bound = write_wire_bound_gbps(100, 65536, 4096, false);
+  REQUIRE(bound == Approx(65536.0 * 8 / (66864 * 0.08)).epsilon(1e-12));
   const nlohmann::json r = run("roce_perftest_write_bw");
   CHECK(r["fabric"] == "roce");
   CHECK(r["roce"]["rate"] == "100GbE RS(528,514)");
-  CHECK(r["subnet_manager"].is_null());
+  CHECK(r["subnet_manager"]["mode"] == "static");  // no subnet manager: addresses and routes are static
   const auto& f = r["flows"][0];
   CHECK(f["messages_completed"] == 1000);
   CHECK(f["completions"]["IBV_WC_SUCCESS"] == 1000);
@@ -64,12 +89,12 @@ TEST_CASE("roce_perftest_write_bw: RC WRITEs of 64 KiB over 100GbE RS-FEC within
   const double gbps = f["bandwidth_gbps"].get<double>();
   INFO("measured " << gbps << " Gb/s, bound " << bound);
   // Perftest's figure, bytes over first post to last completion: the start (doorbell, the first
-  // message's trip and ACK, the completion) costs about 2.5 us of 5.35 ms.
-  CHECK(gbps <= bound);
-  CHECK(gbps == Approx(bound).epsilon(0.002));
+  // message's trip and ACK, the completion) costs a few microseconds of 5.35 ms.
   CHECK(gbps == kMeasuredGbps);
-  // 16,000 WRITE frames one way and an ACK per message back, every one sent by its host and once
-  // by each switch; nothing dropped.
+  CHECK(gbps <= bound);
+  CHECK(std::abs(gbps - bound) / bound < 0.002);
+  // WRITE frames one way and an ACK per message back, every one sent by its host and once by each
+  // switch; nothing dropped.
   CHECK(r["packets"]["created"] == r["packets"]["delivered"]);
   CHECK(r["packets"]["dropped_total"] == 0);
   CHECK(r["ethernet"]["switch_dropped"] == 0);
@@ -119,48 +144,12 @@ TEST_CASE("roce_perftest_write_bw as a SEND latency test: every sample is the ha
 }
 
 namespace {
-// A RoCE scenario on the two-switch line with `body` after its first lines; exit 2, and the output.
-std::string rejected(const std::string& name, const std::string& body, std::string& path) {
-  const std::string dir = scratch_dir("roce_bad_" + name);
-  path = dir + "/bad.yaml";
-  std::ofstream(path) << "topology: " << IBFSIM_SOURCE_DIR << "/topologies/two_switches_line.yaml\n" << body;
-  CommandResult r = run_ibfsim("run " + path + " -o " + dir + "/out");
-  INFO(r.output);
-  CHECK(r.exit_code == 2);
-  return r.output;
-}
 // Flow i of the leaf-spine test: h<i> on leaf1 to h<8 + i> on leaf2.
 std::string fmt_flow(int i) {
   return "  - {name: w" + std::to_string(i) + ", transport: rc, verb: write, from: h" + std::to_string(i) + ", to: h" +
          std::to_string(8 + i) + ", message_size: 16384, iterations: 8, tx_depth: 4, qp: {mtu: 4096}}\n";
 }
-const std::string kRoceFlow = "fabric: roce\nworkload:\n  - {transport: rc, from: h1, to: h2, verb: write}\n";
 }  // namespace
-
-TEST_CASE("fabric: roce refuses what it does not support yet, each at its key", "[scenarios][input][roce]") {
-  std::string path;
-  std::string out = rejected("kind", "fabric: ethernet\n", path);
-  CHECK(out.find(path + ":2:9: expected infiniband or roce, got 'ethernet'") != std::string::npos);
-  out = rejected("section", "roce: {speed: 100GbE}\n", path);
-  CHECK(out.find(path + ":2:7: expected no `roce:` section without fabric: roce") != std::string::npos);
-  out = rejected("speed", kRoceFlow + "roce: {speed: 40GbE}\n", path);
-  CHECK(out.find(path + ":5:15: expected an Ethernet speed: 25GbE, 50GbE, 100GbE, 200GbE or 400GbE") != std::string::npos);
-  out = rejected("fec", kRoceFlow + "roce: {speed: 200GbE, fec: false}\n", path);
-  CHECK(out.find(path + ":5:29: expected fec: true at this speed, got 200GbE (200GBASE-R, PAM4) always runs RS(544,514)") !=
-        std::string::npos);
-  out = rejected("class", "fabric: roce\nworkload:\n  - {name: c, pattern: permutation, load: 0.5}\n", path);
-  CHECK(out.find(path + ":3:3: expected no traffic classes with fabric: roce (not supported on RoCE yet), got class 'c'") !=
-        std::string::npos);
-  out = rejected("generator", "fabric: roce\nworkload: {name: g, load: 0.5}\n", path);
-  CHECK(out.find(path + ":3:11: expected no UD generator flows with fabric: roce") != std::string::npos);
-  out = rejected("faults", kRoceFlow + "faults:\n  - {at: 1us, link: sw1/2, state: down}\n", path);
-  CHECK(out.find(path + ":6:3: expected no `faults:` section") != std::string::npos);
-  out = rejected("pcap", kRoceFlow + "outputs: {pcap: true}\n", path);
-  CHECK(out.find(path + ":5:10: expected no capture (outputs.pcap) with fabric: roce") != std::string::npos);
-  out = rejected("threads", kRoceFlow + "simulation: {threads: 2}\n", path);
-  CHECK(out.find(path + ":5:23: expected 1 with fabric: roce (the Ethernet modules are not split into partitions yet), "
-                        "got 2") != std::string::npos);
-}
 
 TEST_CASE("fabric: roce on the 128-host leaf-spine: WRITE flows between leaves cross one spine each, every byte "
           "checked",
