@@ -6,12 +6,13 @@
 # fabrics' topology.net and what `ibfsim topo` converts the small topologies to; lft_dump: the
 # golden OpenSM dumps; guid_list: the golden root and compute-node GUID files and guid2lid caches;
 # set_values: --set lines from the documentation's examples; result_table: the tables of two short
-# runs, plain and compressed.
+# runs, plain and compressed; otf2_trace: each file of scenarios/traces/ring_allreduce after the byte
+# that names it (fuzz/otf2_trace.cpp's order).
 set -euo pipefail
 src=$1 seeds=$2 ibfsim=$3
 rm -rf "$seeds/scenario_yaml" "$seeds/topology_yaml" "$seeds/ibnetdiscover" "$seeds/ibsim_net" "$seeds/lft_dump" \
-  "$seeds/guid_list" "$seeds/set_values" "$seeds/result_table"
-mkdir -p "$seeds"/{scenario_yaml,topology_yaml,ibnetdiscover,ibsim_net,lft_dump,guid_list,set_values,result_table}
+  "$seeds/guid_list" "$seeds/set_values" "$seeds/result_table" "$seeds/otf2_trace"
+mkdir -p "$seeds"/{scenario_yaml,topology_yaml,ibnetdiscover,ibsim_net,lft_dump,guid_list,set_values,result_table,otf2_trace}
 cp "$src"/scenarios/*.yaml "$src"/tests/scenarios/data/*.yaml "$seeds/scenario_yaml/"
 cp "$src"/topologies/*.yaml "$seeds/topology_yaml/"
 for d in "$src"/tests/subnet_manager/golden/*/; do
@@ -49,4 +50,10 @@ for compress in false true; do
     if [ -f "$f" ]; then cp "$f" "$seeds/result_table/${compress}_$(basename "$f")"; fi
   done
   rm -rf "$out"
+done
+n=0
+for f in traces.otf2 traces.def traces/0.def traces/0.evt traces/1.def traces/1.evt traces/2.def traces/2.evt \
+         traces/3.def traces/3.evt; do
+  { printf "\\$(printf '%03o' $n)"; cat "$src/scenarios/traces/ring_allreduce/$f"; } > "$seeds/otf2_trace/file_$n"
+  n=$((n + 1))
 done

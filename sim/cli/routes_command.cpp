@@ -49,6 +49,7 @@ int run_routes_scenario(const RoutesOptions& opts, std::ostream& out, std::ostre
   report.guid2lid = opts.guid2lid;
   report.path_sls = opts.path_sls;
   report.deadlock_check = opts.deadlock_check;
+  report.ar_groups = opts.ar_groups;
   write_routes_report(out, r.graph, r.tables, report);
   return 0;
 }
@@ -84,6 +85,8 @@ CLI::App* add_routes_subcommand(CLI::App& app, RoutesOptions& opts) {
                 "Also print every path's SL (SLID DLID SL, or FIRST-LAST where the engine allows several)");
   cmd->add_flag("--deadlock-check", opts.deadlock_check,
                 "Also check the routes' channel dependency graph for cycles, per VL, and print any cycle");
+  cmd->add_flag("--ar-groups", opts.ar_groups,
+                "Also print each switch's adaptive routing groups and the LIDs routed by them (ar_ftree, ar_updn)");
   cmd->add_flag("--no-lfts", opts.no_lfts, "Do not print the LFTs");
   return cmd;
 }
@@ -169,6 +172,7 @@ int run_routes_command(const RoutesOptions& opts, std::ostream& out, std::ostrea
   report.guid2lid = opts.guid2lid;
   report.path_sls = opts.path_sls;
   report.deadlock_check = opts.deadlock_check;
+  report.ar_groups = opts.ar_groups;
   write_routes_report(out, g, t, report);
   return 0;
 }

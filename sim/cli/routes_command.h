@@ -34,6 +34,7 @@ struct RoutesOptions {
   bool path_sls = false;
   bool guid2lid = false;
   bool deadlock_check = false;
+  bool ar_groups = false;
   bool no_lfts = false;
 };
 

@@ -51,6 +51,15 @@ BringUpResult bring_up_scenario(const Scenario& sc) {
     std::vector<PortNum>& lft = r.tables.lft[g];
     lft.assign(static_cast<std::size_t>(sw.lft().top()) + 1, kNoRoute);
     for (std::size_t lid = 0; lid < lft.size(); ++lid) lft[lid] = sw.lft().lookup(static_cast<Lid>(lid));
+    // Its adaptive routing groups likewise, as its SMA was told them.
+    if (r.tables.ar) {
+      const ArTable& held = sw.routing_unit().adaptive();
+      ArSwitchTables& ar = r.tables.ar->by_node[g];
+      ar.groups.clear();
+      for (std::uint16_t k = 1; k < held.group_slots() && !held.group(k).empty(); ++k) ar.groups.push_back(held.group(k));
+      ar.group_of_lid.assign(lft.size(), 0);
+      for (std::size_t lid = 0; lid < lft.size(); ++lid) ar.group_of_lid[lid] = held.group_of(static_cast<Lid>(lid));
+    }
   }
   return r;
 }

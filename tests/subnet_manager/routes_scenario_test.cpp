@@ -91,3 +91,36 @@ TEST_CASE("ibfsim routes SCENARIO with ftree, a roots file and a compute-node fi
   CHECK(r.output.find("expected the path of a GUID list file, got '" + dir + "/none.txt' (no such file)") !=
         std::string::npos);
 }
+
+TEST_CASE("ibfsim routes --ar-groups: the groups the in-band SM programmed, read back from the switches, equal the "
+          "engine's offline",
+          "[subnet_manager][cli][adaptive_routing]") {
+  // Two leaves of two hosts under three spines: each leaf reaches the other leaf's hosts through
+  // any of its three up-ports (3, 4, 5); the spines have one way down to each host, so no group.
+  const std::string dir = scratch_dir("routes_ar_groups");
+  std::ofstream(dir + "/t.yaml") << "defaults: {link: {speed: EDR, width: 4x}}\n"
+                                    "generate: {kind: leaf_spine, leaves: 2, spines: 3, hosts_per_leaf: 2}\n";
+  std::ofstream(dir + "/s.yaml") << "topology: " << dir << "/t.yaml\nsubnet_manager: {routing: ar_ftree}\n";
+  CommandResult r = routes_to(dir + "/s.yaml --no-lfts --ar-groups", dir + "/in_band");
+  REQUIRE(r.exit_code == 0);
+  const std::string in_band = read_file(dir + "/in_band");
+  CHECK(in_band ==
+        "Adaptive routing groups of switch Lid 4 guid 0x0002c90300000005 ('leaf1'): 1 groups, 2 LIDs\n"
+        "group 1: ports 3 4 5\n"
+        "0x0003 group 1 # Channel Adapter portguid 0x0002c90301000004: 'h3'\n"
+        "0x0005 group 1 # Channel Adapter portguid 0x0002c90301000005: 'h4'\n"
+        "Adaptive routing groups of switch Lid 6 guid 0x0002c90300000006 ('leaf2'): 1 groups, 2 LIDs\n"
+        "group 1: ports 3 4 5\n"
+        "0x0001 group 1 # Channel Adapter portguid 0x0002c90301000002: 'h1'\n"
+        "0x0002 group 1 # Channel Adapter portguid 0x0002c90301000003: 'h2'\n"
+        "Adaptive routing groups of switch Lid 7 guid 0x0002c90300000007 ('spine1'): 0 groups, 0 LIDs\n"
+        "Adaptive routing groups of switch Lid 8 guid 0x0002c90300000008 ('spine2'): 0 groups, 0 LIDs\n"
+        "Adaptive routing groups of switch Lid 9 guid 0x0002c90300000009 ('spine3'): 0 groups, 0 LIDs\n");
+  r = routes_to("--topology " + dir + "/t.yaml --routing ar_ftree --no-lfts --ar-groups", dir + "/offline");
+  REQUIRE(r.exit_code == 0);
+  CHECK(read_file(dir + "/offline") == in_band);
+  // An engine without groups says so.
+  r = routes_to("--topology " + dir + "/t.yaml --routing ftree --no-lfts --ar-groups", dir + "/ftree");
+  REQUIRE(r.exit_code == 0);
+  CHECK(read_file(dir + "/ftree") == "no adaptive routing groups (only the ar_ftree and ar_updn engines compute them)\n");
+}

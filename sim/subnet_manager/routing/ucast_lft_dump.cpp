@@ -20,16 +20,26 @@ const char* node_type_str(const SubnetNode& n) {
 
 }  // namespace
 
-void write_ucast_lft_dump(std::ostream& out, const SubnetGraph& g, const RoutingTables& t) {
-  // LID -> owning port.
-  std::vector<SubnetPortRef> owner(static_cast<std::size_t>(t.lft_top) + 1);
+std::vector<SubnetPortRef> lid_owners(const SubnetGraph& g, Lid top) {
+  std::vector<SubnetPortRef> owner(static_cast<std::size_t>(top) + 1);
   for (std::size_t n = 0; n < g.nodes.size(); ++n) {
     for (unsigned p = 0; p <= g.nodes[n].num_ports(); ++p) {
       const LidRange r = g.nodes[n].ports[p].lids;
       if (!r.assigned()) continue;
-      for (unsigned lid = r.first; lid <= r.last && lid <= t.lft_top; ++lid) owner[lid] = {n, static_cast<PortNum>(p)};
+      for (unsigned lid = r.first; lid <= r.last && lid <= top; ++lid) owner[lid] = {n, static_cast<PortNum>(p)};
     }
   }
+  return owner;
+}
+
+std::string describe_lid_owner(const SubnetGraph& g, SubnetPortRef owner) {
+  if (!owner.valid()) return "unknown node and type";
+  const SubnetNode& o = g.nodes[owner.node];
+  return fmt::format("{} portguid 0x{:016x}: '{}'", node_type_str(o), g.port_guid(owner), o.description);
+}
+
+void write_ucast_lft_dump(std::ostream& out, const SubnetGraph& g, const RoutingTables& t) {
+  const std::vector<SubnetPortRef> owner = lid_owners(g, t.lft_top);
   const SwitchIndex sw(g);
   fmt::memory_buffer buf;
   for (std::size_t node : sw.node) {
@@ -40,14 +50,7 @@ void write_ucast_lft_dump(std::ostream& out, const SubnetGraph& g, const Routing
     for (std::size_t lid = 0; lid <= t.lft_top; ++lid) {
       const PortNum port = lid < lft.size() ? lft[lid] : kNoRoute;
       if (port > S.num_ports()) continue;
-      fmt::format_to(std::back_inserter(buf), "0x{:04x} {:03} # ", lid, port);
-      if (owner[lid].valid()) {
-        const SubnetNode& o = g.nodes[owner[lid].node];
-        fmt::format_to(std::back_inserter(buf), "{} portguid 0x{:016x}: '{}'\n", node_type_str(o),
-                       g.port_guid(owner[lid]), o.description);
-      } else {
-        fmt::format_to(std::back_inserter(buf), "unknown node and type\n");
-      }
+      fmt::format_to(std::back_inserter(buf), "0x{:04x} {:03} # {}\n", lid, port, describe_lid_owner(g, owner[lid]));
     }
     fmt::format_to(std::back_inserter(buf), "{} lids dumped\n", t.lft_top);
     // One switch at a time: a large fabric's dump runs to gigabytes.

@@ -23,6 +23,12 @@ namespace ibfsim {
 
 void write_ucast_lft_dump(std::ostream& out, const SubnetGraph& g, const RoutingTables& t);
 
+// [LID 0..top]: the port that owns the LID (invalid for none).
+std::vector<SubnetPortRef> lid_owners(const SubnetGraph& g, Lid top);
+// What a dump line says after "# " about a LID's owner: "Switch portguid 0x...: 'NAME'" (or
+// "Channel Adapter", "Router"), or "unknown node and type".
+std::string describe_lid_owner(const SubnetGraph& g, SubnetPortRef owner);
+
 // One switch block of a dump as read back.
 struct DumpedLft {
   Guid switch_guid = 0;

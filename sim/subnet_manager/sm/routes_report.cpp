@@ -5,6 +5,7 @@
 #include <map>
 #include <string>
 
+#include "sim/subnet_manager/routing/ar_groups_dump.h"
 #include "sim/subnet_manager/routing/deadlock_check.h"
 #include "sim/subnet_manager/sm/guid2lid_file.h"
 #include "sim/subnet_manager/routing/ucast_lft_dump.h"
@@ -31,6 +32,7 @@ void write_routes_report(std::ostream& out, const SubnetGraph& g, const RoutingT
       }
   }
   if (opts.deadlock_check) out << format_deadlock_report(g, check_deadlock(g, t));
+  if (opts.ar_groups) write_ar_groups_dump(out, g, t);
 }
 
 }  // namespace ibfsim

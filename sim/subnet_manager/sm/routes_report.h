@@ -7,7 +7,8 @@
 //   3. with path_sls, every path's SL: "SLID DLID SL" (LIDs as 0x%04x), or "SLID DLID FIRST-LAST"
 //      where the engine allows several (dfsssp), for every pair of LIDs of CA ports and switch
 //      port 0s, source ascending then destination; the form of the golden runs' path-sls.txt;
-//   4. the deadlock check (deadlock_check.h).
+//   4. the deadlock check (deadlock_check.h);
+//   5. with ar_groups, the adaptive routing groups (ar_groups_dump.h).
 #pragma once
 #include <ostream>
 
@@ -21,6 +22,7 @@ struct RoutesReportOptions {
   bool guid2lid = false;
   bool path_sls = false;
   bool deadlock_check = false;
+  bool ar_groups = false;
 };
 
 void write_routes_report(std::ostream& out, const SubnetGraph& g, const RoutingTables& t, const RoutesReportOptions& opts);
