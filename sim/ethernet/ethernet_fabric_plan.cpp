@@ -51,11 +51,11 @@ class PlanBuilder {
     sw(s).neighbour_macs[sp - 1] = sw(t).port_macs[tp - 1];
     sw(t).neighbour_macs[tp - 1] = sw(s).port_macs[sp - 1];
   }
-  // Host h of leaf s on port h of s.
-  void add_host(unsigned s, unsigned h) {
+  // A host on port h of switch s (named h<s>_<h> unless named).
+  void add_host(unsigned s, unsigned h, std::string name = {}) {
     IBFSIM_CHECK(h <= kMaxNumbered, "Ethernet fabric: at most 250 hosts per switch");
     EthernetNodePlan n;
-    n.name = fmt::format("h{}_{}", s, h);
+    n.name = name.empty() ? fmt::format("h{}_{}", s, h) : std::move(name);
     n.port_macs = {host_mac(s, h)};
     n.neighbour_macs = {sw(s).port_macs[h - 1]};
     n.ip = host_ip(s, h);
@@ -63,7 +63,7 @@ class PlanBuilder {
     sw(s).neighbour_macs[h - 1] = n.port_macs[0];
     plan.cables.push_back({s - 1, static_cast<PortNum>(h), plan.nodes.size(), 1});
     plan.nodes.push_back(std::move(n));
-    leaf_hosts[s] = h;
+    leaf_hosts[s].push_back(static_cast<PortNum>(h));
   }
   void finish_routes(unsigned switches) {
     // Switch-to-switch ports: (neighbour switch, port) per switch.
@@ -91,8 +91,7 @@ class PlanBuilder {
       const IpPrefix subnet{host_ip(dst, 0), 24};
       for (unsigned s = 1; s <= switches; ++s) {
         if (s == dst) {
-          for (unsigned h = 1; h <= leaf_hosts[dst]; ++h)
-            sw(s).routes.add(IpPrefix{host_ip(dst, h), 32}, {static_cast<PortNum>(h)});
+          for (const PortNum h : leaf_hosts[dst]) sw(s).routes.add(IpPrefix{host_ip(dst, h), 32}, {h});
           continue;
         }
         if (dist[s] == std::numeric_limits<unsigned>::max()) continue;
@@ -106,7 +105,7 @@ class PlanBuilder {
   }
 
   EthernetFabricPlan plan;
-  std::map<unsigned, unsigned> leaf_hosts;  // switch -> its hosts
+  std::map<unsigned, std::vector<PortNum>> leaf_hosts;  // switch -> the ports its hosts are on
 };
 
 }  // namespace
@@ -167,6 +166,21 @@ EthernetFabricPlan ethernet_line(unsigned switches, unsigned hosts_per_switch, s
   for (unsigned s = 1; s <= switches; ++s)
     for (unsigned h = 1; h <= hosts_per_switch; ++h) b.add_host(s, h);
   b.finish_routes(switches);
+  return std::move(b.plan);
+}
+
+EthernetFabricPlan ethernet_plan(const EthernetShape& shape, std::uint64_t seed) {
+  const auto n = static_cast<unsigned>(shape.switches.size());
+  PlanBuilder b(n, seed);
+  for (unsigned s = 1; s <= n; ++s) {
+    const EthernetShape::Switch& sw = shape.switches[s - 1];
+    IBFSIM_CHECK(sw.ports >= 1 && sw.ports <= kMaxNumbered, "Ethernet fabric: 1 to 250 ports a switch");
+    b.sw(s).name = sw.name;
+    for (unsigned p = 0; p < sw.ports; ++p) b.add_port(s);
+  }
+  for (const EthernetShape::Link& l : shape.links) b.cable_switches(static_cast<unsigned>(l.a + 1), l.a_port, static_cast<unsigned>(l.b + 1), l.b_port);
+  for (const EthernetShape::Host& h : shape.hosts) b.add_host(static_cast<unsigned>(h.switch_index + 1), h.port, h.name);
+  b.finish_routes(n);
   return std::move(b.plan);
 }
 

@@ -54,6 +54,32 @@ struct EthernetFabricPlan {
   std::size_t find(const std::string& name) const;
 };
 
+// Any fabric of L3 switches with one-port hosts, as a topology gives it (fabric/ethernet_topology.h):
+// switch s (0-based here) is switch s + 1 of the addressing above, and a host on port p of switch
+// s + 1 gets the MAC 02:00:00:00:(s+1):p and the IP 10.0.(s+1).p. Routes as above: shortest paths
+// between switches, every equal-cost next hop in the ECMP group.
+struct EthernetShape {
+  struct Switch {
+    std::string name;
+    unsigned ports = 0;  // 1 to 250
+  };
+  struct Host {
+    std::string name;
+    std::size_t switch_index = 0;
+    PortNum port = 0;  // on the switch
+  };
+  struct Link {  // between two switches
+    std::size_t a = 0;
+    PortNum a_port = 0;
+    std::size_t b = 0;
+    PortNum b_port = 0;
+  };
+  std::vector<Switch> switches;  // at most 250
+  std::vector<Host> hosts;
+  std::vector<Link> links;
+};
+EthernetFabricPlan ethernet_plan(const EthernetShape& shape, std::uint64_t seed);
+
 // `leaves` leaf switches (leaf1..), each with `hosts_per_leaf` hosts (h<leaf>_<i>, ports 1..n) and
 // one cable to each of `spines` spine switches (spine1..: leaf port n + s; spine port l: leaf l).
 EthernetFabricPlan ethernet_leaf_spine(unsigned leaves, unsigned spines, unsigned hosts_per_leaf, std::uint64_t seed);

@@ -1,5 +1,7 @@
 #include "sim/fabric/roce_hca_fabric.h"
 
+#include <string>
+
 #include "sim/core/error.h"
 
 namespace ibfsim {
@@ -48,6 +50,10 @@ RoceHcaFabric::RoceHcaFabric(EthernetFabricPlan plan, RoceHcaFabricOptions optio
     links_.push_back(std::make_unique<EthernetLink>(port(c.a, c.a_port), module(c.a), port(c.b, c.b_port),
                                                     module(c.b), options.rate, options.propagation_edges,
                                                     options.fec_decoder, id, id + 1));
+    const std::string a = plan_.nodes[c.a].name + "/" + std::to_string(c.a_port);
+    const std::string b = plan_.nodes[c.b].name + "/" + std::to_string(c.b_port);
+    link_names_.emplace_back(id, a + "->" + b);
+    link_names_.emplace_back(id + 1, b + "->" + a);
     id += 2;
   }
 }

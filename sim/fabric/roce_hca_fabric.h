@@ -3,13 +3,14 @@
 // gateway from the plan), an EthernetLink per cable, every link at one rate. No subnet manager:
 // the routes are the plan's L3 tables, the links are up from time 0. Each host port gets a LID as
 // its handle (1, 2, ... in the plan's host order): QPs name their peers by it, as on InfiniBand,
-// and the fabric's RoceAddressBook maps it to the host's IP. What a scenario's `fabric: roce` will
-// build (not wired into scenarios yet).
+// and the fabric's RoceAddressBook maps it to the host's IP. What a scenario's `fabric: roce`
+// builds (workload/roce_run.h).
 #pragma once
 #include <cstddef>
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/core/ids.h"
@@ -54,6 +55,8 @@ class RoceHcaFabric {
   const RoceAddressBook& addresses() const { return *book_; }
   // Every transmitter of the fabric writes the frames it starts to `sink` (pcap captures).
   void set_capture(FrameCaptureSink* sink);
+  // Each cable direction's id in captures and its name, "h1/1->sw1/1" (plan node names, ports).
+  const std::vector<std::pair<std::uint32_t, std::string>>& link_names() const { return link_names_; }
 
  private:
   EthernetPort& port(std::size_t node, PortNum p);
@@ -64,6 +67,7 @@ class RoceHcaFabric {
   std::vector<std::unique_ptr<Hca>> hcas_;                // by node index
   std::vector<std::unique_ptr<EthernetSwitch>> switches_;  // by node index
   std::vector<std::unique_ptr<EthernetLink>> links_;
+  std::vector<std::pair<std::uint32_t, std::string>> link_names_;
 };
 
 }  // namespace ibfsim

@@ -86,14 +86,7 @@ void add_flows(const ScenarioRun& run, RunFacts& f) {
 std::vector<HcaModelFacts> hca_models(const ScenarioRun& run) {
   std::vector<HcaModelFacts> out;
   if (run.verbs_flows.empty()) return out;
-  for (std::size_t n : run.hca_nodes) {
-    const HcaConfig& c = run.models[n];
-    out.push_back(HcaModelFacts{run.fabric->topology().nodes[n].name, c.doorbell_to_wire, c.wire_to_completion,
-                                c.host.pcie_gen, c.host.pcie_width, c.host.max_payload, c.host.unlimited,
-                                c.host.unlimited ? 0.0 : host_interface_bytes_per_second(c.host) / 1e9, c.p_keys,
-                                c.memory_keys == MemoryKeyMode::kSequential ? "" : memory_key_mode_name(c.memory_keys),
-                                c.rc_out_of_order});
-  }
+  for (std::size_t n : run.hca_nodes) out.push_back(hca_model_facts(run.fabric->topology().nodes[n].name, run.models[n]));
   return out;
 }
 
@@ -231,6 +224,14 @@ struct BringUpWork {
 };
 
 }  // namespace
+
+HcaModelFacts hca_model_facts(const std::string& hca, const HcaConfig& c) {
+  return HcaModelFacts{hca, c.doorbell_to_wire, c.wire_to_completion, c.host.pcie_gen, c.host.pcie_width,
+                       c.host.max_payload, c.host.unlimited,
+                       c.host.unlimited ? 0.0 : host_interface_bytes_per_second(c.host) / 1e9, c.p_keys,
+                       c.memory_keys == MemoryKeyMode::kSequential ? "" : memory_key_mode_name(c.memory_keys),
+                       c.rc_out_of_order};
+}
 
 std::vector<std::pair<std::string, std::size_t>> cable_rates(const Topology& topo) {
   std::map<std::pair<int, unsigned>, std::pair<std::string, std::size_t>> rates;  // by speed, then width

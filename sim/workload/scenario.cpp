@@ -411,7 +411,7 @@ Scenario parse_scenario(const YAML::Node& root, const std::string& path,
   m.check_no_unknown_keys(
       {"topology", "seed", "workload", "phases", "outputs", "link", "faults", "multicast", "phy", "hca_model",
        "congestion_control", "subnet_manager", "attacks", "simulation", "collectives", "ipoib",
-       "cm", "trace", "shared_receive_queue", "intra_node"});
+        "cm", "trace", "shared_receive_queue", "intra_node", "fabric", "roce"});
   Scenario s;
   s.file = path;
   YamlValue topo = m.get("topology");
@@ -474,6 +474,7 @@ Scenario parse_scenario(const YAML::Node& root, const std::string& path,
       break;
     }
   if (!s.verbs_flows.empty() || !s.classes.empty() || !s.collectives.empty() || s.trace) require_connected(s.topology);
+  parse_fabric_kind(m, s);
   return s;
 }
 

@@ -18,6 +18,7 @@
 #include "sim/workload/intra_node_spec.h"
 #include "sim/workload/ipoib_spec.h"
 #include "sim/workload/nccl_spec.h"
+#include "sim/workload/roce_spec.h"
 #include "sim/workload/trace_replay_spec.h"
 #include "sim/workload/traffic_class_spec.h"
 #include "sim/workload/cm_spec.h"
@@ -104,6 +105,8 @@ struct Scenario {
   CmSpec cm;                                    // `cm:` (flows with connect: cm)
   std::optional<TraceReplaySpec> trace;         // `trace:` (trace_replay_spec.h)
   SrqSpec srq;                                  // `shared_receive_queue:` (flows with srq: true)
+  FabricKind fabric = FabricKind::kInfiniband;  // `fabric:`
+  RoceSpec roce;                                // `roce:` (fabric: roce only)
 };
 
 // Where the scenario's subnet manager runs: the named HCA, or the first HCA (declaration order)

@@ -9,6 +9,7 @@
 #include "sim/report/run_summary.h"
 #include "sim/core/calendar_process.h"
 #include "sim/core/stop_signals.h"
+#include "sim/workload/roce_run.h"
 #include "sim/workload/scenario_run_phases.h"
 
 namespace ibfsim {
@@ -25,6 +26,7 @@ std::string run_header(const Scenario& sc) {
   f.switches = sc.topology.switches().size();
   f.cables = sc.topology.cables.size();
   f.cable_rates = cable_rates(sc.topology);
+  if (sc.fabric == FabricKind::kRoce) f.cable_rates = {{"RoCE v2, " + sc.roce.rate.name(), f.cables}};
   return fmt::format("ibfsim {}: {} (seed {})\n", IBFSIM_VERSION_STRING, sc.file, sc.seed) + fabric_line(f);
 }
 
@@ -33,6 +35,7 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
   // sc_stop() at the end of the drain phase is how a run normally ends: no message for it.
   sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   std::filesystem::create_directories(out_dir);
+  if (sc.fabric == FabricKind::kRoce) return run_roce_scenario(sc, out_dir);
   ScenarioRun run(sc, out_dir);
   build_fabric(run);
   set_results_pending();  // from here a second stop signal waits for the results (stop_signals.h)

@@ -33,6 +33,9 @@
 
 namespace ibfsim {
 
+// The HCA model `hca` ran with (results.json "hca_models", hca_model.csv).
+HcaModelFacts hca_model_facts(const std::string& hca, const HcaConfig& c);
+
 // Cables per rate they carry, slowest first (RunFacts::cable_rates).
 std::vector<std::pair<std::string, std::size_t>> cable_rates(const Topology& topo);
 

@@ -1,0 +1,206 @@
+#include "sim/workload/roce_run.h"
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "sim/core/calendar_process.h"
+#include "sim/core/error.h"
+#include "sim/core/rank_exchange.h"
+#include "sim/core/stop_signals.h"
+#include "sim/fabric/ethernet_pcap_capture.h"
+#include "sim/fabric/roce_fabric_statistics.h"
+#include "sim/report/fact_tables.h"
+#include "sim/report/result_tables.h"
+#include "sim/report/results_json.h"
+#include "sim/report/run_results.h"
+#include "sim/report/run_summary.h"
+#include "sim/report/stat_tables.h"
+#include "sim/report/table_file.h"
+#include "sim/workload/run_observer.h"
+#include "sim/workload/scenario_run_phases.h"
+
+namespace ibfsim {
+
+RoceHcaFabricOptions roce_fabric_options(const Scenario& sc, const EthernetFabricPlan& plan,
+                                         std::vector<HcaConfig>& models) {
+  const RoceSpec& r = sc.roce;
+  RoceHcaFabricOptions o;
+  o.rate = r.rate;
+  const Time edge = static_cast<Time>(r.rate.info().byte_period_fs);
+  o.propagation_edges = static_cast<std::uint64_t>((r.cable_delay + edge / 2) / edge);  // nearest edge
+  o.fec_decoder = r.fec_decoder;
+  o.cut_through = r.cut_through;
+  o.switch_latency = r.switch_latency;
+  o.switch_buffer_bytes = r.switch_buffer_bytes;
+  o.hca.carry_payload = sc.outputs.data_check;
+  models.assign(plan.nodes.size(), HcaConfig{});
+  o.configure_hca = [&sc, &plan, &models](std::size_t node, HcaConfig& c) {
+    sc.hca_model.apply(plan.nodes[node].name, c);
+    c.roce_ports[0].dscp = sc.roce.dscp;
+    c.roce_ports[0].pcp = sc.roce.pcp;
+    models[node] = c;
+  };
+  return o;
+}
+
+namespace {
+
+// What the run built and measured, destroyed in reverse order: the flows before the fabric.
+struct RoceRun {
+  explicit RoceRun(const Scenario& s) : sc(s), plan(ethernet_plan_from_topology(s.topology, s.seed)) {}
+  const Scenario& sc;
+  EthernetFabricPlan plan;
+  PacketPool pool;
+  PacketLedger ledger;
+  std::vector<HcaConfig> models;  // [plan node]
+  std::unique_ptr<RoceHcaFabric> fabric;
+  Time start = 0, measure_begin = 0, measure_end = 0, end_limit = 0, end = 0, settle = 0;
+  std::optional<TrafficStats> all_stats;
+  std::vector<TrafficStats> flow_stats;  // none: no generator flows on RoCE
+  std::vector<FaultWatch> watches;
+  std::vector<std::unique_ptr<TrafficClass>> classes;
+  std::vector<std::unique_ptr<VerbsFlow>> verbs_flows;
+  std::optional<RunObserver> observer;
+  std::unique_ptr<EthernetPcapCapture> capture;  // outputs.pcap: trace.pcap, trace_links.csv
+};
+
+// The verbs flows, each between two HCAs named by the topology, as create_verbs_flows does on
+// InfiniBand: set up now (time 0), started at phases.start + the flow's start.
+void start_verbs_flows(RoceRun& run) {
+  const Scenario& sc = run.sc;
+  // As on InfiniBand, every HCA's first QP is the UD generator's (kGeneratorQpn, unused here): the
+  // verbs flows' QPs get the same numbers, and the observer tells their packets from the generator's.
+  for (const std::size_t n : run.plan.hosts()) {
+    run.fabric->hca(n)->create_ud_qp(0x11111111);
+    run.settle = std::max(run.settle, run.models[n].wire_to_completion);
+  }
+  run.all_stats.emplace(run.measure_begin, run.measure_end);
+  Hca& clock = *run.fabric->hca(run.plan.hosts().front());
+  run.observer.emplace(*run.all_stats, run.flow_stats, run.ledger, run.measure_end, false, run.verbs_flows, run.settle,
+                       &clock, run.watches, run.classes);
+  for (std::size_t i = 0; i < sc.verbs_flows.size(); ++i) {
+    const VerbsFlowSpec& v = sc.verbs_flows[i];
+    const std::size_t a = run.plan.find(v.from), b = run.plan.find(v.to);
+    run.verbs_flows.push_back(std::make_unique<VerbsFlow>(v, i, *run.fabric->hca(a), *run.fabric->hca(b),
+                                                          run.models[a], run.models[b], sc.outputs.data_check,
+                                                          run.start + v.start, *run.observer));
+    run.verbs_flows.back()->setup();
+  }
+  run.observer->watch_flows();
+  for (const std::size_t n : run.plan.hosts()) run.fabric->hca(n)->set_delivery_observer(&*run.observer);
+}
+
+RunFacts roce_run_facts(const RoceRun& run, const std::string& dir, bool partial) {
+  const Scenario& sc = run.sc;
+  RunFacts f;
+  f.version = IBFSIM_VERSION_STRING;
+  f.scenario_file = sc.file;
+  f.topology_file = sc.topology_file;
+  f.partial = partial;
+  if (partial) f.stopped_by = signal_name(stop_signal());
+  f.warnings = sc.warnings;
+  f.hcas = run.plan.hosts().size();
+  f.switches = run.plan.switches().size();
+  f.cables = run.plan.cables.size();
+  f.cable_rates = {{sc.roce.rate.name(), f.cables}};
+  f.seed = sc.seed;
+  f.start = run.start, f.warmup = sc.phases.warmup, f.measure = sc.phases.measure, f.drain_limit = sc.phases.drain;
+  f.end = run.end, f.fabric_up = 0;
+  f.start_given = sc.phases.start.has_value();
+  const PacketLedger& L = run.ledger;
+  f.drained = L.created_count() == L.delivered_count() + L.dropped_total() + L.replicated_count();
+  f.latency = &run.all_stats->latency();
+  f.network_latency = &run.all_stats->network_latency();
+  for (const auto& v : run.verbs_flows) {
+    f.flows.emplace_back(v->results());
+    f.verbs_summaries.push_back(v->summary());
+  }
+  f.throughput.window = sc.phases.measure;
+  if (!run.verbs_flows.empty())
+    for (const std::size_t n : run.plan.hosts()) f.hca_models.push_back(hca_model_facts(run.plan.nodes[n].name, run.models[n]));
+  f.results_path = (std::filesystem::path(dir) / "results.json").string();
+  return f;
+}
+
+// What results.json says of the Ethernet fabric a RoCE run built.
+nlohmann::json roce_settings_json(const RoceSpec& r) {
+  nlohmann::json j;
+  j["rate"] = r.rate.name();
+  j["cable_delay_ns"] = to_ns(r.cable_delay);
+  j["fec_decoder_latency_ns"] = to_ns(r.fec_decoder);
+  j["cut_through"] = r.cut_through;
+  j["switch_latency_ns"] = to_ns(r.switch_latency);
+  j["switch_buffer_bytes"] = r.switch_buffer_bytes;
+  j["dscp"] = r.dscp;
+  j["pcp"] = r.pcp ? nlohmann::json(*r.pcp) : nlohmann::json(nullptr);
+  j["addressing"] = "static: IPv4 10.0.<switch>.<port>, routes by shortest paths with ECMP, no subnet manager";
+  return j;
+}
+
+}  // namespace
+
+RunResult run_roce_scenario(const Scenario& sc, const std::string& out_dir) {
+  if (ranks::several())
+    throw InputError(fmt::format("{}: started as one of {} MPI ranks, but a run with fabric: roce does not support "
+                                 "ranks yet: run it without mpirun",
+                                 sc.file, ranks::size()));
+  RoceRun run(sc);
+  const RoceHcaFabricOptions options = roce_fabric_options(sc, run.plan, run.models);
+  run.fabric = std::make_unique<RoceHcaFabric>(run.plan, options, run.pool, run.ledger);
+  if (sc.outputs.pcap) {
+    run.capture = std::make_unique<EthernetPcapCapture>((std::filesystem::path(out_dir) / "trace.pcap").string());
+    for (const auto& [id, name] : run.fabric->link_names()) run.capture->name_link(id, name);
+    run.fabric->set_capture(run.capture.get());
+  }
+  // The fabric is up at time 0: traffic starts then, or when the scenario says.
+  run.start = sc.phases.start.value_or(0);
+  run.measure_begin = run.start + sc.phases.warmup;
+  run.measure_end = run.measure_begin + sc.phases.measure;
+  run.end_limit = run.start + sc.phases.limit;
+  set_results_pending();
+  start_verbs_flows(run);
+  const auto wall_start = std::chrono::steady_clock::now();
+  const double cpu_start = process_cpu_seconds();
+  if (!CalendarProcess::stop_requested()) CalendarProcess::run_for(run.end_limit);
+  const bool partial = CalendarProcess::stop_requested();
+  ScheduledModule::rethrow_failure();
+  run.end = ScheduledModule::now();
+  if (run.capture) run.capture->close();
+
+  CollectedResults c;
+  c.facts = roce_run_facts(run, out_dir, partial);
+  register_roce_fabric_statistics(c.registry, *run.fabric, run.ledger);
+  register_fact_tables(c.registry, c.facts);
+  c.statistics = c.registry.snapshot(kResultsTop);
+  c.results = run_results_json(c.facts, c.statistics);
+  c.results["fabric"] = "roce";
+  c.results["roce"] = roce_settings_json(sc.roce);
+  // The tables the registry has rows for (hca_model.csv), then results.json with their index.
+  const std::filesystem::path dir(out_dir);
+  const bool compress = sc.outputs.compress;
+  const std::vector<StatKindInfo> kinds = c.registry.kind_infos();
+  nlohmann::json index = nlohmann::json::object();
+  for (const ResultTable& rt : result_tables()) {
+    if (!has_stats_output(kinds, rt.output)) continue;
+    const std::string file = table_file_name(rt.name, compress);
+    TableFile t((dir / file).string(), compress);
+    write_stats_csv(c.registry, rt.output, [&t](std::string_view line) { t.write(line); });
+    t.close();
+    index[rt.name] = {{"file", file}, {"rows", t.lines() ? t.lines() - 1 : 0}};
+  }
+  c.results["tables"] = index;
+  write_json_atomically((dir / "results.json").string(), c.results);
+
+  RunResult r;
+  r.summary = run_summary(c.facts, c.results);
+  r.results = std::move(c.results);
+  r.simulate_wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  r.simulate_cpu_seconds = process_cpu_seconds() - cpu_start;
+  r.partial = partial;
+  return r;
+}
+
+}  // namespace ibfsim

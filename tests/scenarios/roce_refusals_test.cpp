@@ -1,0 +1,107 @@
+// What a scenario with `fabric: roce` does not support yet, and bad `fabric:` / `roce:` values:
+// each an error at its file, line and column (the workload entry, the section or the key), exit 2,
+// before anything runs.
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <string>
+
+#include "tests/support/run_command.h"
+
+using namespace ibfsim::test;
+
+namespace {
+
+// A scenario whose first line is `topology: <topology>` and then `body`; runs it, expects exit 2
+// and returns what ibfsim printed. `path` receives the scenario's path (messages start with it).
+std::string rejected(const std::string& name, const std::string& body, std::string& path,
+                     const std::string& topology = "two_switches_line.yaml", const std::string& flags = "") {
+  const std::string dir = scratch_dir("roce_bad_" + name);
+  path = dir + "/bad.yaml";
+  std::ofstream(path) << "topology: " << IBFSIM_SOURCE_DIR << "/topologies/" << topology << "\n" << body;
+  const CommandResult r = run_ibfsim("run " + path + " -o " + dir + "/out " + flags);
+  INFO(r.output);
+  CHECK(r.exit_code == 2);
+  return r.output;
+}
+
+bool has(const std::string& out, const std::string& want) {
+  INFO(out);
+  INFO("want: " << want);
+  return out.find(want) != std::string::npos;
+}
+
+// Lines 2 to 4: the fabric and one WRITE flow (h1 to h2), which a RoCE run supports.
+const std::string kRoceFlow = "fabric: roce\nworkload:\n  - {transport: rc, from: h1, to: h2, verb: write}\n";
+
+}  // namespace
+
+TEST_CASE("fabric: and roce: values are checked, each at its key", "[scenarios][input][roce]") {
+  std::string p;
+  std::string out = rejected("kind", "fabric: ethernet\n", p);
+  CHECK(has(out, p + ":2:9: expected infiniband or roce, got 'ethernet'"));
+  out = rejected("section", "roce: {speed: 100GbE}\n", p);
+  CHECK(has(out, p + ":2:7: expected no `roce:` section without fabric: roce"));
+  out = rejected("speed", kRoceFlow + "roce: {speed: 40GbE}\n", p);
+  CHECK(has(out, p + ":5:15: expected an Ethernet speed: 25GbE, 50GbE, 100GbE, 200GbE or 400GbE"));
+  out = rejected("fec", kRoceFlow + "roce: {speed: 200GbE, fec: false}\n", p);
+  CHECK(has(out, p + ":5:28: expected fec: true at this speed"));
+  out = rejected("dscp", kRoceFlow + "roce: {dscp: 64}\n", p);
+  CHECK(has(out, p + ":5:14: expected"));
+  out = rejected("unknown", kRoceFlow + "roce: {mtu: 4096}\n", p);
+  CHECK(has(out, p + ":5:8:"));
+}
+
+TEST_CASE("fabric: roce refuses the workloads it does not run yet, each at its workload entry",
+          "[scenarios][input][roce]") {
+  std::string p;
+  std::string out = rejected("generator", "fabric: roce\nworkload: {name: g, load: 0.5}\n", p);
+  CHECK(has(out, p + ":3:11: expected no UD generator flows with fabric: roce (not supported on RoCE yet), got flow 'g'"));
+  out = rejected("class", kRoceFlow + "  - {name: c, pattern: permutation, load: 0.5}\n", p);
+  CHECK(has(out, p + ":5:5: expected no traffic classes with fabric: roce (not supported on RoCE yet), got class 'c'"));
+  out = rejected("cm", "fabric: roce\nworkload:\n  - {name: w, transport: rc, from: h1, to: h2, verb: write, connect: cm}\n", p);
+  CHECK(has(out, p + ":4:5: expected connect: static with fabric: roce"));
+  out = rejected("srq", "fabric: roce\nworkload:\n  - {name: w, transport: rc, from: h1, to: h2, verb: send, srq: true}\n", p);
+  CHECK(has(out, p + ":4:5: expected no srq: true with fabric: roce (not supported on RoCE yet), got verbs flow 'w'"));
+}
+
+TEST_CASE("fabric: roce refuses collectives, SHARP, congestion control, faults and routers, each at its section",
+          "[scenarios][input][roce]") {
+  std::string p;
+  std::string out = rejected(
+      "collectives", "fabric: roce\ncollectives:\n  - {op: allreduce, algorithm: ring, min_bytes: 8, max_bytes: 8}\n", p);
+  CHECK(has(out, p + ":4:3: expected no `collectives:` section with fabric: roce (collectives, NCCL-style or SHARP, "
+                     "are not on RoCE yet)"));
+  out = rejected("sharp", "fabric: roce\ncollectives:\n  - {op: allreduce, algorithm: sharp, min_bytes: 8, max_bytes: 8}\n",
+                 p);
+  CHECK(has(out, p + ":4:3: expected no `collectives:` section with fabric: roce"));
+  out = rejected("cc", kRoceFlow + "congestion_control: {enabled: true}\n", p);
+  CHECK(has(out, p + ":5:21: expected no `congestion_control:` section with fabric: roce (InfiniBand's congestion "
+                     "control; ECN marking and DCQCN are not on RoCE yet)"));
+  out = rejected("faults", kRoceFlow + "faults:\n  - {at: 1us, link: sw1/2, state: down}\n", p);
+  CHECK(has(out, p + ":6:3: expected no `faults:` section with fabric: roce (link faults are not on Ethernet links yet)"));
+  out = rejected("routers", "fabric: roce\nworkload:\n  - {transport: rc, from: h1, to: h3, verb: write}\n", p,
+                 "two_subnets.yaml");
+  CHECK(has(out, p + ":1:11: expected a topology without routers with fabric: roce (routers join InfiniBand subnets), "
+                     "got router r1"));
+  out = rejected("sm", kRoceFlow + "subnet_manager: {host: h1}\n", p);
+  CHECK(has(out, p + ":5:17: expected no `subnet_manager:` section with fabric: roce (no subnet manager: addresses "
+                     "and routes are static)"));
+}
+
+TEST_CASE("fabric: roce refuses threads, link packets, packet logs and time series, each at its key",
+          "[scenarios][input][roce]") {
+  std::string p;
+  std::string out = rejected("threads", kRoceFlow + "simulation: {threads: 2}\n", p);
+  CHECK(has(out, p + ":5:23: expected 1 with fabric: roce (the Ethernet modules are not split into partitions yet), "
+                     "got 2"));
+  out = rejected("threads_flag", kRoceFlow, p, "two_switches_line.yaml", "--threads 2");
+  CHECK(has(out, "expected 1 with fabric: roce (the Ethernet modules are not split into partitions yet), got 2"));
+  out = rejected("link_packets", kRoceFlow + "outputs: {pcap: true, pcap_link_packets: true}\n", p);
+  CHECK(has(out, p + ":5:42: expected no link packets (Ethernet has none: outputs.pcap captures every frame) with "
+                     "fabric: roce, got 'true'"));
+  out = rejected("packet_log", kRoceFlow + "outputs: {packet_log: true}\n", p);
+  CHECK(has(out, p + ":5:23: expected no packet log (not on RoCE yet) with fabric: roce, got 'true'"));
+  out = rejected("time_series", kRoceFlow + "outputs: {time_series: {interval: 1us}}\n", p);
+  CHECK(has(out, p + ":5:24: expected no time series (not on RoCE yet) with fabric: roce"));
+}
