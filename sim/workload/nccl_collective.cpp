@@ -129,9 +129,9 @@ void NcclCollective::setup(Time begin, NcclCollective* after) {
   else ranks_.front()->hca->schedule<&NcclCollective::size_starts>(begin, this);
 }
 
-// One RC QP at each end, connected RESET -> INIT -> RTR -> RTS, receives posted; each end's QP
-// sends that direction's connection.
-void NcclCollective::connect_pair(std::uint32_t channel, std::uint32_t a, std::uint32_t b) {
+// One RC QP at ranks a and b, connected RESET -> INIT -> RTR -> RTS, as a collective's connections
+// use them: [0] at a, [1] at b.
+std::array<QueuePair*, 2> NcclCollective::rc_qps(std::uint32_t a, std::uint32_t b) {
   const std::uint32_t end[2] = {a, b};
   RcPairEnd ends[2];
   for (int i = 0; i < 2; ++i) {
@@ -145,7 +145,14 @@ void NcclCollective::connect_pair(std::uint32_t channel, std::uint32_t a, std::u
   settings.mtu = spec_.mtu;
   settings.sl = spec_.sl;
   settings.who = "collective";
-  const std::array<QueuePair*, 2> qp = connect_rc_pair(ends, settings);
+  return connect_rc_pair(ends, settings);
+}
+
+// Both directions between a and b on one QP pair, receives posted; each end's QP sends that
+// direction's connection.
+void NcclCollective::connect_pair(std::uint32_t channel, std::uint32_t a, std::uint32_t b) {
+  const std::uint32_t end[2] = {a, b};
+  const std::array<QueuePair*, 2> qp = rc_qps(a, b);
   for (int i = 0; i < 2; ++i) {
     Rank& r = *ranks_[end[i]];
     for (std::uint32_t k = 0; k < kRecvDepth; ++k) {
@@ -174,20 +181,7 @@ std::uint32_t NcclCollective::sender_for(std::uint32_t src, std::uint32_t dst) c
 }
 
 void NcclCollective::connect_directed(std::uint32_t channel, std::uint32_t src, std::uint32_t dst, std::uint32_t via) {
-  const std::uint32_t end[2] = {via, dst};
-  RcPairEnd ends[2];
-  for (int i = 0; i < 2; ++i) {
-    const Rank& r = *ranks_[end[i]];
-    ends[i] = RcPairEnd{r.hca, r.pd, r.send_cq, r.recv_cq};
-  }
-  RcPairSettings settings;
-  settings.max_send_wr = 2 * kNcclSteps;
-  settings.max_recv_wr = kRecvDepth;
-  settings.access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE;
-  settings.mtu = spec_.mtu;
-  settings.sl = spec_.sl;
-  settings.who = "collective";
-  const std::array<QueuePair*, 2> qp = connect_rc_pair(ends, settings);
+  const std::array<QueuePair*, 2> qp = rc_qps(via, dst);
   Rank& receiver = *ranks_[dst];
   for (std::uint32_t k = 0; k < kRecvDepth; ++k) {
     ibv_recv_wr wr;

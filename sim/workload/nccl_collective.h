@@ -26,6 +26,7 @@
 // sender's server's rank on the receiver's rail, whose HCA then sends the RC WRITE (as NCCL's PXN):
 // one RC QP pair per such direction.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -99,6 +100,7 @@ class NcclCollective {
     void on_completion(verbs::CqHandle cq, const verbs::ibv_wc& wc) override;
   };
 
+  std::array<QueuePair*, 2> rc_qps(std::uint32_t a, std::uint32_t b);
   void connect_pair(std::uint32_t channel, std::uint32_t a, std::uint32_t b);
   // One RC QP pair for the connection src -> dst alone, its sender's QP at rank `via`'s HCA.
   void connect_directed(std::uint32_t channel, std::uint32_t src, std::uint32_t dst, std::uint32_t via);
