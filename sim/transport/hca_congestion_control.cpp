@@ -3,6 +3,7 @@
 #include "sim/link/credit_counter.h"
 #include "sim/transport/cnp.h"
 #include "sim/transport/hca.h"
+#include "sim/transport/ready_queue_pair.h"
 
 namespace ibfsim {
 
@@ -24,22 +25,9 @@ void HcaCongestionControl::sent(PortNum n, const Packet& p) {
 }
 
 void HcaCongestionControl::pick_front(PortNum n, std::deque<QueuePair*>& ring) {
-  const Time now = hca_.now();
-  auto ready_at = [&](const QueuePair* q) { return throttle_.ready_at(throttle_.key(q->qpn(), n, q->attr().ah_attr.sl)); };
-  std::size_t best = 0;
-  Time best_at = kTimeNever;
-  for (std::size_t i = 0; i < ring.size(); ++i) {
-    const Time t = ready_at(ring[i]);
-    if (t <= now) {
-      best = i;
-      break;
-    }
-    if (t < best_at) best_at = t, best = i;
-  }
-  if (best == 0) return;
-  QueuePair* q = ring[best];
-  ring.erase(ring.begin() + static_cast<std::ptrdiff_t>(best));
-  ring.push_front(q);
+  bring_ready_qp_to_front(ring, hca_.now(), [this, n](const QueuePair& q) {
+    return throttle_.ready_at(throttle_.key(q.qpn(), n, q.attr().ah_attr.sl));
+  });
 }
 
 void HcaCongestionControl::wake(PortNum n, Time at) {

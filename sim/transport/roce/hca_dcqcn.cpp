@@ -5,6 +5,7 @@
 #include "sim/core/error.h"
 #include "sim/ethernet/ethernet_frame_timing.h"
 #include "sim/transport/hca.h"
+#include "sim/transport/ready_queue_pair.h"
 #include "sim/transport/roce/roce_cnp.h"
 #include "sim/transport/roce/roce_packet.h"
 #include "sim/transport/roce/roce_udp_port.h"
@@ -55,21 +56,7 @@ void HcaDcqcn::sent(PortNum, const Packet& p, Time start) {
 }
 
 void HcaDcqcn::pick_front(std::deque<QueuePair*>& ring) const {
-  const Time now = hca_.now();
-  std::size_t best = 0;
-  Time best_at = kTimeNever;
-  for (std::size_t i = 0; i < ring.size(); ++i) {
-    const Time t = ready_at(ring[i]->qpn());
-    if (t <= now) {
-      best = i;
-      break;
-    }
-    if (t < best_at) best_at = t, best = i;
-  }
-  if (best == 0) return;
-  QueuePair* q = ring[best];
-  ring.erase(ring.begin() + static_cast<std::ptrdiff_t>(best));
-  ring.push_front(q);
+  bring_ready_qp_to_front(ring, hca_.now(), [this](const QueuePair& q) { return ready_at(q.qpn()); });
 }
 
 void HcaDcqcn::wake(PortNum n, Time at) {
