@@ -353,7 +353,7 @@ std::size_t Fabric::queued_at_sources() const {
   std::size_t n = 0;
   for (const auto& h : hcas_)
     if (h) n += h->queued_packets();
-  return n;
+  return n + others_queued_;
 }
 
 void Fabric::check_invariants() const { ledger_.check_balanced(pool_.live(), queued_at_sources()); }

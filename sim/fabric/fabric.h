@@ -195,7 +195,8 @@ class Fabric {
   const Partitioning& partitioning() const { return partitioning_; }
   Time window() const { return window_; }
   // A run across several MPI ranks, once its simulation is over (a collective): this rank lets go
-  // of the packets it handed to others, and the ledger and pool count every rank's packets.
+  // of the packets it handed to others, and the ledger, the pool and queued_at_sources count every
+  // rank's packets.
   void finish_ranks();
   // Across MPI ranks, after the subnet manager's first sweep (a collective): every HCA's port
   // LIDs as its own rank's SMA set them, so that set-up on any rank reads them right.
@@ -234,6 +235,7 @@ class Fabric {
   std::size_t cc_mads_applied_ = 0;
   Partitioning partitioning_;
   Time window_ = 0;
+  std::size_t others_queued_ = 0;  // finish_ranks: the other ranks' queued_at_sources
 
   // The constructor's steps, in order.
   void build_nodes(const FabricOptions& options);

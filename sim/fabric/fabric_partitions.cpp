@@ -97,6 +97,12 @@ void Fabric::finish_ranks() {
   release_deferred(kTimeNever);
   ledger_.gather_ranks();
   pool_.gather_ranks();
+  // Only the rank that runs an HCA has anything queued at it.
+  others_queued_ = 0;
+  const std::size_t mine = queued_at_sources();
+  std::vector<std::uint64_t> all{mine};
+  ranks::sum(all);
+  others_queued_ = static_cast<std::size_t>(all[0]) - mine;
 }
 
 }  // namespace ibfsim

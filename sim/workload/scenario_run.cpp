@@ -45,7 +45,6 @@ RunResult run_scenario(const Scenario& sc, const std::string& out_dir) {
   drain(run);
   // The simulation is over: the threads that ran its partitions go (calendar_process.h).
   CalendarProcess::shared().end_partition_threads();
-  run.fabric->finish_ranks();
   // Collecting and writing the results of a large fabric takes a while: its own progress line.
   ProgressMeter meter([&run](double wall) {
     const char* file = run.results_file.load(std::memory_order_relaxed);
