@@ -1,5 +1,7 @@
 #include "sim/core/stats_rank_merge.h"
 
+#include <map>
+
 #include <fmt/format.h>
 
 #include "sim/core/error.h"
@@ -72,6 +74,15 @@ std::string row_name(const StatRow& row, const std::vector<StatKindInfo>& kinds)
   return keys.empty() ? kind : fmt::format("{} {}", kind, keys);
 }
 
+// ": <the first statistic two rows of one kind differ on>", or nothing if the kind is unknown.
+std::string differing_stat(const StatRow& a, const StatRow& b, const std::vector<StatKindInfo>& kinds) {
+  if (a.kind >= kinds.size()) return {};
+  const std::vector<StatInfo>& stats = kinds[a.kind].stats;
+  for (std::size_t s = 0; s < a.values.size() && s < b.values.size() && s < stats.size(); ++s)
+    if (value_bytes({a.values[s]}) != value_bytes({b.values[s]})) return ": " + stats[s].name;
+  return {};
+}
+
 }  // namespace
 
 std::vector<std::uint8_t> encode_stat_rows(const std::vector<StatRow>& rows) {
@@ -137,11 +148,46 @@ RankRowsMerge merge_rank_rows(const std::vector<std::vector<StatRow>>& per_rank,
     for (std::size_t r = 1; r < per_rank.size(); ++r)
       if (value_bytes(per_rank[r][i].values) != v) {
         m.rows.clear();
-        m.disagreement = fmt::format("{} is no rank's own and ranks 0 and {} differ on it", row_name(first[i], kinds), r);
+        m.disagreement = fmt::format("{} is no rank's own and ranks 0 and {} differ on it{}", row_name(first[i], kinds),
+                                     r, differing_stat(first[i], per_rank[r][i], kinds));
         return m;
       }
     m.rows.push_back(first[i]);
   }
+  return m;
+}
+
+RankRowsMerge merge_owned_rank_rows(const std::vector<std::vector<StatRow>>& per_rank,
+                                    const std::vector<StatKindInfo>& kinds,
+                                    const std::function<std::optional<RankRowOwner>(const StatRow& top)>& owner) {
+  struct Taken {
+    std::size_t rank = 0, row = 0;
+  };
+  std::map<std::size_t, std::vector<Taken>> by_place;  // each owner's rows, by its place
+  for (std::size_t r = 0; r < per_rank.size(); ++r) {
+    const std::vector<StatRow>& rows = per_rank[r];
+    std::vector<std::size_t> top(rows.size());
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      IBFSIM_CHECK(rows[i].parent == kNoStatParent || rows[i].parent < i, "statistics: a row's parent comes after it");
+      top[i] = rows[i].parent == kNoStatParent ? i : top[rows[i].parent];
+      const std::optional<RankRowOwner> o = owner(rows[top[i]]);
+      if (!o) {
+        RankRowsMerge m;
+        m.disagreement = fmt::format("{} is no rank's own and the ranks have different rows", row_name(rows[i], kinds));
+        return m;
+      }
+      if (o->rank == r) by_place[o->place].push_back({r, i});
+    }
+  }
+  RankRowsMerge m;
+  std::map<std::pair<std::size_t, std::size_t>, std::size_t> index;  // (rank, its row) -> merged row
+  for (const auto& [place, taken] : by_place)
+    for (const Taken& t : taken) {
+      StatRow row = per_rank[t.rank][t.row];
+      if (row.parent != kNoStatParent) row.parent = index.at({t.rank, row.parent});
+      index[{t.rank, t.row}] = m.rows.size();
+      m.rows.push_back(std::move(row));
+    }
   return m;
 }
 

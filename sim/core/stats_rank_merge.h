@@ -40,4 +40,18 @@ RankRowsMerge merge_rank_rows(const std::vector<std::vector<StatRow>>& per_rank,
                               const std::vector<StatKindInfo>& kinds,
                               const std::function<std::optional<std::size_t>(const StatRow& top)>& owner);
 
+// The merge of a table whose rows a rank registers only where it has something to say (a switch's
+// congestion-control marks once the SM configured it, a QP's throttle once it has one): the ranks'
+// row sets differ. Every row's top-level owner must then be some rank's (`owner(top)`: that rank,
+// and the owner's place in the fabric, its node's index); rank 0 takes each rank's rows of the
+// owners it simulates, ordered by that place, each owner's rows in its rank's order, as a one-rank
+// run registers them node by node.
+struct RankRowOwner {
+  std::size_t rank = 0;
+  std::size_t place = 0;
+};
+RankRowsMerge merge_owned_rank_rows(const std::vector<std::vector<StatRow>>& per_rank,
+                                    const std::vector<StatKindInfo>& kinds,
+                                    const std::function<std::optional<RankRowOwner>(const StatRow& top)>& owner);
+
 }  // namespace ibfsim

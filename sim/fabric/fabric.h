@@ -198,6 +198,9 @@ class Fabric {
   // of the packets it handed to others, and the ledger, the pool and queued_at_sources count every
   // rank's packets.
   void finish_ranks();
+  // When a port's link became Active (LinkPort::active_times), as the rank that simulated the port
+  // saw it: after finish_ranks, also for the ports of other ranks' nodes.
+  const std::vector<Time>& port_active_times(std::size_t node, PortNum p);
   // Across MPI ranks, after the subnet manager's first sweep (a collective): every HCA's port
   // LIDs as its own rank's SMA set them, so that set-up on any rank reads them right.
   void share_port_lids();
@@ -213,6 +216,7 @@ class Fabric {
   const std::vector<Time>& link_down_times(std::size_t k) const;
 
  private:
+  void share_port_active_times();  // in finish_ranks: fills others_active_
   Topology topo_;
   StaticRouting routing_;
   PacketPool pool_;
@@ -236,6 +240,7 @@ class Fabric {
   Partitioning partitioning_;
   Time window_ = 0;
   std::size_t others_queued_ = 0;  // finish_ranks: the other ranks' queued_at_sources
+  std::map<std::pair<std::size_t, PortNum>, std::vector<Time>> others_active_;  // finish_ranks: their ports'
 
   // The constructor's steps, in order.
   void build_nodes(const FabricOptions& options);

@@ -92,11 +92,89 @@ void Fabric::share_port_lids() {
   }
 }
 
+namespace {
+
+// A port's rx_flow_control adds the idle refreshes its link's sender accounts on the wire
+// (LinkPort::stats): on a cable cut between ranks only the sender's rank counted them, so each
+// rank sends what its senders counted and the receiver's rank takes it onto its copy of the wire.
+void share_idle_refreshes(Fabric& fabric) {
+  const Partitioning& part = fabric.partitioning();
+  const auto nranks = static_cast<unsigned>(ranks::size()), me = static_cast<unsigned>(ranks::rank());
+  auto owner = [&](std::size_t n) { return ranks::rank_of_partition(part.part[n], part.parts, nranks); };
+  const Topology& topo = fabric.topology();
+  std::vector<std::uint8_t> mine;
+  ByteWriter w(mine);
+  for (std::size_t k = 0; k < topo.cables.size(); ++k) {
+    const TopoCable& c = topo.cables[k];
+    if (owner(c.node_a) == owner(c.node_b)) continue;
+    const bool a_to_b = owner(c.node_a) == me;  // the direction this rank sent on
+    if (!a_to_b && owner(c.node_b) != me) continue;
+    Wire& out = a_to_b ? fabric.link(k).a_to_b() : fabric.link(k).b_to_a();
+    w.put(static_cast<std::uint64_t>(k));
+    w.put(a_to_b);
+    w.put(out.idle_refreshes());
+  }
+  std::vector<std::uint8_t> all;
+  for (const auto& b : ranks::gather(mine)) all.insert(all.end(), b.begin(), b.end());
+  ranks::broadcast(all);
+  ByteReader r(all);
+  while (!r.done()) {
+    const auto k = static_cast<std::size_t>(r.get<std::uint64_t>());
+    const bool a_to_b = r.get<bool>();
+    const auto n = r.get<std::uint64_t>();
+    const TopoCable& c = topo.cables.at(k);
+    if (owner(a_to_b ? c.node_a : c.node_b) == me) continue;
+    Wire& in = a_to_b ? fabric.link(k).a_to_b() : fabric.link(k).b_to_a();
+    // The sender's count replaces this copy's (which has only what global instants, run on every
+    // rank, counted): unsigned arithmetic wraps to exactly n.
+    in.count_idle_refreshes(n - in.idle_refreshes());
+  }
+}
+
+}  // namespace
+
+const std::vector<Time>& Fabric::port_active_times(std::size_t node, PortNum p) {
+  const auto it = others_active_.find({node, p});
+  return it != others_active_.end() ? it->second : port(node, p).active_times();
+}
+
+void Fabric::share_port_active_times() {
+  // Every end of a cable its rank simulated, to every rank: each rank's copies of the other ranks'
+  // ports never left Down, and a link's row (links.csv) needs both of its ends.
+  const auto parts = static_cast<unsigned>(partitioning_.parts), nranks = static_cast<unsigned>(ranks::size());
+  const auto me = static_cast<unsigned>(ranks::rank());
+  auto owner = [&](std::size_t n) { return ranks::rank_of_partition(partitioning_.part[n], parts, nranks); };
+  std::vector<std::uint8_t> mine;
+  ByteWriter w(mine);
+  for (const TopoCable& c : topo_.cables)
+    for (const auto& [n, p] : {std::pair{c.node_a, c.port_a}, std::pair{c.node_b, c.port_b}}) {
+      if (owner(n) != me) continue;
+      w.put(static_cast<std::uint64_t>(n));
+      w.put(static_cast<PortNum>(p));
+      const std::vector<Time>& t = port(n, p).active_times();
+      w.put(static_cast<std::uint64_t>(t.size()));
+      for (const Time x : t) w.put(x);
+    }
+  std::vector<std::uint8_t> all;
+  for (const auto& b : ranks::gather(mine)) all.insert(all.end(), b.begin(), b.end());
+  ranks::broadcast(all);
+  ByteReader r(all);
+  while (!r.done()) {
+    const auto n = static_cast<std::size_t>(r.get<std::uint64_t>());
+    const auto p = r.get<PortNum>();
+    std::vector<Time> t(static_cast<std::size_t>(r.get<std::uint64_t>()));
+    for (Time& x : t) x = r.get<Time>();
+    if (owner(n) != me) others_active_[{n, p}] = std::move(t);
+  }
+}
+
 void Fabric::finish_ranks() {
   if (!ranks::several()) return;
   release_deferred(kTimeNever);
   ledger_.gather_ranks();
   pool_.gather_ranks();
+  share_port_active_times();
+  share_idle_refreshes(*this);
   // Only the rank that runs an HCA has anything queued at it.
   others_queued_ = 0;
   const std::size_t mine = queued_at_sources();

@@ -109,8 +109,9 @@ std::vector<LinkFacts> link_facts(Fabric& fabric) {
     if (a.fec().on()) l.fec = fec_code_name(a.fec().code);
     l.up = fabric.link_up_times(k);
     // Both ends Active: after the first training, then after each retrain.
-    for (std::size_t i = 0; i < a.active_times().size() && i < b.active_times().size(); ++i)
-      l.active.push_back(std::max(a.active_times()[i], b.active_times()[i]));
+    const std::vector<Time>& at = fabric.port_active_times(c.node_a, c.port_a);
+    const std::vector<Time>& bt = fabric.port_active_times(c.node_b, c.port_b);
+    for (std::size_t i = 0; i < at.size() && i < bt.size(); ++i) l.active.push_back(std::max(at[i], bt[i]));
     l.down = fabric.link_down_times(k);
     if (a.bit_exact()) {
       const LinkPort::PhyTotals pa = a.phy_totals(), pb = b.phy_totals();

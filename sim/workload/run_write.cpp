@@ -170,13 +170,21 @@ RankRowsMerge gather_table(const StatsRegistry& stats, StatOutput output, const 
   const Topology& topo = fabric.topology();
   const Partitioning& p = fabric.partitioning();
   const auto nranks = static_cast<unsigned>(ranks::size());
-  auto owner = [&](const StatRow& top) -> std::optional<std::size_t> {
+  auto node_owner = [&](const StatRow& top) -> std::optional<RankRowOwner> {
     const std::string* name = top.keys.empty() ? nullptr : std::get_if<std::string>(&top.keys.front());
     const std::optional<std::size_t> node = name ? topo.find_node(*name) : std::nullopt;
     if (!node) return std::nullopt;
-    return ranks::rank_of_partition(p.part.at(*node), p.parts, nranks);
+    return RankRowOwner{ranks::rank_of_partition(p.part.at(*node), p.parts, nranks), *node};
   };
-  return merge_rank_rows(per_rank, mine.kinds, owner);
+  auto owner = [&](const StatRow& top) -> std::optional<std::size_t> {
+    const std::optional<RankRowOwner> o = node_owner(top);
+    return o ? std::optional<std::size_t>(o->rank) : std::nullopt;
+  };
+  RankRowsMerge m = merge_rank_rows(per_rank, mine.kinds, owner);
+  if (m.merged()) return m;
+  // Rows registered only where a rank had something to say (stats_rank_merge.h).
+  RankRowsMerge owned = merge_owned_rank_rows(per_rank, mine.kinds, node_owner);
+  return owned.merged() ? owned : m;
 }
 }  // namespace
 
@@ -209,13 +217,6 @@ RunResult write_results(ScenarioRun& run, CollectedResults& c) {
   for (const ResultTable& rt : result_tables()) {
     if (!has_stats_output(kinds, rt.output)) continue;
     const StatOutput output = rt.output;
-    if (ranks::several() && output == kPortsCsv) {
-      // A port's rx_flow_control adds the idle refreshes its sender counts on the wire between them
-      // (LinkPort::stats): across ranks the sender's rank counts them, which its own row lacks.
-      if (ranks::rank() == 0)
-        not_written.push_back(table_file_name(rt.name, compress) + " (rx_flow_control: idle refreshes are counted by the sender's rank)");
-      continue;
-    }
     if (ranks::several()) {
       RankRowsMerge m = gather_table(stats, output, *run.fabric);
       if (ranks::rank() != 0) continue;

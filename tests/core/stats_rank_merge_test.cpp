@@ -124,7 +124,7 @@ TEST_CASE("ranks that disagree on a row no rank owns, or on which rows there are
   const RankRowsMerge figures = merge_rank_rows({rank_rows(14, 5, 0), rank_rows(13, 0, 9)}, kinds, owner);
   CHECK_FALSE(figures.merged());
   CHECK(figures.rows.empty());
-  CHECK(figures.disagreement == "fabric is no rank's own and ranks 0 and 1 differ on it");
+  CHECK(figures.disagreement == "fabric is no rank's own and ranks 0 and 1 differ on it: packets.delivered");
 
   std::vector<StatRow> fewer = rank_rows(14, 0, 9);
   fewer.pop_back();
@@ -140,4 +140,33 @@ TEST_CASE("ranks that disagree on a row no rank owns, or on which rows there are
   const RankRowsMerge one = merge_rank_rows({rank_rows(14, 5, 0)}, kinds, [](const StatRow&) { return std::optional<std::size_t>(0); });
   REQUIRE(one.merged());
   CHECK(one.rows.size() == 5);
+}
+
+TEST_CASE("rows registered only where a rank had something to say merge by their owner's place", "[core][ranks]") {
+  const std::vector<StatKindInfo> kinds = port_kinds();
+  // Three hosts: h1 (place 0) and h3 (place 2) are rank 0's, h2 (place 1) rank 1's. Rank 0 has
+  // rows for h3 and h1 (registered in that order) and a stale one for h2; rank 1 only for h2.
+  auto port = [](const char* h, std::uint64_t v) { return row(1, kNoStatParent, {std::string(h), std::uint64_t{1}}, {std::uint64_t{v}}); };
+  const std::vector<StatRow> rank0 = {port("h3", 30), row(2, 0, {std::uint64_t{0}}, {std::uint64_t{130}}), port("h1", 10),
+                                      port("h2", 0)};
+  const std::vector<StatRow> rank1 = {port("h2", 20), row(2, 0, {std::uint64_t{0}}, {std::uint64_t{120}})};
+  auto place_of = [](const StatRow& top) -> std::optional<RankRowOwner> {
+    if (top.keys.empty()) return std::nullopt;
+    const std::string& name = std::get<std::string>(top.keys[0]);
+    if (name == "h1") return RankRowOwner{0, 0};
+    if (name == "h2") return RankRowOwner{1, 1};
+    if (name == "h3") return RankRowOwner{0, 2};
+    return std::nullopt;
+  };
+  CHECK_FALSE(merge_rank_rows({rank0, rank1}, kinds, [&](const StatRow& t) -> std::optional<std::size_t> {
+                return place_of(t)->rank;
+              }).merged());
+  const RankRowsMerge m = merge_owned_rank_rows({rank0, rank1}, kinds, place_of);
+  REQUIRE(m.merged());
+  const StatsSnapshot merged{kinds, m.rows};
+  CHECK(stats_csv(merged, kPortsCsv) == "node,port,tx_packets\nh1,1,10\nh2,1,20\nh3,1,30\n");
+  CHECK(stats_csv(merged, kPortVlsCsv) == "node,port,vl,rx_buffer_max_blocks\nh2,1,0,120\nh3,1,0,130\n");
+  // A row no rank owns cannot be placed.
+  const RankRowsMerge none = merge_owned_rank_rows({{row(0, kNoStatParent, {}, {std::uint64_t{1}})}, rank1}, kinds, place_of);
+  CHECK(none.disagreement == "fabric is no rank's own and the ranks have different rows");
 }
