@@ -63,7 +63,8 @@ std::optional<IpoibSpec> parse_ipoib(const YamlMap& root, Scenario& s) {
         sp.connected_node[*n] = read_mode(e.get("mode"));
       }
     }
-    const bool any_connected = std::find(sp.connected_node.begin(), sp.connected_node.end(), true) != sp.connected_node.end();
+    const auto& cn = sp.connected_node;
+    const bool any_connected = std::find(cn.begin(), cn.end(), true) != cn.end();
     if (auto cv = m.find("connected_mtu")) {
       sp.connected_mtu = cv->as_in_range<std::uint32_t>(kIpoibCmMinMtu, kIpoibCmMaxMtu);
       if (!any_connected)
@@ -121,7 +122,8 @@ std::optional<IpoibSpec> parse_ipoib(const YamlMap& root, Scenario& s) {
       const std::uint32_t max_size = ip_mtu - (kIpoibUdpOverhead - 4);
       // The default: the most one datagram carries on every path of the class (a mixed class has
       // datagram-mode paths: the datagram MTU).
-      if (c.message_size_at.empty()) c.sizes = MessageSizeMix(all ? max_size : ipoib_mtu(c.mtu) - (kIpoibUdpOverhead - 4));
+      if (c.message_size_at.empty())
+        c.sizes = MessageSizeMix(all ? max_size : ipoib_mtu(c.mtu) - (kIpoibUdpOverhead - 4));
       else if (c.sizes.largest() > max_size)
         throw InputError(fmt::format("{}: expected a message size of at most {} (one UDP datagram within the IPoIB "
                                      "MTU of {} of the class's interfaces ({} mode), less 28 bytes of IPv4 and UDP "
