@@ -136,7 +136,10 @@ void IpoibInterface::send_arp(const IpoibArp& a, Lid dlid, Qpn dest_qp) {
 std::uint64_t IpoibInterface::send_udp(const Neighbour& to, const IpoibUdpDatagram& d, bool measured,
                                        std::uint16_t flow, Time created) {
   const std::uint32_t len = ipoib_udp_payload_bytes(d.data_bytes);
-  IBFSIM_CHECK(len - kIpoibHeaderBytes <= mtu(), "ib0: a UDP datagram larger than the IPoIB MTU");
+  if (len - kIpoibHeaderBytes > path_mtu(to)) {
+    ++stats_.udp_too_long;
+    return 0;
+  }
   buf_.assign(len, 0);
   IpoibUdpDatagram x = d;
   x.src_ip = config_.address;
@@ -154,7 +157,8 @@ std::uint64_t IpoibInterface::send_tcp(const Neighbour& to, const IpoibTcpSegmen
   x.src_ip = config_.address;
   x.identification = next_id_++;
   buf_ = encode_ipoib_tcp_segment(x);
-  IBFSIM_CHECK(buf_.size() - kIpoibHeaderBytes <= mtu(), "ib0: a TCP segment larger than the IPoIB MTU");
+  // TCP's MSS option keeps segments within both ends' MTU.
+  IBFSIM_CHECK(buf_.size() - kIpoibHeaderBytes <= path_mtu(to), "ib0: a TCP segment larger than its path's MTU");
   ++stats_.tcp_sent;
   if (over_connection(to)) return 0;
   return hca_.post_ud_send_bytes(qpn_, to.lid, to.hw.qpn, q_key_, buf_.data(), static_cast<std::uint32_t>(buf_.size()),

@@ -59,6 +59,10 @@ struct IpoibStats {
   std::uint64_t arp_requests_sent = 0, arp_replies_sent = 0, arp_retries = 0;
   std::uint64_t arp_requests_received = 0, arp_replies_received = 0;
   std::uint64_t udp_sent = 0, udp_received = 0;
+  // Datagrams larger than their path's MTU (a connected-mode interface's to a datagram-mode peer),
+  // dropped as Linux drops them (ipoib_cm_skb_too_long; its ICMP "fragmentation needed" is not
+  // modelled).
+  std::uint64_t udp_too_long = 0;
   std::uint64_t tcp_sent = 0, tcp_received = 0;
   std::uint64_t dropped_not_ours = 0;  // ARP for another address, or not IPv4/ARP
   Time joined_at = kTimeNever;         // when the SA's answer to the join arrived
@@ -90,6 +94,12 @@ class IpoibInterface {
   bool connected() const { return config_.connected_mtu != 0; }
   // Whether a packet to `to` goes over a connection (both ends in connected mode).
   bool over_connection_to(const Neighbour& to) const { return cm_ && (to.hw.flags & kIpoibHwConnected); }
+  // The largest IP datagram to `to`: the connected MTU over a connection, else (a datagram-mode
+  // peer, or this interface in datagram mode) the UD path's, the IB MTU less 4, as Linux's
+  // ipoib_send bounds it whatever the interface's own MTU.
+  std::uint32_t path_mtu(const Neighbour& to) const {
+    return over_connection_to(to) ? config_.connected_mtu : ipoib_mtu(config_.ib_mtu);
+  }
   const IpoibConnectedMode* connected_mode() const { return cm_.get(); }
   // Connected mode: a TCP segment or a UDP datagram for this address arrived over a connection.
   void set_on_connected_tcp(std::function<void(const IpoibTcpSegment&)> f) { on_cm_tcp_ = std::move(f); }
@@ -103,7 +113,8 @@ class IpoibInterface {
   void set_on_resolved(Resolved r) { on_resolved_ = std::move(r); }
   void set_on_up(std::function<void()> f) { on_up_ = std::move(f); }
 
-  // One UDP datagram of `data_bytes` to resolved neighbour `to`; returns the packet id.
+  // One UDP datagram of `data_bytes` to resolved neighbour `to`; returns the packet id (0 over a
+  // connection, or when dropped: larger than path_mtu(to)).
   std::uint64_t send_udp(const Neighbour& to, const IpoibUdpDatagram& d, bool measured, std::uint16_t flow,
                          Time created);
 

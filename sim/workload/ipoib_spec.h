@@ -20,6 +20,9 @@ struct IpoibSpec {
   std::uint16_t p_key = 0xFFFF;  // the partition whose broadcast group the interfaces join
   bool connected = false;        // `mode: connected`: IP over RC connections the CM makes
   std::uint32_t connected_mtu = 65520;  // the IPoIB MTU in connected mode
+  // By topology node: its ib0 in connected mode (`ipoib.interfaces`, else `mode`), as Linux sets
+  // the mode per interface (/sys/class/net/ib0/mode).
+  std::vector<bool> connected_node;
 };
 
 // Reads `ipoib:` if present (nullopt if absent), and gives every ipoib_udp class its hosts'

@@ -17,8 +17,8 @@ TrafficClass::TrafficClass(const TrafficClassSpec& spec, std::size_t index, Fabr
 
 TrafficClass::~TrafficClass() = default;
 
-double TrafficClass::wire_fs(const LinkPort& port, std::uint64_t bytes) const {
-  if (spec_.ipoib_connected_mtu != 0) {
+double TrafficClass::wire_fs(const LinkPort& port, std::uint64_t bytes, bool connected) const {
+  if (connected) {
     // Connected mode: a UDP datagram is one RC SEND; TCP data go in segments of the MSS.
     if (spec_.transport == ClassTransport::kIpoibUdp)
       return ipoib_cm_wire_fs(port, static_cast<std::uint32_t>(bytes) + kIpoibUdpOverhead);

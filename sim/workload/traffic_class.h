@@ -144,7 +144,9 @@ class TrafficClass {
     void on_completion(verbs::CqHandle cq, const verbs::ibv_wc& wc) override;
   };
 
-  double wire_fs(const LinkPort& port, std::uint64_t bytes) const;
+  // The wire time of a message of `bytes` from a source whose ib0 is (`connected`) or is not in
+  // connected mode (the class's load is counted in its own mode whatever its peer's).
+  double wire_fs(const LinkPort& port, std::uint64_t bytes, bool connected) const;
   CmAgentOf cm_agent_of_;
   std::uint8_t packet_life_time_ = 0;
   void schedule_arrival(std::size_t host, Time at);

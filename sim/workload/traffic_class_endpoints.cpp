@@ -54,7 +54,7 @@ void TrafficClass::setup_ipoib() {
     c.ib_mtu = spec_.mtu;
     SmaShell& sma = *fabric_.hca_sma(h.node);
     CmAgent* cm = nullptr;
-    if (spec_.ipoib_connected_mtu != 0) {
+    if (spec_.ipoib_connected_hosts.at(i)) {
       IBFSIM_CHECK(cm_agent_of_ != nullptr, "ipoib: connected mode without CM agents");
       cm = &cm_agent_of_(h.node);
       c.connected_mtu = spec_.ipoib_connected_mtu;

@@ -39,7 +39,7 @@ void TrafficClass::offer(std::size_t src, std::size_t dst, std::uint64_t bytes, 
   if (measured) {
     ++measured_;
     offered_payload_ += bytes;
-    offered_wire_fs_ += wire_fs(h.hca->port(1), bytes);
+    offered_wire_fs_ += wire_fs(h.hca->port(1), bytes, h.ib0 && h.ib0->connected());
   }
   const std::uint32_t slot = new_slot(m);
   if (spec_.transport == ClassTransport::kIpoibTcp) return tcp_offer(src, dst, slot);
@@ -94,7 +94,11 @@ void TrafficClass::ud_send_build(std::size_t i) {
       h.ib0->send_udp(*to, u, m.measured, static_cast<std::uint16_t>(index_), m.arrival);
       return;
     }
-    h.ud->in_flight[h.ib0->send_udp(*to, u, m.measured, static_cast<std::uint16_t>(index_), m.arrival)] = slot;
+    // A connected-mode interface to a datagram-mode peer: UD, whose MTU a datagram may exceed
+    // (dropped by the interface, as Linux does).
+    const bool fits = ipoib_udp_payload_bytes(u.data_bytes) - kIpoibHeaderBytes <= h.ib0->path_mtu(*to);
+    const std::uint64_t id = h.ib0->send_udp(*to, u, m.measured, static_cast<std::uint16_t>(index_), m.arrival);
+    if (fits) h.ud->in_flight[id] = slot;
     return;
   }
   const Lid dlid = d.hca->lid(1);

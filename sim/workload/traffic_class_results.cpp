@@ -29,6 +29,7 @@ nlohmann::json TrafficClass::ipoib_connected_results() const {
   IpoibCmStats t;
   Time first = kTimeNever, last = 0;
   for (const auto& h : hosts_) {
+    if (!h->ib0->connected_mode()) continue;  // in datagram mode
     const IpoibCmStats& s = h->ib0->connected_mode()->stats();
     t.connections_requested += s.connections_requested;
     t.connections_accepted += s.connections_accepted;
@@ -100,6 +101,7 @@ nlohmann::json TrafficClass::results() const {
       t.arp_replies_received += s.arp_replies_received;
       t.udp_sent += s.udp_sent;
       t.udp_received += s.udp_received;
+      t.udp_too_long += s.udp_too_long;
       t.tcp_sent += s.tcp_sent;
       t.tcp_received += s.tcp_received;
       t.dropped_not_ours += s.dropped_not_ours;
@@ -113,13 +115,25 @@ nlohmann::json TrafficClass::results() const {
                   {"arp_replies_received", t.arp_replies_received},
                   {"udp_datagrams_sent", t.udp_sent},
                   {"udp_datagrams_received", t.udp_received},
+                  {"udp_datagrams_too_long", t.udp_too_long},
                   {"tcp_segments_sent", t.tcp_sent},
                   {"tcp_segments_received", t.tcp_received},
                   {"not_for_this_interface", t.dropped_not_ours},
                   {"all_joined", all_joined},
                   {"last_joined_ns", all_joined ? static_cast<double>(joined) / 1e6 : 0.0}};
-    j["ipoib"]["mode"] = spec_.ipoib_connected_mtu != 0 ? "connected" : "datagram";
-    j["ipoib"]["mtu"] = hosts_.empty() ? 0 : hosts_.front()->ib0->mtu();
+    // Each interface's mode (ipoib.interfaces): all one, or `mixed` with the connected ones named.
+    const auto& ch = spec_.ipoib_connected_hosts;
+    const std::size_t n_connected = static_cast<std::size_t>(std::count(ch.begin(), ch.end(), true));
+    j["ipoib"]["mode"] = n_connected == 0 ? "datagram" : n_connected == ch.size() ? "connected" : "mixed";
+    std::uint32_t mtu = 0;
+    for (const auto& h : hosts_) mtu = std::max(mtu, h->ib0->mtu());
+    j["ipoib"]["mtu"] = mtu;  // the largest of its interfaces'
+    if (n_connected != 0 && n_connected != ch.size()) {
+      nlohmann::json names = nlohmann::json::array();
+      for (std::size_t i = 0; i < hosts_.size(); ++i)
+        if (ch[i]) names.push_back(fabric_.topology().nodes[hosts_[i]->node].name);
+      j["ipoib"]["connected_interfaces"] = names;
+    }
     if (spec_.ipoib_connected_mtu != 0) j["ipoib"]["connected"] = ipoib_connected_results();
   }
   if (!spec_.collective()) {

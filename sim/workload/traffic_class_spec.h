@@ -42,8 +42,10 @@ struct TrafficClassSpec {
   // the P_Key whose broadcast group the interfaces join.
   std::vector<std::array<std::uint8_t, 4>> ipoib_addresses;
   std::uint16_t ipoib_p_key = 0xFFFF;
-  // ipoib.mode: connected (RC connections made by the CM) with this IPoIB MTU; 0: datagram mode.
+  // The connected MTU if any of the class's interfaces is in connected mode (RC connections made
+  // by the CM), 0 if all are in datagram mode; by host index, whether each one is.
   std::uint32_t ipoib_connected_mtu = 0;
+  std::vector<bool> ipoib_connected_hosts;
   std::string message_size_at;  // ipoib_udp: where `message_size` is (file:line:col), checked against the mode's MTU
   TcpConfig tcp;  // ipoib_tcp: every connection's parameters (`tcp:`)
 

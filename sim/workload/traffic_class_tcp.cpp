@@ -20,8 +20,12 @@ void TrafficClass::setup_tcp(const std::vector<std::vector<std::size_t>>& dests)
       const auto client_port = static_cast<std::uint16_t>(kTcpClientPortBase + k);
       TcpConfig c = spec_.tcp;
       c.isn = static_cast<std::uint32_t>(k * 0x01000193u);  // apart per connection, same every run
+      // Each end advertises its own interface's MTU less 40 (the ends' modes may differ); each
+      // sends the smaller of the two, as the MSS option makes it.
+      c.mss = hosts_[i]->ib0->mtu() - (kIpoibTcpOverhead - 4);
       t->side[0] = std::make_unique<TcpConnection>(c, client_port, kIpoibClassPort);
       c.isn = ~c.isn;
+      c.mss = hosts_[d]->ib0->mtu() - (kIpoibTcpOverhead - 4);
       t->side[1] = std::make_unique<TcpConnection>(c, kIpoibClassPort, client_port);
       t->side[1]->listen();
       hosts_[i]->tcp_to[d] = k;
@@ -174,16 +178,18 @@ nlohmann::json TrafficClass::tcp_results(double window_s, std::size_t senders) c
     s.segments_sent += b.segments_sent, s.pure_acks_sent += b.pure_acks_sent;
     s.out_of_order_segments += b.out_of_order_segments, s.duplicate_segments += b.duplicate_segments;
   }
-  // The bound: back-to-back full segments on a source's link, data bytes only.
+  // The bound: back-to-back full segments (of the MSS the connection settled on) on a source's
+  // link, data bytes only; the mean over the connections (their modes may differ).
   double bound_gbps = 0;
-  if (!tcp_pairs_.empty()) {
-    const LinkPort& port = hosts_[tcp_pairs_.front()->src]->hca->port(1);
-    const MessagePackets m = message_packets(ClassTransport::kIpoibTcp, ClassVerb::kSend, spec_.tcp.mss, spec_.mtu);
-    // Connected mode: a full segment (MSS + 44 bytes of headers) as one RC SEND of IB-MTU packets.
-    const double fs = spec_.ipoib_connected_mtu != 0
-                          ? ipoib_cm_wire_fs(port, spec_.tcp.mss + kIpoibTcpOverhead)
-                          : static_cast<double>(port.symbols_for(m.first_bytes)) * port.clock().period_fs();
-    bound_gbps = spec_.tcp.mss * 8.0 / fs * 1e6;
+  for (const auto& t : tcp_pairs_) {
+    const LinkPort& port = hosts_[t->src]->hca->port(1);
+    const std::uint32_t mss = t->side[0]->smss();
+    const MessagePackets m = message_packets(ClassTransport::kIpoibTcp, ClassVerb::kSend, mss, spec_.mtu);
+    // Over a connection: a full segment (MSS + 44 bytes of headers) as one RC SEND of IB-MTU packets.
+    const bool cm = spec_.ipoib_connected_hosts[t->src] && spec_.ipoib_connected_hosts[t->dst];
+    const double fs = cm ? ipoib_cm_wire_fs(port, mss + kIpoibTcpOverhead)
+                         : static_cast<double>(port.symbols_for(m.first_bytes)) * port.clock().period_fs();
+    bound_gbps += mss * 8.0 / fs * 1e6 / static_cast<double>(tcp_pairs_.size());
   }
   const double goodput =
       senders > 0 && window_s > 0 ? static_cast<double>(accepted_payload_) * 8 / window_s / 1e9 / senders : 0.0;

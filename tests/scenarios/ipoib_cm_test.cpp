@@ -127,14 +127,14 @@ TEST_CASE("UDP over IPoIB connected mode at full load: 65492-byte datagrams, one
   CHECK(c["ipoib"]["udp_datagrams_received"] == c["ipoib"]["udp_datagrams_sent"]);
 }
 
-TEST_CASE("tshark decodes a capture of scenarios/ipoib_cm.yaml: SA, ARP, CM REQ/REP/RTU, TCP over RC, none malformed",
+TEST_CASE("tshark decodes a capture of scenarios/ipoib.yaml: SA, ARP, CM REQ/REP/RTU, TCP over RC, none malformed",
           "[scenarios][ipoib][capture]") {
   if (!std::filesystem::exists("/usr/bin/tshark")) {
     WARN("tshark is not installed: nothing to check");
     return;
   }
   const std::string out = scratch_dir("ipoib_cm_capture");
-  CommandResult run = run_ibfsim("run " + std::string(IBFSIM_SOURCE_DIR) + "/scenarios/ipoib_cm.yaml -o " + out);
+  CommandResult run = run_ibfsim("run " + std::string(IBFSIM_SOURCE_DIR) + "/scenarios/ipoib.yaml -o " + out);
   INFO(run.output);
   REQUIRE(run.exit_code == 0);
   const std::string tshark =
@@ -142,7 +142,7 @@ TEST_CASE("tshark decodes a capture of scenarios/ipoib_cm.yaml: SA, ARP, CM REQ/
       " -T fields -E separator=';'"
       " -e frame.number -e _ws.malformed -e infiniband.bth.opcode -e infiniband.mad.attributeid"
       " -e arp.opcode -e arp.src.hw -e tcp.flags.syn -e tcp.len -e tcp.checksum.status -e ip.checksum.status"
-      " -e udp.length -e infiniband.mad.mgmtclass";
+      " -e udp.length -e infiniband.mad.mgmtclass -e arp.src.proto_ipv4";
   CommandResult ts = run_command("(" + tshark + " 2>/dev/null)");
   INFO(ts.output.substr(0, 2000));
   REQUIRE(ts.exit_code == 0);
@@ -151,7 +151,7 @@ TEST_CASE("tshark decodes a capture of scenarios/ipoib_cm.yaml: SA, ARP, CM REQ/
   std::size_t frames = 0, malformed = 0, req = 0, rep = 0, rtu = 0, arp = 0, rc_first_tcp = 0, rc_only_tcp = 0,
               rc_udp = 0, bad = 0;
   while (std::getline(in, line)) {
-    const std::vector<std::string> f = split(line, 12);
+    const std::vector<std::string> f = split(line, 13);
     ++frames;
     if (!f[1].empty()) ++malformed;
     if (f[11] == "0x07" || f[11] == "7") {  // a CM MAD
@@ -161,8 +161,11 @@ TEST_CASE("tshark decodes a capture of scenarios/ipoib_cm.yaml: SA, ARP, CM REQ/
     }
     if (!f[4].empty()) {
       ++arp;
-      CHECK(f[5].rfind("80", 0) == 0);  // the sender's hardware address: connected mode offered
-      CHECK(f[5].size() == 40);         // 20 bytes: flags, QPN, GID
+      // The sender's hardware address (20 bytes: flags, QPN, GID) offers connected mode (0x80)
+      // from the connected-mode interfaces of h9 .. h15 (10.0.0.9 .. 15) only.
+      const int host = std::stoi(f[12].substr(f[12].rfind('.') + 1));
+      CHECK(f[5].rfind(host >= 9 && host <= 15 ? "80" : "00", 0) == 0);
+      CHECK(f[5].size() == 40);
     }
     // RC SEND First (0) and Only (4): Wireshark's EtherType heuristic reads their payload as IPoIB.
     if (f[2] == "0" && !f[7].empty()) {
@@ -180,8 +183,9 @@ TEST_CASE("tshark decodes a capture of scenarios/ipoib_cm.yaml: SA, ARP, CM REQ/
   }
   CHECK(malformed == 0);
   CHECK(bad == 0);
-  // Every MAD is captured on both links it crosses. 4 UDP hosts in a permutation and 3 TCP
-  // connections (each two RC connections): 4 + 6 = 10 connections, each a REQ, a REP and an RTU.
+  // Every MAD is captured on both links it crosses (through leaf 2's switch). 4 UDP hosts in a
+  // permutation and 3 TCP connections (each two RC connections): 4 + 6 = 10 connections, each a
+  // REQ, a REP and an RTU.
   CHECK(req == 10 * 2);
   CHECK(rep == 10 * 2);
   CHECK(rtu == 10 * 2);

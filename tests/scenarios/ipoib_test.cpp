@@ -112,13 +112,13 @@ TEST_CASE("tshark decodes a capture of scenarios/ipoib.yaml: ARP and UDP over IP
     }
   }
   CHECK(malformed == 0);
-  // Every packet is captured on each link it crosses: two per packet through sw1 (host to switch,
-  // switch to host). Each of the 7 hosts (4 of the UDP class, 3 of the TCP class) asks for one
-  // address at least.
-  CHECK(arp_requests >= 7);
-  // Not every ask needs a reply of its own: a host the destination asked first already knows it
-  // (in this run 5 replies, each captured twice); every reply answers a request.
-  CHECK(arp_replies >= 4 * 2);
+  // Every packet is captured on each link it crosses: a unicast two times within a leaf (host to
+  // switch, switch to host), a broadcast ARP request on every link of the group's tree. Each of the
+  // 14 hosts (4 + 4 in the UDP classes, 3 + 3 in the TCP classes) asks for one address at least.
+  CHECK(arp_requests >= 14);
+  // Not every ask needs a reply of its own: a host the destination asked first already knows it;
+  // every reply answers a request.
+  CHECK(arp_replies >= 8 * 2);
   CHECK(arp_replies <= arp_requests);
   CHECK(udp > 100);
   CHECK(frames > udp + arp_requests + arp_replies);  // the SM's SMPs and the SA's MADs too
