@@ -11,6 +11,7 @@
 #include "sim/core/rank_exchange.h"
 #include "sim/core/stop_signals.h"
 #include "sim/fabric/ethernet_pcap_capture.h"
+#include "sim/fabric/pfc_deadlock_detector.h"
 #include "sim/fabric/roce_fabric_statistics.h"
 #include "sim/report/fact_tables.h"
 #include "sim/report/result_tables.h"
@@ -69,6 +70,8 @@ struct RoceRun {
   std::vector<std::unique_ptr<VerbsFlow>> verbs_flows;
   std::optional<RunObserver> observer;
   std::unique_ptr<EthernetPcapCapture> capture;  // outputs.pcap: trace.pcap, trace_links.csv
+  std::unique_ptr<PfcDeadlockDetector> deadlock_detector;  // with lossless priorities
+  std::optional<PfcDeadlock> deadlock;                     // what stopped the run, if it was one
 };
 
 // The verbs flows, each between two HCAs named by the topology, as create_verbs_flows does on
@@ -104,7 +107,7 @@ RunFacts roce_run_facts(const RoceRun& run, const std::string& dir, bool partial
   f.scenario_file = sc.file;
   f.topology_file = sc.topology_file;
   f.partial = partial;
-  if (partial) f.stopped_by = signal_name(stop_signal());
+  if (partial) f.stopped_by = run.deadlock ? "pfc_deadlock" : signal_name(stop_signal());
   f.warnings = sc.warnings;
   f.hcas = run.plan.hosts().size();
   f.switches = run.plan.switches().size();
@@ -195,6 +198,7 @@ nlohmann::json roce_settings_json(const RoceSpec& r, RoceHcaFabric& fabric) {
     j["ecn"]["pmax"] = r.ecn.pmax;
   }
   j["dcqcn"] = dcqcn_settings_json(r);
+  j["deadlock_window_ns"] = to_ns(r.deadlock_window);
   j["addressing"] = "static: IPv4 10.0.<switch>.<port>, routes by shortest paths with ECMP, no subnet manager";
   return j;
 }
@@ -221,11 +225,17 @@ RunResult run_roce_scenario(const Scenario& sc, const std::string& out_dir) {
   run.end_limit = run.start + sc.phases.limit;
   set_results_pending();
   start_verbs_flows(run);
+  if (options.pfc.lossless)
+    run.deadlock_detector = std::make_unique<PfcDeadlockDetector>(*run.fabric, options.pfc.lossless, sc.roce.deadlock_window);
   const auto wall_start = std::chrono::steady_clock::now();
   const double cpu_start = process_cpu_seconds();
   if (!CalendarProcess::stop_requested()) CalendarProcess::run_for(run.end_limit);
-  const bool partial = CalendarProcess::stop_requested();
-  ScheduledModule::rethrow_failure();
+  try {
+    ScheduledModule::rethrow_failure();
+  } catch (const PfcDeadlockError& e) {
+    run.deadlock = e.deadlock();  // the results so far are written, marked with it
+  }
+  const bool partial = CalendarProcess::stop_requested() || run.deadlock;
   run.end = ScheduledModule::now();
   if (run.capture) run.capture->close();
 
@@ -237,6 +247,14 @@ RunResult run_roce_scenario(const Scenario& sc, const std::string& out_dir) {
   c.results = run_results_json(c.facts, c.statistics);
   c.results["fabric"] = "roce";
   c.results["roce"] = roce_settings_json(sc.roce, *run.fabric);
+  if (run.deadlock) {
+    nlohmann::json ports = nlohmann::json::array();
+    for (const std::string& p : run.deadlock->ports) ports.push_back(p);
+    c.results["deadlock"] = {{"time_fs", run.deadlock->detected},
+                             {"priority", run.deadlock->priority},
+                             {"cycle", ports},
+                             {"message", run.deadlock->text()}};
+  }
   // The tables the registry has rows for (hca_model.csv), then results.json with their index.
   const std::filesystem::path dir(out_dir);
   const bool compress = sc.outputs.compress;
@@ -259,6 +277,10 @@ RunResult run_roce_scenario(const Scenario& sc, const std::string& out_dir) {
   r.simulate_wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   r.simulate_cpu_seconds = process_cpu_seconds() - cpu_start;
   r.partial = partial;
+  if (run.deadlock) {
+    r.summary += run.deadlock->text() + "\n";
+    r.deadlock = run.deadlock->text();
+  }
   return r;
 }
 

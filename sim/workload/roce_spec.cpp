@@ -101,7 +101,8 @@ bool section_enabled(const YamlMap& roce, std::string_view key, bool congestion_
 
 RoceSpec parse_roce(const YamlMap& m, bool congestion_control) {
   m.check_no_unknown_keys({"speed", "fec", "cable_delay", "fec_decoder_latency", "cut_through", "switch_latency",
-                           "switch_buffer", "dscp", "pcp", "pfc", "ecn", "dcqcn"});
+                           "switch_buffer", "dscp", "pcp", "pfc", "ecn", "dcqcn",
+                           "deadlock_window"});
   RoceSpec r;
   std::optional<bool> fec;
   if (auto v = m.find("fec")) fec = v->as<bool>();
@@ -128,6 +129,10 @@ RoceSpec parse_roce(const YamlMap& m, bool congestion_control) {
   r.ecn.enabled = section_enabled(m, "ecn", congestion_control);
   r.dcqcn = parse_dcqcn(m.optional_map("dcqcn"));
   r.dcqcn_enabled = section_enabled(m, "dcqcn", congestion_control);
+  if (auto v = m.find("deadlock_window")) {
+    r.deadlock_window = v->as_duration();
+    if (r.deadlock_window <= 0) v->fail("a duration above 0 (PFC deadlock detection's window)");
+  }
   return r;
 }
 

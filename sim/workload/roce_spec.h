@@ -36,6 +36,7 @@ struct RoceSpec {
   // `roce.dcqcn`: every HCA's DCQCN (HcaConfig::dcqcn) when on (same rule as ECN).
   DcqcnConfig dcqcn;
   bool dcqcn_enabled = false;
+  Time deadlock_window = 100 * kUs;   // PFC deadlock detection (fabric/pfc_deadlock_detector.h)
 };
 
 // The 802.1p priority the HCAs' data frames carry: `pcp`, else the DSCP's class selector.
