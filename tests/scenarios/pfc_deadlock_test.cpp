@@ -21,9 +21,22 @@ const std::string kLine = " --set topology=../topologies/line_6.yaml";
 TEST_CASE("pfc_deadlock.yaml: the ring deadlocks, the run stops with exit status 4 naming the cycle",
           "[scenarios][roce][pfc][deadlock]") {
   const std::string dir = scratch_dir("pfc_deadlock_ring");
-  const CommandResult r = run_ibfsim("run " + kScenario + " -o " + dir);
+  const CommandResult r = run_ibfsim("run " + kScenario + " -o " + dir + " --event-trace " + dir + "/events.tsv");
   INFO(r.output);
   CHECK(r.exit_code == 4);
+  // The event trace: the first PFC frame a switch port acts on (an XOFF: the first pause) at
+  // 8,660.4 ns, and the detector's one check, a window (100 us) later.
+  const std::string events = read_file(dir + "/events.tsv");
+  const std::size_t first_pause = events.find("\tEthernetPort::control_frame_tail\tsw");
+  REQUIRE(first_pause != std::string::npos);
+  CHECK(events.substr(events.rfind('\n', first_pause) + 1, first_pause - events.rfind('\n', first_pause) - 1) ==
+        "8660.400000");
+  CHECK(events.find("108660.400000\tPfcDeadlockDetector::check\tpfc_deadlock_detector") != std::string::npos);
+  std::size_t checks = 0;
+  for (std::size_t at = events.find("PfcDeadlockDetector::check"); at != std::string::npos;
+       at = events.find("PfcDeadlockDetector::check", at + 1))
+    ++checks;
+  CHECK(checks == 1);
   // The first pause (8.6604 us) arms the check a window (100 us) later: every clockwise egress has
   // been paused since, frames waiting. The cycle starts at the first switch's (the depth-first
   // search's first vertex).
