@@ -134,3 +134,21 @@ TEST_CASE("Ethernet deadlock check: the ring's shortest paths have a cycle, a le
         "deadlock check: no cycle in any priority: deadlock-free\n");
   CHECK(check_ethernet_deadlock(ring, {}).cycles.empty());  // no lossless priority: nothing to deadlock
 }
+
+// A ring of 4: the host opposite is two hops either way, an ECMP group of both ports; every next
+// hop is a possible path, so the dependencies are those of both directions' two-hop paths.
+TEST_CASE("Ethernet deadlock check: every ECMP next hop is a path (a ring of 4)", "[ethernet][deadlock]") {
+  const EthernetFabricPlan ring4 = ethernet_plan_from_topology(generate_mesh({4}, 1, true, TopologyDefaults{}), 1);
+  const NextHops* hops = ring4.nodes[0].routes.lookup(ring4.nodes[ring4.find("h3")].ip);
+  REQUIRE(hops != nullptr);
+  CHECK(*hops == NextHops{2, 3});
+  const EthernetDeadlockReport r = check_ethernet_deadlock(ring4, {3});
+  // 16 channels (4 ring cables and 4 host cables, both ways). Dependencies: each host's channel on
+  // both ring ports (8); each ring channel on the next switch's host channel and on its next ring
+  // channel, the second hop of a path to the opposite host (16). Only those ECMP paths make the
+  // cycles (paths to a neighbour are one switch hop): one per direction, 8 channels.
+  CHECK(format_ethernet_deadlock_report(ring4, r) ==
+        "deadlock check: priority 3, 16 channels, 24 dependencies\n"
+        "priority 3: cycle of 4 channels: sw0/2 -> sw1/3, sw1/2 -> sw2/3, sw2/2 -> sw3/3, sw3/2 -> sw0/3\n"
+        "deadlock check: cycles in 1 priority (8 channels in cycles): deadlock possible\n");
+}
