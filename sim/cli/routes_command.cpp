@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include "sim/core/error.h"
+#include "sim/fabric/ethernet_deadlock_check.h"
+#include "sim/fabric/ethernet_topology.h"
 #include "sim/fabric/subnet_graph_from_topology.h"
 #include "sim/fabric/topology_loader.h"
 #include "sim/subnet_manager/sm/lid_assignment.h"
@@ -11,12 +13,46 @@
 #include "sim/subnet_manager/routing/routing_engine.h"
 #include "sim/fabric/yaml_input.h"
 #include "sim/workload/bring_up.h"
+#include "sim/workload/roce_spec.h"
 #include "sim/workload/scenario.h"
 #include "sim/workload/simulation_spec.h"
 
 namespace ibfsim {
 
 namespace {
+
+// fabric: roce: no subnet manager; the static L3 routes of the topology's plan, checked for
+// deadlock (the only report there is: the routes are shortest paths, every ECMP next hop).
+int run_routes_roce(const RoutesOptions& opts, const Scenario& sc, std::ostream& out, std::ostream& err) {
+  if (!opts.deadlock_check)
+    throw InputError(fmt::format("{}: fabric: roce has no subnet manager and no LFTs: expected --deadlock-check "
+                                 "(the check of its L3 routes)", opts.scenario));
+  const auto refuse = [&](bool given, const char* flag) {
+    if (given) throw InputError(fmt::format("{}: only used on InfiniBand, got it with fabric: roce", flag));
+  };
+  refuse(!opts.routing.empty(), "--routing");
+  refuse(opts.lmc.has_value(), "--lmc");
+  refuse(!opts.sm_host.empty(), "--sm-host");
+  refuse(!opts.roots.empty(), "--root");
+  refuse(!opts.root_guid_file.empty(), "--root-guid-file");
+  refuse(!opts.cn_guid_file.empty(), "--cn-guid-file");
+  refuse(!opts.lft_file.empty(), "--lft-file");
+  refuse(opts.nue_max_vls.has_value(), "--nue-max-vls");
+  refuse(opts.guid2lid, "--guid2lid");
+  refuse(opts.path_sls, "--path-sls");
+  refuse(opts.ar_groups, "--ar-groups");
+  const EthernetFabricPlan plan = ethernet_plan_from_topology(sc.topology, sc.seed);
+  // The run's data frames carry one priority (the PCP, or the DSCP's class selector); only a
+  // lossless one can deadlock (a lossy one drops instead).
+  const unsigned priority = roce_data_priority(sc.roce);
+  std::vector<unsigned> lossless;
+  if (sc.roce.pfc.on(priority)) lossless.push_back(priority);
+  else
+    err << fmt::format("note: the RoCE frames' priority {} is not lossless (roce.pfc): a full buffer drops, "
+                       "nothing deadlocks\n", priority);
+  out << format_ethernet_deadlock_report(plan, check_ethernet_deadlock(plan, lossless));
+  return 0;
+}
 
 // In-band: the scenario's bring-up, the routing options as overrides of its subnet_manager keys.
 int run_routes_scenario(const RoutesOptions& opts, std::ostream& out, std::ostream& err) {
@@ -27,6 +63,7 @@ int run_routes_scenario(const RoutesOptions& opts, std::ostream& out, std::ostre
       throw InputError("--threads " + opts.threads + ": expected a number of threads from 1 to 1024, or auto");
     overrides.emplace_back("simulation.threads", opts.threads);
   }
+  const std::size_t own_keys = overrides.size();
   if (!opts.routing.empty()) overrides.emplace_back("subnet_manager.routing", opts.routing);
   if (opts.lmc) overrides.emplace_back("subnet_manager.lmc", std::to_string(*opts.lmc));
   if (!opts.sm_host.empty()) overrides.emplace_back("subnet_manager.host", opts.sm_host);
@@ -39,8 +76,14 @@ int run_routes_scenario(const RoutesOptions& opts, std::ostream& out, std::ostre
     for (std::size_t i = 0; i < opts.roots.size(); ++i) list += (i ? ", " : "") + opts.roots[i];
     overrides.emplace_back("subnet_manager.roots", list + "]");
   }
+  if (overrides.size() > own_keys) {
+    // The routing options become subnet_manager keys, which fabric: roce refuses: say which option.
+    const Scenario plain = load_scenario(opts.scenario, {overrides.begin(), overrides.begin() + own_keys});
+    if (plain.fabric == FabricKind::kRoce) return run_routes_roce(opts, plain, out, err);
+  }
   const Scenario sc = load_scenario(opts.scenario, overrides);
   for (const std::string& w : sc.warnings) err << "warning: " << w << "\n";
+  if (sc.fabric == FabricKind::kRoce) return run_routes_roce(opts, sc, out, err);
   const BringUpResult r = bring_up_scenario(sc);
   for (const std::string& note : r.notes) err << "note: " << note << "\n";
   err << fmt::format("note: in-band bring-up took {} of simulated time and {} SMPs\n", format_duration(r.done), r.smps);

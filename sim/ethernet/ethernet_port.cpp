@@ -83,13 +83,17 @@ void EthernetPort::control_frame_tail(Packet* p) {
     return;
   }
   const Time now = ScheduledModule::now();
+  std::uint8_t was_paused = 0;
+  for (unsigned prio = 0; prio < kPfcClasses; ++prio)
+    if (pfc_.paused(prio, now)) was_paused = static_cast<std::uint8_t>(was_paused | 1u << prio);
   pfc_.receive(f.frame, now, rate_);
   bool resumed = false;
   for (unsigned prio = 0; prio < kPfcClasses; ++prio) {
     if (!f.frame.enabled(prio)) continue;
-    if (pfc_.paused(prio, now))
+    if (pfc_.paused(prio, now)) {
       module_.schedule<&EthernetPort::pause_expires>(pfc_.paused_until(prio), this, static_cast<std::uint8_t>(prio));
-    else
+      if (!(was_paused >> prio & 1)) owner_.on_paused(*this, prio);
+    } else
       resumed = true;
   }
   if (resumed && !busy_) owner_.on_tx_ready(*this);

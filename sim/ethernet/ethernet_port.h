@@ -40,6 +40,8 @@ class EthernetPortOwner {
   // The transmitter may start a frame it could not before, with no frame of the owner's having
   // ended: a PFC frame it sent is over, or a pause of one of its priorities ended.
   virtual void on_tx_ready(EthernetPort&) {}
+  // A PFC frame began a pause of priority `prio` of this port's transmitter (not a refresh).
+  virtual void on_paused(EthernetPort&, unsigned /*prio*/) {}
 };
 
 // Receives a copy of every frame a port starts sending (pcap captures of Ethernet links).

@@ -58,6 +58,15 @@ const char* ethernet_drop_name(EthernetDrop d);
 
 constexpr unsigned kEthernetPriorities = 8;
 
+class EthernetSwitch;
+// Hears when a PFC frame begins a pause of one of a switch's egress ports (the run's deadlock
+// detector, fabric/pfc_deadlock_detector.h: it wakes only while pauses last).
+class PfcPauseWatcher {
+ public:
+  virtual ~PfcPauseWatcher() = default;
+  virtual void pause_began(EthernetSwitch& sw, PortNum port, unsigned prio) = 0;
+};
+
 struct EthernetSwitchConfig {
   unsigned num_ports = 2;
   std::vector<MacAddress> port_macs;       // [port-1]: the source MAC of frames it sends
@@ -98,6 +107,9 @@ class EthernetSwitch final : public ScheduledModule, public EthernetPortOwner {
   std::uint64_t buffer_used() const { return buffer_used_; }
   // Frames waiting in the output queues.
   std::size_t queued_frames() const;
+  // Frames waiting in output `out`'s queue of priority `prio`.
+  std::size_t queued_frames(PortNum out, unsigned prio) const { return queues_.at(out - 1).at(prio).size(); }
+  void set_pause_watcher(PfcPauseWatcher* w) { pause_watcher_ = w; }
 
   // Where a forwarded frame waits.
   struct QueueRef {
@@ -116,6 +128,9 @@ class EthernetSwitch final : public ScheduledModule, public EthernetPortOwner {
   void on_frame_head(EthernetPort& port, Packet* p, Time head, Time tail) override;
   void on_tx_done(EthernetPort& port) override;
   void on_tx_ready(EthernetPort& port) override { try_send(port.number()); }
+  void on_paused(EthernetPort& port, unsigned prio) override {
+    if (pause_watcher_) pause_watcher_->pause_began(*this, port.number(), prio);
+  }
 
   // --- PFC (ethernet_switch_pfc.cpp) ---
   // The headroom of port n's lossless priorities: the configured one, or computed from its cable.
@@ -144,6 +159,7 @@ class EthernetSwitch final : public ScheduledModule, public EthernetPortOwner {
   std::vector<std::uint32_t> pfc_generation_;  // [(port-1) * 8 + prio]: XOFFs sent
   EcnMarker ecn_;
   std::vector<std::uint8_t> tx_priority_;  // [port-1]: the queue of the frame it sends
+  PfcPauseWatcher* pause_watcher_ = nullptr;
 };
 
 }  // namespace ibfsim

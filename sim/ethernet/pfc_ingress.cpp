@@ -88,4 +88,12 @@ PfcIngress::Release PfcIngress::left(PortNum out, std::uint64_t bytes) {
   return r;
 }
 
+bool PfcIngress::holds(PortNum out, std::uint8_t prio, PortNum in) const {
+  if (!configured_) return false;
+  const RingQueue<PfcCharge>& q = fifo_[out - 1][prio];
+  for (std::size_t i = 0; i < q.size(); ++i)
+    if (q.at(i).in == in) return true;
+  return false;
+}
+
 }  // namespace ibfsim

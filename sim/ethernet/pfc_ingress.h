@@ -82,6 +82,9 @@ class PfcIngress {
   std::uint64_t ingress_bytes(PortNum in, std::uint8_t prio) const {
     return state(in, prio).region + state(in, prio).headroom;
   }
+  // Whether output `out`'s queue of `prio` holds a frame charged to ingress port `in` (the
+  // wait-for graph of a PFC deadlock, fabric/pfc_deadlock_detector.h).
+  bool holds(PortNum out, std::uint8_t prio, PortNum in) const;
   std::uint64_t headroom_peak(PortNum in, std::uint8_t prio) const { return state(in, prio).headroom_peak; }
   std::uint64_t lossy_pool() const { return lossy_pool_; }
   std::uint64_t reserved(PortNum in) const;

@@ -36,6 +36,9 @@ class PfcPauseState {
   void other_control_frame() { ++stats_.other_control_received; }
   bool paused(unsigned prio, Time t) const { return t < until_[prio]; }
   Time paused_until(unsigned prio) const { return until_[prio]; }
+  // When the current paused interval of `prio` began (refreshes do not restart it); meaningful
+  // while paused.
+  Time paused_since(unsigned prio) const { return start_[prio]; }
   // Total time priority `prio` has been paused up to `now`.
   Time time_paused(unsigned prio, Time now) const;
 

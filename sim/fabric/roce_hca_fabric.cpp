@@ -44,6 +44,7 @@ RoceHcaFabric::RoceHcaFabric(EthernetFabricPlan plan, RoceHcaFabricOptions optio
     c.roce_addresses = book_;
     if (options.configure_hca) options.configure_hca(n, c);
     hcas_[n] = std::make_unique<Hca>(node.name.c_str(), std::move(c), pool, ledger);
+    hcas_[n]->ethernet_port().set_storm_threshold(options.pfc.storm_threshold);
   }
   std::uint32_t id = 1;
   for (const EthernetCablePlan& c : plan_.cables) {

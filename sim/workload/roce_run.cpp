@@ -11,6 +11,7 @@
 #include "sim/core/rank_exchange.h"
 #include "sim/core/stop_signals.h"
 #include "sim/fabric/ethernet_pcap_capture.h"
+#include "sim/fabric/pfc_deadlock_detector.h"
 #include "sim/fabric/roce_fabric_statistics.h"
 #include "sim/report/fact_tables.h"
 #include "sim/report/result_tables.h"
@@ -35,7 +36,11 @@ RoceHcaFabricOptions roce_fabric_options(const Scenario& sc, const EthernetFabri
   o.cut_through = r.cut_through;
   o.switch_latency = r.switch_latency;
   o.switch_buffer_bytes = r.switch_buffer_bytes;
+  o.pfc = r.pfc;
+  o.ecn = r.ecn;
+  o.seed = sc.seed;
   o.hca.carry_payload = sc.outputs.data_check;
+  if (r.dcqcn_enabled) o.hca.dcqcn = r.dcqcn;
   models.assign(plan.nodes.size(), HcaConfig{});
   o.configure_hca = [&sc, &plan, &models](std::size_t node, HcaConfig& c) {
     sc.hca_model.apply(plan.nodes[node].name, c);
@@ -65,6 +70,8 @@ struct RoceRun {
   std::vector<std::unique_ptr<VerbsFlow>> verbs_flows;
   std::optional<RunObserver> observer;
   std::unique_ptr<EthernetPcapCapture> capture;  // outputs.pcap: trace.pcap, trace_links.csv
+  std::unique_ptr<PfcDeadlockDetector> deadlock_detector;  // with lossless priorities
+  std::optional<PfcDeadlock> deadlock;                     // what stopped the run, if it was one
 };
 
 // The verbs flows, each between two HCAs named by the topology, as create_verbs_flows does on
@@ -100,7 +107,7 @@ RunFacts roce_run_facts(const RoceRun& run, const std::string& dir, bool partial
   f.scenario_file = sc.file;
   f.topology_file = sc.topology_file;
   f.partial = partial;
-  if (partial) f.stopped_by = signal_name(stop_signal());
+  if (partial) f.stopped_by = run.deadlock ? "pfc_deadlock" : signal_name(stop_signal());
   f.warnings = sc.warnings;
   f.hcas = run.plan.hosts().size();
   f.switches = run.plan.switches().size();
@@ -125,8 +132,55 @@ RunFacts roce_run_facts(const RoceRun& run, const std::string& dir, bool partial
   return f;
 }
 
+nlohmann::json pfc_settings_json(const RoceSpec& r, RoceHcaFabric& fabric) {
+  const EthernetPfcConfig& c = r.pfc;
+  nlohmann::json j;
+  j["enabled"] = c.lossless != 0;
+  if (c.lossless == 0) return j;
+  j["priorities"] = nlohmann::json::array();
+  for (unsigned p = 0; p < kPfcClasses; ++p)
+    if (c.on(p)) j["priorities"].push_back(p);
+  j["xoff_bytes"] = c.xoff_bytes;
+  j["xon_bytes"] = c.xon_bytes;
+  j["headroom"] = c.headroom_bytes == 0 ? nlohmann::json("auto") : nlohmann::json(c.headroom_bytes);
+  j["max_frame_bytes"] = c.mtu_frame_bytes;
+  j["pause_quanta"] = c.pause_quanta;
+  j["response_time_ns"] = to_ns(c.response_time);
+  j["storm_threshold_us"] = to_ns(c.storm_threshold) / 1000;
+  // The headroom in force at every switch port (computed from its cable with `auto`).
+  nlohmann::json ports = nlohmann::json::array();
+  const EthernetFabricPlan& plan = fabric.plan();
+  for (const std::size_t n : plan.switches()) {
+    EthernetSwitch& sw = *fabric.switch_at(n);
+    for (PortNum p = 1; p <= sw.num_ports(); ++p)
+      ports.push_back({{"port", fmt::format("{}/{}", plan.nodes[n].name, p)}, {"headroom_bytes", sw.pfc_headroom_bytes(p)}});
+  }
+  j["ports"] = std::move(ports);
+  return j;
+}
+
+nlohmann::json dcqcn_settings_json(const RoceSpec& r) {
+  const DcqcnConfig& c = r.dcqcn;
+  nlohmann::json j;
+  j["enabled"] = r.dcqcn_enabled;
+  if (!r.dcqcn_enabled) return j;
+  j["g"] = c.g;
+  j["initial_alpha"] = c.initial_alpha;
+  j["alpha_period_us"] = to_ns(c.alpha_period) / 1000;
+  j["increase_period_us"] = to_ns(c.increase_period) / 1000;
+  j["increase_bytes"] = c.increase_bytes;
+  j["fast_recovery_steps"] = c.fast_recovery_steps;
+  j["additive_increase_mbps"] = static_cast<double>(c.additive_increase_bps) / 1e6;
+  j["hyper_increase_mbps"] = static_cast<double>(c.hyper_increase_bps) / 1e6;
+  j["min_rate_mbps"] = static_cast<double>(c.min_rate_bps) / 1e6;
+  j["rate_on_first_cnp_mbps"] = static_cast<double>(c.rate_on_first_cnp_bps) / 1e6;
+  j["cnp_interval_us"] = to_ns(c.min_cnp_interval) / 1000;
+  j["cnp_dscp"] = c.cnp_dscp;
+  return j;
+}
+
 // What results.json says of the Ethernet fabric a RoCE run built.
-nlohmann::json roce_settings_json(const RoceSpec& r) {
+nlohmann::json roce_settings_json(const RoceSpec& r, RoceHcaFabric& fabric) {
   nlohmann::json j;
   j["rate"] = r.rate.name();
   j["cable_delay_ns"] = to_ns(r.cable_delay);
@@ -136,6 +190,15 @@ nlohmann::json roce_settings_json(const RoceSpec& r) {
   j["switch_buffer_bytes"] = r.switch_buffer_bytes;
   j["dscp"] = r.dscp;
   j["pcp"] = r.pcp ? nlohmann::json(*r.pcp) : nlohmann::json(nullptr);
+  j["pfc"] = pfc_settings_json(r, fabric);
+  j["ecn"] = {{"enabled", r.ecn.enabled}};
+  if (r.ecn.enabled) {
+    j["ecn"]["kmin_bytes"] = r.ecn.kmin_bytes;
+    j["ecn"]["kmax_bytes"] = r.ecn.kmax_bytes;
+    j["ecn"]["pmax"] = r.ecn.pmax;
+  }
+  j["dcqcn"] = dcqcn_settings_json(r);
+  j["deadlock_window_ns"] = to_ns(r.deadlock_window);
   j["addressing"] = "static: IPv4 10.0.<switch>.<port>, routes by shortest paths with ECMP, no subnet manager";
   return j;
 }
@@ -162,11 +225,17 @@ RunResult run_roce_scenario(const Scenario& sc, const std::string& out_dir) {
   run.end_limit = run.start + sc.phases.limit;
   set_results_pending();
   start_verbs_flows(run);
+  if (options.pfc.lossless)
+    run.deadlock_detector = std::make_unique<PfcDeadlockDetector>(*run.fabric, options.pfc.lossless, sc.roce.deadlock_window);
   const auto wall_start = std::chrono::steady_clock::now();
   const double cpu_start = process_cpu_seconds();
   if (!CalendarProcess::stop_requested()) CalendarProcess::run_for(run.end_limit);
-  const bool partial = CalendarProcess::stop_requested();
-  ScheduledModule::rethrow_failure();
+  try {
+    ScheduledModule::rethrow_failure();
+  } catch (const PfcDeadlockError& e) {
+    run.deadlock = e.deadlock();  // the results so far are written, marked with it
+  }
+  const bool partial = CalendarProcess::stop_requested() || run.deadlock;
   run.end = ScheduledModule::now();
   if (run.capture) run.capture->close();
 
@@ -177,7 +246,15 @@ RunResult run_roce_scenario(const Scenario& sc, const std::string& out_dir) {
   c.statistics = c.registry.snapshot(kResultsTop);
   c.results = run_results_json(c.facts, c.statistics);
   c.results["fabric"] = "roce";
-  c.results["roce"] = roce_settings_json(sc.roce);
+  c.results["roce"] = roce_settings_json(sc.roce, *run.fabric);
+  if (run.deadlock) {
+    nlohmann::json ports = nlohmann::json::array();
+    for (const std::string& p : run.deadlock->ports) ports.push_back(p);
+    c.results["deadlock"] = {{"time_fs", run.deadlock->detected},
+                             {"priority", run.deadlock->priority},
+                             {"cycle", ports},
+                             {"message", run.deadlock->text()}};
+  }
   // The tables the registry has rows for (hca_model.csv), then results.json with their index.
   const std::filesystem::path dir(out_dir);
   const bool compress = sc.outputs.compress;
@@ -200,6 +277,10 @@ RunResult run_roce_scenario(const Scenario& sc, const std::string& out_dir) {
   r.simulate_wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   r.simulate_cpu_seconds = process_cpu_seconds() - cpu_start;
   r.partial = partial;
+  if (run.deadlock) {
+    r.summary += run.deadlock->text() + "\n";
+    r.deadlock = run.deadlock->text();
+  }
   return r;
 }
 

@@ -19,6 +19,9 @@ struct RunResult {
   double bring_up_wall_seconds = 0, bring_up_cpu_seconds = 0;
   double simulate_wall_seconds = 0, simulate_cpu_seconds = 0;
   bool partial = false;  // stopped early (CalendarProcess::request_stop, e.g. Ctrl-C)
+  // A PFC deadlock stopped a RoCE run (fabric/pfc_deadlock_detector.h): its message; `ibfsim run`
+  // prints it and exits with status 4.
+  std::string deadlock;
 };
 
 // On a terminal, long runs show their progress on stderr (progress_meter.h). A run stopped with

@@ -52,6 +52,36 @@ TEST_CASE("fabric: and roce: values are checked, each at its key", "[scenarios][
   CHECK(has(out, p + ":5:8:"));
 }
 
+TEST_CASE("roce.pfc, roce.ecn and roce.dcqcn values are checked, each at its key", "[scenarios][input][roce]") {
+  std::string p;
+  std::string out = rejected("pfc_prio", kRoceFlow + "roce: {pfc: {priorities: [3, 8]}}\n", p);
+  CHECK(has(out, p + ":5:30: expected an integer in 0..7, got '8'"));
+  out = rejected("pfc_twice", kRoceFlow + "roce: {pfc: {priorities: [3, 3]}}\n", p);
+  CHECK(has(out, p + ":5:30: expected each priority once, got 3 again"));
+  out = rejected("pfc_none", kRoceFlow + "roce: {pfc: {priorities: []}}\n", p);
+  CHECK(has(out, p + ":5:26: expected a list of lossless priorities 0..7, e.g. [3]"));
+  out = rejected("pfc_missing", kRoceFlow + "roce: {pfc: {xoff: 1000}}\n", p);
+  CHECK(has(out, p + ":5:13: expected key 'priorities', got a map without it"));
+  out = rejected("pfc_xon", kRoceFlow + "roce: {pfc: {priorities: [3], xoff: 1000, xon: 2000}}\n", p);
+  CHECK(has(out, p + ":5:48: expected xon at most xoff (1000 bytes), got xon 2000 bytes"));
+  out = rejected("pfc_headroom", kRoceFlow + "roce: {pfc: {priorities: [3], headroom: big}}\n", p);
+  CHECK(has(out, p + ":5:41: expected auto or a number of bytes (1..4294967296), got 'big'"));
+  out = rejected("pfc_quanta", kRoceFlow + "roce: {pfc: {priorities: [3], pause_quanta: 0}}\n", p);
+  CHECK(has(out, p + ":5:45: expected"));
+  out = rejected("pfc_unknown", kRoceFlow + "roce: {pfc: {priorities: [3], xof: 1}}\n", p);
+  CHECK(has(out, p + ":5:31:"));
+  out = rejected("ecn_k", kRoceFlow + "roce: {ecn: {kmin: 300000}}\n", p);
+  CHECK(has(out, p + ":5:20: expected kmin below kmax (204800 bytes), got kmin 300000 bytes"));
+  out = rejected("ecn_p", kRoceFlow + "roce: {ecn: {pmax: 1.5}}\n", p);
+  CHECK(has(out, p + ":5:20: expected"));
+  out = rejected("dcqcn_g", kRoceFlow + "roce: {dcqcn: {g: 0}}\n", p);
+  CHECK(has(out, p + ":5:19: expected"));
+  out = rejected("dcqcn_period", kRoceFlow + "roce: {dcqcn: {increase_period: 0us}}\n", p);
+  CHECK(has(out, p + ":5:33: expected a duration above 0"));
+  out = rejected("dcqcn_unknown", kRoceFlow + "roce: {dcqcn: {rpg_ai_rate: 5}}\n", p);
+  CHECK(has(out, p + ":5:16:"));
+}
+
 TEST_CASE("fabric: roce refuses the workloads it does not run yet, each at its workload entry",
           "[scenarios][input][roce]") {
   std::string p;
@@ -65,7 +95,7 @@ TEST_CASE("fabric: roce refuses the workloads it does not run yet, each at its w
   CHECK(has(out, p + ":4:5: expected no srq: true with fabric: roce (not supported on RoCE yet), got verbs flow 'w'"));
 }
 
-TEST_CASE("fabric: roce refuses collectives, SHARP, congestion control, faults and routers, each at its section",
+TEST_CASE("fabric: roce refuses collectives, SHARP, faults and routers, each at its section",
           "[scenarios][input][roce]") {
   std::string p;
   std::string out = rejected(
@@ -75,9 +105,6 @@ TEST_CASE("fabric: roce refuses collectives, SHARP, congestion control, faults a
   out = rejected("sharp", "fabric: roce\ncollectives:\n  - {op: allreduce, algorithm: sharp, min_bytes: 8, max_bytes: 8}\n",
                  p);
   CHECK(has(out, p + ":4:3: expected no `collectives:` section with fabric: roce"));
-  out = rejected("cc", kRoceFlow + "congestion_control: {enabled: true}\n", p);
-  CHECK(has(out, p + ":5:21: expected no `congestion_control:` section with fabric: roce (InfiniBand's congestion "
-                     "control; ECN marking and DCQCN are not on RoCE yet)"));
   out = rejected("faults", kRoceFlow + "faults:\n  - {at: 1us, link: sw1/2, state: down}\n", p);
   CHECK(has(out, p + ":6:3: expected no `faults:` section with fabric: roce (link faults are not on Ethernet links yet)"));
   out = rejected("routers", "fabric: roce\nworkload:\n  - {transport: rc, from: h1, to: h3, verb: write}\n", p,
