@@ -136,6 +136,9 @@ SubnetManagerSpec parse_subnet_manager(const YamlMap& root, const Topology& topo
     sub.host = host.as<std::string>();
     const auto n = topo.find_node(sub.host);
     if (!n || topo.nodes[*n].type != NodeType::kHca) host.fail("the name of an HCA", "'" + sub.host + "'");
+    if (sub.host == sm.host)  // the default SM host is checked when the run starts (sa_subscribers.h)
+      host.fail("an HCA other than the subnet manager's (a client on the SM's own node is not supported)",
+                "'" + sub.host + "'");
     const YamlValue traps = one.get("traps");
     if (traps.is_scalar()) {
       if (traps.as<std::string>() != "all") traps.fail("all, or a list of trap numbers");
