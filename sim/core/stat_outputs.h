@@ -37,6 +37,7 @@ enum StatOutput : StatOutputs {
   kTraceRanksCsv = 1u << 27,            // trace_ranks.csv (trace replay)
   kTraceStepsCsv = 1u << 28,            // trace_steps.csv (trace replay)
   kSrqsCsv = 1u << 29,                  // shared_receive_queues.csv
+  kSaSubscribersCsv = 1u << 30,         // sa_subscribers.csv
 };
 
 }  // namespace ibfsim

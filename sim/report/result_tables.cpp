@@ -26,6 +26,7 @@ const std::vector<ResultTable>& result_tables() {
       {"trace_ranks", kTraceRanksCsv},
       {"trace_steps", kTraceStepsCsv},
       {"shared_receive_queues", kSrqsCsv},
+      {"sa_subscribers", kSaSubscribersCsv},
   };
   return tables;
 }

@@ -14,6 +14,7 @@
 #include "sim/fabric/router_manager.h"
 #include "sim/report/progress_meter.h"
 #include "sim/subnet_manager/sm/subnet_manager.h"
+#include "sim/workload/sa_subscribers.h"
 #include "sim/workload/scenario_run_phases.h"
 
 namespace ibfsim {
@@ -231,6 +232,9 @@ void bring_up_fabric(ScenarioRun& run) {
   // Without the subnet manager, the links are up when the last one has trained.
   run.fabric_up = run.in_band ? run_subnet_manager_bring_up(fabric)
                               : all_links_up_at(run.sc.topology, run.sc.link.training_delay);
+  // Subscribers ask the SA for Notices as soon as it answers (its first sweep is over).
+  if (run.in_band) run.sa_subscribers = start_sa_subscribers(run.sc.subnet_manager.subscribers, run.sc.topology, fabric,
+                                                       run.sm_host, run.sc.file);
   set_phase_times(run);
   fabric.set_horizon(run.end_limit);
   run.bring_up_cpu = process_cpu_seconds() - cpu_start;

@@ -11,6 +11,7 @@
 #include "sim/report/run_results.h"
 #include "sim/workload/class_statistics.h"
 #include "sim/workload/cm_statistics.h"
+#include "sim/workload/sa_subscribers.h"
 #include "sim/workload/srq_statistics.h"
 #include "sim/workload/nccl_statistics.h"
 #include "sim/workload/sharp_statistics.h"
@@ -263,6 +264,7 @@ void collect(ScenarioRun& run, CollectedResults& c) {
   register_sharp_statistics(registry, *run.fabric);
   register_cm_statistics(registry, *run.fabric, run.cm_agents, run.verbs_flows);
   register_srq_statistics(registry, *run.fabric, run.server_srqs);
+  register_sa_subscriber_statistics(registry, *run.fabric, run.sa_subscribers);
   register_fact_tables(registry, c.facts);
   // results.json's own figures: a few rows. The tables are read from the registry as they are
   // written (write_results), never all at once.

@@ -66,6 +66,13 @@ struct Outputs {
 
 // The scenario's `subnet_manager:` (docs/scenario.md). `static` replaces the SM by the static LIDs
 // and routes of the walking skeleton (static_routing.h).
+// A host whose SA client subscribes, right after the bring-up, to the Notices of `traps` (one
+// SubnAdmSet(InformInfo) each; 0xFFFF: every trap), `subnet_manager.sa.subscribers`.
+struct SaSubscriberSpec {
+  std::string host;
+  std::vector<std::uint16_t> traps;
+};
+
 struct SubnetManagerSpec {
   bool in_band = true;
   std::string host;                  // empty: the first HCA with a cabled port
@@ -73,6 +80,7 @@ struct SubnetManagerSpec {
   SmaTiming sma;                     // every node's SMA
   std::vector<std::pair<std::string, SmaTiming>> sma_by_node;
   bool adaptive_routing_given = false;  // `adaptive_routing:` was set (it acts with ar_ftree, ar_updn)
+  std::vector<SaSubscriberSpec> subscribers;  // sa.subscribers
 };
 
 struct Scenario {

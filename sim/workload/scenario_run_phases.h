@@ -22,6 +22,7 @@
 #include "sim/workload/packet_log.h"
 #include "sim/workload/port_window.h"
 #include "sim/workload/run_observer.h"
+#include "sim/workload/sa_subscribers.h"
 #include "sim/workload/scenario.h"
 #include "sim/workload/scenario_run.h"
 #include "sim/workload/time_series_sampler.h"
@@ -65,6 +66,7 @@ struct ScenarioRun {
   std::vector<std::size_t> hca_nodes;
   std::vector<Qpn> qpn;  // [node]: the UD generator's QP of each HCA
   std::map<std::size_t, std::unique_ptr<CmAgent>> cm_agents;  // [node]: HCAs with `connect: cm` flows or IPoIB connected mode
+  std::vector<std::unique_ptr<SaSubscriber>> sa_subscribers;  // subnet_manager.sa.subscribers
   std::map<std::size_t, std::unique_ptr<ServerSrq>> server_srqs;  // [node]: targets of `srq: true` flows
   std::vector<std::unique_ptr<VerbsFlow>> verbs_flows;
   Time settle = 0;

@@ -122,10 +122,33 @@ SubnetManagerSpec parse_subnet_manager(const YamlMap& root, const Topology& topo
     sm.adaptive_routing_given = true;
   }
   YamlMap sa = m.optional_map("sa");
-  sa.check_no_unknown_keys({"latency", "packet_life_time"});
+  sa.check_no_unknown_keys({"latency", "packet_life_time", "subscribers"});
   sm.config.sa_latency = sa.duration("latency", sm.config.sa_latency);
   sm.config.sa.packet_life_time =
       sa.optional_in_range<std::uint8_t>("packet_life_time", sm.config.sa.packet_life_time, 0, 63);
+  if (auto subs = sa.find("subscribers"); subs && !topo.routers().empty())
+    subs->fail("no subscribers with routers (the SA of one subnet only is modelled for them)");
+  for (const YamlValue& v : sa.optional_list("subscribers")) {
+    YamlMap one = v.as_map();
+    one.check_no_unknown_keys({"host", "traps"});
+    SaSubscriberSpec sub;
+    const YamlValue host = one.get("host");
+    sub.host = host.as<std::string>();
+    const auto n = topo.find_node(sub.host);
+    if (!n || topo.nodes[*n].type != NodeType::kHca) host.fail("the name of an HCA", "'" + sub.host + "'");
+    if (sub.host == sm.host)  // the default SM host is checked when the run starts (sa_subscribers.h)
+      host.fail("an HCA other than the subnet manager's (a client on the SM's own node is not supported)",
+                "'" + sub.host + "'");
+    const YamlValue traps = one.get("traps");
+    if (traps.is_scalar()) {
+      if (traps.as<std::string>() != "all") traps.fail("all, or a list of trap numbers");
+      sub.traps.push_back(0xFFFF);
+    } else {
+      for (const YamlValue& t : traps.as_list()) sub.traps.push_back(t.as_in_range<std::uint16_t>(0, 0xFFFE));
+      if (sub.traps.empty()) traps.fail("all, or a list of trap numbers", "an empty list");
+    }
+    sm.subscribers.push_back(sub);
+  }
   YamlMap sma = m.optional_map("sma");
   sma.check_no_unknown_keys({"latency", "dr_forward", "queue_depth", "nodes"});
   sm.sma = parse_sma_timing(sma, sm.sma);

@@ -149,3 +149,26 @@ TEST_CASE("ipoib_udp without its section, or with the SM on one of its hosts, is
   CHECK(r.output.find("scenario.yaml:2:17") != std::string::npos);
   CHECK(r.output.find("room for the topology's 4 HCAs") != std::string::npos);
 }
+
+TEST_CASE("UDP over IPoIB with the SM on the switch: the joins reach that switch's own MFT", "[scenarios][ipoib]") {
+  // The SA's MFT Sets for the broadcast group are SMPs from sw1's management port to sw1 itself,
+  // served by sw1's SMA: the group forwards, both interfaces resolve each other and every
+  // datagram arrives. As with the SM on an HCA, the first ARP request leaves before the second
+  // join is in the MFT and is the run's one drop.
+  auto r = run_scenario_text("ipoib_sm_on_switch",
+                             "../tests/scenarios/data/ipoib_qdr.yaml\n"
+                             "subnet_manager: {host: sw1}\n"
+                             "ipoib: {subnet: 10.0.0.0/24}\n"
+                             "workload:\n"
+                             "  - {name: udp, pattern: permutation, hosts: [h1, h2], transport: ipoib_udp,"
+                             " message_size: 2016, load: 0.5, arrival: constant}\n"
+                             "phases: {warmup: 50us, measure: 200us, drain: 50us}\n");
+  const auto& c = ipoib_class(r);
+  CHECK(c["ipoib"]["all_joined"] == true);
+  CHECK(c["ipoib"]["arp_requests_sent"] == 2);
+  CHECK(c["ipoib"]["arp_replies_received"] == 1);
+  CHECK(c["ipoib"]["udp_datagrams_sent"].get<std::uint64_t>() > 0);
+  CHECK(c["ipoib"]["udp_datagrams_received"] == c["ipoib"]["udp_datagrams_sent"]);
+  CHECK(r["packets"]["dropped_total"] == 1);
+  CHECK(r["packets"]["dropped"]["unknown_dlid"] == 1);
+}

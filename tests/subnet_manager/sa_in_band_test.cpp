@@ -143,3 +143,51 @@ TEST_CASE("SA in band: multicast joins program the switch's MFT with SMPs and a 
   CHECK(*sw.mft().lookup(0xC000) == std::vector<PortNum>{3});
   CHECK(f->subnet_manager()->sa().groups().size() == 1);
 }
+
+TEST_CASE("SA in band: with the SM on the switch, joins program that switch's own MFT", "[subnet_manager][sa]") {
+  // The SM runs on sw1's management port 0: the MFT Sets of the SA are LID-routed SMPs to sw1's
+  // own LID, which its SMA serves (1 us, sma.latency) and answers to the SM without a wire.
+  FabricOptions o;
+  SubnetManagerSettings sm;
+  sm.host = 0;
+  sm.port = 0;
+  sm.config.sa_latency = 2 * kUs;
+  o.subnet_manager = sm;
+  Fabric& f = build_fabric(kTopology, o);
+  static Time done = 0;
+  f.subnet_manager()->set_on_sweep_done([](const SweepRecord& r) {
+    if (done == 0) {
+      done = r.done;
+      sc_core::sc_pause();
+    }
+  });
+  sc_core::sc_start(to_sc_time(100 * kMs));
+  ScheduledModule::rethrow_failure();
+  REQUIRE(f.subnet_manager()->configured());
+  SaClient c2(*f.hca_sma(2), 1), c3(*f.hca_sma(3), 1);
+  const std::uint64_t mask = IB_MCR_COMPMASK_MGID | IB_MCR_COMPMASK_PORT_GID | IB_MCR_COMPMASK_JOIN_STATE |
+                             IB_MCR_COMPMASK_QKEY | IB_MCR_COMPMASK_PKEY;
+  McMemberRecord m;
+  m.mgid = gid_of(0xFF12401BFFFF0000, 0x1234);
+  m.q_key = 0x42;
+  m.p_key = 0xFFFF;
+  m.join_state = IB_MC_REC_STATE_FULL_MEMBER;
+  static Query j2, j3;
+  m.port_gid = gid_of(kDefaultGidPrefix, f.hca_sma(2)->state().ports[1].guid);
+  j2 = Query{&c2, make_sa_request(IB_MAD_METHOD_SET, IB_MAD_ATTR_MCMEMBER_RECORD, mask, encode_mc_member_record(m), 0)};
+  m.port_gid = gid_of(kDefaultGidPrefix, f.hca_sma(3)->state().ports[1].guid);
+  j3 = Query{&c3, make_sa_request(IB_MAD_METHOD_SET, IB_MAD_ATTR_MCMEMBER_RECORD, mask, encode_mc_member_record(m), 0)};
+  const Time t = (done + 10 * kUs) / kUs * kUs;
+  fire_at(*f.hca(2), t, &j2);
+  fire_at(*f.hca(3), t + 20 * kUs, &j3);
+  run_for(f, 40 * kUs);
+  REQUIRE(j2.answer);
+  REQUIRE(j3.answer);
+  CHECK(j2.answer->header.status == 0);
+  CHECK(j3.answer->header.status == 0);
+  Switch& sw = *f.switch_at(0);
+  REQUIRE(sw.mft().lookup(0xC000));
+  CHECK(*sw.mft().lookup(0xC000) == std::vector<PortNum>{2, 3});
+  CHECK(f.subnet_manager()->sa_stats().mft_sets == 2);    // one per join, none resent
+  CHECK(f.subnet_manager()->sa_stats().mft_failed == 0);  // each answered by sw1's SMA
+}

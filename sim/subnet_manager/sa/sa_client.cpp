@@ -1,13 +1,14 @@
 #include "sim/subnet_manager/sa/sa_client.h"
 
 #include "sim/core/big_endian.h"
+#include "sim/subnet_manager/sa/sa_report.h"
 
 namespace ibfsim {
 
 SaClient::SaClient(SmaShell& sma, PortNum port, SaClientConfig config, bool attach)
     : sma_(sma), port_(port), config_(config),
-      // TIDs unique per port: the port GUID's low 32 bits, then a count.
-      next_tid_((sma.state().ports.at(port).guid & 0xFFFFFFFFull) << 32) {
+      // TIDs unique per port and client: the port GUID's low 32 bits, the tag, then a count.
+      next_tid_((sma.state().ports.at(port).guid & 0xFFFFFFFFull) << 32 | std::uint64_t{config.tid_tag} << 24) {
   if (attach) sma_.attach_gsi_client(this);
 }
 
@@ -30,6 +31,13 @@ void SaClient::send(std::uint64_t tid) {
 }
 
 void SaClient::on_gsi_answer(const ReceivedGmp& gmp, PortNum) {
+  if (gmp.mad[3] == IB_MAD_METHOD_REPORT) {
+    const SaMad report = decode_sa_mad(gmp.mad);
+    ++stats_.reports;
+    sma_.send_gsi(encode_sa_mad(make_sa_report_resp(report)), port_, gmp.lrh.slid, gmp.lrh.sl);
+    if (on_report_) on_report_(report, ScheduledModule::now());
+    return;
+  }
   const std::uint64_t tid = load_be64(gmp.mad.data() + 8);
   auto it = pending_.find(tid);
   if (it == pending_.end()) return;  // late: answered already or given up on

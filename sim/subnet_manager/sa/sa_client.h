@@ -3,6 +3,9 @@
 // PortInfo.MasterSMLID, which the SM set) and hands each answer to the caller. A request with no
 // answer after `timeout`, or answered Busy (the SM sweeping), is sent again, at most `retries`
 // times; then the caller hears of no answer. Answers are matched by TransactionID.
+// A SubnAdmReport (a Notice the port subscribed to with an InformInfo Set, inform_info.h) is
+// answered at once with SubnAdmReportResp to its sender (the same TID, on the SL it came on), then
+// handed to the report callback; a resent Report (the same TID again) is acknowledged again.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -18,6 +21,9 @@ struct SaClientConfig {
   Time timeout = 100 * kUs;
   unsigned retries = 3;
   std::uint8_t sl = 0;  // the SL of the requests (the answer comes back on it)
+  // Bits 31-24 of the TransactionIDs: clients on one port (every one sees every SA answer) must
+  // differ here.
+  std::uint8_t tid_tag = 0;
 };
 
 struct SaClientStats {
@@ -25,6 +31,7 @@ struct SaClientStats {
   std::uint64_t resent = 0;
   std::uint64_t answered = 0;  // answers handed to callers (any status but Busy)
   std::uint64_t failed = 0;    // given up on
+  std::uint64_t reports = 0;   // SubnAdmReports received (and acknowledged), resends included
 };
 
 class SaClient : public GsiClient {
@@ -32,6 +39,8 @@ class SaClient : public GsiClient {
   static const char* name() { return "sa client"; }  // in event traces
   // Called with the answer, or nullptr when there was none after the retries.
   using Done = std::function<void(const SaMad* answer)>;
+  // Called for every Report received: the MAD and when it arrived.
+  using OnReport = std::function<void(const SaMad& report, Time at)>;
 
   // Sends from `port` of `sma` (an HCA's); attaches itself as the node's GSI client unless
   // `attach` is false (a CM agent, cm/cm_agent.h, is the node's client and hands it SA answers).
@@ -40,6 +49,7 @@ class SaClient : public GsiClient {
   // Sends `request` (its TransactionID replaced by the client's next) now; returns the TID.
   std::uint64_t query(SaMad request, Done done);
   void on_gsi_answer(const ReceivedGmp& gmp, PortNum port) override;
+  void set_on_report(OnReport f) { on_report_ = std::move(f); }
   // Event (event.h): the answer to `tid`, sent for the `tries`th time, is late.
   void query_timed_out(std::uint64_t tid, unsigned tries);
 
@@ -60,6 +70,7 @@ class SaClient : public GsiClient {
   std::uint64_t next_tid_;
   std::unordered_map<std::uint64_t, Pending> pending_;
   SaClientStats stats_;
+  OnReport on_report_;
 };
 
 }  // namespace ibfsim

@@ -71,7 +71,7 @@ SaMad sa_answer_with(const SaMad& request, const std::vector<SaData>& records, s
   return r;
 }
 
-SaMad SubnetAdministrator::answer(const SaMad& q, const SaSubnet& s, Lid requester) {
+SaMad SubnetAdministrator::answer(const SaMad& q, const SaSubnet& s, Lid requester, std::uint8_t requester_sl) {
   if (q.header.class_version != kSaClassVersion) return make_sa_response(q, IB_MAD_STATUS_UNSUP_CLASS_VER);
   const std::uint8_t m = q.header.method;
   const bool read = m == IB_MAD_METHOD_GET || m == IB_MAD_METHOD_GETTABLE;
@@ -90,6 +90,8 @@ SaMad SubnetAdministrator::answer(const SaMad& q, const SaSubnet& s, Lid request
       if (m == IB_MAD_METHOD_SET) return mc_join(q, s);
       if (m == IB_MAD_METHOD_DELETE) return mc_leave(q, s);
       break;
+    case IB_MAD_ATTR_INFORM_INFO:
+      return informs_.set(q, requester, requester_sl);
     default:
       return make_sa_response(q, IB_MAD_STATUS_UNSUP_METHOD_ATTR);
   }

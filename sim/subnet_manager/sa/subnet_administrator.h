@@ -20,6 +20,8 @@
 //     smallest of the HCA ports unless given), Delete leaves (the group goes with its last
 //     member), Get and GetTable read groups by MGID or MLID. Every change recomputes the group's
 //     tree (multicast_tree.h) and queues the MFT blocks that changed.
+//   * InformInfo: Set subscribes or unsubscribes the requester to Notices (inform_subscriptions.h);
+//     the SM forwards matching ones as Reports.
 //   * Get answers one record (none: ERR_NO_RECORDS; several: ERR_TOO_MANY_RECORDS); GetTable answers
 //     in one RMPP segment whatever fits 200 bytes (none is a success with no record), more is
 //     ERR_TOO_MANY_RECORDS (multi-segment RMPP is not modelled). Anything else: unsupported
@@ -30,6 +32,7 @@
 #include <vector>
 
 #include "sim/subnet_manager/mad/multicast_forwarding_table.h"
+#include "sim/subnet_manager/sa/inform_subscriptions.h"
 #include "sim/subnet_manager/sa/mc_member_record.h"
 #include "sim/subnet_manager/sa/path_record.h"
 #include "sim/subnet_manager/sa/sa_mad.h"
@@ -62,13 +65,14 @@ class SubnetAdministrator {
  public:
   explicit SubnetAdministrator(SaSettings settings = {}) : settings_(settings) {}
 
-  // The answer to `request`, which came from the port with LID `requester`.
-  SaMad answer(const SaMad& request, const SaSubnet& subnet, Lid requester);
+  // The answer to `request`, which came from the port with LID `requester` on `requester_sl`.
+  SaMad answer(const SaMad& request, const SaSubnet& subnet, Lid requester, std::uint8_t requester_sl = 0);
   // The MFT blocks joins and leaves changed since the last call, in the order to send them.
   std::vector<MftUpdate> take_mft_updates() { return std::move(mft_updates_); }
 
   const std::vector<McGroup>& groups() const { return groups_; }
   const SaSettings& settings() const { return settings_; }
+  const InformSubscriptions& subscriptions() const { return informs_; }
 
  private:
   SaMad path_records(const SaMad& q, const SaSubnet& s, Lid requester);
@@ -85,6 +89,7 @@ class SubnetAdministrator {
   // What this SA programmed: switch node -> MLID -> ports.
   std::map<std::size_t, std::map<Lid, std::vector<PortNum>>> programmed_;
   std::vector<MftUpdate> mft_updates_;
+  InformSubscriptions informs_;
 };
 
 // The records of one answer: a Get's one record, or a GetTable's records in one RMPP segment,

@@ -3,6 +3,7 @@
 #include "sim/subnet_manager/congestion_control/cc_mad.h"
 #include "sim/subnet_manager/mad/multicast_forwarding_table.h"
 #include "sim/subnet_manager/mad/notice.h"
+#include "sim/subnet_manager/sa/sa_report.h"
 
 namespace ibfsim {
 
@@ -95,7 +96,7 @@ void SubnetManager::sa_served() {
     a = make_sa_response(q, IB_MAD_STATUS_BUSY);
     ++sa_stats_.busy;
   } else {
-    a = sa_.answer(q, sa_view(), r.slid);
+    a = sa_.answer(q, sa_view(), r.slid, r.sl);
   }
   ++sa_stats_.answered;
   ++sa_stats_.answers_by_attribute[q.header.attribute_id];
@@ -135,6 +136,35 @@ void SubnetManager::mft_set_timed_out(std::uint64_t tid, unsigned tries) {
   ++sa_stats_.mft_failed;
 }
 
+void SubnetManager::report_due(std::uint64_t id) {
+  auto t = traps_to_forward_.find(id);
+  if (t == traps_to_forward_.end()) return;
+  const auto [notice, issuer] = t->second;
+  traps_to_forward_.erase(t);
+  for (const Subscription& sub : sa_.subscriptions().matching(notice, issuer)) {
+    const std::uint64_t tid = ++next_report_tid_;
+    reports_in_flight_[tid] = ReportInFlight{encode_sa_mad(make_sa_report(notice, issuer, tid)), sub.subscriber, sub.sl, 0};
+    send_report(tid);
+  }
+}
+
+void SubnetManager::send_report(std::uint64_t tid) {
+  ReportInFlight& f = reports_in_flight_.at(tid);
+  SaStats::Reports& count = sa_stats_.reports[f.dlid];
+  if (++f.tries > 1) ++count.resent;
+  else ++count.sent;
+  sma_.send_gmp_from_sm(f.mad, port_, f.dlid, f.sl);
+  sma_.module().schedule<&SubnetManager::report_timed_out>(now() + config_.smp_timeout, this, tid, f.tries);
+}
+
+void SubnetManager::report_timed_out(std::uint64_t tid, unsigned tries) {
+  auto it = reports_in_flight_.find(tid);
+  if (it == reports_in_flight_.end() || it->second.tries != tries) return;
+  if (it->second.tries <= config_.smp_retries) return send_report(tid);
+  ++sa_stats_.reports[it->second.dlid].failed;
+  reports_in_flight_.erase(it);
+}
+
 void SubnetManager::on_smp(const Smp& smp, PortNum, Lid slid) {
   if (smp.method == IB_MAD_METHOD_TRAP) {
     ++traps_;
@@ -142,6 +172,14 @@ void SubnetManager::on_smp(const Smp& smp, PortNum, Lid slid) {
     const Notice n = decode_notice(smp.data.data());
     if (n.is_generic && n.trap_number_or_device == kTrapLinkStateChange) request_sweep("trap 128");
     if (n.is_generic && n.trap_number_or_device == kTrapBadMKey) ++bad_m_key_traps_;  // logged, as OpenSM does
+    // Forwarded to subscribers once the SA has processed it; IssuerGID from the last sweep.
+    Gid issuer{};
+    for (const SubnetNode& node : sweep_.graph().nodes)
+      for (const SubnetPort& p : node.ports)
+        if (p.lids.contains(n.issuer_lid)) issuer = gid_of(config_.sa.gid_prefix, p.guid);
+    const std::uint64_t id = ++next_trap_id_;
+    traps_to_forward_.emplace(id, std::make_pair(n, issuer));
+    sma_.module().schedule<&SubnetManager::report_due>(now() + config_.sa_latency, this, id);
     return;
   }
   if (!is_response_method(smp.method)) return;
@@ -239,6 +277,13 @@ void SubnetManager::on_gmp(const ReceivedGmp& gmp, PortNum) {
   }
   std::uint64_t tid = 0;
   for (int i = 0; i < 8; ++i) tid = (tid << 8) | gmp.mad[8 + i];
+  if (gmp.mad[1] == IB_MCLASS_SUBN_ADM) {
+    auto r = reports_in_flight_.find(tid);
+    if (gmp.mad[3] != IB_MAD_METHOD_REPORT_RESP || r == reports_in_flight_.end()) return;
+    ++sa_stats_.reports[r->second.dlid].acknowledged;
+    reports_in_flight_.erase(r);
+    return;
+  }
   auto it = cc_in_flight_.find(tid);
   if (it == cc_in_flight_.end()) return;
   cc_in_flight_.erase(it);

@@ -21,6 +21,15 @@
 //     the answer is status Busy). The answer goes back to the requester's LID on the SL the
 //     request came on. MFT blocks that a multicast join or leave changed are Set right after, with
 //     LID-routed SMPs to each switch (retried as the sweep's SMPs are).
+//   * Event forwarding (IBA Vol1 13.4.8, OpenSM's osm_inform.c): ports subscribe with SubnAdmSet
+//     (InformInfo) (sa/inform_subscriptions.h). Every trap the SM receives is forwarded, `sa.latency`
+//     after its arrival (the SA's processing, alongside the request queue), as a SubnAdmReport
+//     (Notice, with IssuerGID the issuing port's GUID from the last sweep) to QP1 of each subscriber
+//     whose InformInfo matches it, on the SL it subscribed on. A Report with no ReportResp after
+//     `smp_timeout` is sent again, at most `smp_retries` times, then given up: OpenSM sends its
+//     Reports expecting a response through the same transaction machinery as its SMPs
+//     (transaction_timeout, transaction_retries 3). A switch repeating a trap (no TrapRepress
+//     reached it) is forwarded again.
 #pragma once
 #include <atomic>
 #include <deque>
@@ -30,6 +39,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "sim/subnet_manager/mad/notice.h"
 #include "sim/subnet_manager/sa/subnet_administrator.h"
 #include "sim/subnet_manager/sma/sma_shell.h"
 #include "sim/subnet_manager/sm/sm_sweep.h"
@@ -105,6 +115,9 @@ class SubnetManager : public SmpReceiver {
   // The SA has processed the request at the head of its queue; an MFT Set of the SA is late.
   void sa_served();
   void mft_set_timed_out(std::uint64_t tid, unsigned tries);
+  // The SA has processed trap `id`: its Reports go out. Report `tid` is late.
+  void report_due(std::uint64_t id);
+  void report_timed_out(std::uint64_t tid, unsigned tries);
   // The periodic sweep of `generation` is due (stale if a later sweep re-armed it).
   void periodic_sweep_due(std::uint64_t generation);
 
@@ -125,6 +138,12 @@ class SubnetManager : public SmpReceiver {
     std::uint64_t mft_failed = 0;
     // By attribute (PathRecord 0x35, ...): requests taken, answers sent (Busy among them).
     std::map<std::uint16_t, std::uint64_t> requests_by_attribute, answers_by_attribute;
+    // Reports (SubnAdmReport) by subscriber LID: Reports sent (first sends), resends,
+    // acknowledged (a ReportResp arrived), given up after the resends.
+    struct Reports {
+      std::uint64_t sent = 0, resent = 0, acknowledged = 0, failed = 0;
+    };
+    std::map<Lid, Reports> reports;
   };
   const SaStats& sa_stats() const { return sa_stats_; }
   PortNum port() const { return port_; }
@@ -198,6 +217,17 @@ class SubnetManager : public SmpReceiver {
   };
   std::unordered_map<std::uint64_t, MftInFlight> mft_in_flight_;
   std::uint64_t next_mft_tid_ = 0x5A00000000000000ull;
+  struct ReportInFlight {
+    Mad mad{};
+    Lid dlid = 0;
+    std::uint8_t sl = 0;
+    unsigned tries = 0;
+  };
+  void send_report(std::uint64_t tid);
+  std::map<std::uint64_t, std::pair<Notice, Gid>> traps_to_forward_;  // by id, until report_due
+  std::uint64_t next_trap_id_ = 0;
+  std::unordered_map<std::uint64_t, ReportInFlight> reports_in_flight_;
+  std::uint64_t next_report_tid_ = 0x02DAB00000000000ull;
   SaStats sa_stats_;
 };
 

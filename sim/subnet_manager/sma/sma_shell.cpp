@@ -118,14 +118,22 @@ void SmaShell::on_management_packet(Packet* p, PortNum port) {
     ledger_.management_delivered();
     if (gmp->mad[1] == IB_MCLASS_COMM_MGMT) {
       // Communication management: the node's CM agent (cm/cm_agent.h), if one runs.
-      if (gsi_client_) return gsi_client_->on_gsi_answer(*gmp, port);
+      if (!gsi_clients_.empty()) return gsi_clients_.back()->on_gsi_answer(*gmp, port);
       return discard();
     }
     if (gmp->mad[1] == IB_MCLASS_SUBN_ADM) {
-      // The SA: requests for the SM (and its SA) on this node, answers for the node's client.
-      const bool answer = is_response_method(gmp->mad[3]);
-      if (answer && gsi_client_) return gsi_client_->on_gsi_answer(*gmp, port);
-      if (!answer && sm_) return sm_->on_gmp(*gmp, port);
+      // The SA: requests (and ReportResps) for the SM (and its SA) on this node, answers (and
+      // Reports, inform_info.h) for the node's client.
+      const std::uint8_t method = gmp->mad[3];
+      const bool to_client = method == IB_MAD_METHOD_REPORT ||
+                             (is_response_method(method) && method != IB_MAD_METHOD_REPORT_RESP);
+      if (to_client && method == IB_MAD_METHOD_REPORT && !gsi_clients_.empty())
+        return gsi_clients_.front()->on_gsi_answer(*gmp, port);
+      if (to_client && !gsi_clients_.empty()) {
+        for (GsiClient* c : gsi_clients_) c->on_gsi_answer(*gmp, port);
+        return;
+      }
+      if (!to_client && sm_) return sm_->on_gmp(*gmp, port);
       return discard();
     }
     if (auto answer = on_gmp(*gmp, port)) {
@@ -232,6 +240,12 @@ void SmaShell::answer(const Job& job) {
     send_directed(r.response, job.port);
     return;
   }
+  // The request of an SM on this switch to the switch (send_from_sm; anything from the wire came
+  // in on a port 1..N): the answer is the SM's, on no wire.
+  if (sm_ && job.port == 0 && is_unicast_lid(job.lrh.slid) && job.lrh.slid == own_lid(0)) {
+    deliver_to_sm(r.response, job.port, job.lrh.slid);
+    return;
+  }
   // LID-routed, or reached through a final LID-routed part: back by LID to the LRH SLID.
   const PortNum out = lid_route(job.lrh.slid, job.port);
   if (out == 0 || !is_unicast_lid(job.lrh.slid)) return discard();
@@ -276,6 +290,15 @@ void SmaShell::send_from_sm(const Smp& smp, PortNum port, Lid dlid) {
     return;
   }
   const PortNum out = lid_route(dlid, port);
+  if (out == 0 && port == 0 && is_unicast_lid(dlid) && dlid == own_lid(port)) {
+    // To the SM's own node by LID (an SM on a switch Setting that switch's MFT for the SA): the
+    // node's SMA serves it like any other, and answers the SM (answer()).
+    Lrh lrh;
+    lrh.dlid = lrh.slid = dlid;
+    queue_.push_back(Job{smp, DrDecision{}, lrh, port, true});
+    if (!busy_) start_next();
+    return;
+  }
   if (out == 0) return discard();
   send_smp(smp, dlid, own_lid(out), out);
 }

@@ -21,6 +21,7 @@
 #pragma once
 #include <cstdint>
 #include <deque>
+#include <vector>
 
 #include "sim/core/packet.h"
 #include "sim/core/packet_ledger.h"
@@ -62,13 +63,14 @@ class SmpReceiver {
   virtual void on_smp(const Smp& smp, PortNum port, Lid slid) = 0;
   // The physical link of the node's `port` came up or went down.
   virtual void on_port_state_change(PortNum /*port*/) {}
-  // An answer to one of the SM's GMPs (QP1), e.g. a Congestion Control GetResp.
+  // An answer to one of the SM's GMPs (QP1), e.g. a Congestion Control GetResp or an SA
+  // ReportResp, or an SA request.
   virtual void on_gmp(const ReceivedGmp& /*gmp*/, PortNum /*port*/) {}
 };
 
 // Receives the GMPs for a GSI client on this node (the CM agent, cm/cm_agent.h, which carries the
-// SA client, sa/sa_client.h): SA GetResp, GetTableResp and DeleteResp (class 0x03 with the R bit)
-// and every CM MAD (class 0x07).
+// SA client, sa/sa_client.h): SA GetResp, GetTableResp and DeleteResp (class 0x03 with the R bit),
+// SA Reports of the Notices the port subscribed to, and every CM MAD (class 0x07).
 class GsiClient {
  public:
   virtual ~GsiClient() = default;
@@ -100,10 +102,12 @@ class SmaShell : public ManagementAgent {
   virtual void send_gmp_from_sm(const Mad& mad, PortNum port, Lid dlid, std::uint8_t sl) {
     send_gmp(mad, dlid, sl, port);
   }
-  // --- a GSI client on this node (an HCA's SA client, sa/sa_client.h) ---
-  // SA answers and CM MADs arriving on QP1 go to `c`; SA requests go to the SM running here (none:
-  // dropped, counted as discarded).
-  void attach_gsi_client(GsiClient* c) { gsi_client_ = c; }
+  // --- GSI clients on this node (an HCA's SA client, sa/sa_client.h, its CM agent) ---
+  // CM MADs arriving on QP1 go to the client attached last, SA Reports to the one attached first
+  // (a scenario's subscriber, made at bring-up before any CM agent or IPoIB interface); SA answers
+  // go to every client (each takes the TransactionIDs it sent); SA requests and ReportResps go to
+  // the SM running here (none: dropped, counted as discarded).
+  void attach_gsi_client(GsiClient* c) { gsi_clients_.push_back(c); }
   // Sends a client's GMP (QP1 to QP1) to `dlid` out of `port` with service level `sl`.
   void send_gsi(const Mad& mad, PortNum port, Lid dlid, std::uint8_t sl) { send_gmp(mad, dlid, sl, port); }
   // Whether the SM on `port` reaches the fabric: an HCA port's link is up; a switch's management
@@ -155,7 +159,7 @@ class SmaShell : public ManagementAgent {
   SmaStats stats_;
   SmaState state_;
   SmpReceiver* sm_ = nullptr;  // the SM running on this node, if any
-  GsiClient* gsi_client_ = nullptr;
+  std::vector<GsiClient*> gsi_clients_;
 
  private:
   struct Job {
