@@ -37,7 +37,12 @@ enum StatOutput : StatOutputs {
   kTraceRanksCsv = 1u << 27,            // trace_ranks.csv (trace replay)
   kTraceStepsCsv = 1u << 28,            // trace_steps.csv (trace replay)
   kSrqsCsv = 1u << 29,                  // shared_receive_queues.csv
-  kSaSubscribersCsv = 1u << 30,         // sa_subscribers.csv
+  kEthernetPortsCsv = 1u << 30,         // ethernet_ports.csv (RoCE)
+  kEthernetPrioritiesCsv = 1u << 31,    // ethernet_priorities.csv (RoCE: PFC per port and priority)
+  kEthernetSwitchesCsv = 1u << 1,       // ethernet_switches.csv (RoCE)
+  kDcqcnHcasCsv = 1u << 3,              // dcqcn_hcas.csv (RoCE)
+  kDcqcnQpsCsv = 1u << 4,               // dcqcn_qps.csv (RoCE)
+  kSaSubscribersCsv = 1u << 5,          // sa_subscribers.csv (bit 7 is the last free one)
 };
 
 }  // namespace ibfsim

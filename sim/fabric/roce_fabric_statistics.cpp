@@ -27,6 +27,19 @@ std::uint64_t port_total(RoceHcaFabric& f, Field field) {
   return n;
 }
 
+// A PfcPortStats total summed over every port of the fabric.
+std::uint64_t pfc_total(RoceHcaFabric& f, std::uint64_t (PfcPortStats::*total)() const) {
+  std::uint64_t n = 0;
+  for (std::size_t node = 0; node < f.plan().nodes.size(); ++node) {
+    if (EthernetSwitch* sw = f.switch_at(node)) {
+      for (PortNum p = 1; p <= sw->num_ports(); ++p) n += (sw->port(p).pfc().stats().*total)();
+    } else {
+      n += (f.hca(node)->ethernet_port().pfc().stats().*total)();
+    }
+  }
+  return n;
+}
+
 template <class F>
 std::uint64_t switch_total(RoceHcaFabric& f, F get) {
   std::uint64_t n = 0;
@@ -47,6 +60,13 @@ void register_roce_fabric_statistics(StatsRegistry& r, RoceHcaFabric& fabric, co
                [](R f) { return port_total(*f.fabric, &EthernetPortStats::tx_bytes); })
       .counter("ethernet.rx_frames", "frames", kResultsTop,
                [](R f) { return port_total(*f.fabric, &EthernetPortStats::rx_frames); })
+      .counter("ethernet.pause_frames_sent", "frames", kResultsTop,
+               [](R f) { return pfc_total(*f.fabric, &PfcPortStats::pause_frames_sent); })
+      .counter("ethernet.pause_frames_received", "frames", kResultsTop,
+               [](R f) { return pfc_total(*f.fabric, &PfcPortStats::pause_frames_received); })
+      .counter("ethernet.ecn_marked", "frames", kResultsTop, [](R f) {
+        return switch_total(*f.fabric, [](const EthernetSwitch& s) { return s.ecn().marked_total(); });
+      })
       .counter("ethernet.switch_forwarded", "frames", kResultsTop,
                [](R f) { return switch_total(*f.fabric, [](const EthernetSwitch& s) { return s.stats().forwarded; }); })
       .counter("ethernet.switch_dropped", "frames", kResultsTop, [](R f) {

@@ -27,6 +27,11 @@ const std::vector<ResultTable>& result_tables() {
       {"trace_steps", kTraceStepsCsv},
       {"shared_receive_queues", kSrqsCsv},
       {"sa_subscribers", kSaSubscribersCsv},
+      {"ethernet_ports", kEthernetPortsCsv},
+      {"ethernet_priorities", kEthernetPrioritiesCsv},
+      {"ethernet_switches", kEthernetSwitchesCsv},
+      {"dcqcn_hcas", kDcqcnHcasCsv},
+      {"dcqcn_qps", kDcqcnQpsCsv},
   };
   return tables;
 }

@@ -11,6 +11,7 @@
 #include "sim/core/rank_exchange.h"
 #include "sim/core/stop_signals.h"
 #include "sim/fabric/ethernet_pcap_capture.h"
+#include "sim/fabric/ethernet_port_statistics.h"
 #include "sim/fabric/pfc_deadlock_detector.h"
 #include "sim/fabric/roce_fabric_statistics.h"
 #include "sim/report/fact_tables.h"
@@ -20,6 +21,7 @@
 #include "sim/report/run_summary.h"
 #include "sim/report/stat_tables.h"
 #include "sim/report/table_file.h"
+#include "sim/transport/roce/dcqcn_statistics.h"
 #include "sim/workload/run_observer.h"
 #include "sim/workload/scenario_run_phases.h"
 
@@ -242,6 +244,10 @@ RunResult run_roce_scenario(const Scenario& sc, const std::string& out_dir) {
   CollectedResults c;
   c.facts = roce_run_facts(run, out_dir, partial);
   register_roce_fabric_statistics(c.registry, *run.fabric, run.ledger);
+  register_ethernet_port_statistics(c.registry, *run.fabric, run.end);
+  std::vector<NamedHca> hcas;
+  for (const std::size_t n : run.plan.hosts()) hcas.push_back({run.plan.nodes[n].name, run.fabric->hca(n)});
+  register_dcqcn_statistics(c.registry, hcas);
   register_fact_tables(c.registry, c.facts);
   c.statistics = c.registry.snapshot(kResultsTop);
   c.results = run_results_json(c.facts, c.statistics);

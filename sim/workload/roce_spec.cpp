@@ -235,7 +235,11 @@ void parse_fabric_kind(const YamlMap& root, Scenario& s) {
     else if (k != "infiniband") v->fail("infiniband or roce");
   }
   if (s.fabric != FabricKind::kRoce) {
-    if (root.has("roce")) root.get("roce").fail("no `roce:` section without fabric: roce", "one");
+    // One file may describe both fabrics (a sweep over `fabric`): the Ethernet settings wait unused.
+    if (root.has("roce")) {
+      parse_roce(root.get("roce").as_map(), false);  // still checked
+      s.warnings.push_back("roce: is ignored with fabric: infiniband");
+    }
     return;
   }
   s.roce = parse_roce(root.optional_map("roce"), s.congestion_control.enabled);

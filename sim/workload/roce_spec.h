@@ -44,7 +44,8 @@ inline std::uint8_t roce_data_priority(const RoceSpec& r) {
   return r.pcp ? *r.pcp : static_cast<std::uint8_t>(r.dscp >> 3);
 }
 
-// Reads `fabric:` and `roce:` into s.fabric and s.roce, after everything else of the scenario. With
+// Reads `fabric:` and `roce:` into s.fabric and s.roce, after everything else of the scenario (with
+// fabric: infiniband, `roce:` is checked and ignored with a warning, so that one file may serve both). With
 // `fabric: roce`, refuses (InputError at the entry or key, file:line:col) what a RoCE run does not
 // support yet: generator flows, traffic classes, verbs flows with connect: cm or srq: true,
 // collectives (SHARP among them), the trace replay, attacks, faults, routers, multicast, IPoIB,

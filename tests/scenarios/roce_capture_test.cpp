@@ -99,3 +99,57 @@ TEST_CASE("fabric: roce captures every frame of every hop, and tshark decodes ea
   const std::map<std::string, std::uint64_t> want_opcodes{{"6", 12}, {"7", 168}, {"8", 12}, {"17", 12}};
   CHECK(opcodes == want_opcodes);
 }
+
+namespace {
+
+// tshark's protocols, FCS status, malformed flag and BTH opcode of every frame of `pcap`, counted.
+std::map<std::string, std::uint64_t> decoded(const std::string& pcap) {
+  const std::string cmd = std::string(kTshark) + " -n -r " + pcap +
+                          " -o eth.fcs:Always -o eth.check_fcs:TRUE -o ip.check_checksum:TRUE"
+                          " -T fields -E separator=';' -e frame.protocols -e eth.fcs.status -e _ws.malformed"
+                          " -e infiniband.bth.opcode 2>/dev/null";
+  const CommandResult ts = run_command("(" + cmd + ")");
+  INFO(cmd);
+  REQUIRE(ts.exit_code == 0);
+  std::map<std::string, std::uint64_t> n;
+  std::istringstream in(ts.output);
+  for (std::string line; std::getline(in, line);) ++n[line];
+  return n;
+}
+
+std::string run_capture(const std::string& name, const std::string& scenario, const std::string& extra) {
+  const std::string dir = scratch_dir(name);
+  std::string set = " --set outputs.pcap=true";
+  for (int i = 0; i < 5; ++i) set += " --set workload." + std::to_string(i) + ".duration=200us";
+  const CommandResult r =
+      run_ibfsim("run " + std::string(IBFSIM_SOURCE_DIR) + "/scenarios/" + scenario + " -o " + dir + set + " " + extra);
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  return dir + "/trace.pcap";
+}
+
+}  // namespace
+
+TEST_CASE("tshark decodes the captures of roce_incast_victim (PFC frames) and ib_vs_roce on RoCE (CNPs), none malformed",
+          "[scenarios][roce][capture]") {
+  if (!std::filesystem::exists(kTshark)) {
+    WARN("SKIPPED: " << kTshark << " is not installed (scripts/bootstrap.sh installs it)");
+    return;
+  }
+  // The incast with PFC alone, 200 us: WRITE First/Middle/Last (6, 7, 8) and ACKs (17) on every hop,
+  // and 10 PFC frames (MAC control), every FCS good.
+  const std::map<std::string, std::uint64_t> pfc{{"eth:ethertype:ip:udp:infiniband:data;1;;6", 288},
+                                                 {"eth:ethertype:ip:udp:infiniband:data;1;;7", 4032},
+                                                 {"eth:ethertype:ip:udp:infiniband:data;1;;8", 288},
+                                                 {"eth:ethertype:ip:udp:infiniband;1;;17", 288},
+                                                 {"eth:ethertype:macc;1;;", 10}};
+  CHECK(decoded(run_capture("roce_incast_capture", "roce_incast_victim.yaml", "")) == pfc);
+  // ib_vs_roce's RoCE point with DCQCN, 200 us: 18 CNPs (opcode 0x81 = 129), each on its 4 hops.
+  const std::map<std::string, std::uint64_t> cnp{{"eth:ethertype:ip:udp:infiniband:data;1;;6", 324},
+                                                 {"eth:ethertype:ip:udp:infiniband:data;1;;7", 4536},
+                                                 {"eth:ethertype:ip:udp:infiniband:data;1;;8", 324},
+                                                 {"eth:ethertype:ip:udp:infiniband;1;;17", 324},
+                                                 {"eth:ethertype:ip:udp:infiniband;1;;129", 72}};
+  CHECK(decoded(run_capture("ib_vs_roce_capture", "ib_vs_roce.yaml",
+                            "--set fabric=roce --set congestion_control.enabled=true")) == cnp);
+}

@@ -40,8 +40,8 @@ TEST_CASE("fabric: and roce: values are checked, each at its key", "[scenarios][
   std::string p;
   std::string out = rejected("kind", "fabric: ethernet\n", p);
   CHECK(has(out, p + ":2:9: expected infiniband or roce, got 'ethernet'"));
-  out = rejected("section", "roce: {speed: 100GbE}\n", p);
-  CHECK(has(out, p + ":2:7: expected no `roce:` section without fabric: roce"));
+  out = rejected("section", "roce: {speed: 40GbE}\n", p);
+  CHECK(has(out, p + ":2:15: expected an Ethernet speed"));  // checked even with fabric: infiniband
   out = rejected("speed", kRoceFlow + "roce: {speed: 40GbE}\n", p);
   CHECK(has(out, p + ":5:15: expected an Ethernet speed: 25GbE, 50GbE, 100GbE, 200GbE or 400GbE"));
   out = rejected("fec", kRoceFlow + "roce: {speed: 200GbE, fec: false}\n", p);

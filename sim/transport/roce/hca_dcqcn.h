@@ -85,6 +85,11 @@ class HcaDcqcn {
     std::uint64_t paced_packets = 0;  // packets sent while their QP was limited
   };
   const Counters& counters() const { return counters_; }
+  // Every QP that has received a CNP, by QPN, with its reaction point.
+  template <class F>
+  void for_each_reaction_point(F f) const {
+    for (const auto& [qp, flow] : flows_) f(qp, flow.rp);
+  }
 
  private:
   struct Flow {
