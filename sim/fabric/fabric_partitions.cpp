@@ -9,6 +9,16 @@
 
 namespace ibfsim {
 
+namespace {
+// Every rank's `mine`, rank by rank, on every rank (a collective).
+std::vector<std::uint8_t> every_ranks_bytes(const std::vector<std::uint8_t>& mine) {
+  std::vector<std::uint8_t> all;
+  for (const auto& b : ranks::gather(mine)) all.insert(all.end(), b.begin(), b.end());
+  ranks::broadcast(all);
+  return all;
+}
+}  // namespace
+
 PartitionGraph Fabric::partition_graph() const {
   PartitionGraph g;
   g.node_weight.assign(topo_.nodes.size(), 1);
@@ -79,9 +89,7 @@ void Fabric::share_port_lids() {
       w.put(h->lmc(p));
     }
   }
-  std::vector<std::uint8_t> all;
-  for (const auto& b : ranks::gather(mine)) all.insert(all.end(), b.begin(), b.end());
-  ranks::broadcast(all);
+  const std::vector<std::uint8_t> all = every_ranks_bytes(mine);
   ByteReader r(all);
   while (!r.done()) {
     const auto n = r.get<std::uint64_t>();
@@ -114,9 +122,7 @@ void share_idle_refreshes(Fabric& fabric) {
     w.put(a_to_b);
     w.put(out.idle_refreshes());
   }
-  std::vector<std::uint8_t> all;
-  for (const auto& b : ranks::gather(mine)) all.insert(all.end(), b.begin(), b.end());
-  ranks::broadcast(all);
+  const std::vector<std::uint8_t> all = every_ranks_bytes(mine);
   ByteReader r(all);
   while (!r.done()) {
     const auto k = static_cast<std::size_t>(r.get<std::uint64_t>());
@@ -155,9 +161,7 @@ void Fabric::share_port_active_times() {
       w.put(static_cast<std::uint64_t>(t.size()));
       for (const Time x : t) w.put(x);
     }
-  std::vector<std::uint8_t> all;
-  for (const auto& b : ranks::gather(mine)) all.insert(all.end(), b.begin(), b.end());
-  ranks::broadcast(all);
+  const std::vector<std::uint8_t> all = every_ranks_bytes(mine);
   ByteReader r(all);
   while (!r.done()) {
     const auto n = static_cast<std::size_t>(r.get<std::uint64_t>());
