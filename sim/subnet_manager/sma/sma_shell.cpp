@@ -125,15 +125,15 @@ void SmaShell::on_management_packet(Packet* p, PortNum port) {
       // The SA: requests (and ReportResps) for the SM (and its SA) on this node, answers (and
       // Reports, inform_info.h) for the node's client.
       const std::uint8_t method = gmp->mad[3];
-      const bool to_client = method == IB_MAD_METHOD_REPORT ||
-                             (is_response_method(method) && method != IB_MAD_METHOD_REPORT_RESP);
-      if (to_client && method == IB_MAD_METHOD_REPORT && !gsi_clients_.empty())
-        return gsi_clients_.front()->on_gsi_answer(*gmp, port);
-      if (to_client && !gsi_clients_.empty()) {
+      const bool report = method == IB_MAD_METHOD_REPORT;
+      const bool answer = is_response_method(method) && method != IB_MAD_METHOD_REPORT_RESP;
+      if (report || answer) {
+        if (gsi_clients_.empty()) return discard();
+        if (report) return gsi_clients_.front()->on_gsi_answer(*gmp, port);
         for (GsiClient* c : gsi_clients_) c->on_gsi_answer(*gmp, port);
         return;
       }
-      if (!to_client && sm_) return sm_->on_gmp(*gmp, port);
+      if (sm_) return sm_->on_gmp(*gmp, port);
       return discard();
     }
     if (auto answer = on_gmp(*gmp, port)) {
