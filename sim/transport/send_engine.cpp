@@ -11,8 +11,9 @@ SendEngine::SendEngine(Hca& hca, PortNum n, const VlArbConfig& arbitration, Send
     : hca_(hca), n_(n), shared_(shared), output_(hca.port(n), *this, arbitration, true) {}
 
 // Inline: on the path of every packet sent.
-inline void SendEngine::enqueue(std::uint8_t vl, Packet* p, QueuePair* qp) {
-  queues_[vl].push_back({p, qp});
+inline void SendEngine::enqueue(std::uint8_t vl, Packet* p, QueuePair* qp, Time ready, bool pass) {
+  queues_[vl].push_back({p, qp, ready, pass});
+  if (pass) ++passing_[vl];
   queued_vls_ |= static_cast<std::uint16_t>(1u << vl);
 }
 
@@ -98,7 +99,9 @@ void SendEngine::pull_from_qps() {
     if (!(ring_vls_ >> v & 1)) continue;
     auto& ring = rings_[v];
     // One packet staged per VL: QPs take turns, each builds its packet only when it can go next.
-    while (!ring.empty() && queues_[v].empty()) {
+    // A response or inline packet (nothing to read from host memory) does not hold the slot: the
+    // next packet is staged behind it, its payload DMA overlapping the response's time on the wire.
+    while (!ring.empty() && queues_[v].size() == passing_[v] && queues_[v].size() < 2) {
       if (cc) cc->pick_front(n_, ring);
       else if (const HcaDcqcn* d = hca_.dcqcn()) d->pick_front(ring);
       QueuePair* q = ring.front();
@@ -129,8 +132,9 @@ void SendEngine::stage_from(QueuePair& q, std::uint8_t v) {
   p->src_qp = q.qpn();
   hca_.ledger().created();
   if (v == kVl15 || v >= output_.port().op_vls()) return drop_unsent(p, DropReason::kSlToVlDrop);
-  staged_ready_[v] = shared_.dma.transfer(hca_.now(), q.last_built_inline() ? 0 : p->payload_len);
-  enqueue(v, p, &q);
+  const std::uint32_t read = q.last_built_inline() ? 0 : p->payload_len;
+  staged_ready_[v] = shared_.dma.transfer(hca_.now(), read);
+  enqueue(v, p, &q, staged_ready_[v], read == 0);
 }
 
 std::size_t SendEngine::queued() const {
@@ -153,9 +157,9 @@ bool SendEngine::unarbitrated_waiting() const {
 
 PortOutput::Candidacy SendEngine::candidate(std::uint8_t v) {
   const Time now = hca_.now();
-  if (staged_ready_[v] > now) {
+  if (queues_[v].front().ready > now) {
     // Its payload is still coming over the host interface.
-    dma_wait_ = std::min(dma_wait_, staged_ready_[v]);
+    dma_wait_ = std::min(dma_wait_, queues_[v].front().ready);
     return PortOutput::Candidacy::kNone;
   }
   const Packet& p = *queues_[v].front().p;
@@ -200,6 +204,7 @@ Packet* SendEngine::take(std::uint8_t v) {
   auto& q = queues_[v];
   const Queued next = q.front();
   q.pop_front();
+  if (next.pass) --passing_[v];
   if (q.empty()) queued_vls_ &= static_cast<std::uint16_t>(~(1u << v));
   taken_qp_ = next.qp;
   return next.p;

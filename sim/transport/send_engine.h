@@ -132,8 +132,10 @@ class SendEngine : public PortOutput::Source {
   struct Queued {
     Packet* p = nullptr;
     QueuePair* qp = nullptr;
+    Time ready = 0;      // its payload DMA done
+    bool pass = false;   // a QP's packet with nothing to read from host memory (an ACK, inline)
   };
-  void enqueue(std::uint8_t vl, Packet* p, QueuePair* qp);
+  void enqueue(std::uint8_t vl, Packet* p, QueuePair* qp, Time ready = 0, bool pass = false);
   // Queues a packet built at post time, or drops it if its VL is not operational.
   void inject(Packet* p, std::uint8_t vl, bool vl15_allowed);
   // Lets the waiting feeders of VL vl build while its queue has room (after a packet left it).
@@ -159,6 +161,7 @@ class SendEngine : public PortOutput::Source {
   std::array<std::deque<QueuePair*>, kMaxDataVls + 1> rings_;  // verbs QPs to serve, per VL
   std::uint16_t ring_vls_ = 0;                           // bit v set while rings_[v] is not empty
   std::array<Time, kMaxDataVls + 1> staged_ready_{};     // DMA of the staged packet done
+  std::array<std::uint8_t, kMaxDataVls + 1> passing_{};  // queued entries with `pass` set
   QueuePair* taken_qp_ = nullptr;  // the verbs QP of the packet take() handed out
   Time dma_wait_ = kTimeNever, cc_wait_ = kTimeNever;  // found by the survey: when to look again
   std::vector<std::uint8_t> payload_;  // the generator's payload pattern, reused packet to packet
