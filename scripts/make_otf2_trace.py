@@ -3,7 +3,10 @@
 
 Every rank of a ring runs `--iterations` rounds of: compute, a blocking send to the next rank and a
 receive from the previous one (even ranks send first, odd ranks receive first, as a ring without
-deadlock does), compute again, then an MPI_Allreduce over all ranks. Compute gaps differ per rank
+deadlock does), compute again, then an MPI_Allreduce over all ranks. With --nonblocking the ring
+is a halo exchange instead: MPI_Irecv from the previous rank, MPI_Isend to the next, compute
+overlapping them, then MPI_Waitall completing both (the receive's MpiIrecv, then the send's
+MpiIsendComplete, in the one region). Compute gaps differ per rank
 and round so that a replay that mixes them up is seen. The clock runs at --resolution ticks per
 second and starts at a large offset, so that a reader must apply both.
 
@@ -12,7 +15,8 @@ per rank its messages and bytes sent and received, its collectives, and its comp
 femtoseconds (the time from one MPI call's end to the next one's start; the first from main's
 start, the trace's start).
 
-    scripts/make_otf2_trace.py OUT_DIR [--ranks 4] [--iterations 2] [--expect expect.json]
+    scripts/make_otf2_trace.py OUT_DIR [--ranks 4] [--iterations 2] [--nonblocking [--cancel]]
+                               [--expect expect.json]
 The archive is OUT_DIR/traces.otf2 (with OUT_DIR/traces/ and OUT_DIR/traces.def).
 """
 import argparse
@@ -31,7 +35,7 @@ except ImportError:
 FS_PER_S = 10**15
 
 
-def plan(ranks, iterations):
+def plan(ranks, iterations, nonblocking=False):
     """Per rank, its calls in order: (gap in ticks before the call, call, its duration in ticks)."""
     calls = []
     for r in range(ranks):
@@ -41,11 +45,16 @@ def plan(ranks, iterations):
             size = 4096 * (it + 1) + 64 * r  # bytes of this round's ring message from r
             left_size = 4096 * (it + 1) + 64 * left
             gap = 2000 + 300 * r + 700 * it  # ticks of compute before the ring
-            ring = [("send", right, size), ("recv", left, left_size)]
-            if r % 2:
-                ring.reverse()
-            seq.append((gap, ring[0], 900))
-            seq.append((150 + 10 * r, ring[1], 900))
+            if nonblocking:
+                seq.append((gap, ("irecv", left, left_size), 300))
+                seq.append((150 + 10 * r, ("isend", right, size), 300))
+                seq.append((800 + 40 * r, ("waitall",), 900))
+            else:
+                ring = [("send", right, size), ("recv", left, left_size)]
+                if r % 2:
+                    ring.reverse()
+                seq.append((gap, ring[0], 900))
+                seq.append((150 + 10 * r, ring[1], 900))
             seq.append((5000 + 250 * r, ("allreduce", 65536), 2500))
         calls.append(seq)
     return calls
@@ -60,7 +69,10 @@ def main():
     ap.add_argument("--offset", type=int, default=7 * 10**12, help="the clock's value at the trace's start")
     ap.add_argument("--expect", help="write what the trace holds (JSON) here")
     ap.add_argument("--nonblocking", action="store_true",
-                    help="rank 0's first send as MPI_Isend (a replay refuses it: for testing that error)")
+                    help="the ring as MPI_Irecv, MPI_Isend, compute, MPI_Waitall")
+    ap.add_argument("--cancel", action="store_true",
+                    help="with --nonblocking, rank 0 cancels its first receive (a replay refuses it: for testing "
+                         "that error)")
     a = ap.parse_args()
     if a.ranks < 2:
         ap.error("--ranks must be at least 2")
@@ -69,7 +81,7 @@ def main():
     for f in ("traces.otf2", "traces.def"):
         if os.path.exists(os.path.join(a.out_dir, f)):
             os.remove(os.path.join(a.out_dir, f))
-    calls = plan(a.ranks, a.iterations)
+    calls = plan(a.ranks, a.iterations, a.nonblocking)
     fs_per_tick = FS_PER_S // a.resolution
     assert fs_per_tick * a.resolution == FS_PER_S, "--resolution must divide 10^15"
 
@@ -79,6 +91,8 @@ def main():
         node = defs.system_tree_node("cluster")
         regions = {n: defs.region(n, region_role=role, paradigm=Paradigm.MPI) for n, role in
                    (("MPI_Send", RegionRole.POINT2POINT), ("MPI_Recv", RegionRole.POINT2POINT),
+                    ("MPI_Isend", RegionRole.POINT2POINT), ("MPI_Irecv", RegionRole.POINT2POINT),
+                    ("MPI_Waitall", RegionRole.POINT2POINT), ("MPI_Cancel", RegionRole.POINT2POINT),
                     ("MPI_Allreduce", RegionRole.COLL_ALL2ALL))}
         main_region = defs.region("main", region_role=RegionRole.FUNCTION)
         locations = []
@@ -100,6 +114,7 @@ def main():
             w.enter(t, main_region)
             e = {"sent": 0, "bytes_sent": 0, "received": 0, "bytes_received": 0,
                  "collectives": 0, "gaps_fs": []}
+            pending, next_request = [], 1  # non-blocking requests posted and not yet waited for
             for gap, call, dur in calls[r]:
                 t += gap
                 e["gaps_fs"].append(gap * fs_per_tick)
@@ -110,12 +125,45 @@ def main():
                                          call[1], call[1])
                     w.leave(t + dur, regions["MPI_Allreduce"])
                     e["collectives"] += 1
+                elif call[0] == "irecv":
+                    # Request ids are the rank's own, counted from 1.
+                    pending.append(("recv", next_request, call))
+                    w.enter(t, regions["MPI_Irecv"])
+                    w.mpi_irecv_request(t + 5, next_request)
+                    w.leave(t + dur, regions["MPI_Irecv"])
+                    next_request += 1
+                    if a.cancel and r == 0 and e["received"] == 0:
+                        t += dur + 50
+                        w.enter(t, regions["MPI_Cancel"])
+                        w.mpi_request_cancelled(t + 5, next_request - 1)
+                        w.leave(t + 20, regions["MPI_Cancel"])
+                        dur = 20
+                elif call[0] == "isend":
+                    pending.append(("send", next_request, call))
+                    w.enter(t, regions["MPI_Isend"])
+                    w.mpi_isend(t + 5, call[1], world, 7, call[2], next_request)
+                    w.leave(t + dur, regions["MPI_Isend"])
+                    next_request += 1
+                    e["sent"] += 1
+                    e["bytes_sent"] += call[2]
+                elif call[0] == "waitall":
+                    # Both requests complete in the one region: the second call's gap is 0.
+                    w.enter(t, regions["MPI_Waitall"])
+                    for k, (kind, request, posted) in enumerate(sorted(pending, key=lambda x: x[0] != "recv")):
+                        at = t + 100 + 200 * k
+                        if kind == "recv":
+                            w.mpi_irecv(at, posted[1], world, 7, posted[2], request)
+                            e["received"] += 1
+                            e["bytes_received"] += posted[2]
+                        else:
+                            w.mpi_isend_complete(at, request)
+                        if k > 0:
+                            e["gaps_fs"].append(0)
+                    pending = []
+                    w.leave(t + dur, regions["MPI_Waitall"])
                 elif call[0] == "send":
                     w.enter(t, regions["MPI_Send"])
-                    if a.nonblocking and r == 0 and e["sent"] == 0:
-                        w.mpi_isend(t + 5, call[1], world, 7, call[2], 1)
-                    else:
-                        w.mpi_send(t + 5, call[1], world, 7, call[2])
+                    w.mpi_send(t + 5, call[1], world, 7, call[2])
                     w.leave(t + dur, regions["MPI_Send"])
                     e["sent"] += 1
                     e["bytes_sent"] += call[2]

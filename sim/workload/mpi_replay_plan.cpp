@@ -84,8 +84,9 @@ class Planner {
     for (std::uint32_t r = 0; r < n_; ++r) {
       const auto& calls = trace_.ranks[r].calls;
       for (std::uint32_t i = 0; i < calls.size(); ++i) {
-        if (calls[i].kind == MpiCallKind::kSend) sends[{r, calls[i].peer}].push_back({r, i});
-        if (calls[i].kind == MpiCallKind::kRecv) recvs[{calls[i].peer, r}].push_back({r, i});
+        const MpiCallKind k = calls[i].kind;
+        if (k == MpiCallKind::kSend || k == MpiCallKind::kIsend) sends[{r, calls[i].peer}].push_back({r, i});
+        if (k == MpiCallKind::kRecv || k == MpiCallKind::kIrecv) recvs[{calls[i].peer, r}].push_back({r, i});
       }
     }
     for (const auto& [pair, list] : recvs)
@@ -107,9 +108,25 @@ class Planner {
         const std::uint32_t id = add_message(pair.first, pair.second, s.bytes, s.tag, false);
         ReplayStep send, recv;
         send.call = list[k].second, send.gap = s.gap, send.sends = {id};
-        recv.call = rl[k].second, recv.gap = v.gap, recv.recvs = {id};
+        if (s.kind == MpiCallKind::kSend) send.acked = {id};
+        recv.call = rl[k].second, recv.gap = v.gap;
+        if (v.kind == MpiCallKind::kRecv) recv.recvs = {id};
         p2p_steps_[pair.first][send.call] = send;
         p2p_steps_[pair.second][recv.call] = recv;
+        message_of_[{pair.first, send.call}] = id;
+        message_of_[{pair.second, recv.call}] = id;
+      }
+    }
+    // Each wait: for the message its request posted.
+    for (std::uint32_t r = 0; r < n_; ++r) {
+      const auto& calls = trace_.ranks[r].calls;
+      for (std::uint32_t i = 0; i < calls.size(); ++i) {
+        if (calls[i].kind != MpiCallKind::kWait) continue;
+        const std::uint32_t id = message_of_.at({r, calls[i].posted_call});
+        ReplayStep wait;
+        wait.call = i, wait.gap = calls[i].gap;
+        (calls[i].completes_send ? wait.acked : wait.recvs) = {id};
+        p2p_steps_[r][i] = wait;
       }
     }
   }
@@ -123,6 +140,7 @@ class Planner {
       for (std::uint32_t r = 0; r < n_; ++r) {
         ReplayStep st;
         st.sends = {ids[r]};
+        st.acked = {ids[r]};
         st.recvs = {ids[(r + n_ - dist) % n_]};
         out[r].push_back(std::move(st));
       }
@@ -167,6 +185,7 @@ class Planner {
           const std::uint32_t id = add_message(s, d, bytes, 0, true);
           ReplayStep send, recv;
           send.sends = {id};
+          send.acked = {id};
           recv.recvs = {id};
           out[s].push_back(send);
           out[d].push_back(recv);
@@ -181,6 +200,7 @@ class Planner {
   std::uint32_t n_;
   ReplayPlan plan_;
   std::vector<std::map<std::uint32_t, ReplayStep>> p2p_steps_;  // by rank: call index -> its step
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> message_of_;  // (rank, call) -> message
 };
 
 }  // namespace
@@ -214,10 +234,9 @@ ReplayTimeline replay_timeline(const ReplayPlan& plan, Time latency, const std::
             if (sent_at[m] == kTimeNever) sent_at[m] = post, progress = true;
           break;
         }
-        for (std::uint32_t m : s.sends) {
+        for (std::uint32_t m : s.sends)
           if (sent_at[m] == kTimeNever) sent_at[m] = post;
-          done = std::max(done, post + latency);
-        }
+        for (std::uint32_t m : s.acked) done = std::max(done, sent_at[m] + latency);
         t.posted[r].push_back(post);
         t.completed[r].push_back(done);
         ready[r] = done;

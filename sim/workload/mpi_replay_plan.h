@@ -2,12 +2,15 @@
 //
 // Every call becomes a step of its rank: the rank computes for the call's gap (exactly the
 // trace's), then posts the step's messages at once, and the step is done when every message it
-// sent has completed (RC: acknowledged) and every message it receives has arrived. The next step's
-// gap starts then. A blocking send therefore completes without waiting for the receiver's call:
-// the replay keeps every receive posted in advance, as an MPI library's eager protocol would.
+// waits for has completed (a send: acknowledged, RC) and every message it receives has arrived.
+// The next step's gap starts then. A blocking send waits for its own message; a non-blocking one
+// (MPI_Isend) waits for nothing, and the MPI_Wait (or Waitall, Test) that completes its request
+// waits for it; an MPI_Irecv posts nothing (every receive is posted in advance, as an MPI library's
+// eager protocol would, so a blocking send completes without waiting for the receiver's call) and
+// its completion waits for the message to arrive.
 //
-// Point-to-point calls pair up by (sender, receiver) in program order (MPI's non-overtaking rule);
-// each pair's tag and bytes must agree. Collectives are decomposed into point-to-point messages
+// Point-to-point calls pair up by (sender, receiver) in the order they are posted (MPI's
+// non-overtaking rule), blocking and non-blocking alike; each pair's tag and bytes must agree. Collectives are decomposed into point-to-point messages
 // over a ring of the ranks (world rank order), as MPI libraries do for large messages:
 //  * allreduce: reduce-scatter then allgather, 2(n-1) steps, each sending a 1/n chunk of the
 //    call's bytes_sent to the next rank and receiving one from the previous;
@@ -39,6 +42,7 @@ struct ReplayStep {
   Time gap = 0;                      // compute before posting
   std::uint32_t call = 0;            // the trace call it comes from (its index on the rank)
   std::vector<std::uint32_t> sends;  // message ids (ReplayPlan::messages) posted at once
+  std::vector<std::uint32_t> acked;  // sent message ids (posted now or before) that must complete
   std::vector<std::uint32_t> recvs;  // message ids that must arrive
 };
 

@@ -10,7 +10,10 @@
 
 namespace ibfsim {
 
-enum class MpiCallKind : std::uint8_t { kSend, kRecv, kCollective };
+// kIsend and kIrecv post a non-blocking send or receive (MPI_Isend, MPI_Irecv); the kWait that
+// names the same request (in MPI_Wait, MPI_Waitall, a successful MPI_Test...) is where the rank
+// waits for it to complete.
+enum class MpiCallKind : std::uint8_t { kSend, kRecv, kCollective, kIsend, kIrecv, kWait };
 // The collectives a replay knows (OTF2's MPI collective operations of the same names).
 enum class MpiCollectiveOp : std::uint8_t { kBarrier, kBcast, kReduce, kAllreduce, kAllgather, kAlltoall };
 const char* mpi_collective_name(MpiCollectiveOp op);  // "allreduce", ...
@@ -19,9 +22,15 @@ inline constexpr std::uint32_t kNoRoot = 0xffffffffu;
 
 struct MpiCall {
   MpiCallKind kind = MpiCallKind::kSend;
-  // kSend / kRecv: the other side (a rank of the world, not of the call's communicator), tag, bytes.
+  // kSend / kRecv / kIsend / kIrecv / kWait: the other side (a rank of the world, not of the
+  // call's communicator), tag, bytes (a kIrecv's from its completion, which is where OTF2 records them).
   std::uint32_t peer = 0, tag = 0;
   std::uint64_t bytes = 0;
+  // kIsend / kIrecv / kWait: the request (the trace's id); kWait: the index on this rank of the
+  // kIsend or kIrecv it completes, and whether that was a send.
+  std::uint64_t request = 0;
+  std::uint32_t posted_call = 0;
+  bool completes_send = false;
   // kCollective: the operation, its root (kNoRoot when it has none), what this rank sent and
   // received as the trace records it, and the communicator's size.
   MpiCollectiveOp op = MpiCollectiveOp::kBarrier;

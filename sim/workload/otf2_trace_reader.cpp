@@ -57,6 +57,7 @@ struct Cursor {
   Time entered = 0;                // the outermost one's Enter
   std::size_t first_open = 0;      // calls made inside it start here
   std::optional<Time> collective_begin;
+  std::map<std::uint64_t, std::size_t> requests;  // posted and not completed: request -> its call
 };
 
 struct State {
@@ -179,24 +180,36 @@ OTF2_CallbackCode on_leave(OTF2_LocationRef loc, OTF2_TimeStamp t, void* user, O
   return OTF2_CALLBACK_SUCCESS;
 }
 
+// The world rank of rank `peer` of communicator `comm`, or nullopt after failing.
+std::optional<std::uint32_t> world_peer(State& s, std::uint32_t rank, const char* record, OTF2_CommRef comm,
+                                        uint32_t peer) {
+  const auto* members = s.comm_members(comm, rank, record);
+  if (!members) return std::nullopt;
+  if (peer >= members->size()) {
+    s.fail(fmt::format("rank {}: an {} record names rank {} of a communicator of {}", rank, record, peer,
+                       members->size()));
+    return std::nullopt;
+  }
+  const auto world = static_cast<std::uint32_t>((*members)[peer]);
+  if (world >= s.trace.ranks.size()) {
+    s.fail(fmt::format("rank {}: an {} record names world rank {} of {}", rank, record, world, s.trace.ranks.size()));
+    return std::nullopt;
+  }
+  return world;
+}
+
 OTF2_CallbackCode point_to_point(MpiCallKind kind, const char* record, OTF2_LocationRef loc, OTF2_TimeStamp t,
                                  void* user, uint32_t peer, OTF2_CommRef comm, uint32_t tag, uint64_t bytes) {
   State& s = state(user);
   auto rank = s.rank(loc, record);
   if (!rank) return OTF2_CALLBACK_INTERRUPT;
-  const auto* members = s.comm_members(comm, *rank, record);
-  if (!members) return OTF2_CALLBACK_INTERRUPT;
-  if (peer >= members->size())
-    return s.fail(fmt::format("rank {}: an {} record names rank {} of a communicator of {}", *rank, record, peer,
-                              members->size()));
+  auto world = world_peer(s, *rank, record, comm, peer);
+  if (!world) return OTF2_CALLBACK_INTERRUPT;
   MpiCall call;
   call.kind = kind;
-  call.peer = static_cast<std::uint32_t>((*members)[peer]);
+  call.peer = *world;
   call.tag = tag;
   call.bytes = bytes;
-  if (call.peer >= s.trace.ranks.size())
-    return s.fail(fmt::format("rank {}: an {} record names world rank {} of {}", *rank, record, call.peer,
-                              s.trace.ranks.size()));
   s.add(*rank, call, t);
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -262,28 +275,105 @@ OTF2_CallbackCode on_collective_end(OTF2_LocationRef loc, OTF2_TimeStamp t, void
   return OTF2_CALLBACK_SUCCESS;
 }
 
-OTF2_CallbackCode refuse(void* user, OTF2_LocationRef loc, const char* record) {
+// Non-blocking calls: MpiIsend and MpiIrecvRequest post a request (in MPI_Isend, MPI_Irecv);
+// MpiIsendComplete and MpiIrecv complete it, in the MPI call that waited for it (MPI_Wait,
+// MPI_Waitall, a successful MPI_Test): that call is where the rank waits. Request ids are the
+// rank's own.
+OTF2_CallbackCode post_request(State& s, std::uint32_t rank, const char* record, MpiCall call, uint64_t request,
+                               OTF2_TimeStamp t) {
+  Cursor& c = s.cursors[rank];
+  if (c.requests.count(request))
+    return s.fail(fmt::format("rank {}: an {} record reuses request {}, which has not completed", rank, record, request));
+  call.request = request;
+  c.requests[request] = s.trace.ranks[rank].calls.size();
+  s.add(rank, call, t);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+// The call that posted `request` on `rank` (removed from the open ones), or nullopt after failing.
+std::optional<std::size_t> complete_request(State& s, std::uint32_t rank, const char* record, uint64_t request,
+                                            MpiCallKind posted_as) {
+  Cursor& c = s.cursors[rank];
+  auto it = c.requests.find(request);
+  const char* expected = posted_as == MpiCallKind::kIsend ? "MpiIsend" : "MpiIrecvRequest";
+  if (it == c.requests.end() || s.trace.ranks[rank].calls[it->second].kind != posted_as) {
+    s.fail(fmt::format("rank {}: an {} record completes request {}, which no {} record of the rank posted", rank,
+                       record, request, expected));
+    return std::nullopt;
+  }
+  const std::size_t posted = it->second;
+  c.requests.erase(it);
+  return posted;
+}
+
+OTF2_CallbackCode on_isend(OTF2_LocationRef loc, OTF2_TimeStamp t, void* user, OTF2_AttributeList*, uint32_t peer,
+                           OTF2_CommRef comm, uint32_t tag, uint64_t bytes, uint64_t request) {
   State& s = state(user);
-  auto rank = s.rank(loc, record);
+  auto rank = s.rank(loc, "MpiIsend");
   if (!rank) return OTF2_CALLBACK_INTERRUPT;
-  return s.fail(fmt::format("rank {}: an {} record; non-blocking MPI calls are not supported (expected "
-                            "MpiSend, MpiRecv and MPI collectives)",
-                            *rank, record));
+  auto world = world_peer(s, *rank, "MpiIsend", comm, peer);
+  if (!world) return OTF2_CALLBACK_INTERRUPT;
+  MpiCall call;
+  call.kind = MpiCallKind::kIsend;
+  call.peer = *world, call.tag = tag, call.bytes = bytes;
+  return post_request(s, *rank, "MpiIsend", call, request, t);
 }
 
-OTF2_CallbackCode on_isend(OTF2_LocationRef loc, OTF2_TimeStamp, void* user, OTF2_AttributeList*, uint32_t,
-                           OTF2_CommRef, uint32_t, uint64_t, uint64_t) {
-  return refuse(user, loc, "MpiIsend");
+OTF2_CallbackCode on_isend_complete(OTF2_LocationRef loc, OTF2_TimeStamp t, void* user, OTF2_AttributeList*,
+                                    uint64_t request) {
+  State& s = state(user);
+  auto rank = s.rank(loc, "MpiIsendComplete");
+  if (!rank) return OTF2_CALLBACK_INTERRUPT;
+  auto posted = complete_request(s, *rank, "MpiIsendComplete", request, MpiCallKind::kIsend);
+  if (!posted) return OTF2_CALLBACK_INTERRUPT;
+  MpiCall call = s.trace.ranks[*rank].calls[*posted];
+  call.kind = MpiCallKind::kWait;
+  call.posted_call = static_cast<std::uint32_t>(*posted);
+  call.completes_send = true;
+  call.begin = 0;
+  s.add(*rank, call, t);
+  return OTF2_CALLBACK_SUCCESS;
 }
 
-OTF2_CallbackCode on_irecv(OTF2_LocationRef loc, OTF2_TimeStamp, void* user, OTF2_AttributeList*, uint32_t,
-                           OTF2_CommRef, uint32_t, uint64_t, uint64_t) {
-  return refuse(user, loc, "MpiIrecv");
+OTF2_CallbackCode on_irecv_request(OTF2_LocationRef loc, OTF2_TimeStamp t, void* user, OTF2_AttributeList*,
+                                   uint64_t request) {
+  State& s = state(user);
+  auto rank = s.rank(loc, "MpiIrecvRequest");
+  if (!rank) return OTF2_CALLBACK_INTERRUPT;
+  MpiCall call;
+  call.kind = MpiCallKind::kIrecv;
+  return post_request(s, *rank, "MpiIrecvRequest", call, request, t);
 }
 
-OTF2_CallbackCode on_irecv_request(OTF2_LocationRef loc, OTF2_TimeStamp, void* user, OTF2_AttributeList*,
-                                   uint64_t) {
-  return refuse(user, loc, "MpiIrecvRequest");
+OTF2_CallbackCode on_irecv(OTF2_LocationRef loc, OTF2_TimeStamp t, void* user, OTF2_AttributeList*, uint32_t peer,
+                           OTF2_CommRef comm, uint32_t tag, uint64_t bytes, uint64_t request) {
+  State& s = state(user);
+  auto rank = s.rank(loc, "MpiIrecv");
+  if (!rank) return OTF2_CALLBACK_INTERRUPT;
+  auto world = world_peer(s, *rank, "MpiIrecv", comm, peer);
+  if (!world) return OTF2_CALLBACK_INTERRUPT;
+  auto posted = complete_request(s, *rank, "MpiIrecv", request, MpiCallKind::kIrecv);
+  if (!posted) return OTF2_CALLBACK_INTERRUPT;
+  // The receive's sender, tag and bytes are known only now: the posting call gets them too.
+  MpiCall& irecv = s.trace.ranks[*rank].calls[*posted];
+  irecv.peer = *world, irecv.tag = tag, irecv.bytes = bytes;
+  MpiCall call = irecv;
+  call.kind = MpiCallKind::kWait;
+  call.posted_call = static_cast<std::uint32_t>(*posted);
+  call.completes_send = false;
+  call.begin = 0;
+  s.add(*rank, call, t);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+OTF2_CallbackCode on_request_cancelled(OTF2_LocationRef loc, OTF2_TimeStamp, void* user, OTF2_AttributeList*,
+                                       uint64_t request) {
+  State& s = state(user);
+  auto rank = s.rank(loc, "MpiRequestCancelled");
+  if (!rank) return OTF2_CALLBACK_INTERRUPT;
+  return s.fail(fmt::format("rank {}: request {} is cancelled (MpiRequestCancelled); a replay cannot cancel a "
+                            "message (expected every request to complete)",
+                            *rank, request));
 }
 
 // Closes the reader however the read ends.
@@ -361,6 +451,8 @@ void read_events(OTF2_Reader* reader, State& s) {
   OTF2_GlobalEvtReaderCallbacks_SetMpiIsendCallback(cb, on_isend);
   OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvCallback(cb, on_irecv);
   OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvRequestCallback(cb, on_irecv_request);
+  OTF2_GlobalEvtReaderCallbacks_SetMpiIsendCompleteCallback(cb, on_isend_complete);
+  OTF2_GlobalEvtReaderCallbacks_SetMpiRequestCancelledCallback(cb, on_request_cancelled);
   OTF2_Reader_RegisterGlobalEvtCallbacks(reader, events, cb, &s);
   OTF2_GlobalEvtReaderCallbacks_Delete(cb);
   std::uint64_t n = 0;
@@ -368,9 +460,18 @@ void read_events(OTF2_Reader* reader, State& s) {
   check(s, code, "events");
   OTF2_Reader_CloseGlobalEvtReader(reader, events);
   OTF2_Reader_CloseEvtFiles(reader);
-  for (std::size_t r = 0; r < s.cursors.size(); ++r)
+  for (std::size_t r = 0; r < s.cursors.size(); ++r) {
     if (s.cursors[r].depth != 0)
       throw InputError(fmt::format("{}: rank {} ends inside an MPI region (an Enter without its Leave)", s.prefix, r));
+    if (!s.cursors[r].requests.empty()) {
+      const auto& [request, call] = *s.cursors[r].requests.begin();
+      const bool send = s.trace.ranks[r].calls[call].kind == MpiCallKind::kIsend;
+      throw InputError(fmt::format("{}: rank {}: request {} ({}) never completes (expected its {} record, in the "
+                                   "MPI_Wait or MPI_Test that completed it)",
+                                   s.prefix, r, request, send ? "MpiIsend" : "MpiIrecvRequest",
+                                   send ? "MpiIsendComplete" : "MpiIrecv"));
+    }
+  }
 }
 
 }  // namespace

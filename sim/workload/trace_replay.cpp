@@ -29,7 +29,8 @@ struct TraceReplay::Rank {
   std::map<std::uint32_t, std::uint64_t> unposted_recvs;  // peer -> receives still to post for it
   std::size_t step = 0;       // the step it runs (or waits the gap of)
   bool active = false;        // the step is posted
-  std::uint32_t outstanding = 0, awaiting = 0;
+  std::uint32_t outstanding = 0;  // sends posted and not completed
+  std::uint32_t awaiting = 0;     // of the step's acked and recvs, those not in yet
 };
 
 TraceReplay::TraceReplay(const TraceReplaySpec& spec, Fabric& fabric, VerbsFlowOwner& owner)
@@ -42,6 +43,7 @@ void TraceReplay::setup(Time begin) {
   const ReplayPlan& p = plan();
   const auto n = static_cast<std::uint32_t>(p.ranks());
   arrived_.assign(p.messages.size(), 0);
+  acked_.assign(p.messages.size(), 0);
   std::vector<std::uint64_t> largest(n, 1);
   for (const ReplayMessage& m : p.messages) {
     IBFSIM_CHECK(m.bytes <= 0x80000000ull, "trace replay: a message over 2 GiB (trace_replay_spec.cpp refuses them)");
@@ -129,6 +131,8 @@ void TraceReplay::step_due(std::uint32_t r) {
   rank.awaiting = 0;
   for (std::uint32_t m : step.recvs)
     if (!arrived_[m]) ++rank.awaiting;
+  for (std::uint32_t m : step.acked)
+    if (!acked_[m]) ++rank.awaiting;
   for (std::uint32_t m : step.sends) {
     const ReplayMessage& msg = plan().messages[m];
     ibv_send_wr wr;
@@ -145,7 +149,7 @@ void TraceReplay::step_due(std::uint32_t r) {
 
 void TraceReplay::check_step(std::uint32_t r) {
   Rank& rank = *ranks_[r];
-  if (!rank.active || rank.outstanding > 0 || rank.awaiting > 0) return;
+  if (!rank.active || rank.awaiting > 0) return;
   rank.active = false;
   const Time now = ScheduledModule::now();
   results_[r].completed.push_back(now - begin_);
@@ -165,8 +169,14 @@ void TraceReplay::Listener::on_completion(CqHandle cq, const ibv_wc&) {
 void TraceReplay::on_send_completion(std::uint32_t r, const ibv_wc& wc) {
   Rank& rank = *ranks_[r];
   TraceReplayRank& res = results_[r];
-  IBFSIM_CHECK(rank.outstanding > 0 && wc.wr_id < plan().messages.size(), "trace replay: completion of an unknown send");
+  IBFSIM_CHECK(rank.outstanding > 0 && wc.wr_id < plan().messages.size() && !acked_[wc.wr_id],
+               "trace replay: completion of an unknown send");
   --rank.outstanding;
+  acked_[wc.wr_id] = 1;
+  if (rank.active) {
+    const auto& acked = plan().steps[r][rank.step].acked;
+    if (std::find(acked.begin(), acked.end(), wc.wr_id) != acked.end()) --rank.awaiting;
+  }
   if (wc.status != IBV_WC_SUCCESS) {
     ++res.error_completions;
   } else {

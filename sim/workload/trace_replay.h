@@ -1,7 +1,8 @@
 // Replays an MPI trace (`trace:`, trace_replay_spec.h) through the HCAs' verbs API, following its
 // plan (mpi_replay_plan.h): each rank computes for a step's gap, exactly the trace's, then posts
-// the step's messages; the step is done when every message it sent is acknowledged and every
-// message it awaits has arrived, and the next gap starts then.
+// the step's messages; the step is done when every send it waits for (its own, if blocking, or a
+// non-blocking one's it completes) is acknowledged and every message it awaits has arrived, and
+// the next gap starts then.
 //
 // Messages are RC SENDs with immediate (the immediate is the message's id in the plan): RC because
 // MPI's point-to-point is reliable and ordered, as an MPI library's InfiniBand transport gives it
@@ -83,6 +84,7 @@ class TraceReplay {
   std::vector<std::unique_ptr<Rank>> ranks_;
   std::vector<TraceReplayRank> results_;
   std::vector<std::uint8_t> arrived_;  // by message
+  std::vector<std::uint8_t> acked_;    // by message: its send completed
   std::size_t done_ranks_ = 0;
   Time begin_ = 0;
 };

@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
 """OTF2 trace replay, end to end: scripts/make_otf2_trace.py writes a trace of 6 ranks (3 rounds of
 compute, a ring of blocking sends and receives, compute, an allreduce of 64 KiB) with what it holds
-(expect.json); `ibfsim run` replays it on two switches, and the results must show:
+(expect.json), and the same with the ring as non-blocking calls (MPI_Irecv, MPI_Isend, compute,
+MPI_Waitall); `ibfsim run` replays each on two switches, and the results must show:
   * every message delivered: per rank, the trace's point-to-point messages and bytes sent and
     received exactly; the allreduces' ring pieces all there (2(n-1) per rank per allreduce, and
     2(n-1) x 64 KiB bytes over all ranks per allreduce); no error completion; every step done;
   * every compute gap reproduced exactly: in trace_steps.csv, each step's posted time minus the
-    previous step's completion is its gap, and each call's gap is the trace's, to the femtosecond.
-Then the errors: a trace with an MPI_Isend, and a missing trace, are refused (exit 2) with the
-scenario's file, line and column and what was expected.
+    previous step's completion is its gap, and each call's gap is the trace's, to the femtosecond;
+  * non-blocking calls do not wait: an MPI_Irecv's and an MPI_Isend's steps complete when they
+    post, and the MPI_Waitall's first completion (the receive's) waits for the message.
+Then the errors: a trace with a cancelled request, and a missing trace, are refused (exit 2) with
+the scenario's file, line and column and what was expected.
 Skipped (exit 77) without python3-otf2.
 
     trace_replay_test.py IBFSIM SOURCE_DIR OUT_DIR
@@ -23,6 +26,78 @@ import sys
 RANKS, ROUNDS, ALLREDUCE = 6, 3, 65536
 
 
+def replay(pattern, make, scenario, ibfsim, env, out, check):
+    """Writes the trace of `pattern`, replays it and checks the results; returns the gaps checked."""
+    nonblocking = pattern == "nonblocking"
+    trace_dir, expect_path = os.path.join(out, pattern), os.path.join(out, pattern + "_expect.json")
+    subprocess.run([sys.executable, make, trace_dir, "--ranks", str(RANKS), "--iterations", str(ROUNDS),
+                    "--expect", expect_path] + (["--nonblocking"] if nonblocking else []), check=True)
+    expect = json.load(open(expect_path))["ranks"]
+    run_dir = os.path.join(out, pattern + "_run")
+    r = subprocess.run([ibfsim, "run", scenario(pattern, os.path.join(trace_dir, "traces.otf2")), "-o", run_dir],
+                       capture_output=True, text=True, env=env)
+    print(r.stdout)
+    print(r.stderr, file=sys.stderr)
+    assert r.returncode == 0, f"{pattern}: ibfsim run exited {r.returncode}"
+
+    results = json.load(open(os.path.join(run_dir, "results.json")))
+    tr = results["trace_replay"]
+    pieces = RANKS * 2 * (RANKS - 1) * ROUNDS  # the allreduces' ring messages
+    p2p = sum(e["sent"] for e in expect)
+    check(tr["done"] == 1, f"{pattern}: the replay is done")
+    check(tr["messages_sent"] == p2p + pieces, f"{pattern}: messages sent {tr['messages_sent']} == {p2p} + {pieces}")
+    check(tr["messages_received"] == tr["messages_sent"], f"{pattern}: every message sent was received")
+    check(tr["error_completions"] == 0, f"{pattern}: no error completion")
+    check(tr["bytes_sent"] == sum(e["bytes_sent"] for e in expect) + ROUNDS * 2 * (RANKS - 1) * ALLREDUCE,
+          f"{pattern}: bytes sent {tr['bytes_sent']}")
+    check(tr["bytes_received"] == tr["bytes_sent"], f"{pattern}: bytes received == bytes sent")
+
+    with open(os.path.join(run_dir, "trace_ranks.csv")) as f:
+        ranks = list(csv.DictReader(f))
+    check(len(ranks) == RANKS, f"{pattern}: {len(ranks)} rows in trace_ranks.csv")
+    for row in ranks:
+        r, e = int(row["rank"]), expect[int(row["rank"])]
+        for col, want in (("point_to_point_sent", e["sent"]), ("point_to_point_bytes_sent", e["bytes_sent"]),
+                          ("point_to_point_received", e["received"]),
+                          ("point_to_point_bytes_received", e["bytes_received"]),
+                          ("messages_sent", e["sent"] + 2 * (RANKS - 1) * e["collectives"]),
+                          ("messages_received", e["received"] + 2 * (RANKS - 1) * e["collectives"])):
+            check(int(row[col]) == want, f"{pattern}: rank {r}: {col} {row[col]} == {want}")
+
+    with open(os.path.join(run_dir, "trace_steps.csv")) as f:
+        steps = list(csv.DictReader(f))
+    by_rank = {}
+    for row in steps:
+        by_rank.setdefault(int(row["rank"]), []).append(row)
+    # Calls of a round's ring: a send and a receive, or an MPI_Irecv, an MPI_Isend and the
+    # MPI_Waitall's two completions; then the allreduce, 2(n-1) steps.
+    ring_calls = 4 if nonblocking else 2
+    gaps_checked = 0
+    for r in range(RANKS):
+        rows = sorted(by_rank.get(r, []), key=lambda x: int(x["step"]))
+        check(len(rows) == ROUNDS * (ring_calls + 2 * (RANKS - 1)), f"{pattern}: rank {r}: {len(rows)} steps")
+        previous_end, seen_calls = 0, set()
+        for row in rows:
+            posted, completed, gap = int(row["posted_fs"]), int(row["completed_fs"]), int(row["gap_fs"])
+            call = int(row["call"])
+            check(completed >= posted > 0 or (posted == 0 and gap == 0), f"{pattern}: rank {r} step {row['step']} ran")
+            check(posted - previous_end == gap, f"{pattern}: rank {r} step {row['step']}: posted {posted} - previous "
+                  f"completion {previous_end} == gap {gap}")
+            if call not in seen_calls:
+                seen_calls.add(call)
+                check(gap == expect[r]["gaps_fs"][call],
+                      f"{pattern}: rank {r} call {call}: gap {gap} fs == the trace's {expect[r]['gaps_fs'][call]}")
+                gaps_checked += 1
+                in_round = call % (ring_calls + 1)
+                if nonblocking and in_round in (0, 1):  # MPI_Irecv, MPI_Isend: nothing to wait for
+                    check(completed == posted, f"{pattern}: rank {r} call {call} completes as it posts")
+                if nonblocking and in_round == 2:  # the receive's completion: its message takes time
+                    check(completed > posted, f"{pattern}: rank {r} call {call} waits for its message")
+            previous_end = completed
+    check(gaps_checked == sum(len(e["gaps_fs"]) for e in expect), f"{pattern}: {gaps_checked} gaps checked")
+    return gaps_checked
+
+
 def main():
     ibfsim, src, out = sys.argv[1:4]
     try:
@@ -33,10 +108,6 @@ def main():
     shutil.rmtree(out, ignore_errors=True)
     os.makedirs(out)
     make = os.path.join(src, "scripts", "make_otf2_trace.py")
-    trace_dir, expect_path = os.path.join(out, "trace"), os.path.join(out, "expect.json")
-    subprocess.run([sys.executable, make, trace_dir, "--ranks", str(RANKS), "--iterations", str(ROUNDS),
-                    "--expect", expect_path], check=True)
-    expect = json.load(open(expect_path))["ranks"]
     topology = os.path.join(src, "topologies", "two_switches.yaml")
 
     def scenario(name, trace_file):
@@ -47,74 +118,21 @@ def main():
         return path
 
     env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
-    run_dir = os.path.join(out, "run")
-    r = subprocess.run([ibfsim, "run", scenario("replay", os.path.join(trace_dir, "traces.otf2")), "-o", run_dir],
-                       capture_output=True, text=True, env=env)
-    print(r.stdout)
-    print(r.stderr, file=sys.stderr)
-    assert r.returncode == 0, f"ibfsim run exited {r.returncode}"
-
     failures = []
 
     def check(cond, what):
         if not cond:
             failures.append(what)
 
-    results = json.load(open(os.path.join(run_dir, "results.json")))
-    tr = results["trace_replay"]
-    pieces = RANKS * 2 * (RANKS - 1) * ROUNDS  # the allreduces' ring messages
-    p2p = sum(e["sent"] for e in expect)
-    check(tr["done"] == 1, "the replay is done")
-    check(tr["messages_sent"] == p2p + pieces, f"messages sent {tr['messages_sent']} == {p2p} + {pieces}")
-    check(tr["messages_received"] == tr["messages_sent"], "every message sent was received")
-    check(tr["error_completions"] == 0, "no error completion")
-    check(tr["bytes_sent"] == sum(e["bytes_sent"] for e in expect) + ROUNDS * 2 * (RANKS - 1) * ALLREDUCE,
-          f"bytes sent {tr['bytes_sent']}")
-    check(tr["bytes_received"] == tr["bytes_sent"], "bytes received == bytes sent")
-
-    with open(os.path.join(run_dir, "trace_ranks.csv")) as f:
-        ranks = list(csv.DictReader(f))
-    check(len(ranks) == RANKS, f"{len(ranks)} rows in trace_ranks.csv")
-    for row in ranks:
-        r, e = int(row["rank"]), expect[int(row["rank"])]
-        for col, want in (("point_to_point_sent", e["sent"]), ("point_to_point_bytes_sent", e["bytes_sent"]),
-                          ("point_to_point_received", e["received"]),
-                          ("point_to_point_bytes_received", e["bytes_received"]),
-                          ("messages_sent", e["sent"] + 2 * (RANKS - 1) * e["collectives"]),
-                          ("messages_received", e["received"] + 2 * (RANKS - 1) * e["collectives"])):
-            check(int(row[col]) == want, f"rank {r}: {col} {row[col]} == {want}")
-
-    with open(os.path.join(run_dir, "trace_steps.csv")) as f:
-        steps = list(csv.DictReader(f))
-    by_rank = {}
-    for row in steps:
-        by_rank.setdefault(int(row["rank"]), []).append(row)
-    gaps_checked = 0
-    for r in range(RANKS):
-        rows = sorted(by_rank.get(r, []), key=lambda x: int(x["step"]))
-        # 3 calls a round: 2 ring steps and an allreduce of 2(n-1) steps.
-        check(len(rows) == ROUNDS * (2 + 2 * (RANKS - 1)), f"rank {r}: {len(rows)} steps")
-        previous_end, seen_calls = 0, set()
-        for row in rows:
-            posted, completed, gap = int(row["posted_fs"]), int(row["completed_fs"]), int(row["gap_fs"])
-            call = int(row["call"])
-            check(completed >= posted > 0 or (posted == 0 and gap == 0), f"rank {r} step {row['step']} ran")
-            check(posted - previous_end == gap,
-                  f"rank {r} step {row['step']}: posted {posted} - previous completion {previous_end} == gap {gap}")
-            if call not in seen_calls:
-                seen_calls.add(call)
-                check(gap == expect[r]["gaps_fs"][call],
-                      f"rank {r} call {call}: gap {gap} fs == the trace's {expect[r]['gaps_fs'][call]}")
-                gaps_checked += 1
-            previous_end = completed
-    check(gaps_checked == sum(len(e["gaps_fs"]) for e in expect), f"{gaps_checked} gaps checked")
+    gaps_checked = sum(replay(p, make, scenario, ibfsim, env, out, check) for p in ("blocking", "nonblocking"))
 
     # Errors: located in the scenario, exit 2.
-    bad_dir = os.path.join(out, "nonblocking")
-    subprocess.run([sys.executable, make, bad_dir, "--ranks", "2", "--iterations", "1", "--nonblocking"], check=True)
+    bad_dir = os.path.join(out, "cancelled")
+    subprocess.run([sys.executable, make, bad_dir, "--ranks", "2", "--iterations", "1", "--nonblocking", "--cancel"],
+                   check=True)
     for name, trace_file, want in (
-            ("nonblocking", os.path.join(bad_dir, "traces.otf2"),
-             "rank 0: an MpiIsend record; non-blocking MPI calls are not supported"),
+            ("cancelled", os.path.join(bad_dir, "traces.otf2"),
+             "rank 0: request 1 is cancelled (MpiRequestCancelled); a replay cannot cancel a message"),
             ("missing", os.path.join(out, "nothing.otf2"), "(no such file)")):
         path = scenario(name, trace_file)
         b = subprocess.run([ibfsim, "run", path, "-o", os.path.join(out, name + "_run")], capture_output=True,

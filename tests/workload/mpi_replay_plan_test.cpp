@@ -28,6 +28,24 @@ MpiCall coll(MpiCollectiveOp op, std::uint64_t bytes, Time gap, std::uint32_t ro
   c.kind = MpiCallKind::kCollective, c.op = op, c.bytes_sent = c.bytes_received = bytes, c.gap = gap, c.root = root;
   return c;
 }
+// A non-blocking send or receive (request `request`), and the wait that completes the call at
+// index `posted` on the same rank.
+MpiCall isend(std::uint32_t to, std::uint64_t bytes, Time gap, std::uint64_t request) {
+  MpiCall c = send(to, bytes, gap);
+  c.kind = MpiCallKind::kIsend, c.request = request;
+  return c;
+}
+MpiCall irecv(std::uint32_t from, std::uint64_t bytes, Time gap, std::uint64_t request) {
+  MpiCall c = isend(from, bytes, gap, request);
+  c.kind = MpiCallKind::kIrecv;
+  return c;
+}
+MpiCall wait(const MpiCall& posted_as, std::uint32_t posted, Time gap) {
+  MpiCall c = posted_as;
+  c.kind = MpiCallKind::kWait, c.posted_call = posted, c.completes_send = posted_as.kind == MpiCallKind::kIsend;
+  c.gap = gap;
+  return c;
+}
 MpiTrace trace(std::vector<std::vector<MpiCall>> calls) {
   MpiTrace t;
   t.file = "t.otf2";
@@ -58,6 +76,39 @@ TEST_CASE("mpi replay: a send pairs with the receive, gaps kept, timeline with a
   CHECK(t.posted[1] == std::vector<Time>{30 * kNs, 1100 * kNs});
   CHECK(t.completed[1] == std::vector<Time>{1100 * kNs, 2105 * kNs});
   CHECK(t.end == 2105 * kNs);
+}
+
+TEST_CASE("mpi replay: non-blocking calls post without waiting, their waits wait, blocking and non-blocking "
+          "pair in posting order",
+          "[workload][mpi_replay]") {
+  // Rank 0: MPI_Isend of 4096 B (gap 10 ns), a blocking send of 8 B (gap 20 ns), then MPI_Wait for
+  // the first (gap 300 ns). Rank 1: MPI_Irecv (gap 5 ns), MPI_Irecv (gap 6 ns), waits for the
+  // second (gap 7 ns), then for the first (0: the same MPI_Waitall).
+  const MpiCall s0 = isend(1, 4096, 10 * kNs, 1), r0 = irecv(0, 4096, 5 * kNs, 1), r1 = irecv(0, 8, 6 * kNs, 2);
+  const ReplayPlan p = plan_replay(trace({{s0, send(1, 8, 20 * kNs), wait(s0, 0, 300 * kNs)},
+                                          {r0, r1, wait(r1, 1, 7 * kNs), wait(r0, 0, 0)}}));
+  REQUIRE(p.messages.size() == 2);
+  CHECK(message_text(p.messages[0]) == "0->1 4096B");  // the first posted of each side pair up
+  CHECK(message_text(p.messages[1]) == "0->1 8B");
+  using V = std::vector<std::uint32_t>;
+  REQUIRE(p.steps[0].size() == 3);
+  CHECK((p.steps[0][0].sends == V{0} && p.steps[0][0].acked.empty()));  // the Isend waits for nothing
+  CHECK((p.steps[0][1].sends == V{1} && p.steps[0][1].acked == V{1}));   // the blocking send for itself
+  CHECK((p.steps[0][2].sends.empty() && p.steps[0][2].acked == V{0}));  // the wait for the Isend's
+  REQUIRE(p.steps[1].size() == 4);
+  CHECK((p.steps[1][0].recvs.empty() && p.steps[1][1].recvs.empty()));
+  CHECK(p.steps[1][2].recvs == V{1});
+  CHECK(p.steps[1][3].recvs == V{0});
+  CHECK(p.steps[1][3].gap == 0);
+  // Latency 1 us. Rank 0: the Isend posts and completes at 10 ns; the send posts at 30 ns and is
+  // acknowledged at 1030 ns; the wait posts at 1330 ns, the Isend's long done (1010 ns). Rank 1:
+  // 5 ns, 11 ns, then waits from 18 ns for the 8 B message (1030 ns) and at once for the first.
+  const ReplayTimeline t = replay_timeline(p, kUs, "t.otf2");
+  CHECK(t.posted[0] == std::vector<Time>{10 * kNs, 30 * kNs, 1330 * kNs});
+  CHECK(t.completed[0] == std::vector<Time>{10 * kNs, 1030 * kNs, 1330 * kNs});
+  CHECK(t.posted[1] == std::vector<Time>{5 * kNs, 11 * kNs, 18 * kNs, 1030 * kNs});
+  CHECK(t.completed[1] == std::vector<Time>{5 * kNs, 11 * kNs, 1030 * kNs, 1030 * kNs});
+  CHECK(t.end == 1330 * kNs);
 }
 
 TEST_CASE("mpi replay: allreduce over 4 ranks is a ring of 6 steps with 1/4 chunks", "[workload][mpi_replay]") {
