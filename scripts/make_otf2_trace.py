@@ -6,7 +6,8 @@ receive from the previous one (even ranks send first, odd ranks receive first, a
 deadlock does), compute again, then an MPI_Allreduce over all ranks. With --nonblocking the ring
 is a halo exchange instead: MPI_Irecv from the previous rank, MPI_Isend to the next, compute
 overlapping them, then MPI_Waitall completing both (the receive's MpiIrecv, then the send's
-MpiIsendComplete, in the one region). Compute gaps differ per rank
+MpiIsendComplete, in the one region). With --split each round ends with one more MPI_Allreduce, of
+4 KiB, over a sub-communicator: the even ranks, or the odd ones (as MPI_Comm_split by parity). Compute gaps differ per rank
 and round so that a replay that mixes them up is seen. The clock runs at --resolution ticks per
 second and starts at a large offset, so that a reader must apply both.
 
@@ -16,7 +17,7 @@ femtoseconds (the time from one MPI call's end to the next one's start; the firs
 start, the trace's start).
 
     scripts/make_otf2_trace.py OUT_DIR [--ranks 4] [--iterations 2] [--nonblocking [--cancel]]
-                               [--expect expect.json]
+                               [--split] [--expect expect.json]
 The archive is OUT_DIR/traces.otf2 (with OUT_DIR/traces/ and OUT_DIR/traces.def).
 """
 import argparse
@@ -35,7 +36,7 @@ except ImportError:
 FS_PER_S = 10**15
 
 
-def plan(ranks, iterations, nonblocking=False):
+def plan(ranks, iterations, nonblocking=False, split=False):
     """Per rank, its calls in order: (gap in ticks before the call, call, its duration in ticks)."""
     calls = []
     for r in range(ranks):
@@ -56,6 +57,8 @@ def plan(ranks, iterations, nonblocking=False):
                 seq.append((gap, ring[0], 900))
                 seq.append((150 + 10 * r, ring[1], 900))
             seq.append((5000 + 250 * r, ("allreduce", 65536), 2500))
+            if split:
+                seq.append((400 + 20 * r, ("allreduce_half", 4096), 1200))
         calls.append(seq)
     return calls
 
@@ -70,6 +73,8 @@ def main():
     ap.add_argument("--expect", help="write what the trace holds (JSON) here")
     ap.add_argument("--nonblocking", action="store_true",
                     help="the ring as MPI_Irecv, MPI_Isend, compute, MPI_Waitall")
+    ap.add_argument("--split", action="store_true",
+                    help="one more allreduce a round over the ranks of the same parity (a sub-communicator)")
     ap.add_argument("--cancel", action="store_true",
                     help="with --nonblocking, rank 0 cancels its first receive (a replay refuses it: for testing "
                          "that error)")
@@ -81,11 +86,13 @@ def main():
     for f in ("traces.otf2", "traces.def"):
         if os.path.exists(os.path.join(a.out_dir, f)):
             os.remove(os.path.join(a.out_dir, f))
-    calls = plan(a.ranks, a.iterations, a.nonblocking)
+    calls = plan(a.ranks, a.iterations, a.nonblocking, a.split)
     fs_per_tick = FS_PER_S // a.resolution
     assert fs_per_tick * a.resolution == FS_PER_S, "--resolution must divide 10^15"
 
-    expect = {"ranks": []}
+    # Over all ranks: the bytes the collectives' ring pieces carry (an allreduce of B bytes over m
+    # ranks sends 2(m-1) x B, whatever the chunks' remainders).
+    expect = {"ranks": [], "collective_bytes": 0}
     with otf2.writer.open(a.out_dir, timer_resolution=a.resolution) as trace:
         defs = trace.definitions
         node = defs.system_tree_node("cluster")
@@ -105,6 +112,12 @@ def main():
         world_group = defs.group("MPI_COMM_WORLD", group_type=GroupType.COMM_GROUP, paradigm=Paradigm.MPI,
                                  members=list(range(a.ranks)))
         world = defs.comm("MPI_COMM_WORLD", group=world_group)
+        halves = []
+        for parity in (0, 1):
+            members = list(range(parity, a.ranks, 2))
+            group = defs.group(f"MPI_COMM_WORLD split {parity}", group_type=GroupType.COMM_GROUP,
+                               paradigm=Paradigm.MPI, members=members)
+            halves.append((defs.comm(f"half {parity}", group=group, parent=world), len(members)))
 
         for r in range(a.ranks):
             w = trace.event_writer_from_location(locations[r])
@@ -113,7 +126,7 @@ def main():
             # each rank's first compute gap counts.
             w.enter(t, main_region)
             e = {"sent": 0, "bytes_sent": 0, "received": 0, "bytes_received": 0,
-                 "collectives": 0, "gaps_fs": []}
+                 "collectives": 0, "collective_messages": 0, "gaps_fs": []}
             pending, next_request = [], 1  # non-blocking requests posted and not yet waited for
             for gap, call, dur in calls[r]:
                 t += gap
@@ -125,6 +138,20 @@ def main():
                                          call[1], call[1])
                     w.leave(t + dur, regions["MPI_Allreduce"])
                     e["collectives"] += 1
+                    e["collective_messages"] += 2 * (a.ranks - 1)
+                    if r == 0:
+                        expect["collective_bytes"] += 2 * (a.ranks - 1) * call[1]
+                elif call[0] == "allreduce_half":
+                    comm, size = halves[r % 2]
+                    w.enter(t, regions["MPI_Allreduce"])
+                    w.mpi_collective_begin(t + 5)
+                    w.mpi_collective_end(t + dur - 5, CollectiveOp.ALLREDUCE, comm, otf2.Undefined.UINT32,
+                                         call[1], call[1])
+                    w.leave(t + dur, regions["MPI_Allreduce"])
+                    e["collectives"] += 1
+                    e["collective_messages"] += 2 * (size - 1)
+                    if r < 2:
+                        expect["collective_bytes"] += 2 * (size - 1) * call[1]
                 elif call[0] == "irecv":
                     # Request ids are the rank's own, counted from 1.
                     pending.append(("recv", next_request, call))

@@ -1,6 +1,7 @@
 #include "sim/workload/mpi_replay_plan.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <map>
@@ -21,27 +22,38 @@ class Planner {
 
   ReplayPlan run() {
     pair_point_to_point();
-    std::vector<std::size_t> next_collective(n_, 0);
-    std::vector<std::vector<std::uint32_t>> collectives(n_);  // per rank: its collective calls' indices
+    // Per communicator (its members, world ranks in its own order), per member: its collective
+    // calls' indices. The k-th call of every member is one operation.
+    std::vector<std::uint32_t> world(n_);
+    for (std::uint32_t r = 0; r < n_; ++r) world[r] = r;
+    std::map<std::vector<std::uint32_t>, std::map<std::uint32_t, std::vector<std::uint32_t>>> by_comm;
     for (std::uint32_t r = 0; r < n_; ++r)
-      for (std::uint32_t i = 0; i < trace_.ranks[r].calls.size(); ++i)
-        if (trace_.ranks[r].calls[i].kind == MpiCallKind::kCollective) collectives[r].push_back(i);
-    for (std::uint32_t r = 1; r < n_; ++r)
-      if (collectives[r].size() != collectives[0].size())
-        fail(fmt::format("rank 0 makes {} collective calls and rank {} makes {}; every rank must make the same",
-                         collectives[0].size(), r, collectives[r].size()));
-    // Collectives in order: the k-th of every rank, decomposed; the steps of each rank are then
-    // put in call order.
+      for (std::uint32_t i = 0; i < trace_.ranks[r].calls.size(); ++i) {
+        const MpiCall& c = trace_.ranks[r].calls[i];
+        if (c.kind == MpiCallKind::kCollective) by_comm[c.comm.empty() ? world : c.comm][r].push_back(i);
+      }
+    // Collectives decomposed; the steps of each rank are then put in call order.
     std::vector<std::map<std::uint32_t, std::vector<ReplayStep>>> coll_steps(n_);
-    for (std::size_t k = 0; k < collectives[0].size(); ++k) {
-      std::vector<const MpiCall*> calls(n_);
-      for (std::uint32_t r = 0; r < n_; ++r) calls[r] = &trace_.ranks[r].calls[collectives[r][k]];
-      for (std::uint32_t r = 1; r < n_; ++r)
-        if (calls[r]->op != calls[0]->op || calls[r]->root != calls[0]->root)
-          fail(fmt::format("collective call {} is {} on rank 0 but {} on rank {}", k, mpi_collective_name(calls[0]->op),
-                           mpi_collective_name(calls[r]->op), r));
-      auto steps = decompose(calls);
-      for (std::uint32_t r = 0; r < n_; ++r) coll_steps[r][collectives[r][k]] = std::move(steps[r]);
+    for (auto& [members, collectives] : by_comm) {
+      const bool whole = members == world;
+      const std::string on = whole ? "" : fmt::format(" on the communicator of ranks {}", fmt::join(members, ","));
+      const auto& first = collectives[members.front()];
+      for (const std::uint32_t r : members)
+        if (collectives[r].size() != first.size())
+          fail(fmt::format("rank {} makes {} collective calls{} and rank {} makes {}; every rank must make the same",
+                           members.front(), first.size(), on, r, collectives[r].size()));
+      for (std::size_t k = 0; k < first.size(); ++k) {
+        std::vector<const MpiCall*> calls;
+        for (const std::uint32_t r : members) calls.push_back(&trace_.ranks[r].calls[collectives[r][k]]);
+        for (std::size_t i = 1; i < members.size(); ++i)
+          if (calls[i]->op != calls[0]->op || calls[i]->root != calls[0]->root)
+            fail(fmt::format("collective call {}{} is {} on rank {} but {} on rank {}", k, on,
+                             mpi_collective_name(calls[0]->op), members.front(), mpi_collective_name(calls[i]->op),
+                             members[i]));
+        auto steps = decompose(calls, members);
+        for (std::size_t i = 0; i < members.size(); ++i)
+          coll_steps[members[i]][collectives[members[i]][k]] = std::move(steps[i]);
+      }
     }
     for (std::uint32_t r = 0; r < n_; ++r) {
       const auto& calls = trace_.ranks[r].calls;
@@ -131,26 +143,32 @@ class Planner {
     }
   }
 
-  // One ring exchange: in step s every rank r sends `bytes(r, s)` to r + dist and receives from r - dist.
+  // One ring exchange over the communicator's members (local indices r, their world ranks
+  // `members`): in step s every r sends `bytes(r, s)` to r + dist and receives from r - dist.
   template <typename Bytes>
-  void ring_steps(std::vector<std::vector<ReplayStep>>& out, std::uint32_t count, std::uint32_t dist, Bytes bytes) {
+  void ring_steps(std::vector<std::vector<ReplayStep>>& out, const std::vector<std::uint32_t>& members,
+                  std::uint32_t count, std::uint32_t dist, Bytes bytes) {
+    const auto n = static_cast<std::uint32_t>(members.size());
     for (std::uint32_t s = 0; s < count; ++s) {
-      std::vector<std::uint32_t> ids(n_);
-      for (std::uint32_t r = 0; r < n_; ++r) ids[r] = add_message(r, (r + dist) % n_, bytes(r, s), 0, true);
-      for (std::uint32_t r = 0; r < n_; ++r) {
+      std::vector<std::uint32_t> ids(n);
+      for (std::uint32_t r = 0; r < n; ++r) ids[r] = add_message(members[r], members[(r + dist) % n], bytes(r, s), 0, true);
+      for (std::uint32_t r = 0; r < n; ++r) {
         ReplayStep st;
         st.sends = {ids[r]};
         st.acked = {ids[r]};
-        st.recvs = {ids[(r + n_ - dist) % n_]};
+        st.recvs = {ids[(r + n - dist) % n]};
         out[r].push_back(std::move(st));
       }
     }
   }
 
-  std::vector<std::vector<ReplayStep>> decompose(const std::vector<const MpiCall*>& calls) {
-    std::vector<std::vector<ReplayStep>> out(n_);
+  // The steps of one collective, by local index in `members` (calls[i] is member i's call).
+  std::vector<std::vector<ReplayStep>> decompose(const std::vector<const MpiCall*>& calls,
+                                                 const std::vector<std::uint32_t>& members) {
+    const auto n = static_cast<std::uint32_t>(members.size());  // the communicator's size
+    std::vector<std::vector<ReplayStep>> out(n);
     const MpiCollectiveOp op = calls[0]->op;
-    if (n_ < 2) return out;
+    if (n < 2) return out;
     switch (op) {
       case MpiCollectiveOp::kAllreduce:
       case MpiCollectiveOp::kBarrier: {
@@ -158,31 +176,39 @@ class Planner {
         auto chunk = [&](std::uint32_t r, std::uint32_t c) -> std::uint64_t {
           if (op == MpiCollectiveOp::kBarrier) return 0;
           const std::uint64_t total = calls[r]->bytes_sent;
-          return total / n_ + (c < total % n_ ? 1 : 0);
+          return total / n + (c < total % n ? 1 : 0);
         };
         // Reduce-scatter step s: rank r sends chunk (r - s) mod n; allgather step s: (r + 1 - s) mod n.
-        ring_steps(out, n_ - 1, 1, [&](std::uint32_t r, std::uint32_t s) { return chunk(r, (r + n_ - s) % n_); });
-        ring_steps(out, n_ - 1, 1, [&](std::uint32_t r, std::uint32_t s) { return chunk(r, (r + 1 + n_ - s) % n_); });
+        ring_steps(out, members, n - 1, 1, [&](std::uint32_t r, std::uint32_t s) { return chunk(r, (r + n - s) % n); });
+        ring_steps(out, members, n - 1, 1,
+                   [&](std::uint32_t r, std::uint32_t s) { return chunk(r, (r + 1 + n - s) % n); });
         break;
       }
       case MpiCollectiveOp::kAllgather:
-        ring_steps(out, n_ - 1, 1, [&](std::uint32_t r, std::uint32_t s) { return calls[(r + n_ - s) % n_]->bytes_sent; });
+        ring_steps(out, members, n - 1, 1,
+                   [&](std::uint32_t r, std::uint32_t s) { return calls[(r + n - s) % n]->bytes_sent; });
         break;
       case MpiCollectiveOp::kAlltoall:
-        for (std::uint32_t k = 1; k < n_; ++k)
-          ring_steps(out, 1, k, [&](std::uint32_t r, std::uint32_t) { return calls[r]->bytes_sent / n_; });
+        for (std::uint32_t k = 1; k < n; ++k)
+          ring_steps(out, members, 1, k, [&](std::uint32_t r, std::uint32_t) { return calls[r]->bytes_sent / n; });
         break;
       case MpiCollectiveOp::kBcast:
       case MpiCollectiveOp::kReduce: {
-        const std::uint32_t root = calls[0]->root == kNoRoot ? 0 : calls[0]->root % n_;
+        // The root is a world rank: its position in the communicator.
+        const auto at = std::find(members.begin(), members.end(), calls[0]->root);
+        if (calls[0]->root != kNoRoot && at == members.end())
+          fail(fmt::format("a {} rooted at rank {}, which is not in its communicator", mpi_collective_name(op),
+                           calls[0]->root));
+        const std::uint32_t root =
+            calls[0]->root == kNoRoot || at == members.end() ? 0 : static_cast<std::uint32_t>(at - members.begin());
         const bool bcast = op == MpiCollectiveOp::kBcast;
-        const std::uint64_t bytes = calls[bcast ? root : (root + 1) % n_]->bytes_sent;
+        const std::uint64_t bytes = calls[bcast ? root : (root + 1) % n]->bytes_sent;
         // Hop h: bcast from ring position root + h to the next; reduce from root + 1 + h to the
         // next, so that the chain ends at the root.
-        for (std::uint32_t h = 0; h + 1 < n_; ++h) {
-          const std::uint32_t s = (root + h + (bcast ? 0 : 1)) % n_;
-          const std::uint32_t d = (s + 1) % n_;
-          const std::uint32_t id = add_message(s, d, bytes, 0, true);
+        for (std::uint32_t h = 0; h + 1 < n; ++h) {
+          const std::uint32_t s = (root + h + (bcast ? 0 : 1)) % n;
+          const std::uint32_t d = (s + 1) % n;
+          const std::uint32_t id = add_message(members[s], members[d], bytes, 0, true);
           ReplayStep send, recv;
           send.sends = {id};
           send.acked = {id};

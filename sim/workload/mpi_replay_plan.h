@@ -10,8 +10,9 @@
 // its completion waits for the message to arrive.
 //
 // Point-to-point calls pair up by (sender, receiver) in the order they are posted (MPI's
-// non-overtaking rule), blocking and non-blocking alike; each pair's tag and bytes must agree. Collectives are decomposed into point-to-point messages
-// over a ring of the ranks (world rank order), as MPI libraries do for large messages:
+// non-overtaking rule), blocking and non-blocking alike; each pair's tag and bytes must agree.
+// Collectives are decomposed into point-to-point messages over a ring of their communicator's
+// ranks (in its order; the world's: rank order), as MPI libraries do for large messages:
 //  * allreduce: reduce-scatter then allgather, 2(n-1) steps, each sending a 1/n chunk of the
 //    call's bytes_sent to the next rank and receiving one from the previous;
 //  * barrier: the same with no data (0-byte messages);
@@ -19,8 +20,8 @@
 //  * alltoall: n-1 steps, step k sending bytes_sent/n to rank r+k and receiving from r-k;
 //  * bcast and reduce: a chain along the ring from the root (bcast) or to it (reduce), bytes_sent
 //    (bcast: the root's) per hop; ranks not on a hop's end do nothing in that step.
-// Every rank must make the same collectives in the same order (the k-th collective of each rank
-// is one operation).
+// Every member of a communicator must make the same collectives on it in the same order (the
+// k-th collective of each member is one operation).
 #pragma once
 #include <cstdint>
 #include <string>

@@ -37,6 +37,9 @@ struct MpiCall {
   std::uint32_t root = kNoRoot;
   std::uint64_t bytes_sent = 0, bytes_received = 0;
   std::uint32_t comm_size = 0;
+  // kCollective: the communicator's members, world ranks in the communicator's order (empty: the
+  // whole world). A replay decomposes the call over the ring of its members.
+  std::vector<std::uint32_t> comm;
   // When the call began and ended (the MPI region's enter and leave), from the trace's start.
   Time begin = 0, end = 0;
   // Compute before the call: begin minus the previous call's end (the trace's start for the first);

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdarg>
 #include <cstdio>
 #include <filesystem>
@@ -257,10 +258,12 @@ OTF2_CallbackCode on_collective_end(OTF2_LocationRef loc, OTF2_TimeStamp t, void
                               *rank, static_cast<int>(op)));
   const auto* members = s.comm_members(comm, *rank, "MpiCollectiveEnd");
   if (!members) return OTF2_CALLBACK_INTERRUPT;
-  if (members->size() != s.trace.ranks.size())
-    return s.fail(fmt::format("rank {}: a collective over a communicator of {} ranks; only the world's ({}) is "
-                              "supported",
-                              *rank, members->size(), s.trace.ranks.size()));
+  for (const std::uint64_t m : *members)
+    if (m >= s.trace.ranks.size())
+      return s.fail(fmt::format("rank {}: a collective over a communicator naming world rank {} of {}", *rank, m,
+                                s.trace.ranks.size()));
+  if (std::find(members->begin(), members->end(), *rank) == members->end())
+    return s.fail(fmt::format("rank {}: a collective over a communicator the rank is not in", *rank));
   MpiCall call;
   call.kind = MpiCallKind::kCollective;
   call.op = *known;
@@ -268,6 +271,7 @@ OTF2_CallbackCode on_collective_end(OTF2_LocationRef loc, OTF2_TimeStamp t, void
   call.bytes_sent = sent;
   call.bytes_received = received;
   call.comm_size = static_cast<std::uint32_t>(members->size());
+  call.comm.assign(members->begin(), members->end());
   Cursor& c = s.cursors[*rank];
   call.begin = c.collective_begin.value_or(s.at(t));
   c.collective_begin.reset();

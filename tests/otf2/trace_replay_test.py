@@ -2,10 +2,11 @@
 """OTF2 trace replay, end to end: scripts/make_otf2_trace.py writes a trace of 6 ranks (3 rounds of
 compute, a ring of blocking sends and receives, compute, an allreduce of 64 KiB) with what it holds
 (expect.json), and the same with the ring as non-blocking calls (MPI_Irecv, MPI_Isend, compute,
-MPI_Waitall); `ibfsim run` replays each on two switches, and the results must show:
+MPI_Waitall) and one more allreduce a round over a sub-communicator (the ranks of one parity);
+`ibfsim run` replays each on two switches, and the results must show:
   * every message delivered: per rank, the trace's point-to-point messages and bytes sent and
-    received exactly; the allreduces' ring pieces all there (2(n-1) per rank per allreduce, and
-    2(n-1) x 64 KiB bytes over all ranks per allreduce); no error completion; every step done;
+    received exactly; the allreduces' ring pieces all there (2(m-1) per rank per allreduce over m
+    ranks, and 2(m-1) x its bytes over all ranks); no error completion; every step done;
   * every compute gap reproduced exactly: in trace_steps.csv, each step's posted time minus the
     previous step's completion is its gap, and each call's gap is the trace's, to the femtosecond;
   * non-blocking calls do not wait: an MPI_Irecv's and an MPI_Isend's steps complete when they
@@ -31,8 +32,9 @@ def replay(pattern, make, scenario, ibfsim, env, out, check):
     nonblocking = pattern == "nonblocking"
     trace_dir, expect_path = os.path.join(out, pattern), os.path.join(out, pattern + "_expect.json")
     subprocess.run([sys.executable, make, trace_dir, "--ranks", str(RANKS), "--iterations", str(ROUNDS),
-                    "--expect", expect_path] + (["--nonblocking"] if nonblocking else []), check=True)
-    expect = json.load(open(expect_path))["ranks"]
+                    "--expect", expect_path] + (["--nonblocking", "--split"] if nonblocking else []), check=True)
+    whole = json.load(open(expect_path))
+    expect = whole["ranks"]
     run_dir = os.path.join(out, pattern + "_run")
     r = subprocess.run([ibfsim, "run", scenario(pattern, os.path.join(trace_dir, "traces.otf2")), "-o", run_dir],
                        capture_output=True, text=True, env=env)
@@ -42,14 +44,18 @@ def replay(pattern, make, scenario, ibfsim, env, out, check):
 
     results = json.load(open(os.path.join(run_dir, "results.json")))
     tr = results["trace_replay"]
-    pieces = RANKS * 2 * (RANKS - 1) * ROUNDS  # the allreduces' ring messages
+    pieces = sum(e["collective_messages"] for e in expect)  # the allreduces' ring messages
+    check(pieces == RANKS * ROUNDS * (2 * (RANKS - 1) + (2 * (RANKS // 2 - 1) if nonblocking else 0)),
+          f"{pattern}: {pieces} pieces planned")
     p2p = sum(e["sent"] for e in expect)
     check(tr["done"] == 1, f"{pattern}: the replay is done")
     check(tr["messages_sent"] == p2p + pieces, f"{pattern}: messages sent {tr['messages_sent']} == {p2p} + {pieces}")
     check(tr["messages_received"] == tr["messages_sent"], f"{pattern}: every message sent was received")
     check(tr["error_completions"] == 0, f"{pattern}: no error completion")
-    check(tr["bytes_sent"] == sum(e["bytes_sent"] for e in expect) + ROUNDS * 2 * (RANKS - 1) * ALLREDUCE,
+    check(tr["bytes_sent"] == sum(e["bytes_sent"] for e in expect) + whole["collective_bytes"],
           f"{pattern}: bytes sent {tr['bytes_sent']}")
+    check(whole["collective_bytes"] == ROUNDS * 2 * (RANKS - 1) * ALLREDUCE + (ROUNDS * 2 * 2 * 2 * 4096 if nonblocking
+                                                                              else 0), f"{pattern}: collective bytes")
     check(tr["bytes_received"] == tr["bytes_sent"], f"{pattern}: bytes received == bytes sent")
 
     with open(os.path.join(run_dir, "trace_ranks.csv")) as f:
@@ -60,8 +66,8 @@ def replay(pattern, make, scenario, ibfsim, env, out, check):
         for col, want in (("point_to_point_sent", e["sent"]), ("point_to_point_bytes_sent", e["bytes_sent"]),
                           ("point_to_point_received", e["received"]),
                           ("point_to_point_bytes_received", e["bytes_received"]),
-                          ("messages_sent", e["sent"] + 2 * (RANKS - 1) * e["collectives"]),
-                          ("messages_received", e["received"] + 2 * (RANKS - 1) * e["collectives"])):
+                          ("messages_sent", e["sent"] + e["collective_messages"]),
+                          ("messages_received", e["received"] + e["collective_messages"])):
             check(int(row[col]) == want, f"{pattern}: rank {r}: {col} {row[col]} == {want}")
 
     with open(os.path.join(run_dir, "trace_steps.csv")) as f:
@@ -70,12 +76,14 @@ def replay(pattern, make, scenario, ibfsim, env, out, check):
     for row in steps:
         by_rank.setdefault(int(row["rank"]), []).append(row)
     # Calls of a round's ring: a send and a receive, or an MPI_Irecv, an MPI_Isend and the
-    # MPI_Waitall's two completions; then the allreduce, 2(n-1) steps.
+    # MPI_Waitall's two completions; then the allreduce, 2(n-1) steps, and with the split the
+    # half's, 2(3-1).
     ring_calls = 4 if nonblocking else 2
+    split_steps = 2 * (RANKS // 2 - 1) if nonblocking else 0
     gaps_checked = 0
     for r in range(RANKS):
         rows = sorted(by_rank.get(r, []), key=lambda x: int(x["step"]))
-        check(len(rows) == ROUNDS * (ring_calls + 2 * (RANKS - 1)), f"{pattern}: rank {r}: {len(rows)} steps")
+        check(len(rows) == ROUNDS * (ring_calls + 2 * (RANKS - 1) + split_steps), f"{pattern}: rank {r}: {len(rows)} steps")
         previous_end, seen_calls = 0, set()
         for row in rows:
             posted, completed, gap = int(row["posted_fs"]), int(row["completed_fs"]), int(row["gap_fs"])
@@ -88,7 +96,7 @@ def replay(pattern, make, scenario, ibfsim, env, out, check):
                 check(gap == expect[r]["gaps_fs"][call],
                       f"{pattern}: rank {r} call {call}: gap {gap} fs == the trace's {expect[r]['gaps_fs'][call]}")
                 gaps_checked += 1
-                in_round = call % (ring_calls + 1)
+                in_round = call % (ring_calls + (2 if nonblocking else 1))
                 if nonblocking and in_round in (0, 1):  # MPI_Irecv, MPI_Isend: nothing to wait for
                     check(completed == posted, f"{pattern}: rank {r} call {call} completes as it posts")
                 if nonblocking and in_round == 2:  # the receive's completion: its message takes time

@@ -129,6 +129,47 @@ TEST_CASE("mpi replay: allreduce over 4 ranks is a ring of 6 steps with 1/4 chun
   CHECK(replay_timeline(p, kUs, "t.otf2").end == 6050 * kNs);
 }
 
+TEST_CASE("mpi replay: collectives over sub-communicators run over the ring of their members, in the "
+          "communicator's order",
+          "[workload][mpi_replay]") {
+  // Ranks 3 and 1 (in that order) allreduce 101 bytes twice; ranks 0, 2, 3 bcast 64 bytes from
+  // world rank 2; then all four reach a barrier. Rank 1's and rank 0's calls interleave
+  // differently: only each communicator's own order matters.
+  auto on = [](MpiCall c, std::vector<std::uint32_t> comm) {
+    c.comm = std::move(comm);
+    return c;
+  };
+  const std::vector<std::uint32_t> odd{3, 1}, three{0, 2, 3};
+  const MpiCall ar = on(coll(MpiCollectiveOp::kAllreduce, 101, 0), odd);
+  const MpiCall bc = on(coll(MpiCollectiveOp::kBcast, 64, 0, 2), three);
+  const MpiCall bar = coll(MpiCollectiveOp::kBarrier, 0, 0);
+  const ReplayPlan p = plan_replay(trace({{bc, bar}, {ar, ar, bar}, {bc, bar}, {ar, bc, ar, bar}}));
+  std::vector<std::string> msgs;
+  for (const ReplayMessage& m : p.messages) msgs.push_back(message_text(m));
+  // Communicators are planned in the order of their member lists: the world's barrier first
+  // (2(4-1) steps of 0 bytes around the ring, 24 messages), then the bcast (a chain 2 -> 3 -> 0:
+  // ring positions 1, 2, 0), then each allreduce: 2(2-1) steps of chunks of 51 and 50 bytes
+  // between 3 and 1 (member 0 is rank 3: it sends chunk 0 first).
+  REQUIRE(p.messages.size() == 24 + 2 + 8);
+  CHECK(msgs[0] == "0->1 0B");
+  CHECK(msgs[24] == "2->3 64B");
+  CHECK(msgs[25] == "3->0 64B");
+  const std::vector<std::string> want_allreduce{"3->1 51B", "1->3 50B", "3->1 50B", "1->3 51B"};
+  CHECK(std::vector<std::string>(msgs.begin() + 26, msgs.begin() + 30) == want_allreduce);
+  CHECK(std::vector<std::string>(msgs.begin() + 30, msgs.end()) == want_allreduce);
+  CHECK(p.steps[0].size() == 1 + 6);  // bcast (receive) then the barrier
+  CHECK(p.steps[1].size() == 2 + 2 + 6);
+  CHECK(p.steps[3].size() == 2 + 2 + 2 + 6);  // its allreduce, bcast (receive, then send), allreduce
+  CHECK(replay_timeline(p, kUs, "t.otf2").end > 0);
+  // A communicator whose members disagree on their calls, and a root outside it.
+  CHECK_THROWS_WITH(plan_replay(trace({{bar}, {ar, bar}, {bar}, {bar}})),
+                    "t.otf2: rank 3 makes 0 collective calls on the communicator of ranks 3,1 and rank 1 makes 1; "
+                    "every rank must make the same");
+  CHECK_THROWS_WITH(plan_replay(trace({{bar}, {on(coll(MpiCollectiveOp::kBcast, 8, 0, 0), odd), bar}, {bar},
+                                       {on(coll(MpiCollectiveOp::kBcast, 8, 0, 0), odd), bar}})),
+                    "t.otf2: a bcast rooted at rank 0, which is not in its communicator");
+}
+
 TEST_CASE("mpi replay: bcast is a chain from the root, reduce a chain to it", "[workload][mpi_replay]") {
   std::vector<std::vector<MpiCall>> b(3, {coll(MpiCollectiveOp::kBcast, 64, 0, 1)});
   ReplayPlan p = plan_replay(trace(b));
