@@ -32,7 +32,7 @@ struct TraceReplay::Rank {
   std::uint32_t outstanding = 0, awaiting = 0;
 };
 
-TraceReplay::TraceReplay(const TraceReplaySpec& spec, Fabric& fabric, VerbsFlowOwner& owner)
+TraceReplay::TraceReplay(const TraceReplaySpec& spec, HostFabric& fabric, VerbsFlowOwner& owner)
     : spec_(spec), fabric_(fabric), owner_(owner) {}
 
 TraceReplay::~TraceReplay() = default;

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """OTF2 trace replay, end to end: scripts/make_otf2_trace.py writes a trace of 6 ranks (3 rounds of
 compute, a ring of blocking sends and receives, compute, an allreduce of 64 KiB) with what it holds
-(expect.json); `ibfsim run` replays it on two switches, and the results must show:
+(expect.json); `ibfsim run` replays it on two switches, InfiniBand and then RoCE v2 (`fabric: roce`,
+100GbE), and the results of each must show:
   * every message delivered: per rank, the trace's point-to-point messages and bytes sent and
     received exactly; the allreduces' ring pieces all there (2(n-1) per rank per allreduce, and
     2(n-1) x 64 KiB bytes over all ranks per allreduce); no error completion; every step done;
@@ -23,42 +24,11 @@ import sys
 RANKS, ROUNDS, ALLREDUCE = 6, 3, 65536
 
 
-def main():
-    ibfsim, src, out = sys.argv[1:4]
-    try:
-        import otf2  # noqa: F401
-    except ImportError:
-        print("python3-otf2 is not installed: skipped")
-        return 77
-    shutil.rmtree(out, ignore_errors=True)
-    os.makedirs(out)
-    make = os.path.join(src, "scripts", "make_otf2_trace.py")
-    trace_dir, expect_path = os.path.join(out, "trace"), os.path.join(out, "expect.json")
-    subprocess.run([sys.executable, make, trace_dir, "--ranks", str(RANKS), "--iterations", str(ROUNDS),
-                    "--expect", expect_path], check=True)
-    expect = json.load(open(expect_path))["ranks"]
-    topology = os.path.join(src, "topologies", "two_switches.yaml")
-
-    def scenario(name, trace_file):
-        path = os.path.join(out, name + ".yaml")
-        with open(path, "w") as f:
-            f.write(f"topology: {topology}\nseed: 1\ntrace:\n  file: {trace_file}\n  placement: linear\n"
-                    "phases: {limit: 10ms}\n")
-        return path
-
-    env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
-    run_dir = os.path.join(out, "run")
-    r = subprocess.run([ibfsim, "run", scenario("replay", os.path.join(trace_dir, "traces.otf2")), "-o", run_dir],
-                       capture_output=True, text=True, env=env)
-    print(r.stdout)
-    print(r.stderr, file=sys.stderr)
-    assert r.returncode == 0, f"ibfsim run exited {r.returncode}"
-
-    failures = []
-
+def check_run(run_dir, expect, failures, fabric):
+    """The checks of one replay's results; returns the gaps checked."""
     def check(cond, what):
         if not cond:
-            failures.append(what)
+            failures.append(f"{fabric}: {what}")
 
     results = json.load(open(os.path.join(run_dir, "results.json")))
     tr = results["trace_replay"]
@@ -108,6 +78,48 @@ def main():
                 gaps_checked += 1
             previous_end = completed
     check(gaps_checked == sum(len(e["gaps_fs"]) for e in expect), f"{gaps_checked} gaps checked")
+    return gaps_checked
+
+
+
+def main():
+    ibfsim, src, out = sys.argv[1:4]
+    try:
+        import otf2  # noqa: F401
+    except ImportError:
+        print("python3-otf2 is not installed: skipped")
+        return 77
+    shutil.rmtree(out, ignore_errors=True)
+    os.makedirs(out)
+    make = os.path.join(src, "scripts", "make_otf2_trace.py")
+    trace_dir, expect_path = os.path.join(out, "trace"), os.path.join(out, "expect.json")
+    subprocess.run([sys.executable, make, trace_dir, "--ranks", str(RANKS), "--iterations", str(ROUNDS),
+                    "--expect", expect_path], check=True)
+    expect = json.load(open(expect_path))["ranks"]
+    topology = os.path.join(src, "topologies", "two_switches.yaml")
+
+    def scenario(name, trace_file, extra=""):
+        path = os.path.join(out, name + ".yaml")
+        with open(path, "w") as f:
+            f.write(f"topology: {topology}\nseed: 1\ntrace:\n  file: {trace_file}\n  placement: linear\n"
+                    "phases: {limit: 10ms}\n" + extra)
+        return path
+
+    env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
+    failures = []
+    gaps_checked = 0
+    for fabric, extra in (("infiniband", ""), ("roce", "fabric: roce\nroce: {speed: 100GbE}\n")):
+        run_dir = os.path.join(out, "run" if fabric == "infiniband" else "run_" + fabric)
+        r = subprocess.run([ibfsim, "run", scenario("replay_" + fabric, os.path.join(trace_dir, "traces.otf2"), extra),
+                            "-o", run_dir], capture_output=True, text=True, env=env)
+        print(r.stdout)
+        print(r.stderr, file=sys.stderr)
+        assert r.returncode == 0, f"ibfsim run ({fabric}) exited {r.returncode}"
+        gaps_checked += check_run(run_dir, expect, failures, fabric)
+
+    def check(cond, what):
+        if not cond:
+            failures.append(what)
 
     # Errors: located in the scenario, exit 2.
     bad_dir = os.path.join(out, "nonblocking")
