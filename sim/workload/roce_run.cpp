@@ -286,6 +286,13 @@ RunResult run_roce_scenario(const Scenario& sc, const std::string& out_dir) {
     t.close();
     index[rt.name] = {{"file", file}, {"rows", t.lines() ? t.lines() - 1 : 0}};
   }
+  if (const std::string fct = RoceWorkloads::fct_csv(run.classes); !fct.empty()) {
+    const std::string file = table_file_name("fct", compress);
+    TableFile t((dir / file).string(), compress);
+    t.write(fct);
+    t.close();
+    index["fct"] = {{"file", file}, {"rows", t.lines() ? t.lines() - 1 : 0}};
+  }
   c.results["tables"] = index;
   write_json_atomically((dir / "results.json").string(), c.results);
 

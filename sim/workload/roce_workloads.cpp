@@ -18,10 +18,6 @@ constexpr std::uint32_t kWorkloadQKey = 0x11111111;  // as on InfiniBand (run_tr
 RoceWorkloads::RoceWorkloads(const Scenario& sc, RoceHcaFabric& fabric, const PacketPool& pool)
     : sc_(sc), hosts_(fabric, sc.topology, pool), hca_nodes_(sc.topology.hcas()), qpn_(sc.topology.nodes.size(), 0) {}
 
-bool RoceWorkloads::any() const {
-  return !sc_.flows.empty() || !sc_.classes.empty() || !sc_.collectives.empty() || sc_.trace.has_value();
-}
-
 void RoceWorkloads::create_generator_qps() {
   for (const std::size_t n : hca_nodes_) qpn_[n] = hosts_.hca(n)->create_ud_qp(kWorkloadQKey);
 }
@@ -133,6 +129,15 @@ void RoceWorkloads::add_facts(RunFacts& f, const std::vector<std::unique_ptr<Ver
   for (const auto& c : classes) f.class_summaries.push_back(c->summary());
   for (const auto& c : collectives_) f.collective_tables.push_back(nccl_tests_table(c->spec(), c->rows(), c->done()));
   if (trace_replay_) f.collective_tables.push_back(trace_replay_->summary());
+}
+
+std::string RoceWorkloads::fct_csv(const std::vector<std::unique_ptr<TrafficClass>>& classes) {
+  bool any_collective = false;
+  for (const auto& c : classes) any_collective = any_collective || c->spec().collective();
+  if (!any_collective) return {};
+  std::string fct = "class,iteration,start_ns,end_ns,fct_ns\n";
+  for (const auto& c : classes) fct += c->fct_csv_rows();
+  return fct;
 }
 
 void RoceWorkloads::register_statistics(StatsRegistry& registry,

@@ -6,6 +6,7 @@
 #pragma once
 #include <cstddef>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "sim/core/stats_registry.h"
@@ -50,7 +51,8 @@ class RoceWorkloads {
   // classes.csv, collectives.csv, the trace replay's tables (each only when there is one).
   void register_statistics(StatsRegistry& registry, const std::vector<std::unique_ptr<TrafficClass>>& classes,
                            const StudyFigures& study);
-  bool any() const;  // anything besides verbs flows
+  // fct.csv's text, as on InfiniBand: every iteration of every collective class; empty without.
+  static std::string fct_csv(const std::vector<std::unique_ptr<TrafficClass>>& classes);
 
  private:
   void create_classes(RunObserver& observer, std::vector<std::unique_ptr<TrafficClass>>& classes,

@@ -258,3 +258,29 @@ collectives:
   CHECK(r.results["packets"]["created"] == r.results["packets"]["delivered"]);
   CHECK(r.results["packets"]["dropped_total"] == 0);
 }
+
+TEST_CASE("RoCE workloads: a collective traffic class (ring allreduce) on a leaf-spine, each iteration by hand, "
+          "fct.csv written",
+          "[scenarios][roce][classes][collective]") {
+  // 16 KiB on 4 hosts: 2(4 - 1) = 6 steps, each moving one 4 KiB chunk per host to its right
+  // neighbour as a UD SEND (built at the wire) of a 4,166-byte frame; a host sends its next step
+  // the instant the previous chunk's tail arrives. h1 -> h2 and h3 -> h4 take
+  // trip_edges(1, 4166) = 8,220 edges, h2 -> h3 and h4 -> h1 trip_edges(3, 4166) = 16,062: the
+  // last chunk any host receives has come over 6 consecutive links of the ring, three of each, so
+  // an iteration is 3 x 8,220 + 3 x 16,062 = 72,846 edges = 5,827.68 ns.
+  REQUIRE(trip_edges(1, 4166) == 8220);
+  REQUIRE(trip_edges(3, 4166) == 16062);
+  const Run r = run("class_ring", small_leaf_spine("class_ring"), R"(
+workload:
+  - {name: ring, pattern: ring_allreduce, message_size: 16384, iterations: 3}
+)");
+  const auto& c = r.results["flows"][0]["collective"];
+  REQUIRE(c["completed"] == 3);
+  CHECK(c["steps"] == 6);
+  for (int i = 0; i < 3; ++i) CHECK(fs_of(c["per_iteration"][i]["fct_ns"]) == 72846 * kEdgeFs);
+  const auto rows = csv_rows(read_file(r.dir + "/fct.csv"));
+  REQUIRE(rows.size() == 4);
+  CHECK(rows[0][0] == "class");
+  CHECK(rows[1][0] == "ring");
+  CHECK(r.results["tables"]["fct"]["rows"] == 3);
+}
