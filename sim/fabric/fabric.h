@@ -13,6 +13,7 @@
 #include "sim/core/packet.h"
 #include "sim/core/packet_ledger.h"
 #include "sim/fabric/fabric_partition.h"
+#include "sim/fabric/host_fabric.h"
 #include "sim/fabric/link_bring_up.h"
 #include "sim/fabric/static_multicast.h"
 #include "sim/fabric/static_routing.h"
@@ -121,13 +122,13 @@ struct LinkFault {
   bool up = false;
 };
 
-class Fabric {
+class Fabric final : public HostFabric {
  public:
   // Must run during elaboration (before sc_start).
   Fabric(const Topology& topo, const FabricOptions& options);
   ~Fabric();
 
-  const Topology& topology() const { return topo_; }
+  const Topology& topology() const override { return topo_; }
   // The static LIDs and routes; empty when a subnet manager runs.
   const StaticRouting& routing() const { return routing_; }
   // The subnet manager, when one runs (with routers: the first subnet's; all: subnet_managers()).
@@ -137,7 +138,7 @@ class Fabric {
   const TopologySubnets& subnets() const { return subnets_; }
   // nullptr when the node is not of that type. A router is a switch with a GRH routing unit
   // (router.h): switch_at() returns it too.
-  Hca* hca(std::size_t node) { return hcas_.at(node).get(); }
+  Hca* hca(std::size_t node) override { return hcas_.at(node).get(); }
   Switch* switch_at(std::size_t node) { return switches_.at(node).get(); }
   Router* router(std::size_t node) { return routers_.at(node); }
   // SHARP: switch `node`'s aggregation node, made with `config` the first time it is asked for
@@ -167,7 +168,15 @@ class Fabric {
 
   PacketPool& pool() { return pool_; }
   PacketLedger& ledger() { return ledger_; }
-  std::size_t queued_at_sources() const;
+  std::size_t queued_at_sources() const override;
+  // HostFabric: a host's time on its link in symbols of port 1.
+  std::uint64_t wire_edges(std::size_t node, const Packet& p) override { return port(node, 1).symbols_for(p.wire_bytes()); }
+  std::uint64_t ib_sized_wire_edges(std::size_t node, std::uint64_t ib_wire_bytes) override {
+    return port(node, 1).symbols_for(ib_wire_bytes);
+  }
+  double wire_edge_fs(std::size_t node) override { return port(node, 1).clock().period_fs(); }
+  std::size_t packets_alive() const override { return pool_.live(); }
+  Fabric* infiniband() override { return this; }
   // Throws SimError if the packet ledger does not balance.
   void check_invariants() const;
   // The end of the run, once known (switch lifetime timers beyond it are not set).

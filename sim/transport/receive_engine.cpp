@@ -211,7 +211,7 @@ ReceiveEngine::RoceArrival ReceiveEngine::check_roce(PortNum n, const Packet& p)
     return a;
   }
   a.q = f.cnp ? nullptr : hca_.verbs_resources().find(f.h.bth.dest_qp);
-  if (a.q == nullptr || a.q->is_generator()) {
+  if (a.q == nullptr) {
     a.drop = DropReason::kNoQp;
     return a;
   }
@@ -242,9 +242,20 @@ void ReceiveEngine::roce_tail_arrives(Packet* p, PortNum n) {
   // R37: P_Key, as on InfiniBand (the BTH carries it on either fabric).
   if (!p_key_match(pp.h.bth.p_key, hca_.port_p_key(n, a.q->attr().pkey_index)))
     return drop(n, p, DropReason::kPkeyViolation);
+  // The UD traffic generator's QP takes UD SEND Only with its Q_Key (DETH present: UD's opcode).
+  const bool generator = a.q->is_generator();
+  if (generator && pp.h.bth.opcode != kOpcodeUdSendOnly) return drop(n, p, DropReason::kMalformed);
+  if (generator && !ud_q_key_accepted(pp.h.bth.dest_qp, a.q->attr().qkey, pp.h.deth.q_key))
+    return drop(n, p, DropReason::kQkeyMismatch);
   // DCQCN's notification point hears of a CE mark as the frame arrives, to the QP that sent it.
   if (HcaDcqcn* d = hca_.dcqcn(); d && a.ce)
     d->on_ce_marked(n, *a.q, a.src, (pp.ext & kExtDeth) ? pp.h.deth.src_qp : a.q->attr().dest_qp_num);
+  // As on InfiniBand (tail_arrives), a generator's datagram is delivered at its tail, no DMA.
+  if (generator) {
+    if (a.q->payload_pattern()) check_payload(*p);
+    hca_.count_received(*p);
+    return delivered(n, p);
+  }
   // The receive DMA, in arrival order (take_verbs).
   const Time now = hca_.now();
   const Time done = p->payload_len ? dma_.transfer(now, p->payload_len) : dma_.drained(now);

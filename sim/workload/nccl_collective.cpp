@@ -52,7 +52,7 @@ struct NcclCollective::Conn {
   std::uint64_t posted = 0;          // ever: picks the receiver's buffer slot
 };
 
-NcclCollective::NcclCollective(const NcclCollectiveSpec& spec, Fabric& fabric, VerbsFlowOwner& owner)
+NcclCollective::NcclCollective(const NcclCollectiveSpec& spec, HostFabric& fabric, VerbsFlowOwner& owner)
     : spec_(spec), plan_(spec.plan()), fabric_(fabric), owner_(owner), sizes_(spec.sizes()) {
   for (const std::string& name : spec_.ranks) nodes_.push_back(*fabric_.topology().find_node(name));
   const Topology& topo = fabric_.topology();
@@ -81,7 +81,10 @@ std::uint64_t NcclCollective::error_completions() const {
 void NcclCollective::setup(Time begin, NcclCollective* after) {
   begin_ = begin;
   if (spec_.algorithm == NcclAlgorithm::kSharp) {
-    sharp_ = std::make_unique<SharpAllreduce>(spec_, fabric_, owner_, nodes_, [this](bool last) {
+    // SHARP aggregates in InfiniBand switches (a RoCE scenario refuses it).
+    Fabric* ib = fabric_.infiniband();
+    IBFSIM_CHECK(ib != nullptr, "collectives: algorithm sharp on a fabric that is not InfiniBand");
+    sharp_ = std::make_unique<SharpAllreduce>(spec_, *ib, owner_, nodes_, [this](bool last) {
       const Time now = ScheduledModule::now();
       Hca* first = fabric_.hca(nodes_.front());
       if (!last) return first->schedule<&NcclCollective::size_starts>(now, this);

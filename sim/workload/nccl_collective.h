@@ -34,7 +34,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/fabric/fabric.h"
+#include "sim/fabric/host_fabric.h"
 #include "sim/transport/hca.h"
 #include "sim/workload/nccl_rail_rings.h"
 #include "sim/workload/nccl_spec.h"
@@ -62,7 +62,7 @@ class SharpAllreduce;
 
 class NcclCollective {
  public:
-  NcclCollective(const NcclCollectiveSpec& spec, Fabric& fabric, VerbsFlowOwner& owner);
+  NcclCollective(const NcclCollectiveSpec& spec, HostFabric& fabric, VerbsFlowOwner& owner);
   ~NcclCollective();
   NcclCollective(const NcclCollective&) = delete;
   NcclCollective& operator=(const NcclCollective&) = delete;
@@ -124,7 +124,7 @@ class NcclCollective {
 
   NcclCollectiveSpec spec_;
   NcclPlan plan_;
-  Fabric& fabric_;
+  HostFabric& fabric_;
   VerbsFlowOwner& owner_;
   std::vector<std::size_t> nodes_;
   std::vector<std::optional<NcclRankPlace>> places_;  // by rank: its server and rail, if any

@@ -22,6 +22,7 @@
 #include "sim/report/stat_tables.h"
 #include "sim/report/table_file.h"
 #include "sim/transport/roce/dcqcn_statistics.h"
+#include "sim/workload/roce_workloads.h"
 #include "sim/workload/run_observer.h"
 #include "sim/workload/scenario_run_phases.h"
 
@@ -46,6 +47,9 @@ RoceHcaFabricOptions roce_fabric_options(const Scenario& sc, const EthernetFabri
   models.assign(plan.nodes.size(), HcaConfig{});
   o.configure_hca = [&sc, &plan, &models](std::size_t node, HcaConfig& c) {
     sc.hca_model.apply(plan.nodes[node].name, c);
+    // The topology's node index, as on InfiniBand: packets carry it (Packet::src_node), and the
+    // workloads know their hosts by it (the plan numbers its switches first).
+    c.node_index = static_cast<std::uint32_t>(*sc.topology.find_node(plan.nodes[node].name));
     c.roce_ports[0].dscp = sc.roce.dscp;
     c.roce_ports[0].pcp = sc.roce.pcp;
     models[node] = c;
@@ -64,9 +68,10 @@ struct RoceRun {
   PacketLedger ledger;
   std::vector<HcaConfig> models;  // [plan node]
   std::unique_ptr<RoceHcaFabric> fabric;
+  std::unique_ptr<RoceWorkloads> workloads;  // generator flows, classes, collectives, trace replay
   Time start = 0, measure_begin = 0, measure_end = 0, end_limit = 0, end = 0, settle = 0;
   std::optional<TrafficStats> all_stats;
-  std::vector<TrafficStats> flow_stats;  // none: no generator flows on RoCE
+  std::vector<TrafficStats> flow_stats;  // per generator flow
   std::vector<FaultWatch> watches;
   std::vector<std::unique_ptr<TrafficClass>> classes;
   std::vector<std::unique_ptr<VerbsFlow>> verbs_flows;
@@ -77,19 +82,21 @@ struct RoceRun {
 };
 
 // The verbs flows, each between two HCAs named by the topology, as create_verbs_flows does on
-// InfiniBand: set up now (time 0), started at phases.start + the flow's start.
+// InfiniBand: set up now (time 0), started at phases.start + the flow's start; then the other
+// workloads (roce_workloads.h).
 void start_verbs_flows(RoceRun& run) {
   const Scenario& sc = run.sc;
-  // As on InfiniBand, every HCA's first QP is the UD generator's (kGeneratorQpn, unused here): the
-  // verbs flows' QPs get the same numbers, and the observer tells their packets from the generator's.
-  for (const std::size_t n : run.plan.hosts()) {
-    run.fabric->hca(n)->create_ud_qp(0x11111111);
-    run.settle = std::max(run.settle, run.models[n].wire_to_completion);
-  }
+  // As on InfiniBand, every HCA's first QP is the UD generator's (kGeneratorQpn): the verbs flows'
+  // QPs get the same numbers, and the observer tells their packets from the generator's.
+  run.workloads = std::make_unique<RoceWorkloads>(sc, *run.fabric, run.pool);
+  run.workloads->create_generator_qps();
+  for (const std::size_t n : run.plan.hosts()) run.settle = std::max(run.settle, run.models[n].wire_to_completion);
   run.all_stats.emplace(run.measure_begin, run.measure_end);
+  run.flow_stats.assign(sc.flows.size(), TrafficStats(run.measure_begin, run.measure_end));
   Hca& clock = *run.fabric->hca(run.plan.hosts().front());
-  run.observer.emplace(*run.all_stats, run.flow_stats, run.ledger, run.measure_end, false, run.verbs_flows, run.settle,
-                       &clock, run.watches, run.classes);
+  run.observer.emplace(*run.all_stats, run.flow_stats, run.ledger, run.measure_end, !sc.flows.empty(), run.verbs_flows,
+                       run.settle, &clock, run.watches, run.classes);
+  run.observer->cnps_possible = sc.roce.dcqcn_enabled;
   for (std::size_t i = 0; i < sc.verbs_flows.size(); ++i) {
     const VerbsFlowSpec& v = sc.verbs_flows[i];
     const std::size_t a = run.plan.find(v.from), b = run.plan.find(v.to);
@@ -99,6 +106,7 @@ void start_verbs_flows(RoceRun& run) {
     run.verbs_flows.back()->setup();
   }
   run.observer->watch_flows();
+  run.workloads->start(*run.observer, run.classes, run.models, {run.start, run.measure_begin, run.measure_end});
   for (const std::size_t n : run.plan.hosts()) run.fabric->hca(n)->set_delivery_observer(&*run.observer);
 }
 
@@ -123,11 +131,9 @@ RunFacts roce_run_facts(const RoceRun& run, const std::string& dir, bool partial
   f.drained = L.created_count() == L.delivered_count() + L.dropped_total() + L.replicated_count();
   f.latency = &run.all_stats->latency();
   f.network_latency = &run.all_stats->network_latency();
-  for (const auto& v : run.verbs_flows) {
-    f.flows.emplace_back(v->results());
-    f.verbs_summaries.push_back(v->summary());
-  }
-  f.throughput.window = sc.phases.measure;
+  for (const auto& v : run.verbs_flows) f.verbs_summaries.push_back(v->summary());
+  run.workloads->add_facts(f, run.verbs_flows, run.classes, *run.observer, run.flow_stats, *run.all_stats, run.end,
+                           partial ? kTimeNever : run.end_limit);
   if (!run.verbs_flows.empty())
     for (const std::size_t n : run.plan.hosts()) f.hca_models.push_back(hca_model_facts(run.plan.nodes[n].name, run.models[n]));
   f.results_path = (std::filesystem::path(dir) / "results.json").string();
@@ -224,7 +230,11 @@ RunResult run_roce_scenario(const Scenario& sc, const std::string& out_dir) {
   run.start = sc.phases.start.value_or(0);
   run.measure_begin = run.start + sc.phases.warmup;
   run.measure_end = run.measure_begin + sc.phases.measure;
-  run.end_limit = run.start + sc.phases.limit;
+  // As on InfiniBand (run_bring_up.cpp): load-driven traffic by the phases, the rest until done.
+  bool load_driven = !sc.flows.empty(), runs_to_done = !sc.verbs_flows.empty() || !sc.collectives.empty() || sc.trace.has_value();
+  for (const TrafficClassSpec& c : sc.classes) (c.collective() ? runs_to_done : load_driven) = true;
+  run.end_limit = std::max(load_driven || !runs_to_done ? run.measure_end + sc.phases.drain : 0,
+                           runs_to_done ? run.start + sc.phases.limit : 0);
   set_results_pending();
   start_verbs_flows(run);
   if (options.pfc.lossless)
@@ -239,6 +249,7 @@ RunResult run_roce_scenario(const Scenario& sc, const std::string& out_dir) {
   }
   const bool partial = CalendarProcess::stop_requested() || run.deadlock;
   run.end = ScheduledModule::now();
+  run.workloads->settle(run.end, run.classes);
   if (run.capture) run.capture->close();
 
   CollectedResults c;
@@ -248,6 +259,7 @@ RunResult run_roce_scenario(const Scenario& sc, const std::string& out_dir) {
   std::vector<NamedHca> hcas;
   for (const std::size_t n : run.plan.hosts()) hcas.push_back({run.plan.nodes[n].name, run.fabric->hca(n)});
   register_dcqcn_statistics(c.registry, hcas);
+  run.workloads->register_statistics(c.registry, run.classes, c.facts.study);
   register_fact_tables(c.registry, c.facts);
   c.statistics = c.registry.snapshot(kResultsTop);
   c.results = run_results_json(c.facts, c.statistics);
@@ -273,6 +285,13 @@ RunResult run_roce_scenario(const Scenario& sc, const std::string& out_dir) {
     write_stats_csv(c.registry, rt.output, [&t](std::string_view line) { t.write(line); });
     t.close();
     index[rt.name] = {{"file", file}, {"rows", t.lines() ? t.lines() - 1 : 0}};
+  }
+  if (const std::string fct = RoceWorkloads::fct_csv(run.classes); !fct.empty()) {
+    const std::string file = table_file_name("fct", compress);
+    TableFile t((dir / file).string(), compress);
+    t.write(fct);
+    t.close();
+    index["fct"] = {{"file", file}, {"rows", t.lines() ? t.lines() - 1 : 0}};
   }
   c.results["tables"] = index;
   write_json_atomically((dir / "results.json").string(), c.results);

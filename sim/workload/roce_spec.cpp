@@ -164,22 +164,22 @@ void warn_roce(const YamlMap& root, Scenario& s) {
   (w.is_list() ? w.as_list().at(index) : w).fail(expected, got);
 }
 
-// The first workload entry of `kind`, if any: its index in the file's order.
-std::optional<std::size_t> first_entry(const Scenario& s, Scenario::EntryKind kind) {
-  for (std::size_t i = 0; i < s.workload_order.size(); ++i)
-    if (s.workload_order[i].first == kind) return i;
-  return std::nullopt;
-}
-
 // What a RoCE run cannot do yet, each refused at its key (a workload entry at its own map).
 void refuse_unsupported(const YamlMap& root, const Scenario& s) {
   constexpr const char* kNotYet = "with fabric: roce (not supported on RoCE yet)";
-  if (auto i = first_entry(s, Scenario::EntryKind::kGenerator))
-    fail_at_entry(root, *i, fmt::format("no UD generator flows {}", kNotYet),
-                                  fmt::format("flow '{}'", s.flows[s.workload_order[*i].second].name));
-  if (auto i = first_entry(s, Scenario::EntryKind::kClass))
-    fail_at_entry(root, *i, fmt::format("no traffic classes {}", kNotYet),
-                                  fmt::format("class '{}'", s.classes[s.workload_order[*i].second].name));
+  for (std::size_t i = 0; i < s.workload_order.size(); ++i) {
+    if (s.workload_order[i].first != Scenario::EntryKind::kClass) continue;
+    const TrafficClassSpec& c = s.classes[s.workload_order[i].second];
+    if (c.transport == ClassTransport::kIpoibUdp || c.transport == ClassTransport::kIpoibTcp)
+      fail_at_entry(root, i, "a traffic class over ud_send, ud, uc or rc with fabric: roce (IPoIB is InfiniBand's)",
+                    fmt::format("class '{}' with transport: {}", c.name, class_transport_name(c.transport)));
+  }
+  // SHARP aggregates in InfiniBand switches: refused at the collective's `algorithm`.
+  for (std::size_t i = 0; i < s.collectives.size(); ++i)
+    if (s.collectives[i].algorithm == NcclAlgorithm::kSharp)
+      root.get("collectives").as_list().at(i).as_map().get("algorithm").fail(
+          "ring or tree with fabric: roce (SHARP aggregates in InfiniBand switches)",
+          fmt::format("collective '{}' with algorithm: sharp", s.collectives[i].name));
   for (std::size_t i = 0; i < s.workload_order.size(); ++i) {
     if (s.workload_order[i].first != Scenario::EntryKind::kVerbs) continue;
     const VerbsFlowSpec& v = s.verbs_flows[s.workload_order[i].second];
@@ -193,8 +193,6 @@ void refuse_unsupported(const YamlMap& root, const Scenario& s) {
   }
   // Sections, each with why.
   const std::pair<const char*, const char*> sections[] = {
-      {"collectives", "collectives, NCCL-style or SHARP, are not on RoCE yet"},
-      {"trace", "the trace replay is not on RoCE yet"},
       {"attacks", "attacks forge InfiniBand packets"},
       {"faults", "link faults are not on Ethernet links yet"},
       {"multicast", "multicast is not on RoCE yet"},

@@ -7,6 +7,7 @@
 
 #include "sim/core/big_endian.h"
 #include "sim/transport/cnp.h"
+#include "sim/transport/opcode.h"
 #include "sim/transport/packet_fields.h"
 
 namespace ibfsim {
@@ -30,8 +31,8 @@ void RunObserver::watch_flows() {
 }
 
 void RunObserver::on_delivered(Hca& hca, const Packet& p, Time tail) {
-  // A CNP is congestion control's own packet, part of no flow.
-  if (cnps_possible && is_cnp(p)) return check_end(tail);
+  // A CNP (InfiniBand's, or RoCE's for DCQCN) is congestion control's own packet, part of no flow.
+  if (cnps_possible && (is_cnp(p) || (p.ethernet() && packet_opcode(p) == kOpcodeRoceCnp))) return check_end(tail);
   for (FaultWatch& f : faults_) {
     const std::size_t n = hca.node_index();
     if (tail < f.at) f.last_before[n] = tail;
@@ -66,9 +67,15 @@ void RunObserver::on_delivered(Hca& hca, const Packet& p, Time tail) {
   check_end(tail);
 }
 
+void RunObserver::stop() {
+  if (stopped_) return;
+  stopped_ = true;
+  sc_core::sc_stop();
+}
+
 void RunObserver::settled() {
   pending_ = false;
-  if (can_end(ScheduledModule::now())) sc_core::sc_stop();
+  if (can_end(ScheduledModule::now())) stop();
 }
 
 bool RunObserver::can_end(Time t) const {
@@ -106,7 +113,7 @@ void RunObserver::check_end(Time t) {
 void RunObserver::end_if_over(Time t) {
   if (!can_end(t)) return;
   if (verbs_.empty() && !needs_settle_) {
-    sc_core::sc_stop();
+    stop();
   } else if (!pending_) {
     pending_ = true;
     clock_->schedule_global<&RunObserver::settled>(t + settle_, this);

@@ -63,7 +63,7 @@ class RunObserver : public DeliveryObserver, public VerbsFlowOwner {
   void watch_trace_replay(const TraceReplay* t) { trace_replay_ = t; }
   void on_delivered(Hca& hca, const Packet& p, Time tail) override;
   void flow_progress() override { check_end(ScheduledModule::now()); }
-  bool cnps_possible = false;  // congestion control is on
+  bool cnps_possible = false;  // congestion control is on (on RoCE: DCQCN)
   // Traffic classes: look again when their sources stop, in case everything was delivered before.
   void check_at(Time t) { clock_->schedule_global<&RunObserver::check_due>(t, this); }
   // Events (event.h): a look at whether the run is over, and the end of the settling time.
@@ -88,6 +88,10 @@ class RunObserver : public DeliveryObserver, public VerbsFlowOwner {
   Time settle_;
   ScheduledModule* clock_;
   bool pending_ = false;
+  // Asked SystemC to stop: once (a run without windows may hear that all is over more than once
+  // in one instant, e.g. from every rank of a collective on RoCE).
+  bool stopped_ = false;
+  void stop();
   std::map<std::pair<const Hca*, Qpn>, VerbsFlow*> watched_;
   std::vector<FaultWatch>& faults_;
   const std::vector<std::unique_ptr<TrafficClass>>& classes_;

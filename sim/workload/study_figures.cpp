@@ -11,7 +11,7 @@ namespace ibfsim {
 StudyFigures study_figures(const Scenario& sc, const std::vector<std::vector<UdTrafficGenerator*>>& flow_generators,
                            const std::vector<TrafficStats>& flow_stats,
                            const std::vector<std::unique_ptr<TrafficClass>>& classes, const RunObserver& observer,
-                           Fabric& fabric, Time end, Time end_limit) {
+                           HostFabric& fabric, Time end, Time end_limit) {
   StudyFigures st;
   ClassTotals t;
   for (const auto& c : classes) {
@@ -35,8 +35,8 @@ StudyFigures study_figures(const Scenario& sc, const std::vector<std::vector<UdT
     std::size_t node = 0;
     for (std::size_t n : fabric.topology().hcas())
       if (fabric.hca(n) == first) node = n;
-    const LinkPort& port = fabric.port(node, 1);
-    const double pkt_fs = static_cast<double>(port.symbols_for(packet_wire_bytes(28, w.message_size))) * port.clock().period_fs();
+    const double pkt_fs = static_cast<double>(fabric.ib_sized_wire_edges(node, packet_wire_bytes(28, w.message_size))) *
+                          fabric.wire_edge_fs(node);
     std::uint64_t posted = 0;
     for (const auto* g : flow_generators[f]) {
       posted += g->measured_posted();
@@ -69,7 +69,7 @@ StudyFigures study_figures(const Scenario& sc, const std::vector<std::vector<UdT
         "{} measured messages not delivered {} after the measurement window ({} packets in the network, {} queued "
         "and {} messages waiting at the sources)",
         st.measured_undelivered, format_duration(end - (end_limit - sc.phases.drain)),
-        fabric.pool().live() - fabric.queued_at_sources(), fabric.queued_at_sources(), st.waiting_at_sources);
+        fabric.packets_alive() - fabric.queued_at_sources(), fabric.queued_at_sources(), st.waiting_at_sources);
   }
   return st;
 }

@@ -5,7 +5,7 @@
 #include <memory>
 #include <vector>
 
-#include "sim/fabric/fabric.h"
+#include "sim/fabric/host_fabric.h"
 #include "sim/report/run_facts.h"
 #include "sim/workload/run_observer.h"
 #include "sim/workload/scenario.h"
@@ -20,6 +20,6 @@ namespace ibfsim {
 StudyFigures study_figures(const Scenario& sc, const std::vector<std::vector<UdTrafficGenerator*>>& flow_generators,
                            const std::vector<TrafficStats>& flow_stats,
                            const std::vector<std::unique_ptr<TrafficClass>>& classes, const RunObserver& observer,
-                           Fabric& fabric, Time end, Time end_limit);
+                           HostFabric& fabric, Time end, Time end_limit);
 
 }  // namespace ibfsim

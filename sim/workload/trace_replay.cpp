@@ -33,7 +33,7 @@ struct TraceReplay::Rank {
   std::uint32_t awaiting = 0;     // of the step's acked and recvs, those not in yet
 };
 
-TraceReplay::TraceReplay(const TraceReplaySpec& spec, Fabric& fabric, VerbsFlowOwner& owner)
+TraceReplay::TraceReplay(const TraceReplaySpec& spec, HostFabric& fabric, VerbsFlowOwner& owner)
     : spec_(spec), fabric_(fabric), owner_(owner) {}
 
 TraceReplay::~TraceReplay() = default;

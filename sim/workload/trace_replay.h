@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/fabric/fabric.h"
+#include "sim/fabric/host_fabric.h"
 #include "sim/transport/hca.h"
 #include "sim/workload/trace_replay_spec.h"
 #include "sim/workload/verbs_flow.h"
@@ -40,7 +40,7 @@ struct TraceReplayRank {
 
 class TraceReplay {
  public:
-  TraceReplay(const TraceReplaySpec& spec, Fabric& fabric, VerbsFlowOwner& owner);
+  TraceReplay(const TraceReplaySpec& spec, HostFabric& fabric, VerbsFlowOwner& owner);
   ~TraceReplay();
   TraceReplay(const TraceReplay&) = delete;
   TraceReplay& operator=(const TraceReplay&) = delete;
@@ -79,7 +79,7 @@ class TraceReplay {
   void on_recv_completion(std::uint32_t r, const verbs::ibv_wc& wc);
 
   TraceReplaySpec spec_;
-  Fabric& fabric_;
+  HostFabric& fabric_;
   VerbsFlowOwner& owner_;
   std::vector<std::unique_ptr<Rank>> ranks_;
   std::vector<TraceReplayRank> results_;

@@ -9,7 +9,7 @@
 
 namespace ibfsim {
 
-TrafficClass::TrafficClass(const TrafficClassSpec& spec, std::size_t index, Fabric& fabric, std::uint64_t seed,
+TrafficClass::TrafficClass(const TrafficClassSpec& spec, std::size_t index, HostFabric& fabric, std::uint64_t seed,
                            ClassWindow window, std::vector<Time> completion_delay, VerbsFlowOwner& owner)
     : spec_(spec), index_(index), fabric_(fabric), seed_(seed), window_(window),
       completion_delay_(std::move(completion_delay)), owner_(owner),
@@ -17,28 +17,32 @@ TrafficClass::TrafficClass(const TrafficClassSpec& spec, std::size_t index, Fabr
 
 TrafficClass::~TrafficClass() = default;
 
-double TrafficClass::wire_fs(const LinkPort& port, std::uint64_t bytes, bool connected) const {
+double TrafficClass::wire_fs(std::size_t node, std::uint64_t bytes, bool connected) const {
   if (connected) {
     // Connected mode: a UDP datagram is one RC SEND; TCP data go in segments of the MSS.
     if (spec_.transport == ClassTransport::kIpoibUdp)
-      return ipoib_cm_wire_fs(port, static_cast<std::uint32_t>(bytes) + kIpoibUdpOverhead);
+      return ipoib_cm_wire_fs(node, static_cast<std::uint32_t>(bytes) + kIpoibUdpOverhead);
     const std::uint64_t full = bytes / spec_.tcp.mss, rest = bytes % spec_.tcp.mss;
-    double fs = static_cast<double>(full) * ipoib_cm_wire_fs(port, spec_.tcp.mss + kIpoibTcpOverhead);
-    if (rest > 0) fs += ipoib_cm_wire_fs(port, static_cast<std::uint32_t>(rest) + kIpoibTcpOverhead);
+    double fs = static_cast<double>(full) * ipoib_cm_wire_fs(node, spec_.tcp.mss + kIpoibTcpOverhead);
+    if (rest > 0) fs += ipoib_cm_wire_fs(node, static_cast<std::uint32_t>(rest) + kIpoibTcpOverhead);
     return fs;
   }
   const MessagePackets m = message_packets(spec_.transport, spec_.verb, bytes, spec_.mtu);
-  std::uint64_t edges = port.symbols_for(m.first_bytes);
-  if (m.count > 1) edges += port.symbols_for(m.middle_bytes) * (m.count - 2) + port.symbols_for(m.last_bytes);
-  return static_cast<double>(edges) * port.clock().period_fs();
+  return packets_wire_fs(node, m);
 }
 
-double TrafficClass::ipoib_cm_wire_fs(const LinkPort& port, std::uint32_t bytes, std::uint32_t* packets) const {
+double TrafficClass::packets_wire_fs(std::size_t node, const MessagePackets& m) const {
+  std::uint64_t edges = fabric_.ib_sized_wire_edges(node, m.first_bytes);
+  if (m.count > 1)
+    edges += fabric_.ib_sized_wire_edges(node, m.middle_bytes) * (m.count - 2) +
+             fabric_.ib_sized_wire_edges(node, m.last_bytes);
+  return static_cast<double>(edges) * fabric_.wire_edge_fs(node);
+}
+
+double TrafficClass::ipoib_cm_wire_fs(std::size_t node, std::uint32_t bytes, std::uint32_t* packets) const {
   const MessagePackets m = message_packets(ClassTransport::kRc, ClassVerb::kSend, bytes, spec_.mtu);
   if (packets) *packets = m.count;
-  std::uint64_t edges = port.symbols_for(m.first_bytes);
-  if (m.count > 1) edges += port.symbols_for(m.middle_bytes) * (m.count - 2) + port.symbols_for(m.last_bytes);
-  return static_cast<double>(edges) * port.clock().period_fs();
+  return packets_wire_fs(node, m);
 }
 
 std::size_t TrafficClass::host_of_address(const std::array<std::uint8_t, 4>& ip) const {

@@ -38,7 +38,7 @@
 
 #include "sim/core/event_calendar.h"
 #include "sim/core/rng.h"
-#include "sim/fabric/fabric.h"
+#include "sim/fabric/host_fabric.h"
 #include "sim/report/latency_histogram.h"
 #include "sim/subnet_manager/cm/cm_agent.h"
 #include "sim/transport/ipoib/ipoib_datagram.h"
@@ -68,7 +68,7 @@ class TrafficClass {
  public:
   // `completion_delay`: by node, the HCA model's wire_to_completion, which collectives on verbs
   // transports wait after a message arrives before they post the step it allows.
-  TrafficClass(const TrafficClassSpec& spec, std::size_t index, Fabric& fabric, std::uint64_t seed, ClassWindow window,
+  TrafficClass(const TrafficClassSpec& spec, std::size_t index, HostFabric& fabric, std::uint64_t seed, ClassWindow window,
                std::vector<Time> completion_delay, VerbsFlowOwner& owner);
   ~TrafficClass();
   TrafficClass(const TrafficClass&) = delete;
@@ -146,7 +146,9 @@ class TrafficClass {
 
   // The wire time of a message of `bytes` from a source whose ib0 is (`connected`) or is not in
   // connected mode (the class's load is counted in its own mode whatever its peer's).
-  double wire_fs(const LinkPort& port, std::uint64_t bytes, bool connected) const;
+  double wire_fs(std::size_t node, std::uint64_t bytes, bool connected) const;
+  // The link time of a message's packets from host node `node` (HostFabric::ib_sized_wire_edges).
+  double packets_wire_fs(std::size_t node, const MessagePackets& m) const;
   CmAgentOf cm_agent_of_;
   std::uint8_t packet_life_time_ = 0;
   void schedule_arrival(std::size_t host, Time at);
@@ -178,7 +180,7 @@ class TrafficClass {
   std::size_t host_of_address(const std::array<std::uint8_t, 4>& ip) const;  // kClassNoHost if none
   // Connected mode: the wire time of one IPoIB packet of `bytes` (header included) as an RC SEND,
   // and its packets.
-  double ipoib_cm_wire_fs(const LinkPort& port, std::uint32_t bytes, std::uint32_t* packets = nullptr) const;
+  double ipoib_cm_wire_fs(std::size_t node, std::uint32_t bytes, std::uint32_t* packets = nullptr) const;
   bool tcp_done() const;
   std::uint64_t tcp_waiting() const;  // messages not yet wholly taken by their socket
   nlohmann::json tcp_results(double window_s, std::size_t senders) const;
@@ -209,7 +211,7 @@ class TrafficClass {
 
   TrafficClassSpec spec_;
   std::size_t index_;
-  Fabric& fabric_;
+  HostFabric& fabric_;
   std::uint64_t seed_;
   ClassWindow window_;
   std::vector<Time> completion_delay_;

@@ -48,8 +48,7 @@ void TrafficClass::on_delivered(std::size_t node, const Packet& p, Time tail) {
   delivered_payload_ += payload;
   // Accepted throughput: every data packet delivered in the window.
   if (tail >= window_.measure_begin && tail < window_.measure_end) {
-    const LinkPort& port = fabric_.port(node, 1);
-    accepted_wire_fs_ += static_cast<double>(port.symbols_for(p.wire_bytes())) * port.clock().period_fs();
+    accepted_wire_fs_ += static_cast<double>(fabric_.wire_edges(node, p)) * fabric_.wire_edge_fs(node);
     accepted_payload_ += payload;
     ++accepted_packets_;
   }
@@ -89,7 +88,7 @@ void TrafficClass::udp_connected_in(std::size_t host, const IpoibUdpDatagram& d)
   delivered_payload_ += d.data_bytes;
   if (now >= window_.measure_begin && now < window_.measure_end) {
     std::uint32_t n = 0;
-    accepted_wire_fs_ += ipoib_cm_wire_fs(fabric_.port(hosts_[host]->node, 1), d.data_bytes + kIpoibUdpOverhead, &n);
+    accepted_wire_fs_ += ipoib_cm_wire_fs(hosts_[host]->node, d.data_bytes + kIpoibUdpOverhead, &n);
     accepted_payload_ += d.data_bytes;
     accepted_packets_ += n;
   }

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "sim/core/error.h"
+#include "sim/fabric/fabric.h"
 #include "sim/subnet_manager/sma/hca_sma.h"
 #include "sim/workload/traffic_class_host.h"
 
@@ -52,7 +53,9 @@ void TrafficClass::setup_ipoib() {
     c.p_key = spec_.ipoib_p_key;
     c.sl = spec_.sl;
     c.ib_mtu = spec_.mtu;
-    SmaShell& sma = *fabric_.hca_sma(h.node);
+    Fabric* ib = fabric_.infiniband();
+    IBFSIM_CHECK(ib != nullptr, "ipoib: a traffic class over IPoIB on a fabric that is not InfiniBand");
+    SmaShell& sma = *ib->hca_sma(h.node);
     CmAgent* cm = nullptr;
     if (spec_.ipoib_connected_hosts.at(i)) {
       IBFSIM_CHECK(cm_agent_of_ != nullptr, "ipoib: connected mode without CM agents");
@@ -60,7 +63,7 @@ void TrafficClass::setup_ipoib() {
       c.connected_mtu = spec_.ipoib_connected_mtu;
       c.packet_life_time = packet_life_time_;
     }
-    h.ib0 = std::make_unique<IpoibInterface>(*h.hca, sma, fabric_.hca_sma(h.node)->state().ports.at(1).guid, c, cm);
+    h.ib0 = std::make_unique<IpoibInterface>(*h.hca, sma, ib->hca_sma(h.node)->state().ports.at(1).guid, c, cm);
     h.ib0->set_on_resolved([this, i](const std::array<std::uint8_t, 4>&) { ipoib_resolved(i); });
     if (cm) {
       h.ib0->set_on_connected_tcp([this, i](const IpoibTcpSegment& s) {

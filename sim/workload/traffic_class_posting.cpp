@@ -39,7 +39,7 @@ void TrafficClass::offer(std::size_t src, std::size_t dst, std::uint64_t bytes, 
   if (measured) {
     ++measured_;
     offered_payload_ += bytes;
-    offered_wire_fs_ += wire_fs(h.hca->port(1), bytes, h.ib0 && h.ib0->connected());
+    offered_wire_fs_ += wire_fs(h.node, bytes, h.ib0 && h.ib0->connected());
   }
   const std::uint32_t slot = new_slot(m);
   if (spec_.transport == ClassTransport::kIpoibTcp) return tcp_offer(src, dst, slot);

@@ -12,7 +12,7 @@ void TrafficClass::start_sources(const std::vector<std::vector<std::size_t>>& de
     if (dests[i].empty()) continue;
     Host& h = *hosts_[i];
     // Sources start at a random phase within one mean gap, so that they are not synchronised.
-    const double mean_wire = wire_fs(h.hca->port(1), static_cast<std::uint64_t>(std::llround(spec_.sizes.mean())),
+    const double mean_wire = wire_fs(h.node, static_cast<std::uint64_t>(std::llround(spec_.sizes.mean())),
                                      h.ib0 && h.ib0->connected());
     const Time first = window_.start + static_cast<Time>(std::floor(h.arrival_rng.uniform() * h.arrivals.mean_gap(mean_wire)));
     schedule_arrival(i, first);
@@ -40,7 +40,7 @@ void TrafficClass::draw_arrival(std::size_t i, Time t) {
     const std::uint64_t bytes = spec_.sizes.draw(h.size_rng);
     const bool measured = t >= window_.measure_begin && t < window_.measure_end;
     offer(i, dst, bytes, measured, 0, t);
-    t += h.arrivals.next_gap(wire_fs(h.hca->port(1), bytes, h.ib0 && h.ib0->connected()), h.arrival_rng);
+    t += h.arrivals.next_gap(wire_fs(h.node, bytes, h.ib0 && h.ib0->connected()), h.arrival_rng);
     if (t >= now) return schedule_arrival(i, t);
     if (t >= window_.measure_end) return;
   }
@@ -59,10 +59,10 @@ void TrafficClass::settle(Time end) {
       if (t >= window_.measure_begin) {
         ++measured_;
         offered_payload_ += bytes;
-        offered_wire_fs_ += wire_fs(h.hca->port(1), bytes, h.ib0 && h.ib0->connected());
+        offered_wire_fs_ += wire_fs(h.node, bytes, h.ib0 && h.ib0->connected());
       }
       ++settled_waiting_;
-      t += h.arrivals.next_gap(wire_fs(h.hca->port(1), bytes, h.ib0 && h.ib0->connected()), h.arrival_rng);
+      t += h.arrivals.next_gap(wire_fs(h.node, bytes, h.ib0 && h.ib0->connected()), h.arrival_rng);
     }
     h.paused_arrival = kTimeNever;
   }

@@ -127,14 +127,14 @@ void TrafficClass::tcp_segment_in(std::size_t host, std::size_t from, const Ipoi
   const bool in_window = tail >= window_.measure_begin && tail < window_.measure_end;
   if (in_window) accepted_payload_ += got;
   if (s.data_bytes > 0) {
-    const LinkPort& port = fabric_.port(hosts_[host]->node, 1);
+    const std::size_t node = hosts_[host]->node;
     if (in_window && p) {
-      accepted_wire_fs_ += static_cast<double>(port.symbols_for(p->wire_bytes())) * port.clock().period_fs();
+      accepted_wire_fs_ += static_cast<double>(fabric_.wire_edges(node, *p)) * fabric_.wire_edge_fs(node);
       ++accepted_packets_;
     } else if (in_window) {  // connected mode: the segment's RC packets
       std::uint32_t n = 0;
       accepted_wire_fs_ +=
-          ipoib_cm_wire_fs(port, static_cast<std::uint32_t>(ipoib_tcp_headers_bytes(s)) + s.data_bytes, &n);
+          ipoib_cm_wire_fs(node, static_cast<std::uint32_t>(ipoib_tcp_headers_bytes(s)) + s.data_bytes, &n);
       accepted_packets_ += n;
     }
     if (p && p->measured) {
@@ -182,13 +182,14 @@ nlohmann::json TrafficClass::tcp_results(double window_s, std::size_t senders) c
   // link, data bytes only; the mean over the connections (their modes may differ).
   double bound_gbps = 0;
   for (const auto& t : tcp_pairs_) {
-    const LinkPort& port = hosts_[t->src]->hca->port(1);
+    const std::size_t node = hosts_[t->src]->node;
     const std::uint32_t mss = t->side[0]->smss();
     const MessagePackets m = message_packets(ClassTransport::kIpoibTcp, ClassVerb::kSend, mss, spec_.mtu);
     // Over a connection: a full segment (MSS + 44 bytes of headers) as one RC SEND of IB-MTU packets.
     const bool cm = spec_.ipoib_connected_hosts[t->src] && spec_.ipoib_connected_hosts[t->dst];
-    const double fs = cm ? ipoib_cm_wire_fs(port, mss + kIpoibTcpOverhead)
-                         : static_cast<double>(port.symbols_for(m.first_bytes)) * port.clock().period_fs();
+    const double fs = cm ? ipoib_cm_wire_fs(node, mss + kIpoibTcpOverhead)
+                         : static_cast<double>(fabric_.ib_sized_wire_edges(node, m.first_bytes)) *
+                               fabric_.wire_edge_fs(node);
     bound_gbps += mss * 8.0 / fs * 1e6 / static_cast<double>(tcp_pairs_.size());
   }
   const double goodput =

@@ -3,6 +3,8 @@
 #include <cmath>
 
 #include "sim/core/error.h"
+#include "sim/ethernet/ethernet_frame_timing.h"
+#include "sim/transport/roce/roce_hca_port.h"
 #include "sim/transport/send_engine.h"
 
 namespace ibfsim {
@@ -17,6 +19,11 @@ UdTrafficGenerator::UdTrafficGenerator(Hca& hca, Qpn src_qp, std::uint32_t q_key
   IBFSIM_CHECK(choices_ > 0, "a traffic generator needs a destination");
   const std::uint64_t pad = (4 - spec_.message_size % 4) % 4;
   const std::uint64_t wire = 8 + 12 + 8 + spec_.message_size + pad + 4 + 2;  // LRH BTH DETH payload pad ICRC VCRC
+  if (hca_.ethernet()) {  // RoCE v2: the frame, its preamble, SFD and inter-frame gap on the byte clock
+    const std::uint64_t edges = ethernet_wire_edges(roce_frame_bytes(hca_.roce_port(1), wire));
+    mean_gap_fs_ = static_cast<double>(edges) * hca_.ethernet_port(1).clock().period_fs() / spec_.load;
+    return;
+  }
   const LinkPort& port = hca_.port(1);
   const std::uint64_t edges = port.symbols_for(wire);
   mean_gap_fs_ = static_cast<double>(edges) * port.clock().period_fs() / spec_.load;

@@ -1,6 +1,7 @@
 // Offers UD SEND messages from one HCA at a given load. Load 1.0 means back-to-back packets at the
 // full rate of the source's link: the mean gap between messages is the packet's serialization time
-// (in symbol edges of that link, delimiters included) divided by the load. It runs on the HCA's
+// (in symbol edges of that link, delimiters included; on Ethernet the RoCE v2 frame with its
+// preamble, SFD and inter-frame gap) divided by the load. It runs on the HCA's
 // own calendar, so its posts are ordered with the HCA's other actions at the same instant.
 //
 // Past saturation it builds no backlog: while its VL's send queue is full it leaves its messages

@@ -1,4 +1,4 @@
-// What a scenario with `fabric: roce` does not support yet, and bad `fabric:` / `roce:` values:
+// What a scenario with `fabric: roce` does not support (yet), and bad `fabric:` / `roce:` values:
 // each an error at its file, line and column (the workload entry, the section or the key), exit 2,
 // before anything runs.
 #include <catch2/catch.hpp>
@@ -82,29 +82,29 @@ TEST_CASE("roce.pfc, roce.ecn and roce.dcqcn values are checked, each at its key
   CHECK(has(out, p + ":5:16:"));
 }
 
-TEST_CASE("fabric: roce refuses the workloads it does not run yet, each at its workload entry",
+TEST_CASE("fabric: roce refuses the workloads it does not run, each at its workload entry",
           "[scenarios][input][roce]") {
   std::string p;
-  std::string out = rejected("generator", "fabric: roce\nworkload: {name: g, load: 0.5}\n", p);
-  CHECK(has(out, p + ":3:11: expected no UD generator flows with fabric: roce (not supported on RoCE yet), got flow 'g'"));
-  out = rejected("class", kRoceFlow + "  - {name: c, pattern: permutation, load: 0.5}\n", p);
-  CHECK(has(out, p + ":5:5: expected no traffic classes with fabric: roce (not supported on RoCE yet), got class 'c'"));
+  // IPoIB is InfiniBand's: a class over it is refused at its entry (before the `ipoib:` section).
+  std::string out = rejected("ipoib_class",
+                             kRoceFlow + "  - {name: c, pattern: uniform, hosts: [h2, h3], transport: ipoib_udp, "
+                                         "load: 0.5}\nipoib: {subnet: 10.0.0.0/24}\n",
+                             p, "two_switches.yaml");
+  CHECK(has(out, p + ":5:5: expected a traffic class over ud_send, ud, uc or rc with fabric: roce (IPoIB is "
+                     "InfiniBand's), got class 'c' with transport: ipoib_udp"));
   out = rejected("cm", "fabric: roce\nworkload:\n  - {name: w, transport: rc, from: h1, to: h2, verb: write, connect: cm}\n", p);
   CHECK(has(out, p + ":4:5: expected connect: static with fabric: roce"));
   out = rejected("srq", "fabric: roce\nworkload:\n  - {name: w, transport: rc, from: h1, to: h2, verb: send, srq: true}\n", p);
   CHECK(has(out, p + ":4:5: expected no srq: true with fabric: roce (not supported on RoCE yet), got verbs flow 'w'"));
 }
 
-TEST_CASE("fabric: roce refuses collectives, SHARP, faults and routers, each at its section",
+TEST_CASE("fabric: roce refuses SHARP at its algorithm, and faults and routers, each at its section",
           "[scenarios][input][roce]") {
   std::string p;
   std::string out = rejected(
-      "collectives", "fabric: roce\ncollectives:\n  - {op: allreduce, algorithm: ring, min_bytes: 8, max_bytes: 8}\n", p);
-  CHECK(has(out, p + ":4:3: expected no `collectives:` section with fabric: roce (collectives, NCCL-style or SHARP, "
-                     "are not on RoCE yet)"));
-  out = rejected("sharp", "fabric: roce\ncollectives:\n  - {op: allreduce, algorithm: sharp, min_bytes: 8, max_bytes: 8}\n",
-                 p);
-  CHECK(has(out, p + ":4:3: expected no `collectives:` section with fabric: roce"));
+      "sharp", "fabric: roce\ncollectives:\n  - {name: s, op: allreduce, algorithm: sharp, min_bytes: 8, max_bytes: 8}\n", p);
+  CHECK(has(out, p + ":4:41: expected ring or tree with fabric: roce (SHARP aggregates in InfiniBand switches), got "
+                     "collective 's' with algorithm: sharp"));
   out = rejected("faults", kRoceFlow + "faults:\n  - {at: 1us, link: sw1/2, state: down}\n", p);
   CHECK(has(out, p + ":6:3: expected no `faults:` section with fabric: roce (link faults are not on Ethernet links yet)"));
   out = rejected("routers", "fabric: roce\nworkload:\n  - {transport: rc, from: h1, to: h3, verb: write}\n", p,

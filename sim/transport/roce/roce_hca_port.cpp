@@ -4,6 +4,11 @@
 #include <vector>
 
 #include "sim/core/error.h"
+#include "sim/ethernet/ethernet_fcs.h"
+#include "sim/ethernet/ipv4_header.h"
+#include "sim/ethernet/ipv6_header.h"
+#include "sim/ethernet/udp_header.h"
+#include "sim/link/lrh.h"
 #include "sim/transport/roce/roce_packet.h"
 #include "sim/transport/roce/roce_udp_port.h"
 
@@ -55,6 +60,13 @@ std::optional<RoceAddressing> roce_addressing_for(const Packet& ib, const RocePo
   a.udp_src_port = roce_udp_source_port(label);
   if (a.src_ip.version == IpVersion::kV6 && a.flow_label == 0) a.flow_label = label;
   return a;
+}
+
+std::uint64_t roce_frame_bytes(const RocePortConfig& port, std::uint64_t ib_wire_bytes) {
+  const std::uint64_t ip = port.ip.version == IpVersion::kV4 ? kIpv4HeaderBytes : kIpv6HeaderBytes;
+  const std::uint64_t frame = kEthernetHeaderBytes + (port.pcp ? kVlanTagBytes : 0) + ip + kUdpHeaderBytes +
+                              (ib_wire_bytes - kLrhBytes - 2) + kEthernetFcsBytes;
+  return std::max<std::uint64_t>(frame, kEthernetMinFrameBytes);
 }
 
 void reframe_as_roce(Packet& p, const RoceAddressing& a) {

@@ -70,6 +70,14 @@ IpAddress roce_gid_ip(const std::array<std::uint8_t, 16>& gid);
 std::optional<RoceAddressing> roce_addressing_for(const Packet& ib, const RocePortConfig& port,
                                                   const RoceAddressBook& book);
 
+// The bytes (destination MAC .. FCS) of the RoCE v2 frame `port` sends for a QP's packet that is
+// `ib_wire_bytes` long on InfiniBand without a GRH (LRH .. VCRC): the LRH (8) and VCRC (2) give
+// way to Ethernet II (14, and 4 with an 802.1Q tag when the port has a PCP), IPv4 (20) or IPv6
+// (40) by the port's address, UDP (8) and the FCS (4); at least the 64-byte minimum frame. What
+// workloads count a packet's time on an Ethernet link by (ethernet_frame_timing.h adds the
+// preamble, SFD and gap).
+std::uint64_t roce_frame_bytes(const RocePortConfig& port, std::uint64_t ib_wire_bytes);
+
 // Rewrites InfiniBand packet `p` in place as the RoCE v2 frame with the same transport headers
 // and payload (build_roce_packet): Ethernet framing, new ICRC, FCS. Its bookkeeping is kept.
 void reframe_as_roce(Packet& p, const RoceAddressing& a);
