@@ -1,8 +1,9 @@
 // A scenario run with `fabric: roce` (roce_spec.h): the topology as an Ethernet L3 fabric of real
 // HCAs (fabric/roce_hca_fabric.h), no subnet manager (addresses and routes are static, the links up
 // from time 0), the verbs flows set up and run exactly as on InfiniBand (verbs_flow.h, watched by
-// the same RunObserver), and results.json written from the same facts with the same names, plus the
-// Ethernet counters ("ethernet.*") and the fabric's settings ("fabric", "roce").
+// the same RunObserver), as are the other workloads (roce_workloads.h), and results.json written
+// from the same facts with the same names, plus the Ethernet counters ("ethernet.*") and the
+// fabric's settings ("fabric", "roce").
 #pragma once
 #include <string>
 
