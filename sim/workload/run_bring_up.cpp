@@ -239,8 +239,9 @@ void bring_up_fabric(ScenarioRun& run) {
   fabric.set_horizon(run.end_limit);
   run.bring_up_cpu = process_cpu_seconds() - cpu_start;
   run.bring_up_wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-  run.bring_up_actions = fabric.events_run();
-  run.bring_up_hops = fabric.packet_hops();
+  const Fabric::Work work = fabric.work_across_ranks();  // every rank's, across MPI ranks
+  run.bring_up_actions = work.events;
+  run.bring_up_hops = work.hops;
   run.faults = run.sc.faults;
   for (LinkFault& f : run.faults) f.at += run.start;
   fabric.schedule_faults(run.faults);

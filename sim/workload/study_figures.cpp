@@ -9,6 +9,7 @@
 namespace ibfsim {
 
 StudyFigures study_figures(const Scenario& sc, const std::vector<std::vector<UdTrafficGenerator*>>& flow_generators,
+                           const std::vector<FlowSourceCounts>& sources,
                            const std::vector<TrafficStats>& flow_stats,
                            const std::vector<std::unique_ptr<TrafficClass>>& classes, const RunObserver& observer,
                            Fabric& fabric, Time end, Time end_limit) {
@@ -37,11 +38,8 @@ StudyFigures study_figures(const Scenario& sc, const std::vector<std::vector<UdT
       if (fabric.hca(n) == first) node = n;
     const LinkPort& port = fabric.port(node, 1);
     const double pkt_fs = static_cast<double>(port.symbols_for(packet_wire_bytes(28, w.message_size))) * port.clock().period_fs();
-    std::uint64_t posted = 0;
-    for (const auto* g : flow_generators[f]) {
-      posted += g->measured_posted();
-      st.waiting_at_sources += g->waiting();  // arrived, never built: their queue stayed full
-    }
+    const std::uint64_t posted = sources.at(f).posted;
+    st.waiting_at_sources += sources[f].waiting;  // arrived, never built: their queue stayed full
     t.offered_wire_fs += static_cast<double>(posted) * pkt_fs;
     t.offered_payload_bytes += posted * w.message_size;
     t.accepted_wire_fs += static_cast<double>(flow_stats[f].window_packets()) * pkt_fs;

@@ -7,6 +7,7 @@
 
 #include "sim/fabric/fabric.h"
 #include "sim/report/run_facts.h"
+#include "sim/workload/rank_tallies.h"
 #include "sim/workload/run_observer.h"
 #include "sim/workload/scenario.h"
 #include "sim/workload/traffic_class.h"
@@ -17,7 +18,9 @@ namespace ibfsim {
 
 // `end`: when the run ended; `end_limit`: when it would have at the latest (kTimeNever when it
 // was stopped early: then it never saturated).
+// `sources`: each generator flow's sources' counts (take_in_rank_tallies).
 StudyFigures study_figures(const Scenario& sc, const std::vector<std::vector<UdTrafficGenerator*>>& flow_generators,
+                           const std::vector<FlowSourceCounts>& sources,
                            const std::vector<TrafficStats>& flow_stats,
                            const std::vector<std::unique_ptr<TrafficClass>>& classes, const RunObserver& observer,
                            Fabric& fabric, Time end, Time end_limit);
