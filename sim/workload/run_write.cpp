@@ -165,16 +165,26 @@ std::string ranks_summary(const std::string& summary, bool whole, const std::vec
 // the node named by the first key of the row or of its top-level parent (a port's, a switch's, an
 // HCA's); other rows must be the same on every rank (stats_rank_merge.h). The other ranks get
 // nothing.
+// The first key (a path: "congestion_control.totals.cnp_sent") where two results.json differ.
+std::string first_difference(const nlohmann::json& a, const nlohmann::json& b) {
+  if (!a.is_object() || !b.is_object() || a.size() != b.size()) return {};
+  for (const auto& [key, value] : a.items()) {
+    if (!b.contains(key)) return key;
+    if (b[key] == value) continue;
+    const std::string below = first_difference(value, b[key]);
+    return below.empty() ? key : key + "." + below;
+  }
+  return {};
+}
+
 // Why rank 0's results.json (`mine`) is not every rank's (`all`: each rank's, dumped), naming the
-// first rank and top-level key that differ; empty when they agree.
+// first rank and key that differ; empty when they agree.
 std::string results_disagreement(const nlohmann::json& mine, const std::vector<std::vector<std::uint8_t>>& all) {
   const std::string text = mine.dump();
   for (std::size_t r = 1; r < all.size(); ++r) {
     if (std::string(all[r].begin(), all[r].end()) == text) continue;
-    const nlohmann::json other = nlohmann::json::parse(all[r].begin(), all[r].end());
-    for (const auto& [key, value] : mine.items())
-      if (!other.contains(key) || other[key] != value) return fmt::format("ranks 0 and {} differ on \"{}\"", r, key);
-    return fmt::format("ranks 0 and {} differ", r);
+    const std::string key = first_difference(mine, nlohmann::json::parse(all[r].begin(), all[r].end()));
+    return key.empty() ? fmt::format("ranks 0 and {} differ", r) : fmt::format("ranks 0 and {} differ on {}", r, key);
   }
   return {};
 }

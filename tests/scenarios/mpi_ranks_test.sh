@@ -18,7 +18,7 @@ if [ "$(id -u)" = 0 ]; then root=(--allow-run-as-root); fi
 rm -rf "$work"
 mkdir -p "$work"
 # The summary's figures: every line but those that name the folder or tell how the run was split.
-figures() { grep -vE '^(results|report|partitions|wall time|ranks): ' "$1"; }
+figures() { grep -vE '^(results|report|partitions|wall time|ranks|time series): ' "$1"; }
 
 "$ibfsim" run "$scenario" -o "$work/one" --threads 2 > "$work/one.txt"
 expected=$(figures "$work/one.txt")
