@@ -36,7 +36,6 @@ constexpr Time kBringUpLimit = 1000 * kSec;
 void check_runs_across_ranks(const Scenario& sc, unsigned parts) {
   std::vector<std::string> unsupported;
   if (parts == 1) unsupported.push_back("an event trace, a capture, a packet log, waveforms or attacks (one partition)");
-  if (!sc.verbs_flows.empty()) unsupported.push_back("verbs flows");
   if (!sc.classes.empty()) unsupported.push_back("traffic classes");
   if (!sc.collectives.empty()) unsupported.push_back("collectives");
   if (sc.trace) unsupported.push_back("a trace replay");

@@ -74,7 +74,8 @@ void add_flows(const ScenarioRun& run, RunFacts& f) {
     gens.push_back(std::move(g));
   }
   for (const auto& [kind, k] : sc.workload_order) {
-    if (kind == Scenario::EntryKind::kVerbs) f.flows.emplace_back(run.verbs_flows[k]->results());
+    if (kind == Scenario::EntryKind::kVerbs)
+      f.flows.emplace_back(run.verbs_results.empty() ? run.verbs_flows[k]->results() : run.verbs_results[k]);
     else if (kind == Scenario::EntryKind::kClass) f.flows.emplace_back(run.classes[k]->results());
     else f.flows.emplace_back(gens[k]);
   }
@@ -209,7 +210,9 @@ RunFacts run_facts(ScenarioRun& run) {
     f.adaptive_routing = ar;
   }
   for (const auto& c : run.classes) f.class_summaries.push_back(c->summary());
-  for (const auto& v : run.verbs_flows) f.verbs_summaries.push_back(v->summary());
+  if (!run.verbs_summaries.empty()) f.verbs_summaries = run.verbs_summaries;
+  else
+    for (const auto& v : run.verbs_flows) f.verbs_summaries.push_back(v->summary());
   for (const auto& c : run.collectives) f.collective_tables.push_back(nccl_tests_table(c->spec(), c->rows(), c->done()));
   if (run.trace_replay) f.collective_tables.push_back(run.trace_replay->summary());
   for (const auto& a : run.attacks) {

@@ -89,6 +89,10 @@ struct ScenarioRun {
   std::vector<FlowSourceCounts> source_counts;  // [flow]
   std::optional<SubnetManagerFacts> sm_facts;
   std::vector<Time> ar_moved;  // [fault]; empty: read from the switches
+  // [verbs flow]: its results (results.json "flows") and summary line from the rank that ran it;
+  // empty: read from the flows.
+  std::vector<nlohmann::json> verbs_results;
+  std::vector<std::string> verbs_summaries;
   std::unique_ptr<TimeSeriesSampler> sampler;
   std::vector<PlotPanel> panels;
   // Attacks (`attacks:`): those at bring_up made with the fabric, the others with the traffic.
