@@ -214,6 +214,34 @@ RankRowsMerge gather_table(const StatsRegistry& stats, StatOutputs output, const
   RankRowsMerge owned = merge_owned_rank_rows(per_rank, mine.kinds, node_owner);
   return owned.merged() ? owned : m;
 }
+// Across MPI ranks (every rank calls it): whether rank 0 writes results.json (every rank computed
+// the same, take_in_rank_tallies) and report.html's ports (the ranks' port rows, merged as the
+// tables are), or why not. The other ranks get nothing.
+struct RanksResults {
+  bool results = false;
+  std::shared_ptr<const StatsSnapshot> ports;  // null: no report.html
+  std::vector<std::string> not_written;
+};
+RanksResults results_across_ranks(const ScenarioRun& run, const CollectedResults& c,
+                                  const std::vector<StatKindInfo>& kinds) {
+  const std::string json = c.results.dump();
+  const std::vector<std::vector<std::uint8_t>> all = ranks::gather(std::vector<std::uint8_t>(json.begin(), json.end()));
+  constexpr StatOutputs kReportPorts =
+      kPortsCsv | kPortVlsCsv | kDiscardsCsv | kPortUtilizationCsv | kCreditStallCsv | kCcSwitchPortsCsv;
+  RankRowsMerge ports = gather_table(c.registry, kReportPorts, *run.fabric);
+  RanksResults r;
+  if (ranks::rank() != 0) return r;
+  const std::string differs = results_disagreement(c.results, all);
+  if (!differs.empty()) {
+    r.not_written = {fmt::format("results.json ({})", differs), "report.html"};
+    return r;
+  }
+  r.results = true;
+  if (ports.merged()) r.ports = std::make_shared<const StatsSnapshot>(StatsSnapshot{kinds, std::move(ports.rows)});
+  else r.not_written.push_back(fmt::format("report.html ({})", ports.disagreement));
+  return r;
+}
+
 }  // namespace
 
 RunResult write_results(ScenarioRun& run, CollectedResults& c) {
@@ -264,6 +292,12 @@ RunResult write_results(ScenarioRun& run, CollectedResults& c) {
       write_stats_csv(stats, output, [&t](std::string_view line) { t.write(line); });
     });
   }
+  auto results_step = [&] {
+    steps.push_back({"results.json", 0, [&] {
+                       c.results["tables"] = index;
+                       write_json_atomically((dir / "results.json").string(), c.results);
+                     }});
+  };
   auto time_series_step = [&] {
     steps.push_back({"time_series.csv", 0, [&] {
                        c.facts.time_series = write_time_series(run);  // plain: gnuplot reads it
@@ -285,34 +319,16 @@ RunResult write_results(ScenarioRun& run, CollectedResults& c) {
         time_series_step();
       }
     }
-    const std::string json = c.results.dump();
-    const std::vector<std::vector<std::uint8_t>> all = ranks::gather(std::vector<std::uint8_t>(json.begin(), json.end()));
-    constexpr StatOutputs kReportPorts =
-        kPortsCsv | kPortVlsCsv | kDiscardsCsv | kPortUtilizationCsv | kCreditStallCsv | kCcSwitchPortsCsv;
-    auto ports = std::make_shared<RankRowsMerge>(gather_table(stats, kReportPorts, *run.fabric));
-    if (ranks::rank() == 0) {
-      const std::string differs = results_disagreement(c.results, all);
-      if (!differs.empty()) {
-        not_written.push_back(fmt::format("results.json ({})", differs));
-        not_written.push_back("report.html");
-      } else {
-        whole = true;
-        steps.push_back({"results.json", 0, [&] {
-                           c.results["tables"] = index;
-                           write_json_atomically((dir / "results.json").string(), c.results);
-                         }});
-        if (!ports->merged()) {
-          not_written.push_back(fmt::format("report.html ({})", ports->disagreement));
-        } else {
-          auto snapshot = std::make_shared<const StatsSnapshot>(StatsSnapshot{kinds, std::move(ports->rows)});
-          steps.push_back({"report.html", 0, [&, snapshot] {
-                             write_report_html(run, c.results, [snapshot](double window_ns, double run_ns) {
-                               return report_ports(*snapshot, window_ns, run_ns);
-                             });
-                           }});
-        }
-      }
-    }
+    RanksResults rr = results_across_ranks(run, c, kinds);
+    not_written.insert(not_written.end(), rr.not_written.begin(), rr.not_written.end());
+    whole = rr.results;
+    if (rr.results) results_step();
+    if (rr.ports)
+      steps.push_back({"report.html", 0, [&, ports = rr.ports] {
+                         write_report_html(run, c.results, [ports](double window_ns, double run_ns) {
+                           return report_ports(*ports, window_ns, run_ns);
+                         });
+                       }});
   } else {
     if (run.sc.outputs.packet_log)
       table("packets", rows_of(run.packet_log.csv()), [&](TableFile& t) { t.write(run.packet_log.csv()); });
@@ -320,10 +336,7 @@ RunResult write_results(ScenarioRun& run, CollectedResults& c) {
     // By value: the step runs after this block has ended.
     if (!fct.empty()) table("fct", rows_of(fct), [fct](TableFile& t) { t.write(fct); });
     if (run.sampler) time_series_step();
-    steps.push_back({"results.json", 0, [&] {
-                       c.results["tables"] = index;
-                       write_json_atomically((dir / "results.json").string(), c.results);
-                     }});
+    results_step();
     steps.push_back({"report.html", 0, [&] {
                        write_report_html(run, c.results, [&stats](double window_ns, double run_ns) {
                          return report_ports(stats, window_ns, run_ns);
