@@ -52,6 +52,13 @@ std::uint64_t CalendarProcess::total_events() {
   return n;
 }
 
+std::uint64_t CalendarProcess::partition_events() {
+  std::uint64_t n = 0;
+  if (g_shared)
+    for (const auto& p : g_shared->parts_) n += p.events;
+  return n;
+}
+
 void CalendarProcess::rethrow_failure() {
   if (failure_) {
     std::exception_ptr f = failure_;

@@ -160,6 +160,9 @@ class CalendarProcess : public sc_core::sc_module {
   static CalendarProcess& shared();
   // Events run by every calendar of this process so far.
   static std::uint64_t total_events();
+  // Of those, the ones run in partitions (across MPI ranks, each rank's own; the others, serial and
+  // global, run alike on every rank).
+  static std::uint64_t partition_events();
   // An exception thrown by an event (a broken invariant) stops the simulation; SystemC would
   // otherwise wrap it in an sc_report. Call after sc_start returns to rethrow it as it was.
   static void rethrow_failure();

@@ -211,4 +211,30 @@ void broadcast(std::vector<std::uint8_t>& bytes) {
 #endif
 }
 
+std::vector<std::vector<std::uint8_t>> all_gather(const std::vector<std::uint8_t>& mine) {
+  if (g_size == 1) return {mine};
+  std::vector<std::uint8_t> all;
+  for (const auto& b : gather(mine)) {
+    const std::uint64_t n = b.size();
+    const auto* p = reinterpret_cast<const std::uint8_t*>(&n);
+    all.insert(all.end(), p, p + sizeof n);
+    all.insert(all.end(), b.begin(), b.end());
+  }
+  broadcast(all);
+  std::vector<std::vector<std::uint8_t>> out;
+  std::size_t at = 0;
+  while (at < all.size()) {
+    std::uint64_t n = 0;
+    IBFSIM_CHECK(all.size() - at >= sizeof n, "every rank's bytes: cut short");
+    std::copy(all.begin() + static_cast<std::ptrdiff_t>(at), all.begin() + static_cast<std::ptrdiff_t>(at + sizeof n),
+              reinterpret_cast<std::uint8_t*>(&n));
+    at += sizeof n;
+    IBFSIM_CHECK(all.size() - at >= n, "every rank's bytes: cut short");
+    out.emplace_back(all.begin() + static_cast<std::ptrdiff_t>(at), all.begin() + static_cast<std::ptrdiff_t>(at + n));
+    at += n;
+  }
+  IBFSIM_CHECK(out.size() == static_cast<std::size_t>(g_size), "every rank's bytes");
+  return out;
+}
+
 }  // namespace ibfsim::ranks

@@ -52,6 +52,8 @@ std::vector<std::vector<std::uint8_t>> exchange(const std::vector<std::vector<st
 std::vector<std::vector<std::uint8_t>> gather(const std::vector<std::uint8_t>& mine);
 // Every rank receives rank 0's bytes.
 void broadcast(std::vector<std::uint8_t>& bytes);
+// Every rank receives every rank's bytes, in rank order (a gather, then a broadcast).
+std::vector<std::vector<std::uint8_t>> all_gather(const std::vector<std::uint8_t>& mine);
 
 }  // namespace ranks
 

@@ -383,13 +383,16 @@ void Fabric::finish() {
   if (capture_) static_cast<PcapCapture*>(capture_.get())->close();
 }
 
-std::uint64_t Fabric::events_run() const { return CalendarProcess::total_events(); }
+std::uint64_t Fabric::events_run() const {
+  return ranks_work_ ? ranks_work_->events : CalendarProcess::total_events();
+}
 
 }  // namespace ibfsim
 
 namespace ibfsim {
 
 std::uint64_t Fabric::packet_hops() {
+  if (ranks_work_) return ranks_work_->hops;
   std::uint64_t n = 0;
   for (const TopoCable& c : topo_.cables)
     n += port(c.node_a, c.port_a).stats().tx_packets + port(c.node_b, c.port_b).stats().tx_packets;

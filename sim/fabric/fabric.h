@@ -217,6 +217,13 @@ class Fabric final : public HostFabric {
   std::uint64_t events_run() const;
   // Data packets sent over all links (one per packet per hop).
   std::uint64_t packet_hops();
+  // Both so far, of every rank (a collective across ranks): the serial and global actions once,
+  // each partition's and each port's from the rank that runs it. After finish_ranks, events_run
+  // and packet_hops answer these.
+  struct Work {
+    std::uint64_t events = 0, hops = 0;
+  };
+  Work work_across_ranks();
   // Link training of cable k: the speed and width both ends' enabled sets and the cable allow.
   const TrainingResult& training(std::size_t k) const { return training_.at(k); }
   // When cable k's ports became Active (after its first training, then after each retrain), and
@@ -248,6 +255,7 @@ class Fabric final : public HostFabric {
   std::size_t cc_mads_applied_ = 0;
   Partitioning partitioning_;
   Time window_ = 0;
+  std::optional<Work> ranks_work_;  // finish_ranks: every rank's
   std::size_t others_queued_ = 0;  // finish_ranks: the other ranks' queued_at_sources
   std::map<std::pair<std::size_t, PortNum>, std::vector<Time>> others_active_;  // finish_ranks: their ports'
 

@@ -172,8 +172,25 @@ void Fabric::share_port_active_times() {
   }
 }
 
+Fabric::Work Fabric::work_across_ranks() {
+  if (!ranks::several()) return Work{events_run(), packet_hops()};
+  const auto parts = static_cast<unsigned>(partitioning_.parts), nranks = static_cast<unsigned>(ranks::size());
+  const auto me = static_cast<unsigned>(ranks::rank());
+  auto mine = [&](std::size_t n) { return ranks::rank_of_partition(partitioning_.part[n], parts, nranks) == me; };
+  std::uint64_t hops = 0;
+  for (const TopoCable& c : topo_.cables) {
+    if (mine(c.node_a)) hops += port(c.node_a, c.port_a).stats().tx_packets;
+    if (mine(c.node_b)) hops += port(c.node_b, c.port_b).stats().tx_packets;
+  }
+  const std::uint64_t serial = CalendarProcess::total_events() - CalendarProcess::partition_events();
+  std::vector<std::uint64_t> sums{CalendarProcess::partition_events(), hops};
+  ranks::sum(sums);
+  return Work{serial + sums[0], sums[1]};
+}
+
 void Fabric::finish_ranks() {
   if (!ranks::several()) return;
+  ranks_work_ = work_across_ranks();
   release_deferred(kTimeNever);
   ledger_.gather_ranks();
   pool_.gather_ranks();

@@ -3,6 +3,7 @@
 #include <optional>
 
 #include "sim/core/error.h"
+#include "sim/core/rank_exchange.h"
 #include "sim/link/port_statistics.h"
 #include "sim/network/switch_statistics.h"
 #include "sim/transport/hca_statistics.h"
@@ -19,25 +20,48 @@ struct LedgerDrops {
 };
 using Drops = const LedgerDrops&;
 
-// Congestion control totals over the fabric: marks at switch ports, counts at HCAs' QPs.
-std::uint64_t fecn_marked(Fabric& f) {
-  std::uint64_t n = 0;
+// Congestion control totals over the fabric: the MADs that configured it, marks at switch ports,
+// counts at HCAs' QPs. Across MPI ranks each rank counts the nodes it runs and the counts are
+// summed (a collective: register_fabric_statistics runs on every rank alike); the subnet manager's
+// MADs only its host's rank sent and saw answered (the others' copy never ran: zero), while a
+// static configuration was applied alike on every rank.
+struct CcTotals {
+  std::uint64_t mads_sent = 0, mads_applied = 0, fecn_marked = 0, fecn_received = 0, becn_on_response = 0, cnp_sent = 0, cnp_received = 0,
+                becn_received = 0;
+};
+CcTotals cc_totals(Fabric& f) {
+  const Partitioning& part = f.partitioning();
+  const auto nranks = static_cast<unsigned>(ranks::size()), me = static_cast<unsigned>(ranks::rank());
+  auto mine = [&](std::size_t n) {
+    return nranks == 1 || ranks::rank_of_partition(part.part.at(n), part.parts, nranks) == me;
+  };
+  CcTotals t;
   for (std::size_t node = 0; node < f.topology().nodes.size(); ++node) {
     const Switch* sw = f.switch_at(node);
-    if (!sw || !sw->congestion_detector()) continue;
-    for (unsigned p = 1; p <= sw->num_ports(); ++p) n += sw->congestion_detector()->stats(static_cast<PortNum>(p)).fecn_marked;
+    if (!sw || !sw->congestion_detector() || !mine(node)) continue;
+    for (unsigned p = 1; p <= sw->num_ports(); ++p)
+      t.fecn_marked += sw->congestion_detector()->stats(static_cast<PortNum>(p)).fecn_marked;
   }
-  return n;
-}
-template <class Field>
-std::uint64_t qp_total(Fabric& f, Field field) {
-  std::uint64_t n = 0;
-  for (std::size_t node : f.topology().hcas())
-    for (const auto& [qpn, c] : f.hca(node)->cc_counters()) n += c.*field;
-  return n;
+  for (std::size_t node : f.topology().hcas()) {
+    if (!mine(node)) continue;
+    for (const auto& [qpn, c] : f.hca(node)->cc_counters()) {
+      t.fecn_received += c.fecn_received;
+      t.becn_on_response += c.becn_on_response;
+      t.cnp_sent += c.cnp_sent;
+      t.cnp_received += c.cnp_received;
+      t.becn_received += c.becn_received;
+    }
+  }
+  const bool in_band = f.subnet_manager() != nullptr;
+  std::vector<std::uint64_t> v{in_band ? f.cc_mads_sent() : 0, in_band ? f.cc_mads_applied() : 0,
+                               t.fecn_marked, t.fecn_received, t.becn_on_response, t.cnp_sent, t.cnp_received,
+                               t.becn_received};
+  ranks::sum(v);
+  if (!in_band) v[0] = f.cc_mads_sent(), v[1] = f.cc_mads_applied();
+  return CcTotals{v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]};
 }
 
-void register_fabric_kinds(StatsRegistry& r, const FabricStatsOptions& o) {
+void register_fabric_kinds(StatsRegistry& r, const FabricStatsOptions& o, const CcTotals& cc) {
   auto fabric = r.add_kind<F>("fabric", {});
   fabric.counter("packets.created", "packets", kResultsTop, [](F f) { return f->ledger().created_count(); })
       .counter("packets.replicated", "packets", kResultsTop, [](F f) { return f->ledger().replicated_count(); })
@@ -83,14 +107,14 @@ void register_fabric_kinds(StatsRegistry& r, const FabricStatsOptions& o) {
   }
   if (!o.congestion_control) return;
   constexpr StatOutputs kCc = kResultsCongestionControl;
-  fabric.counter("mads_sent", "MADs", kCc, [](F f) { return f->cc_mads_sent(); })
-      .counter("mads_applied", "MADs", kCc, [](F f) { return f->cc_mads_applied(); })
-      .counter("totals.fecn_marked", "packets", kCc, [](F f) { return fecn_marked(*f); })
-      .counter("totals.fecn_received", "packets", kCc, [](F f) { return qp_total(*f, &CcQpCounters::fecn_received); })
-      .counter("totals.becn_on_response", "packets", kCc, [](F f) { return qp_total(*f, &CcQpCounters::becn_on_response); })
-      .counter("totals.cnp_sent", "packets", kCc, [](F f) { return qp_total(*f, &CcQpCounters::cnp_sent); })
-      .counter("totals.cnp_received", "packets", kCc, [](F f) { return qp_total(*f, &CcQpCounters::cnp_received); })
-      .counter("totals.becn_received", "packets", kCc, [](F f) { return qp_total(*f, &CcQpCounters::becn_received); });
+  fabric.counter("mads_sent", "MADs", kCc, [cc](F) { return cc.mads_sent; })
+      .counter("mads_applied", "MADs", kCc, [cc](F) { return cc.mads_applied; })
+      .counter("totals.fecn_marked", "packets", kCc, [cc](F) { return cc.fecn_marked; })
+      .counter("totals.fecn_received", "packets", kCc, [cc](F) { return cc.fecn_received; })
+      .counter("totals.becn_on_response", "packets", kCc, [cc](F) { return cc.becn_on_response; })
+      .counter("totals.cnp_sent", "packets", kCc, [cc](F) { return cc.cnp_sent; })
+      .counter("totals.cnp_received", "packets", kCc, [cc](F) { return cc.cnp_received; })
+      .counter("totals.becn_received", "packets", kCc, [cc](F) { return cc.becn_received; });
 }
 
 // Each connected port's peer, from the cables: "node/port" at the cable's other end.
@@ -107,7 +131,7 @@ std::vector<std::vector<std::string>> peer_names(const Topology& topo) {
 }  // namespace
 
 FabricStatRows register_fabric_statistics(StatsRegistry& r, Fabric& fabric, const FabricStatsOptions& o) {
-  register_fabric_kinds(r, o);
+  register_fabric_kinds(r, o, o.congestion_control ? cc_totals(fabric) : CcTotals{});
   register_port_kinds(r, o.end);
   // Congestion control's tables (cc_switch_ports.csv, cc_qps.csv, cc_sl_throttles.csv) only with it.
   if (o.congestion_control) {

@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "sim/core/rank_event_codec.h"
+
 namespace ibfsim {
 
 namespace {
@@ -47,6 +49,39 @@ void LatencyHistogram::merge(const LatencyHistogram& o) {
   sum_ += o.sum_;
   min_ = std::min(min_, o.min_);
   max_ = std::max(max_, o.max_);
+}
+
+void LatencyHistogram::encode(ByteWriter& w) const {
+  std::uint64_t buckets = 0;
+  for (std::uint64_t n : counts_) buckets += n != 0;
+  w.put(buckets);
+  for (std::size_t i = 0; i < counts_.size(); ++i)
+    if (counts_[i]) {
+      w.put(static_cast<std::uint64_t>(i));
+      w.put(counts_[i]);
+    }
+  w.put(count_);
+  w.put(static_cast<std::uint64_t>(sum_ >> 64));
+  w.put(static_cast<std::uint64_t>(sum_));
+  w.put(min_);
+  w.put(max_);
+}
+
+LatencyHistogram LatencyHistogram::decode(ByteReader& r) {
+  LatencyHistogram h;
+  const auto buckets = r.get<std::uint64_t>();
+  for (std::uint64_t k = 0; k < buckets; ++k) {
+    const auto i = static_cast<std::size_t>(r.get<std::uint64_t>());
+    IBFSIM_CHECK(i < 64 * kSub, "a latency histogram from another rank: bucket out of range");
+    if (i >= h.counts_.size()) h.counts_.resize(i + 1, 0);
+    h.counts_[i] = r.get<std::uint64_t>();
+  }
+  h.count_ = r.get<std::uint64_t>();
+  const auto high = r.get<std::uint64_t>(), low = r.get<std::uint64_t>();
+  h.sum_ = (static_cast<unsigned __int128>(high) << 64) | low;
+  h.min_ = r.get<Time>();
+  h.max_ = r.get<Time>();
+  return h;
 }
 
 void LatencyHistogram::require_samples(const char* what) const {

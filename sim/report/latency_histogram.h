@@ -17,6 +17,9 @@
 
 namespace ibfsim {
 
+class ByteWriter;
+class ByteReader;
+
 class LatencyHistogram {
  public:
   static constexpr unsigned kSubBucketBits = 8;  // 256 buckets per power of two
@@ -24,6 +27,10 @@ class LatencyHistogram {
 
   void add(Time v);
   void merge(const LatencyHistogram& other);
+  // As bytes and back, exactly (every non-empty bucket, the count, sum, min and max): a run across
+  // MPI ranks merges its ranks' histograms (sim/core/rank_exchange.h).
+  void encode(ByteWriter& w) const;
+  static LatencyHistogram decode(ByteReader& r);
 
   std::uint64_t count() const { return count_; }
   // min/max/mean_fs/percentile need count() > 0 (std::logic_error otherwise).

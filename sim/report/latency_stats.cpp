@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "sim/core/rank_event_codec.h"
+
 namespace ibfsim {
 
 void LatencyStats::add(Time sample_fs) {
@@ -62,6 +64,22 @@ void LatencyStats::clear() {
   sum_ = 0;
   min_ = kTimeNever;
   max_ = 0;
+}
+
+void LatencyStats::merge(const LatencyStats& o) {
+  for (Time t : o.samples_) add(t);
+}
+
+void LatencyStats::encode(ByteWriter& w) const {
+  w.put(static_cast<std::uint64_t>(samples_.size()));
+  for (Time t : samples_) w.put(t);
+}
+
+LatencyStats LatencyStats::decode(ByteReader& r) {
+  LatencyStats s;
+  const auto n = r.get<std::uint64_t>();
+  for (std::uint64_t i = 0; i < n; ++i) s.add(r.get<Time>());
+  return s;
 }
 
 }  // namespace ibfsim

@@ -8,6 +8,9 @@
 
 namespace ibfsim {
 
+class ByteWriter;
+class ByteReader;
+
 // Collects latency samples (femtoseconds) and answers count, min, max, mean and percentiles.
 // Keeps every sample (8 bytes each); percentiles sort them once, lazily. Not thread-safe, including
 // const calls (percentile sorts in place).
@@ -34,6 +37,12 @@ class LatencyStats {
   Time percentile(double p) const;
 
   void clear();
+
+  // Takes in another's samples (a run across MPI ranks: each rank's deliveries).
+  void merge(const LatencyStats& other);
+  // As bytes and back: every sample, in the order held.
+  void encode(ByteWriter& w) const;
+  static LatencyStats decode(ByteReader& r);
 
  private:
   void require_samples(const char* what) const;

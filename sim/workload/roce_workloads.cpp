@@ -125,7 +125,9 @@ void RoceWorkloads::add_facts(RunFacts& f, const std::vector<std::unique_ptr<Ver
   f.throughput.accepted_bytes = all.window_payload_bytes();
   f.throughput.accepted_packets = all.window_packets();
   f.throughput.window = sc_.phases.measure;
-  f.study = study_figures(sc_, flow_generators_, flow_stats, classes, observer, hosts_, end, end_limit);
+  std::vector<FlowSourceCounts> sources;
+  for (const auto& gens : flow_generators_) sources.push_back(source_counts(gens));
+  f.study = study_figures(sc_, flow_generators_, sources, flow_stats, classes, observer, hosts_, end, end_limit);
   for (const auto& c : classes) f.class_summaries.push_back(c->summary());
   for (const auto& c : collectives_) f.collective_tables.push_back(nccl_tests_table(c->spec(), c->rows(), c->done()));
   if (trace_replay_) f.collective_tables.push_back(trace_replay_->summary());

@@ -36,7 +36,6 @@ constexpr Time kBringUpLimit = 1000 * kSec;
 void check_runs_across_ranks(const Scenario& sc, unsigned parts) {
   std::vector<std::string> unsupported;
   if (parts == 1) unsupported.push_back("an event trace, a capture, a packet log, waveforms or attacks (one partition)");
-  if (!sc.verbs_flows.empty()) unsupported.push_back("verbs flows");
   if (!sc.classes.empty()) unsupported.push_back("traffic classes");
   if (!sc.collectives.empty()) unsupported.push_back("collectives");
   if (sc.trace) unsupported.push_back("a trace replay");
@@ -239,8 +238,9 @@ void bring_up_fabric(ScenarioRun& run) {
   fabric.set_horizon(run.end_limit);
   run.bring_up_cpu = process_cpu_seconds() - cpu_start;
   run.bring_up_wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-  run.bring_up_actions = fabric.events_run();
-  run.bring_up_hops = fabric.packet_hops();
+  const Fabric::Work work = fabric.work_across_ranks();  // every rank's, across MPI ranks
+  run.bring_up_actions = work.events;
+  run.bring_up_hops = work.hops;
   run.faults = run.sc.faults;
   for (LinkFault& f : run.faults) f.at += run.start;
   fabric.schedule_faults(run.faults);

@@ -23,8 +23,6 @@
 
 namespace ibfsim {
 
-namespace {
-
 SubnetManagerFacts subnet_manager_facts(const ScenarioRun& run, SubnetManager& sm) {
   SubnetManagerFacts f;
   f.host = run.sm_host;
@@ -57,6 +55,8 @@ SubnetManagerFacts subnet_manager_facts(const ScenarioRun& run, SubnetManager& s
   return f;
 }
 
+namespace {
+
 // Every flow in the order of `workload:`, and the payload the generator flows offered.
 void add_flows(const ScenarioRun& run, RunFacts& f) {
   const Scenario& sc = run.sc;
@@ -66,7 +66,7 @@ void add_flows(const ScenarioRun& run, RunFacts& f) {
     GeneratorFlowFacts g{w.name, w.sl, w.message_size, w.load, w.arrival == Arrival::kPoisson ? "poisson" : "constant",
                          w.destination, run.flow_generators[k].size(), &run.flow_stats[k].latency(),
                          &run.flow_stats[k].network_latency(), {}};
-    for (const auto* gen : run.flow_generators[k]) g.throughput.offered_bytes += gen->measured_posted() * w.message_size;
+    g.throughput.offered_bytes = run.source_counts[k].posted * w.message_size;
     g.throughput.accepted_bytes = run.flow_stats[k].window_payload_bytes();
     g.throughput.accepted_packets = run.flow_stats[k].window_packets();
     g.throughput.window = sc.phases.measure;
@@ -74,7 +74,8 @@ void add_flows(const ScenarioRun& run, RunFacts& f) {
     gens.push_back(std::move(g));
   }
   for (const auto& [kind, k] : sc.workload_order) {
-    if (kind == Scenario::EntryKind::kVerbs) f.flows.emplace_back(run.verbs_flows[k]->results());
+    if (kind == Scenario::EntryKind::kVerbs)
+      f.flows.emplace_back(run.verbs_results.empty() ? run.verbs_flows[k]->results() : run.verbs_results[k]);
     else if (kind == Scenario::EntryKind::kClass) f.flows.emplace_back(run.classes[k]->results());
     else f.flows.emplace_back(gens[k]);
   }
@@ -124,7 +125,7 @@ std::vector<LinkFacts> link_facts(Fabric& fabric) {
   return out;
 }
 
-std::vector<FaultFacts> fault_facts(const ScenarioRun& run) {
+std::vector<FaultFacts> fault_facts(const ScenarioRun& run, const SubnetManagerFacts& sm_facts) {
   const Topology& topo = run.fabric->topology();
   SubnetManager* sm = run.fabric->subnet_manager();
   std::vector<FaultFacts> out;
@@ -135,17 +136,18 @@ std::vector<FaultFacts> fault_facts(const ScenarioRun& run) {
     f.up = lf.up;
     f.at = lf.at;
     f.subnet_manager = sm != nullptr;
+    // The subnet manager's sweeps as its rank saw them (take_in_rank_tallies).
     if (sm)
-      for (const SweepRecord& rec : sm->sweeps())
+      for (const SweepFacts& rec : sm_facts.sweeps)
         if (rec.started >= lf.at && rec.done) {
           f.resweep_done = rec.done;
           break;
         }
-    const Time next = i + 1 < run.faults.size() ? run.faults[i + 1].at : kTimeNever;
-    for (std::size_t n = 0; n < topo.nodes.size(); ++n)
-      if (const Switch* s = run.fabric->switch_at(n))
-        for (const Time t : s->fault_notifier().stats().applied)
-          if (t >= lf.at && t < next && (!f.ar_moved || t > *f.ar_moved)) f.ar_moved = t;
+    if (!run.ar_moved.empty()) {
+      if (run.ar_moved[i]) f.ar_moved = run.ar_moved[i];
+    } else {
+      f.ar_moved = fault_ar_moved(run, i);
+    }
     for (std::size_t n : run.hca_nodes) {
       const Time before = run.watches[i].last_before[n], after = run.watches[i].first_after[n];
       if (before == kTimeNever && after == kTimeNever) continue;
@@ -185,15 +187,16 @@ RunFacts run_facts(ScenarioRun& run) {
   f.end = run.end, f.fabric_up = run.fabric_up;
   f.start_given = sc.phases.start.has_value();
   f.drained = L.created_count() == L.delivered_count() + L.dropped_total() + L.replicated_count();
-  if (SubnetManager* sm = fabric.subnet_manager()) f.subnet_manager = subnet_manager_facts(run, *sm);
+  if (SubnetManager* sm = fabric.subnet_manager())
+    f.subnet_manager = run.sm_facts ? *run.sm_facts : subnet_manager_facts(run, *sm);
   f.latency = &run.all_stats->latency();
   f.network_latency = &run.all_stats->network_latency();
   add_flows(run, f);
   f.hca_models = hca_models(run);
-  f.study = study_figures(sc, run.flow_generators, run.flow_stats, run.classes, *run.observer, fabric, run.end,
+  f.study = study_figures(sc, run.flow_generators, run.source_counts, run.flow_stats, run.classes, *run.observer, fabric, run.end,
                           run.partial ? kTimeNever : run.end_limit);
   f.links = link_facts(fabric);
-  f.faults = fault_facts(run);
+  f.faults = fault_facts(run, f.subnet_manager ? *f.subnet_manager : SubnetManagerFacts{});
   if (sc.congestion_control.enabled) f.congestion_control = cc_settings(sc.congestion_control);
   if (sc.subnet_manager.in_band && is_adaptive_engine(sc.subnet_manager.config.sweep.routing.engine)) {
     const ArSweepSettings& a = sc.subnet_manager.config.sweep.adaptive_routing;
@@ -207,7 +210,9 @@ RunFacts run_facts(ScenarioRun& run) {
     f.adaptive_routing = ar;
   }
   for (const auto& c : run.classes) f.class_summaries.push_back(c->summary());
-  for (const auto& v : run.verbs_flows) f.verbs_summaries.push_back(v->summary());
+  if (!run.verbs_summaries.empty()) f.verbs_summaries = run.verbs_summaries;
+  else
+    for (const auto& v : run.verbs_flows) f.verbs_summaries.push_back(v->summary());
   for (const auto& c : run.collectives) f.collective_tables.push_back(nccl_tests_table(c->spec(), c->rows(), c->done()));
   if (run.trace_replay) f.collective_tables.push_back(run.trace_replay->summary());
   for (const auto& a : run.attacks) {
@@ -247,7 +252,19 @@ std::vector<std::pair<std::string, std::size_t>> cable_rates(const Topology& top
   return out;
 }
 
+std::optional<Time> fault_ar_moved(const ScenarioRun& run, std::size_t i) {
+  const LinkFault& lf = run.faults.at(i);
+  const Time next = i + 1 < run.faults.size() ? run.faults[i + 1].at : kTimeNever;
+  std::optional<Time> moved;
+  for (std::size_t n = 0; n < run.fabric->topology().nodes.size(); ++n)
+    if (const Switch* s = run.fabric->switch_at(n))
+      for (const Time t : s->fault_notifier().stats().applied)
+        if (t >= lf.at && t < next && (!moved || t > *moved)) moved = t;
+  return moved;
+}
+
 void collect(ScenarioRun& run, CollectedResults& c) {
+  take_in_rank_tallies(run);
   c.facts = run_facts(run);
   StatsRegistry& registry = c.registry;
   const CongestionControlSettings& cc = run.sc.congestion_control;

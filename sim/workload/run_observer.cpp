@@ -25,7 +25,8 @@ void RunObserver::watch_classes(std::map<const Hca*, std::size_t> node_of) {
   }
 }
 
-void RunObserver::watch_flows() {
+void RunObserver::watch_flows(std::vector<bool> here) {
+  verbs_here_ = std::move(here);
   for (const auto& f : verbs_)
     for (const auto& w : f->watched_qps()) watched_[w] = f.get();
 }
@@ -75,15 +76,15 @@ void RunObserver::stop() {
 
 void RunObserver::settled() {
   pending_ = false;
-  if (can_end(ScheduledModule::now())) stop();
+  if (can_end_everywhere(ScheduledModule::now())) stop();
 }
 
 bool RunObserver::can_end(Time t) const {
   if (generators_ && t < generation_end_) return false;
   if (ledger_.created_count() != ledger_.delivered_count() + ledger_.dropped_total() + ledger_.replicated_count())
     return false;
-  for (const auto& f : verbs_)
-    if (!f->done()) return false;
+  for (std::size_t k = 0; k < verbs_.size(); ++k)
+    if ((verbs_here_.empty() || verbs_here_[k]) && !verbs_[k]->done()) return false;
   for (const auto& c : classes_)
     if (!c->done(t)) return false;
   if (attacks_)
@@ -94,6 +95,11 @@ bool RunObserver::can_end(Time t) const {
       if (!c->done()) return false;
   if (trace_replay_ && !trace_replay_->done()) return false;
   return true;
+}
+
+bool RunObserver::can_end_everywhere(Time t) const {
+  const bool here = can_end(t);
+  return ranks::several() ? !ranks::any(!here) : here;
 }
 
 void RunObserver::look_at_barriers() {
@@ -111,7 +117,8 @@ void RunObserver::check_end(Time t) {
 }
 
 void RunObserver::end_if_over(Time t) {
-  if (!can_end(t)) return;
+  // Across MPI ranks, only at barriers (look_at_barriers), which every rank reaches alike.
+  if (!can_end_everywhere(t)) return;
   if (verbs_.empty() && !needs_settle_) {
     stop();
   } else if (!pending_) {

@@ -53,8 +53,9 @@ class RunObserver : public DeliveryObserver, public VerbsFlowOwner {
   void watch_classes(std::map<const Hca*, std::size_t> node_of);
   // Every measured UD generator packet (a message of one packet), for the overall histograms.
   LatencyHistogram generator_message_latency, generator_network_latency;
-  // Once the verbs flows exist: which of them watch which QPs' deliveries.
-  void watch_flows();
+  // Once the verbs flows exist: which of them watch which QPs' deliveries; `here[k]`: whether this
+  // rank runs flow k (across MPI ranks a flow runs on its hosts' rank only; empty: every flow).
+  void watch_flows(std::vector<bool> here = {});
   // The run is not over before every attack is done.
   void watch_attacks(const std::vector<std::unique_ptr<Attack>>* attacks) { attacks_ = attacks; }
   // The run is not over before every collective (`collectives:`) is done.
@@ -76,6 +77,9 @@ class RunObserver : public DeliveryObserver, public VerbsFlowOwner {
 
  private:
   bool can_end(Time t) const;
+  // can_end, of every rank (a collective across MPI ranks: called only at barriers and in global
+  // instants, which every rank reaches alike).
+  bool can_end_everywhere(Time t) const;
   void check_end(Time t);
   void end_if_over(Time t);
 
@@ -85,6 +89,7 @@ class RunObserver : public DeliveryObserver, public VerbsFlowOwner {
   Time generation_end_;
   bool generators_;
   const std::vector<std::unique_ptr<VerbsFlow>>& verbs_;
+  std::vector<bool> verbs_here_;  // [flow]; empty: every flow runs here
   Time settle_;
   ScheduledModule* clock_;
   bool pending_ = false;

@@ -103,7 +103,18 @@ void create_verbs_flows(ScenarioRun& run) {
     if (v.srq) run.verbs_flows.back()->set_srq(*run.server_srqs.at(b));
     run.verbs_flows.back()->setup();
   }
-  run.observer->watch_flows();
+  // Across MPI ranks a flow runs where its hosts are (they share a partition): only that rank's
+  // flows can be done here.
+  std::vector<bool> here;
+  if (ranks::several()) {
+    const Partitioning& p = fabric.partitioning();
+    for (const VerbsFlowSpec& v : sc.verbs_flows) {
+      const std::size_t node = *sc.topology.find_node(v.from);
+      here.push_back(ranks::rank_of_partition(p.part.at(node), p.parts, static_cast<unsigned>(ranks::size())) ==
+                     static_cast<unsigned>(ranks::rank()));
+    }
+  }
+  run.observer->watch_flows(std::move(here));
 }
 
 // Traffic classes: their QPs come after the verbs flows' on every HCA.

@@ -15,6 +15,7 @@
 #include "sim/core/stats_rank_merge.h"
 #include "sim/core/partition_threads.h"
 #include "sim/report/atomic_file.h"
+#include "sim/report/report_ports.h"
 #include "sim/report/result_tables.h"
 #include "sim/report/run_report.h"
 #include "sim/report/results_json.h"
@@ -99,7 +100,8 @@ std::string partitions_line(const Fabric& fabric) {
 }
 
 // report.html, last: it links every other file of the folder and embeds the plots.
-void write_report_html(const ScenarioRun& run, const nlohmann::json& results, const StatsRegistry& stats) {
+void write_report_html(const ScenarioRun& run, const nlohmann::json& results,
+                       const std::function<ReportPorts(double window_ns, double run_ns)>& ports) {
   std::vector<std::string> files;
   for (const auto& e : std::filesystem::directory_iterator(run.dir)) {
     const std::string name = e.path().filename().string();
@@ -116,7 +118,7 @@ void write_report_html(const ScenarioRun& run, const nlohmann::json& results, co
   }
   const double window_ns = results["phases"].value("measure_ns", 0.0), run_ns = results["phases"].value("end_ns", 0.0);
   write_file_atomically((run.dir / "report.html").string(),
-                        run_report_html(results, report_ports(stats, window_ns, run_ns),
+                        run_report_html(results, ports(window_ns, run_ns),
                                         report_fabric(run.fabric->topology()), images, files));
 }
 
@@ -136,14 +138,15 @@ const std::vector<std::string>& run_output_files() {
 }
 
 namespace {
-// The summary of a run across MPI ranks: only its lines of figures every rank agrees on (the
-// simulated time and the packet ledger, reduced across ranks at every barrier), the tables rank 0
-// wrote from every rank's rows, and what is not written across ranks yet.
-std::string ranks_summary(const std::string& summary, const std::vector<std::string>& tables,
+// The summary of a run across MPI ranks: the one-rank summary when every rank computed the same
+// results.json (`whole`), else only its lines of figures every rank agrees on (the simulated time and
+// the packet ledger, reduced across ranks at every barrier); then the tables rank 0 wrote from
+// every rank's rows, and what is not written across ranks yet.
+std::string ranks_summary(const std::string& summary, bool whole, const std::vector<std::string>& tables,
                           const std::vector<std::string>& not_written) {
-  std::string out;
+  std::string out = whole ? summary : std::string();
   std::size_t at = 0;
-  while (at < summary.size()) {
+  while (!whole && at < summary.size()) {
     std::size_t end = summary.find('\n', at);
     end = end == std::string::npos ? summary.size() : end + 1;
     const std::string line = summary.substr(at, end - at);
@@ -152,7 +155,8 @@ std::string ranks_summary(const std::string& summary, const std::vector<std::str
   }
   out += fmt::format("ranks: {} MPI ranks; tables gathered to rank 0: {}\n", ranks::size(),
                      tables.empty() ? std::string("none") : fmt::format("{}", fmt::join(tables, ", ")));
-  out += fmt::format("ranks: not written across ranks yet: {}\n", fmt::join(not_written, "; "));
+  if (!not_written.empty())
+    out += fmt::format("ranks: not written across ranks yet: {}\n", fmt::join(not_written, "; "));
   return out;
 }
 
@@ -161,7 +165,31 @@ std::string ranks_summary(const std::string& summary, const std::vector<std::str
 // the node named by the first key of the row or of its top-level parent (a port's, a switch's, an
 // HCA's); other rows must be the same on every rank (stats_rank_merge.h). The other ranks get
 // nothing.
-RankRowsMerge gather_table(const StatsRegistry& stats, StatOutput output, const Fabric& fabric) {
+// The first key (a path: "congestion_control.totals.cnp_sent") where two results.json differ.
+std::string first_difference(const nlohmann::json& a, const nlohmann::json& b) {
+  if (!a.is_object() || !b.is_object() || a.size() != b.size()) return {};
+  for (const auto& [key, value] : a.items()) {
+    if (!b.contains(key)) return key;
+    if (b[key] == value) continue;
+    const std::string below = first_difference(value, b[key]);
+    return below.empty() ? key : key + "." + below;
+  }
+  return {};
+}
+
+// Why rank 0's results.json (`mine`) is not every rank's (`all`: each rank's, dumped), naming the
+// first rank and key that differ; empty when they agree.
+std::string results_disagreement(const nlohmann::json& mine, const std::vector<std::vector<std::uint8_t>>& all) {
+  const std::string text = mine.dump();
+  for (std::size_t r = 1; r < all.size(); ++r) {
+    if (std::string(all[r].begin(), all[r].end()) == text) continue;
+    const std::string key = first_difference(mine, nlohmann::json::parse(all[r].begin(), all[r].end()));
+    return key.empty() ? fmt::format("ranks 0 and {} differ", r) : fmt::format("ranks 0 and {} differ on {}", r, key);
+  }
+  return {};
+}
+
+RankRowsMerge gather_table(const StatsRegistry& stats, StatOutputs output, const Fabric& fabric) {
   const StatsSnapshot mine = stats.snapshot(output);
   const std::vector<std::vector<std::uint8_t>> all = ranks::gather(encode_stat_rows(mine.rows));
   if (ranks::rank() != 0) return {};
@@ -186,6 +214,34 @@ RankRowsMerge gather_table(const StatsRegistry& stats, StatOutput output, const 
   RankRowsMerge owned = merge_owned_rank_rows(per_rank, mine.kinds, node_owner);
   return owned.merged() ? owned : m;
 }
+// Across MPI ranks (every rank calls it): whether rank 0 writes results.json (every rank computed
+// the same, take_in_rank_tallies) and report.html's ports (the ranks' port rows, merged as the
+// tables are), or why not. The other ranks get nothing.
+struct RanksResults {
+  bool results = false;
+  std::shared_ptr<const StatsSnapshot> ports;  // null: no report.html
+  std::vector<std::string> not_written;
+};
+RanksResults results_across_ranks(const ScenarioRun& run, const CollectedResults& c,
+                                  const std::vector<StatKindInfo>& kinds) {
+  const std::string json = c.results.dump();
+  const std::vector<std::vector<std::uint8_t>> all = ranks::gather(std::vector<std::uint8_t>(json.begin(), json.end()));
+  constexpr StatOutputs kReportPorts =
+      kPortsCsv | kPortVlsCsv | kDiscardsCsv | kPortUtilizationCsv | kCreditStallCsv | kCcSwitchPortsCsv;
+  RankRowsMerge ports = gather_table(c.registry, kReportPorts, *run.fabric);
+  RanksResults r;
+  if (ranks::rank() != 0) return r;
+  const std::string differs = results_disagreement(c.results, all);
+  if (!differs.empty()) {
+    r.not_written = {fmt::format("results.json ({})", differs), "report.html"};
+    return r;
+  }
+  r.results = true;
+  if (ports.merged()) r.ports = std::make_shared<const StatsSnapshot>(StatsSnapshot{kinds, std::move(ports.rows)});
+  else r.not_written.push_back(fmt::format("report.html ({})", ports.disagreement));
+  return r;
+}
+
 }  // namespace
 
 RunResult write_results(ScenarioRun& run, CollectedResults& c) {
@@ -236,6 +292,12 @@ RunResult write_results(ScenarioRun& run, CollectedResults& c) {
       write_stats_csv(stats, output, [&t](std::string_view line) { t.write(line); });
     });
   }
+  auto results_step = [&] {
+    steps.push_back({"results.json", 0, [&] {
+                       c.results["tables"] = index;
+                       write_json_atomically((dir / "results.json").string(), c.results);
+                     }});
+  };
   auto time_series_step = [&] {
     steps.push_back({"time_series.csv", 0, [&] {
                        c.facts.time_series = write_time_series(run);  // plain: gnuplot reads it
@@ -243,8 +305,11 @@ RunResult write_results(ScenarioRun& run, CollectedResults& c) {
                      }});
   };
   // Across MPI ranks the tables and the time series are gathered (each rank sampled what it
-  // simulates); the run's facts behind results.json (latency histograms, the SM's sweeps, ...)
-  // live in each rank's own modules and are not yet.
+  // simulates). Every rank computed results.json from every rank's tallies (take_in_rank_tallies);
+  // rank 0 writes it only if every rank's is the same, byte for byte: a figure still read from one
+  // rank's modules would differ. report.html draws its ports from the ranks' rows, merged as the
+  // tables are.
+  bool whole = false;  // results.json written across ranks
   if (ranks::several()) {
     if (run.sampler) {
       const std::vector<std::vector<std::uint8_t>> all = ranks::gather(run.sampler->encode_samples());
@@ -254,7 +319,16 @@ RunResult write_results(ScenarioRun& run, CollectedResults& c) {
         time_series_step();
       }
     }
-    for (const char* f : {"results.json", "report.html"}) not_written.push_back(f);
+    RanksResults rr = results_across_ranks(run, c, kinds);
+    not_written.insert(not_written.end(), rr.not_written.begin(), rr.not_written.end());
+    whole = rr.results;
+    if (rr.results) results_step();
+    if (rr.ports)
+      steps.push_back({"report.html", 0, [&, ports = rr.ports] {
+                         write_report_html(run, c.results, [ports](double window_ns, double run_ns) {
+                           return report_ports(*ports, window_ns, run_ns);
+                         });
+                       }});
   } else {
     if (run.sc.outputs.packet_log)
       table("packets", rows_of(run.packet_log.csv()), [&](TableFile& t) { t.write(run.packet_log.csv()); });
@@ -262,11 +336,12 @@ RunResult write_results(ScenarioRun& run, CollectedResults& c) {
     // By value: the step runs after this block has ended.
     if (!fct.empty()) table("fct", rows_of(fct), [fct](TableFile& t) { t.write(fct); });
     if (run.sampler) time_series_step();
-    steps.push_back({"results.json", 0, [&] {
-                       c.results["tables"] = index;
-                       write_json_atomically((dir / "results.json").string(), c.results);
+    results_step();
+    steps.push_back({"report.html", 0, [&] {
+                       write_report_html(run, c.results, [&stats](double window_ns, double run_ns) {
+                         return report_ports(stats, window_ns, run_ns);
+                       });
                      }});
-    steps.push_back({"report.html", 0, [&] { write_report_html(run, c.results, stats); }});
   }
   // The progress line reads the names from the run, which outlives it.
   for (const Step& st : steps) run.results_files.push_back(st.file);
@@ -280,7 +355,7 @@ RunResult write_results(ScenarioRun& run, CollectedResults& c) {
   }
 
   RunResult r;
-  r.summary = ranks::several() ? ranks_summary(run_summary(c.facts, c.results), gathered, not_written)
+  r.summary = ranks::several() ? ranks_summary(run_summary(c.facts, c.results), whole, gathered, not_written)
                               : run_summary(c.facts, c.results);
   r.summary += partitions_line(*run.fabric);
   r.results = std::move(c.results);

@@ -21,6 +21,7 @@
 #include "sim/workload/nccl_collective.h"
 #include "sim/workload/packet_log.h"
 #include "sim/workload/port_window.h"
+#include "sim/workload/rank_tallies.h"
 #include "sim/workload/run_observer.h"
 #include "sim/workload/sa_subscribers.h"
 #include "sim/workload/scenario.h"
@@ -82,6 +83,16 @@ struct ScenarioRun {
   PacketLog packet_log;
   std::vector<std::unique_ptr<UdTrafficGenerator>> generators;
   std::vector<std::vector<UdTrafficGenerator*>> flow_generators;  // [flow]
+  // What the collect phase reads rather than the modules (take_in_rank_tallies): each generator
+  // flow's sources' counts; across MPI ranks also the subnet manager's facts from its rank and each
+  // fault's latest adaptive-routing recovery (0: none) over every rank's switches.
+  std::vector<FlowSourceCounts> source_counts;  // [flow]
+  std::optional<SubnetManagerFacts> sm_facts;
+  std::vector<Time> ar_moved;  // [fault]; empty: read from the switches
+  // [verbs flow]: its results (results.json "flows") and summary line from the rank that ran it;
+  // empty: read from the flows.
+  std::vector<nlohmann::json> verbs_results;
+  std::vector<std::string> verbs_summaries;
   std::unique_ptr<TimeSeriesSampler> sampler;
   std::vector<PlotPanel> panels;
   // Attacks (`attacks:`): those at bring_up made with the fabric, the others with the traffic.
@@ -132,6 +143,15 @@ void drain(ScenarioRun& run);
 // Collect: the statistics registry and the facts of results.json and the summary, into
 // `collected`, which the registry's rows point into (it must stay where it is until written).
 void collect(ScenarioRun& run, CollectedResults& collected);
+// Before collect: the run's tallies that live on some rank's modules (rank_tallies.h), every rank's
+// put together on every rank across MPI ranks (a collective), so that every rank computes the same
+// figures; with one rank, only the sources' counts. Called by collect.
+void take_in_rank_tallies(ScenarioRun& run);
+// The subnet manager's facts, as `sm`'s rank knows them.
+SubnetManagerFacts subnet_manager_facts(const ScenarioRun& run, SubnetManager& sm);
+// Fault `fault`'s adaptive-routing recovery: the latest time a switch (of those this rank runs)
+// applied a fault notification before the next fault.
+std::optional<Time> fault_ar_moved(const ScenarioRun& run, std::size_t fault);
 // Write: the results folder, and the result for the caller (with the printed summary).
 RunResult write_results(ScenarioRun& run, CollectedResults& collected);
 

@@ -8,7 +8,17 @@
 
 namespace ibfsim {
 
+FlowSourceCounts source_counts(const std::vector<UdTrafficGenerator*>& generators) {
+  FlowSourceCounts c;
+  for (const auto* g : generators) {
+    c.posted += g->measured_posted();
+    c.waiting += g->waiting();
+  }
+  return c;
+}
+
 StudyFigures study_figures(const Scenario& sc, const std::vector<std::vector<UdTrafficGenerator*>>& flow_generators,
+                           const std::vector<FlowSourceCounts>& sources,
                            const std::vector<TrafficStats>& flow_stats,
                            const std::vector<std::unique_ptr<TrafficClass>>& classes, const RunObserver& observer,
                            HostFabric& fabric, Time end, Time end_limit) {
@@ -37,11 +47,8 @@ StudyFigures study_figures(const Scenario& sc, const std::vector<std::vector<UdT
       if (fabric.hca(n) == first) node = n;
     const double pkt_fs = static_cast<double>(fabric.ib_sized_wire_edges(node, packet_wire_bytes(28, w.message_size))) *
                           fabric.wire_edge_fs(node);
-    std::uint64_t posted = 0;
-    for (const auto* g : flow_generators[f]) {
-      posted += g->measured_posted();
-      st.waiting_at_sources += g->waiting();  // arrived, never built: their queue stayed full
-    }
+    const std::uint64_t posted = sources.at(f).posted;
+    st.waiting_at_sources += sources[f].waiting;  // arrived, never built: their queue stayed full
     t.offered_wire_fs += static_cast<double>(posted) * pkt_fs;
     t.offered_payload_bytes += posted * w.message_size;
     t.accepted_wire_fs += static_cast<double>(flow_stats[f].window_packets()) * pkt_fs;

@@ -7,6 +7,7 @@
 
 #include "sim/fabric/host_fabric.h"
 #include "sim/report/run_facts.h"
+#include "sim/workload/rank_tallies.h"
 #include "sim/workload/run_observer.h"
 #include "sim/workload/scenario.h"
 #include "sim/workload/traffic_class.h"
@@ -15,9 +16,15 @@
 
 namespace ibfsim {
 
+// The counts of one generator flow's sources on this rank: measured messages posted, and those
+// waiting (arrived, never built) at the end.
+FlowSourceCounts source_counts(const std::vector<UdTrafficGenerator*>& generators);
+
 // `end`: when the run ended; `end_limit`: when it would have at the latest (kTimeNever when it
 // was stopped early: then it never saturated).
+// `sources`: each generator flow's sources' counts (take_in_rank_tallies).
 StudyFigures study_figures(const Scenario& sc, const std::vector<std::vector<UdTrafficGenerator*>>& flow_generators,
+                           const std::vector<FlowSourceCounts>& sources,
                            const std::vector<TrafficStats>& flow_stats,
                            const std::vector<std::unique_ptr<TrafficClass>>& classes, const RunObserver& observer,
                            HostFabric& fabric, Time end, Time end_limit);

@@ -9,11 +9,16 @@
 
 namespace ibfsim {
 
+class ByteWriter;
+class ByteReader;
+
 class TrafficStats : public DeliveryObserver {
  public:
   TrafficStats(Time measure_begin, Time measure_end) : begin_(measure_begin), end_(measure_end) {}
 
-  void on_delivered(Hca& hca, const Packet& p, Time tail) override;
+  void on_delivered(Hca& hca, const Packet& p, Time tail) override { count(p, tail); }
+  // A packet delivered (its tail) at `tail`.
+  void count(const Packet& p, Time tail);
 
   const LatencyStats& latency() const { return latency_; }
   const LatencyStats& network_latency() const { return network_latency_; }
@@ -21,6 +26,13 @@ class TrafficStats : public DeliveryObserver {
   std::uint64_t window_packets() const { return window_packets_; }
   std::uint64_t total_payload_bytes() const { return total_bytes_; }  // every delivery so far
   Time last_delivery() const { return last_delivery_; }
+
+  // A run across MPI ranks (sim/core/rank_exchange.h): each rank saw its own destinations'
+  // deliveries; the run's figures are those of every rank's taken in (samples, sums, the latest).
+  void merge(const TrafficStats& other);
+  void encode(ByteWriter& w) const;
+  // The tallies of `w`'s bytes, over this one's window.
+  TrafficStats decoded(ByteReader& r) const;
 
  private:
   Time begin_, end_;

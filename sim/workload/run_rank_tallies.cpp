@@ -1,0 +1,113 @@
+// Before the collect phase (scenario_run_phases.h): the tallies each rank's modules keep, put
+// together across MPI ranks (rank_tallies.h) so that every rank computes results.json, classes.csv
+// and the fact tables from the whole run's.
+#include "sim/core/rank_event_codec.h"
+#include "sim/core/rank_exchange.h"
+#include "sim/workload/scenario_run_phases.h"
+#include "sim/workload/study_figures.h"
+
+namespace ibfsim {
+
+namespace {
+
+// This rank's tallies, in the shape every rank has.
+RankTallies own_tallies(const ScenarioRun& run) {
+  Fabric& fabric = *run.fabric;
+  const Partitioning& p = fabric.partitioning();
+  const auto nranks = static_cast<unsigned>(ranks::size()), me = static_cast<unsigned>(ranks::rank());
+  auto mine = [&](std::size_t n) { return ranks::rank_of_partition(p.part.at(n), p.parts, nranks) == me; };
+  RankTallies t;
+  t.traffic.push_back(*run.all_stats);
+  for (const TrafficStats& s : run.flow_stats) t.traffic.push_back(s);
+  t.generator_message_latency = run.observer->generator_message_latency;
+  t.generator_network_latency = run.observer->generator_network_latency;
+  t.sources = run.source_counts;
+  for (const FaultWatch& w : run.watches) {
+    t.last_before.push_back(w.last_before);
+    t.first_after.push_back(w.first_after);
+  }
+  // Only this rank's switches and SMAs have run: the others' figures are their initial ones.
+  for (std::size_t i = 0; i < run.faults.size(); ++i) {
+    const std::optional<Time> moved = fault_ar_moved(run, i);
+    t.ar_moved.push_back(moved.value_or(0));
+  }
+  const std::size_t nodes = fabric.topology().nodes.size();
+  t.m_key_violations.assign(nodes, 0);
+  for (std::size_t n = 0; n < nodes; ++n) {
+    const SmaShell* sma = fabric.hca_sma(n) ? static_cast<const SmaShell*>(fabric.hca_sma(n)) : fabric.switch_sma(n);
+    if (!sma || !mine(n)) continue;
+    for (const SmaPort& port : sma->state().ports) t.m_key_violations[n] += port.info.m_key_violations;
+  }
+  if (SubnetManager* sm = fabric.subnet_manager()) {
+    const std::optional<std::size_t> host = fabric.topology().find_node(run.sm_host);
+    IBFSIM_CHECK(host.has_value(), "the subnet manager's host is a node of the fabric");
+    if (mine(*host)) t.subnet_manager = subnet_manager_facts(run, *sm);
+  }
+  return t;
+}
+
+// Each verbs flow's results and summary line from the rank that ran it (its hosts' rank): the
+// figures it computed once, from its own counts, as one rank does.
+void take_in_verbs_results(ScenarioRun& run) {
+  if (run.verbs_flows.empty()) return;
+  const Partitioning& p = run.fabric->partitioning();
+  const auto nranks = static_cast<unsigned>(ranks::size()), me = static_cast<unsigned>(ranks::rank());
+  std::vector<std::uint8_t> mine;
+  ByteWriter w(mine);
+  for (std::size_t k = 0; k < run.verbs_flows.size(); ++k) {
+    const std::size_t node = *run.fabric->topology().find_node(run.verbs_flows[k]->spec().from);
+    if (ranks::rank_of_partition(p.part.at(node), p.parts, nranks) != me) continue;
+    const std::string results = run.verbs_flows[k]->results().dump(), summary = run.verbs_flows[k]->summary();
+    w.put(static_cast<std::uint64_t>(k));
+    w.bytes(std::vector<std::uint8_t>(results.begin(), results.end()));
+    w.bytes(std::vector<std::uint8_t>(summary.begin(), summary.end()));
+  }
+  run.verbs_results.assign(run.verbs_flows.size(), nullptr);
+  run.verbs_summaries.assign(run.verbs_flows.size(), std::string());
+  std::vector<bool> seen(run.verbs_flows.size(), false);
+  for (const auto& bytes : ranks::all_gather(mine)) {
+    ByteReader r(bytes);
+    while (!r.done()) {
+      const auto k = static_cast<std::size_t>(r.get<std::uint64_t>());
+      IBFSIM_CHECK(k < seen.size() && !seen[k], "a verbs flow's results from exactly one rank");
+      seen[k] = true;
+      const std::vector<std::uint8_t> results = r.bytes(), summary = r.bytes();
+      run.verbs_results[k] = nlohmann::json::parse(results.begin(), results.end());
+      run.verbs_summaries[k].assign(summary.begin(), summary.end());
+    }
+  }
+  for (std::size_t k = 0; k < seen.size(); ++k) IBFSIM_CHECK(seen[k], "a verbs flow's results from its rank");
+}
+
+}  // namespace
+
+void take_in_rank_tallies(ScenarioRun& run) {
+  run.source_counts.clear();
+  for (const auto& gens : run.flow_generators) run.source_counts.push_back(source_counts(gens));
+  if (!ranks::several()) return;
+  const RankTallies mine = own_tallies(run);
+  std::vector<RankTallies> per_rank;
+  for (const auto& bytes : ranks::all_gather(encode_rank_tallies(mine))) per_rank.push_back(decode_rank_tallies(bytes, mine));
+  RankTallies all = merge_rank_tallies(per_rank);
+  run.all_stats = all.traffic.front();
+  for (std::size_t k = 0; k < run.flow_stats.size(); ++k) run.flow_stats[k] = all.traffic.at(k + 1);
+  run.observer->generator_message_latency = all.generator_message_latency;
+  run.observer->generator_network_latency = all.generator_network_latency;
+  run.source_counts = all.sources;
+  for (std::size_t i = 0; i < run.watches.size(); ++i) {
+    run.watches[i].last_before = all.last_before.at(i);
+    run.watches[i].first_after = all.first_after.at(i);
+  }
+  run.ar_moved = all.ar_moved;
+  if (all.subnet_manager && all.subnet_manager->m_key) {
+    // Each node's violations from its own rank.
+    auto& v = all.subnet_manager->m_key->violations;
+    v.clear();
+    for (std::size_t n = 0; n < all.m_key_violations.size(); ++n)
+      if (all.m_key_violations[n]) v.emplace_back(run.fabric->topology().nodes[n].name, all.m_key_violations[n]);
+  }
+  run.sm_facts = all.subnet_manager;
+  take_in_verbs_results(run);
+}
+
+}  // namespace ibfsim
