@@ -398,4 +398,13 @@ void require_connected(const Topology& topo) {
                       name_list(topo, cut_off)));
 }
 
+const char* switch_kind_name(SwitchKind k) {
+  switch (k) {
+    case SwitchKind::kInfiniband: return "infiniband";
+    case SwitchKind::kEthernet: return "ethernet";
+    case SwitchKind::kUnstated: break;
+  }
+  return "";
+}
+
 }  // namespace ibfsim

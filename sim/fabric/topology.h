@@ -83,6 +83,11 @@ bool is_valid_data_vl_count(unsigned vls);  // 1, 2, 4, 8 or 15
 constexpr std::uint32_t kDefaultVl15Credits = 10;
 constexpr std::uint32_t kMinVl15Credits = 5;
 
+// What a switch is, as its topology entry says (`kind:`); unstated fits either fabric, a stated
+// kind must agree with the scenario's `fabric:` (checked where the scenario is read).
+enum class SwitchKind : std::uint8_t { kUnstated, kInfiniband, kEthernet };
+const char* switch_kind_name(SwitchKind k);  // "", "infiniband", "ethernet"
+
 struct TopoNode {
   std::string name;                  // unique; no '/' or whitespace (cables say "name/port")
   NodeType type = NodeType::kHca;
@@ -98,7 +103,9 @@ struct TopoNode {
   // always have every entry). Read them with enabled_speeds() / enabled_widths().
   std::vector<SpeedSet> port_speeds;
   std::vector<WidthSet> port_widths;
+  SwitchKind kind = SwitchKind::kUnstated;  // a switch's `kind:`
   SourceMark mark;
+  SourceMark kind_mark;  // where `kind:` was given
 
   SpeedSet enabled_speeds(unsigned port) const { return port_speeds.empty() ? kAllSpeeds : port_speeds.at(port); }
   WidthSet enabled_widths(unsigned port) const { return port_widths.empty() ? kAllWidths : port_widths.at(port); }

@@ -251,8 +251,15 @@ TopoNode read_node(const YamlValue& v, std::size_t index, std::size_t hca_extra_
   const std::string type_name = type.is_scalar() ? type.node().Scalar() : std::string();
   if (type_name == "switch") {
     n.type = NodeType::kSwitch;
-    m.check_no_unknown_keys({"name", "type", "guid", "ports", "latency", "buffer_credits", "vls", "vl15_buffer_credits",
-                             "speeds", "widths", "port_overrides"});
+    m.check_no_unknown_keys({"name", "type", "guid", "kind", "ports", "latency", "buffer_credits", "vls",
+                             "vl15_buffer_credits", "speeds", "widths", "port_overrides"});
+    if (auto k = m.find("kind")) {
+      const std::string kind = k->is_scalar() ? k->node().Scalar() : std::string();
+      if (kind == "infiniband") n.kind = SwitchKind::kInfiniband;
+      else if (kind == "ethernet") n.kind = SwitchKind::kEthernet;
+      else k->fail("a switch kind (infiniband or ethernet)");
+      n.kind_mark = mark_of(*k);
+    }
   } else if (type_name == "hca") {
     n.type = NodeType::kHca;
     m.check_no_unknown_keys({"name", "type", "guid", "ports", "buffer_credits", "vls", "vl15_buffer_credits", "speeds",

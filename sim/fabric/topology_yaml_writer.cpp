@@ -151,6 +151,7 @@ std::string write_topology_yaml(const Topology& topo, const std::string& comment
     e << YAML::Flow << YAML::BeginMap;
     e << YAML::Key << "name" << YAML::Value << n.name;
     e << YAML::Key << "type" << YAML::Value << node_type_name(n.type);
+    if (n.kind != SwitchKind::kUnstated) e << YAML::Key << "kind" << YAML::Value << switch_kind_name(n.kind);
     if (n.guid != default_guid(n.type, i, hca_extra_ports))
       e << YAML::Key << "guid" << YAML::Value << fmt::format("0x{:016x}", n.guid);
     if (n.type == NodeType::kHca) hca_extra_ports += n.num_ports - 1;

@@ -232,6 +232,14 @@ void parse_fabric_kind(const YamlMap& root, Scenario& s) {
     if (k == "roce") s.fabric = FabricKind::kRoce;
     else if (k != "infiniband") v->fail("infiniband or roce");
   }
+  // A topology that says what its switches are must say what the scenario runs.
+  const SwitchKind want = s.fabric == FabricKind::kRoce ? SwitchKind::kEthernet : SwitchKind::kInfiniband;
+  for (const TopoNode& n : s.topology.nodes)
+    if (n.type == NodeType::kSwitch && n.kind != SwitchKind::kUnstated && n.kind != want)
+      throw InputError(fmt::format("{}: expected a switch of kind {} (the scenario's fabric is {}), got {} of kind {}",
+                                   n.kind_mark.to_string(), switch_kind_name(want),
+                                   s.fabric == FabricKind::kRoce ? "roce" : "infiniband", n.name,
+                                   switch_kind_name(n.kind)));
   if (s.fabric != FabricKind::kRoce) {
     // One file may describe both fabrics (a sweep over `fabric`): the Ethernet settings wait unused.
     if (root.has("roce")) {

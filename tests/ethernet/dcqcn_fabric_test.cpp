@@ -164,7 +164,9 @@ struct RateSampler {
 // Their throughputs, over 1 ms windows from h1_2's start, come within 10 % of each other at the
 // end of the window this test asserts; the bottleneck queue stays bounded, nothing is dropped and
 // the bottleneck stays busy. (Within 10 % is reached, not kept: with these parameters the two
-// throughputs keep drifting apart and back by up to about 20 %, over milliseconds.)
+// throughputs keep drifting apart and back by up to about 20 %, over milliseconds, and still do
+// over 100 ms: isolated CNPs, about one per millisecond per flow, are undone by fast recovery
+// (dcqcn_test.cpp, "an isolated cut is undone"), so nothing pulls the rates together; docs/scenario.md.)
 TEST_CASE("DCQCN on RoCE HCAs: two flows into one receiver converge to within 10 % of equal rates",
           "[ethernet][roce][dcqcn][long]") {
   init_time_resolution();

@@ -158,6 +158,34 @@ TEST_CASE("DCQCN reaction point: cuts stop at the minimum rate, and rate_on_firs
   CHECK(rp.counters().cuts == 3);
 }
 
+// Why two flows that each get an isolated CNP now and then do not converge (dcqcn_fabric_test.cpp):
+// a cut sets RT to the rate before it, and fast recovery (F timer periods) brings RC back to within
+// 1/2^F of RT, so an isolated CNP leaves no lasting decrease. Only a CNP during the fast recovery
+// of the one before (CNPs every N < T, sustained congestion) lowers RT, and the cut sticks.
+TEST_CASE("DCQCN reaction point: an isolated cut is undone by fast recovery, a repeated one sticks",
+          "[ethernet][dcqcn]") {
+  const DcqcnConfig c;
+  const auto recover = [&](DcqcnReactionPoint& rp) {
+    for (int i = 0; i < 5; ++i) REQUIRE(rp.on_increase_timer(rp.increase_deadline()));
+    CHECK(rp.timer_stage() == 5);
+  };
+  DcqcnReactionPoint once(c, kLine);
+  CHECK(once.on_cnp(0));
+  recover(once);
+  CHECK(once.rate_bps() == 98'437'500'000);  // 100 - 50 / 32 Gb/s: back within 1/32 of the line
+  CHECK(once.target_bps() == kLine);
+
+  DcqcnReactionPoint twice(c, kLine);
+  CHECK(twice.on_cnp(0));
+  CHECK(twice.on_cnp(50 * kUs));  // the notification point's interval later, before the timer's 55 us
+  CHECK(twice.target_bps() == 50'000'000'000);
+  CHECK(twice.rate_bps() == 25'000'000'000);  // alpha is still 1
+  CHECK(twice.increase_deadline() == 105 * kUs);
+  recover(twice);
+  CHECK(twice.rate_bps() == 49'218'750'000);  // 50 - 25 / 32 Gb/s: the second cut stuck
+  CHECK(twice.target_bps() == 50'000'000'000);
+}
+
 TEST_CASE("DCQCN notification point: at most one CNP per QP every N", "[ethernet][dcqcn]") {
   DcqcnNotificationPoint np(50 * kUs);
   CHECK(np.on_ce_marked(0x100, 3 * kUs));

@@ -150,7 +150,7 @@ TEST_CASE("overrides given with --set apply to a loaded topology", "[fabric][top
 
 TEST_CASE("topology error: unknown key", "[fabric][topology]") {
   CHECK(topology_error("nodes:\n  - {name: sw1, type: switch, prots: 36}\n") ==
-        "t.yaml:2:31: expected one of the keys name, type, guid, ports, latency, buffer_credits, vls, "
+        "t.yaml:2:31: expected one of the keys name, type, guid, kind, ports, latency, buffer_credits, vls, "
         "vl15_buffer_credits, speeds, widths, port_overrides, got unknown key 'prots'");
   CHECK(topology_error("nodes:\n  - {name: h1, type: hca, latency: 5ns}\n") ==
         "t.yaml:2:27: expected one of the keys name, type, guid, ports, buffer_credits, vls, vl15_buffer_credits, "
@@ -159,6 +159,29 @@ TEST_CASE("topology error: unknown key", "[fabric][topology]") {
         "t.yaml:2:10: expected one of the keys speed, width, length, fec, got unknown key 'sped'");
   CHECK(topology_error("node:\n  - {name: h1, type: hca}\n") ==
         "t.yaml:1:1: expected one of the keys defaults, nodes, cables, generate, servers, got unknown key 'node'");
+}
+
+// A switch may say which fabric it belongs to (kind: infiniband or ethernet; the scenario checks it
+// against `fabric:`, tests/scenarios/roce_scenario_test.cpp); HCAs have no kind.
+TEST_CASE("a switch's kind: infiniband, ethernet or unstated, and where it was given", "[fabric][topology]") {
+  const Topology t = parse_topology(YAML::Load("nodes:\n  - {name: sw1, type: switch, kind: ethernet}\n"
+                                               "  - {name: sw2, type: switch, kind: infiniband}\n"
+                                               "  - {name: sw3, type: switch}\n"
+                                               "  - {name: h1, type: hca}\n"
+                                               "  - {name: h2, type: hca}\n"
+                                               "  - {name: h3, type: hca}\n"
+                                               "cables:\n  - {from: h1/1, to: sw1/1}\n  - {from: h2/1, to: sw2/1}\n"
+                                               "  - {from: h3/1, to: sw3/1}\n"),
+                                    "t.yaml");
+  CHECK(t.nodes[0].kind == SwitchKind::kEthernet);
+  CHECK(t.nodes[0].kind_mark.to_string() == "t.yaml:2:37");
+  CHECK(t.nodes[1].kind == SwitchKind::kInfiniband);
+  CHECK(t.nodes[2].kind == SwitchKind::kUnstated);
+  CHECK(topology_error("nodes:\n  - {name: sw1, type: switch, kind: roce}\n") ==
+        "t.yaml:2:37: expected a switch kind (infiniband or ethernet), got 'roce'");
+  CHECK(topology_error("nodes:\n  - {name: h1, type: hca, kind: ethernet}\n") ==
+        "t.yaml:2:27: expected one of the keys name, type, guid, ports, buffer_credits, vls, vl15_buffer_credits, "
+        "speeds, widths, port_overrides, got unknown key 'kind'");
 }
 
 TEST_CASE("topology error: wrong type", "[fabric][topology]") {

@@ -132,3 +132,38 @@ TEST_CASE("fabric: roce refuses threads, link packets, packet logs and time seri
   out = rejected("time_series", kRoceFlow + "outputs: {time_series: {interval: 1us}}\n", p);
   CHECK(has(out, p + ":5:24: expected no time series (not on RoCE yet) with fabric: roce"));
 }
+
+// A topology whose switches say what they are (`kind:`) must agree with the scenario's `fabric:`:
+// otherwise an error at the switch's `kind:` naming both, exit 2; a switch that says nothing fits
+// either fabric, and one that agrees runs.
+TEST_CASE("a topology switch's kind must agree with fabric:, located at its kind", "[scenarios][input][roce]") {
+  const std::string dir = scratch_dir("roce_bad_switch_kind");
+  const std::string topo = dir + "/t.yaml";
+  std::ofstream(topo) << "nodes:\n"
+                         "  - {name: sw1, type: switch, kind: ethernet}\n"
+                         "  - {name: sw2, type: switch}\n"
+                         "  - {name: h1, type: hca}\n"
+                         "  - {name: h2, type: hca}\n"
+                         "cables:\n"
+                         "  - {from: h1/1, to: sw1/1}\n"
+                         "  - {from: sw1/2, to: sw2/1}\n"
+                         "  - {from: sw2/2, to: h2/1}\n";
+  const std::string scenario = dir + "/s.yaml";
+  std::ofstream(scenario) << "topology: " << topo << "\n" << kRoceFlow;
+  const CommandResult ib = run_ibfsim("run " + scenario + " -o " + dir + "/ib --set fabric=infiniband");
+  INFO(ib.output);
+  CHECK(ib.exit_code == 2);
+  CHECK(has(ib.output, topo + ":2:37: expected a switch of kind infiniband (the scenario's fabric is infiniband), "
+                                    "got sw1 of kind ethernet"));
+  const CommandResult roce = run_ibfsim("run " + scenario + " -o " + dir + "/roce");
+  INFO(roce.output);
+  CHECK(roce.exit_code == 0);
+  std::string text = read_file(topo);
+  text.replace(text.find("kind: ethernet"), 14, "kind: infiniband");
+  std::ofstream(topo) << text;
+  const CommandResult bad = run_ibfsim("run " + scenario + " -o " + dir + "/bad");
+  INFO(bad.output);
+  CHECK(bad.exit_code == 2);
+  CHECK(has(bad.output, topo + ":2:37: expected a switch of kind ethernet (the scenario's fabric is roce), "
+                                     "got sw1 of kind infiniband"));
+}
