@@ -81,7 +81,8 @@ std::uint64_t NcclCollective::error_completions() const {
 void NcclCollective::setup(Time begin, NcclCollective* after) {
   begin_ = begin;
   if (spec_.algorithm == NcclAlgorithm::kSharp) {
-    sharp_ = std::make_unique<SharpAllreduce>(spec_, fabric_, owner_, nodes_, [this](bool last) {
+    IBFSIM_CHECK(sharp_manager_ != nullptr, "collective: algorithm sharp without an aggregation manager");
+    sharp_ = std::make_unique<SharpAllreduce>(spec_, fabric_, owner_, nodes_, *sharp_manager_, [this](bool last) {
       const Time now = ScheduledModule::now();
       Hca* first = fabric_.hca(nodes_.front());
       if (!last) return first->schedule<&NcclCollective::size_starts>(now, this);
@@ -451,7 +452,8 @@ void set_nccl_timing(NcclResultRow& row, double elapsed_fs_sum, std::size_t rank
   row.busbw_gbps = row.algbw_gbps * bus_factor;
 }
 
-std::string nccl_tests_table(const NcclCollectiveSpec& spec, const std::vector<NcclResultRow>& rows, bool done) {
+std::string nccl_tests_table(const NcclCollectiveSpec& spec, const std::vector<NcclResultRow>& rows, bool done,
+                             const std::string& note) {
   const bool reduces = spec.op == NcclOp::kAllReduce || spec.op == NcclOp::kReduceScatter;
   const int root = spec.op == NcclOp::kBroadcast ? static_cast<int>(spec.root) : -1;
   std::string s =
@@ -460,6 +462,7 @@ std::string nccl_tests_table(const NcclCollectiveSpec& spec, const std::vector<N
                         nccl_op_name(spec.op), spec.ranks.size(), sharp_operation_bytes(spec))
           : fmt::format("# {}: {} {}, {} ranks, {} channels, chunk {} B\n", spec.name, nccl_op_name(spec.op),
                         nccl_algorithm_name(spec.algorithm), spec.ranks.size(), spec.channels, spec.chunk_size);
+  s += note;
   s += fmt::format("#{:>62}{}\n", "", "out-of-place");
   s += fmt::format("# {:>10}  {:>12}  {:>8}  {:>6}  {:>6}  {:>7}  {:>6}  {:>6}  {:>6}\n", "size", "count", "type",
                    "redop", "root", "time", "algbw", "busbw", "#wrong");

@@ -127,12 +127,14 @@ NcclCollectiveSpec parse_one(const YamlValue& item, const Scenario& s) {
   if (auto v = m.find("sharp")) {
     if (c.algorithm != NcclAlgorithm::kSharp) v->fail("no sharp settings (algorithm: sharp has them)", "sharp");
     const YamlMap sm = v->as_map();
-    sm.check_no_unknown_keys({"latency", "bandwidth", "max_operations", "buffer"});
+    sm.check_no_unknown_keys({"latency", "bandwidth", "max_operations", "buffer", "mad_latency", "max_trees"});
     c.sharp.latency = sm.duration("latency", c.sharp.latency);
     if (auto b = sm.find("bandwidth")) c.sharp.bandwidth_gbps = b->as_double(0, 1e6);
     c.sharp.max_operations = sm.optional_in_range<std::uint32_t>("max_operations", c.sharp.max_operations, 1, 65536);
     if (auto b = sm.find("buffer")) c.sharp.buffer_bytes = static_cast<std::uint32_t>(byte_count(*b, 64));
     if (c.sharp.buffer_bytes > (1u << 20)) sm.get("buffer").fail("a buffer of 64 B to 1M", std::to_string(c.sharp.buffer_bytes));
+    c.sharp.mad_latency = sm.duration("mad_latency", c.sharp.mad_latency);
+    c.sharp.max_trees = sm.optional_in_range<std::uint32_t>("max_trees", c.sharp.max_trees, 1, 255);
   }
   if (c.algorithm == NcclAlgorithm::kSharp) {
     // SHARP streams operations of min(mtu, sharp.buffer) bytes to the switches, which reduce: a
@@ -190,7 +192,8 @@ std::vector<NcclCollectiveSpec> parse_collectives(const std::vector<YamlValue>& 
     for (const NcclCollectiveSpec& other : out)
       if (c.algorithm == NcclAlgorithm::kSharp && other.algorithm == NcclAlgorithm::kSharp &&
           (c.sharp.latency != other.sharp.latency || c.sharp.bandwidth_gbps != other.sharp.bandwidth_gbps ||
-           c.sharp.max_operations != other.sharp.max_operations || c.sharp.buffer_bytes != other.sharp.buffer_bytes)) {
+           c.sharp.max_operations != other.sharp.max_operations || c.sharp.buffer_bytes != other.sharp.buffer_bytes ||
+           c.sharp.mad_latency != other.sharp.mad_latency || c.sharp.max_trees != other.sharp.max_trees)) {
         const YamlMap m = item.as_map();
         (m.has("sharp") ? m.get("sharp") : item)
             .fail("the same sharp settings as '" + other.name + "' (they are the switches' aggregation nodes)",

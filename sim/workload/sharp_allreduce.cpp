@@ -4,10 +4,13 @@
 #include <cmath>
 #include <cstring>
 
+#include <fmt/format.h>
+
 #include "sim/core/error.h"
 #include "sim/network/grh.h"
 #include "sim/transport/sharp/sharp_reduction.h"
 #include "sim/workload/nccl_collective.h"
+#include "sim/workload/sharp_aggregation_manager.h"
 
 namespace ibfsim {
 
@@ -42,8 +45,9 @@ std::uint32_t sharp_operation_bytes(const NcclCollectiveSpec& spec) {
 }
 
 SharpAllreduce::SharpAllreduce(const NcclCollectiveSpec& spec, Fabric& fabric, VerbsFlowOwner& owner,
-                               std::vector<std::size_t> nodes, std::function<void(bool)> size_done)
-    : spec_(spec), fabric_(fabric), owner_(owner), nodes_(std::move(nodes)), size_done_(std::move(size_done)),
+                               std::vector<std::size_t> nodes, SharpAggregationManager& manager,
+                               std::function<void(bool)> size_done)
+    : spec_(spec), fabric_(fabric), owner_(owner), nodes_(std::move(nodes)), manager_(manager), size_done_(std::move(size_done)),
       sizes_(spec.sizes()), rows_(std::make_unique<std::vector<NcclResultRow>>()) {}
 
 SharpAllreduce::~SharpAllreduce() = default;
@@ -51,8 +55,6 @@ SharpAllreduce::~SharpAllreduce() = default;
 const std::vector<NcclResultRow>& SharpAllreduce::rows() const { return *rows_; }
 
 void SharpAllreduce::setup() {
-  tree_ = aggregation_tree(fabric_.topology(), nodes_);
-  tree_id_ = fabric_.next_aggregation_tree();
   chunk_ = sharp_operation_bytes(spec_);
   std::uint64_t largest = 0;
   for (std::uint64_t s : sizes_) largest = std::max(largest, s);
@@ -102,34 +104,44 @@ void SharpAllreduce::setup() {
       wr.sg_list.push_back({rank->recv_buf + k * (kGrhBytes + chunk_), static_cast<std::uint32_t>(kGrhBytes + chunk_), rank->recv_mr.lkey});
       IBFSIM_CHECK(h.post_recv(*rank->qp, wr) == 0, "sharp: post_recv refused");
     }
+    data_checked_ = h.carry_payload();
+    ranks_.push_back(std::move(rank));
+  }
+}
+
+void SharpAllreduce::job_answered(const SharpJobOutcome& o) {
+  setup_time_ = o.answered - o.requested;
+  setup_mads_ = o.mads;
+  if (!o.ready) {
+    refused_ = true;
+    refused_by_ = o.refused_by;
+    size_done_(true);
+    return;
+  }
+  ready_ = true;
+  tree_ = o.tree;
+  tree_id_ = o.tree_id;
+  for (std::uint32_t r = 0; r < ranks_.size(); ++r) {
+    Rank& rank = *ranks_[r];
     ibv_ah_attr ah;
     ah.dlid = fabric_.switch_at(tree_.nodes[tree_.leaf_of_host[r]].node)->lid();
     ah.sl = spec_.sl;
     ah.port_num = 1;
-    rank->leaf = h.create_ah(rank->pd, ah);
-    IBFSIM_CHECK(rank->leaf != 0, "sharp: ibv_create_ah refused");
-    data_checked_ = h.carry_payload();
-    ranks_.push_back(std::move(rank));
+    rank.leaf = rank.hca->create_ah(rank.pd, ah);
+    IBFSIM_CHECK(rank.leaf != 0, "sharp: ibv_create_ah refused");
   }
-  program_tree(tree_id_);
+  start_size();
 }
 
-// Every tree switch's node learns its children and its parent (bring-up: no simulated time).
-void SharpAllreduce::program_tree(std::uint8_t id) {
-  for (const AggregationTreeNode& n : tree_.nodes) {
-    AggregationGroupSetup g;
-    g.tree = id;
-    g.op = SharpOp::kSum;
-    g.type = spec_.sharp_type;
-    g.sl = spec_.sl;
-    for (std::size_t c : n.children) g.children.push_back({fabric_.switch_at(tree_.nodes[c].node)->lid(), kAggregationQpn});
-    for (std::size_t host : n.hosts) {
-      const auto r = static_cast<std::uint32_t>(std::find(nodes_.begin(), nodes_.end(), host) - nodes_.begin());
-      g.children.push_back({ranks_[r]->hca->lid(), ranks_[r]->qp->qpn()});
-    }
-    if (n.parent != kNoTreeNode) g.parent = fabric_.switch_at(tree_.nodes[n.parent].node)->lid();
-    fabric_.aggregation_node(n.node, spec_.sharp).configure(g);
-  }
+std::string SharpAllreduce::setup_note() const {
+  const std::string am = fabric_.topology().nodes[manager_.host()].name;
+  if (refused_)
+    return fmt::format("# {}: REFUSED: {} holds sharp.max_trees ({}) trees already; the aggregation manager on {} "
+                       "could not set up the job's tree and the collective did not run\n",
+                       spec_.name, refused_by_, spec_.sharp.max_trees, am);
+  if (!ready_) return fmt::format("# {}: the aggregation manager on {} has not set up the tree\n", spec_.name, am);
+  return fmt::format("# {}: tree {} of {} switches set up by the aggregation manager on {} in {:.6f} us, {} MADs\n",
+                     spec_.name, tree_id_, tree_.nodes.size(), am, static_cast<double>(setup_time_) / 1e9, setup_mads_);
 }
 
 // Rank r's buffer: element i is r + 1 + i mod 5 (small integers: every sum is exact in each type).
@@ -151,6 +163,21 @@ void SharpAllreduce::fill(std::uint32_t r) {
 }
 
 void SharpAllreduce::start_size() {
+  if (!ready_) {
+    // The job's first start: the AM sets its tree up first (in band); the size starts after.
+    if (requested_) return;
+    requested_ = true;
+    SharpJobRequest job;
+    job.name = spec_.name;
+    job.hosts = nodes_;
+    for (const auto& rank : ranks_) job.endpoints.push_back({rank->hca->lid(), rank->qp->qpn()});
+    job.op = SharpOp::kSum;
+    job.type = spec_.sharp_type;
+    job.sl = spec_.sl;
+    job.config = spec_.sharp;
+    manager_.request(job, [this](const SharpJobOutcome& o) { job_answered(o); });
+    return;
+  }
   size_ = nccl_round_size(spec_.plan(), sizes_[size_index_]);
   chunks_ = static_cast<std::uint32_t>(std::max<std::uint64_t>(1, (size_ + chunk_ - 1) / chunk_));
   total_iterations_ = spec_.warmup_iterations + spec_.iterations;
