@@ -475,7 +475,7 @@ std::string nccl_tests_table(const NcclCollectiveSpec& spec, const std::vector<N
                              : r.time_us >= 100 ? fmt::format("{:7.1f}", r.time_us)
                                                 : fmt::format("{:7.2f}", r.time_us);
     s += fmt::format("{:>12}  {:>12}  {:>8}  {:>6}  {:>6}  {}  {:6.2f}  {:6.2f}  {:>6}\n", r.size_bytes, r.count,
-                     spec.datatype, reduces ? "sum" : "none", root, time, r.algbw_gbps, r.busbw_gbps,
+                     spec.datatype, reduces ? sharp_op_name(spec.redop) : "none", root, time, r.algbw_gbps, r.busbw_gbps,
                      r.wrong ? std::to_string(*r.wrong) : std::string("N/A"));
     bus_sum += r.busbw_gbps;
   }

@@ -74,7 +74,7 @@ NcclCollectiveSpec parse_one(const YamlValue& item, const Scenario& s) {
   const YamlMap m = item.as_map();
   m.check_no_unknown_keys({"name", "ranks", "op", "algorithm", "channels", "chunk_size", "min_bytes", "max_bytes",
                            "factor", "iterations", "warmup_iterations", "datatype", "root", "reduce_bandwidth", "sl",
-                           "mtu", "sharp"});
+                           "mtu", "sharp", "redop"});
   NcclCollectiveSpec c;
   c.op = parse_op(m.get("op"));
   if (auto v = m.find("algorithm")) c.algorithm = parse_algorithm(*v, c.op);
@@ -95,6 +95,15 @@ NcclCollectiveSpec parse_one(const YamlValue& item, const Scenario& s) {
     for (std::size_t n : s.topology.hcas()) c.ranks.push_back(s.topology.nodes[n].name);
   }
   c.channels = m.optional_in_range<std::uint32_t>("channels", c.channels, 1, 64);
+  if (auto v = m.find("redop")) {
+    if (c.op != NcclOp::kAllReduce && c.op != NcclOp::kReduceScatter)
+      v->fail(std::string("no redop with op: ") + nccl_op_name(c.op) + " (only allreduce and reducescatter reduce)",
+              "redop");
+    const std::string name = v->as<std::string>();
+    const auto op = sharp_op_from_name(name);
+    if (!op) v->fail("sum, min or max", "'" + name + "'");
+    c.redop = *op;
+  }
   if (auto v = m.find("datatype")) {
     const std::string t = v->as<std::string>();
     bool found = false;

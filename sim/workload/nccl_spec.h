@@ -37,6 +37,9 @@ struct NcclCollectiveSpec {
   // they reduce (from datatype: int32, float, half).
   AggregationNodeConfig sharp;
   SharpType sharp_type = SharpType::kFloat32;
+  // nccl-tests' `-o`, `redop` in its table: what allreduce and reducescatter reduce with (sum, min,
+  // max). SHARP's nodes compute it; ring and tree carry no values, so there it only names the column.
+  SharpOp redop = SharpOp::kSum;
   // The scenario's `intra_node:`: transfers between two HCAs of one server (Topology::servers) go
   // over it instead of InfiniBand.
   IntraNodeSpec intra_node;

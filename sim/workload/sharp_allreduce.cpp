@@ -11,6 +11,7 @@
 #include "sim/transport/sharp/sharp_reduction.h"
 #include "sim/workload/nccl_collective.h"
 #include "sim/workload/sharp_aggregation_manager.h"
+#include "sim/workload/sharp_data_check.h"
 
 namespace ibfsim {
 
@@ -144,22 +145,10 @@ std::string SharpAllreduce::setup_note() const {
                      spec_.name, tree_id_, tree_.nodes.size(), am, static_cast<double>(setup_time_) / 1e9, setup_mads_);
 }
 
-// Rank r's buffer: element i is r + 1 + i mod 5 (small integers: every sum is exact in each type).
+// Rank r's buffer: sharp_data_check.h's values.
 void SharpAllreduce::fill(std::uint32_t r) {
   Rank& rank = *ranks_[r];
-  std::uint8_t* b = rank.hca->memory().bytes(rank.send_buf, size_);
-  const std::uint64_t n = size_ / spec_.type_bytes;
-  for (std::uint64_t i = 0; i < n; ++i) {
-    const auto v = static_cast<std::int32_t>(r + 1 + i % 5);
-    std::uint32_t w;
-    if (spec_.sharp_type == SharpType::kInt32) w = static_cast<std::uint32_t>(v);
-    else if (spec_.sharp_type == SharpType::kFloat32) {
-      const auto f = static_cast<float>(v);
-      std::memcpy(&w, &f, 4);
-    }
-    else w = float_to_half(static_cast<float>(v));
-    for (std::uint32_t k = 0; k < spec_.type_bytes; ++k) b[i * spec_.type_bytes + k] = static_cast<std::uint8_t>(w >> (8 * k));
-  }
+  sharp_fill_values(spec_.sharp_type, r, 0, size_ / spec_.type_bytes, rank.hca->memory().bytes(rank.send_buf, size_));
 }
 
 void SharpAllreduce::start_size() {
@@ -171,7 +160,7 @@ void SharpAllreduce::start_size() {
     job.name = spec_.name;
     job.hosts = nodes_;
     for (const auto& rank : ranks_) job.endpoints.push_back({rank->hca->lid(), rank->qp->qpn()});
-    job.op = SharpOp::kSum;
+    job.op = spec_.redop;
     job.type = spec_.sharp_type;
     job.sl = spec_.sl;
     job.config = spec_.sharp;
@@ -261,28 +250,13 @@ void SharpAllreduce::on_recv_completion(std::uint32_t r, const ibv_wc& wc) {
   owner_.flow_progress();
 }
 
-// Every element of chunk c is sum over ranks q of (q + 1 + i mod 5) = n(n+1)/2 + n (i mod 5).
+// Every element of chunk c against the exact reduction (sharp_data_check.h).
 void SharpAllreduce::check_result(std::uint32_t r, std::uint32_t chunk, std::uint64_t addr) {
   const std::uint64_t off = std::uint64_t{chunk} * chunk_;
   const std::uint64_t bytes = std::min<std::uint64_t>(chunk_, size_ - std::min(size_, off));
   const std::uint8_t* b = ranks_[r]->hca->memory().bytes(addr, std::max<std::uint64_t>(bytes, 1));
-  const std::uint64_t n = ranks_.size();
-  for (std::uint64_t k = 0; k < bytes / spec_.type_bytes; ++k) {
-    const std::uint64_t i = off / spec_.type_bytes + k;
-    const auto expect = static_cast<std::int64_t>(n * (n + 1) / 2 + n * (i % 5));
-    std::uint32_t w = 0;
-    for (std::uint32_t j = 0; j < spec_.type_bytes; ++j) w |= std::uint32_t{b[k * spec_.type_bytes + j]} << (8 * j);
-    double got;
-    if (spec_.sharp_type == SharpType::kInt32) got = static_cast<std::int32_t>(w);
-    else if (spec_.sharp_type == SharpType::kFloat32) {
-      float f;
-      std::memcpy(&f, &w, 4);
-      got = f;
-    } else {
-      got = half_to_float(static_cast<std::uint16_t>(w));
-    }
-    if (got != static_cast<double>(expect)) ++wrong_;
-  }
+  wrong_ += sharp_count_wrong(spec_.redop, spec_.sharp_type, ranks_.size(), off / spec_.type_bytes, b,
+                              bytes / spec_.type_bytes);
 }
 
 void SharpAllreduce::check_iteration_done(std::uint32_t r) {

@@ -15,7 +15,8 @@
 // unacknowledged by their send completions, and is done once every chunk's result has come back
 // (its receive completion). Timing and the barrier are nccl-tests' as for ring and tree
 // (nccl_collective.h). With outputs.data_check the chunks carry values (rank r's element i is
-// r + 1 + i mod 5) and every result element is checked against the exact sum: #wrong.
+// r + 1 + i mod 5, sharp_data_check.h) and every result element is checked against the exact
+// reduction by the collective's redop (sum, min, max): #wrong.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -52,7 +53,7 @@ class SharpAllreduce {
   void start_size();  // the next size (the first after setup)
   const std::vector<NcclResultRow>& rows() const;
   std::uint64_t error_completions() const { return error_completions_; }
-  std::uint64_t wrong() const { return wrong_; }          // result elements that were not the exact sum
+  std::uint64_t wrong() const { return wrong_; }          // result elements that were not the exact reduction
   bool data_checked() const { return data_checked_; }
   const AggregationTree& tree() const { return tree_; }
   std::uint32_t chunk_bytes() const { return chunk_; }

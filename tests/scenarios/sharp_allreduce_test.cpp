@@ -27,6 +27,7 @@
 #include <vector>
 
 #include <filesystem>
+#include <map>
 #include <set>
 
 #include <nlohmann/json.hpp>
@@ -270,4 +271,43 @@ collectives:
   const Run bad = run("bad_trees", "collectives:\n  - {op: allreduce, algorithm: sharp, sharp: {max_trees: 0}}\n", 2);
   CHECK(bad.output.find("s.yaml:4:") != std::string::npos);
   CHECK(bad.output.find("s.yaml:4:58: expected an integer in 1..255, got '0'") != std::string::npos);
+}
+
+TEST_CASE("sharp: redop min and max over int32 and half are exact, and the table shows the redop",
+          "[scenarios][collectives][sharp]") {
+  const Run r = run("redop", R"(
+outputs: {data_check: true}
+collectives:
+  - {name: min_int, op: allreduce, algorithm: sharp, redop: min, min_bytes: 4K, max_bytes: 16K, factor: 4,
+     warmup_iterations: 0, iterations: 1, datatype: int32}
+  - {name: max_int, op: allreduce, algorithm: sharp, redop: max, min_bytes: 4K, max_bytes: 16K, factor: 4,
+     warmup_iterations: 0, iterations: 1, datatype: int32}
+  - {name: min_half, op: allreduce, algorithm: sharp, redop: min, min_bytes: 4K, max_bytes: 4K,
+     warmup_iterations: 0, iterations: 1, datatype: half}
+  - {name: max_half, op: allreduce, algorithm: sharp, redop: max, min_bytes: 4K, max_bytes: 4K,
+     warmup_iterations: 0, iterations: 1, datatype: half}
+)");
+  // nccl-tests' row: size, count, type, redop, root, time, algbw, busbw, #wrong (0: every element exact).
+  std::istringstream out(r.output);
+  std::string line;
+  std::map<std::string, int> rows;
+  while (std::getline(out, line)) {
+    std::istringstream l(line);
+    std::vector<std::string> f;
+    std::string w;
+    while (l >> w) f.push_back(w);
+    if (f.size() != 9 || (f[3] != "min" && f[3] != "max")) continue;
+    CHECK(f[8] == "0");
+    ++rows[f[2] + " " + f[3]];
+  }
+  CHECK(rows["int32 min"] == 2);
+  CHECK(rows["int32 max"] == 2);
+  CHECK(rows["half min"] == 1);
+  CHECK(rows["half max"] == 1);
+  // redop only where the collective reduces, and only sum, min or max.
+  Run bad = run("bad_redop", "collectives:\n  - {op: allreduce, algorithm: sharp, redop: prod}\n", 2);
+  CHECK(bad.output.find("s.yaml:4:") != std::string::npos);
+  CHECK(bad.output.find("expected sum, min or max, got 'prod'") != std::string::npos);
+  bad = run("bad_redop_op", "collectives:\n  - {op: allgather, redop: max}\n", 2);
+  CHECK(bad.output.find("only allreduce and reducescatter reduce") != std::string::npos);
 }
