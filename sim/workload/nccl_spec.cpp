@@ -136,7 +136,7 @@ NcclCollectiveSpec parse_one(const YamlValue& item, const Scenario& s) {
   if (auto v = m.find("sharp")) {
     if (c.algorithm != NcclAlgorithm::kSharp) v->fail("no sharp settings (algorithm: sharp has them)", "sharp");
     const YamlMap sm = v->as_map();
-    sm.check_no_unknown_keys({"latency", "bandwidth", "max_operations", "buffer", "mad_latency", "max_trees"});
+    sm.check_no_unknown_keys({"latency", "bandwidth", "max_operations", "buffer", "mad_latency", "max_trees", "timeout"});
     c.sharp.latency = sm.duration("latency", c.sharp.latency);
     if (auto b = sm.find("bandwidth")) c.sharp.bandwidth_gbps = b->as_double(0, 1e6);
     c.sharp.max_operations = sm.optional_in_range<std::uint32_t>("max_operations", c.sharp.max_operations, 1, 65536);
@@ -144,6 +144,8 @@ NcclCollectiveSpec parse_one(const YamlValue& item, const Scenario& s) {
     if (c.sharp.buffer_bytes > (1u << 20)) sm.get("buffer").fail("a buffer of 64 B to 1M", std::to_string(c.sharp.buffer_bytes));
     c.sharp.mad_latency = sm.duration("mad_latency", c.sharp.mad_latency);
     c.sharp.max_trees = sm.optional_in_range<std::uint32_t>("max_trees", c.sharp.max_trees, 1, 255);
+    c.sharp_timeout = sm.duration("timeout", c.sharp_timeout);
+    if (c.sharp_timeout <= 0) sm.get("timeout").fail("a timeout above 0", "0");
   }
   if (c.algorithm == NcclAlgorithm::kSharp) {
     // SHARP streams operations of min(mtu, sharp.buffer) bytes to the switches, which reduce: a

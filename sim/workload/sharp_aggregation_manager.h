@@ -57,6 +57,7 @@ struct SharpJobOutcome {
 
 struct SharpManagerStats {
   std::uint64_t jobs = 0, jobs_refused = 0, mads_sent = 0, mads_answered = 0;
+  std::uint64_t jobs_failed = 0;  // jobs whose ranks gave up on a lost operation (sharp.timeout)
   Time setup_time = 0;  // summed over the jobs answered
 };
 
@@ -70,6 +71,8 @@ class SharpAggregationManager : public GsiClient {
   // is called when the last answer is in.
   void request(const SharpJobRequest& job, std::function<void(const SharpJobOutcome&)> done);
   void on_gsi_answer(const ReceivedGmp& gmp, PortNum port) override;
+  // A job's ranks report that it failed (an operation timed out); counted.
+  void job_failed() { ++stats_.jobs_failed; }
 
  private:
   struct Job {

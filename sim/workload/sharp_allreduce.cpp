@@ -39,6 +39,9 @@ struct SharpAllreduce::Rank {
   std::uint32_t outstanding = 0;  // SENDs posted, not completed
   bool waiting = true;            // at the barrier (or before the first size)
   Time end = 0;
+  std::vector<std::uint8_t> got;  // per chunk of `iter`: its result is in
+  Time last_result = 0;           // when it last had a result (or began waiting for some)
+  bool armed = false;             // its deadline event is pending
 };
 
 std::uint32_t sharp_operation_bytes(const NcclCollectiveSpec& spec) {
@@ -140,6 +143,9 @@ std::string SharpAllreduce::setup_note() const {
     return fmt::format("# {}: REFUSED: {} holds sharp.max_trees ({}) trees already; the aggregation manager on {} "
                        "could not set up the job's tree and the collective did not run\n",
                        spec_.name, refused_by_, spec_.sharp.max_trees, am);
+  if (failed())
+    return fmt::format("# {}: tree {} set up in {:.6f} us, {} MADs; FAILED: {}; the collective ended there\n", spec_.name,
+                       tree_id_, static_cast<double>(setup_time_) / 1e9, setup_mads_, failure_);
   if (!ready_) return fmt::format("# {}: the aggregation manager on {} has not set up the tree\n", spec_.name, am);
   return fmt::format("# {}: tree {} of {} switches set up by the aggregation manager on {} in {:.6f} us, {} MADs\n",
                      spec_.name, tree_id_, tree_.nodes.size(), am, static_cast<double>(setup_time_) / 1e9, setup_mads_);
@@ -186,7 +192,35 @@ void SharpAllreduce::start_iteration(std::uint32_t r) {
   rank.waiting = false;
   rank.next = 0;
   rank.have = 0;
+  rank.got.assign(chunks_, 0);
+  rank.last_result = ScheduledModule::now();
+  arm(r);
   pump(r);
+}
+
+// One pending deadline per rank, pushed on by results as they come (not one event per result).
+void SharpAllreduce::arm(std::uint32_t r) {
+  Rank& rank = *ranks_[r];
+  if (rank.armed) return;
+  rank.armed = true;
+  rank.hca->schedule<&SharpAllreduce::deadline>(rank.last_result + spec_.sharp_timeout, this, RankRef{r});
+}
+
+void SharpAllreduce::deadline(RankRef ref) {
+  Rank& rank = *ranks_[ref.rank];
+  rank.armed = false;
+  if (failed() || rank.waiting) return;  // at the barrier: nothing outstanding (a new iteration re-arms)
+  const Time now = ScheduledModule::now();
+  if (now < rank.last_result + spec_.sharp_timeout) return arm(ref.rank);
+  std::uint32_t c = 0;
+  while (c < chunks_ && rank.got[c]) ++c;
+  const std::uint32_t op = (op_base_ + rank.iter * chunks_ + c) & 0xFFFFFF;
+  failure_ = fmt::format("operation {} of tree {} (size {} B, iteration {}, chunk {}): rank {} ({}) had no result for "
+                         "sharp.timeout ({:g} us), a packet of the tree was lost",
+                         op, tree_id_, size_, rank.iter, c, ref.rank, fabric_.topology().nodes[nodes_[ref.rank]].name,
+                         static_cast<double>(spec_.sharp_timeout) / 1e9);
+  manager_.job_failed();
+  size_done_(true);
 }
 
 void SharpAllreduce::pump(std::uint32_t r) {
@@ -220,6 +254,7 @@ void SharpAllreduce::Listener::on_completion(CqHandle cq, const ibv_wc&) {
 }
 
 void SharpAllreduce::on_send_completion(std::uint32_t r, const ibv_wc& wc) {
+  if (failed()) return;  // the job is over: what is still in flight is ignored
   if (wc.status != IBV_WC_SUCCESS) ++error_completions_;
   --ranks_[r]->outstanding;
   pump(r);
@@ -229,6 +264,7 @@ void SharpAllreduce::on_send_completion(std::uint32_t r, const ibv_wc& wc) {
 }
 
 void SharpAllreduce::on_recv_completion(std::uint32_t r, const ibv_wc& wc) {
+  if (failed()) return;
   Rank& rank = *ranks_[r];
   if (wc.status != IBV_WC_SUCCESS) {
     ++error_completions_;
@@ -241,6 +277,8 @@ void SharpAllreduce::on_recv_completion(std::uint32_t r, const ibv_wc& wc) {
   IBFSIM_CHECK((wc.imm_data >> 24) == tree_id_ && c < chunks_ && !rank.waiting,
                "sharp: a result for an operation this rank is not running");
   if (data_checked_) check_result(r, c, addr + kGrhBytes);
+  rank.got[c] = 1;
+  rank.last_result = ScheduledModule::now();
   ibv_recv_wr again;
   again.wr_id = slot;
   again.sg_list.push_back({addr, static_cast<std::uint32_t>(kGrhBytes + chunk_), rank.recv_mr.lkey});

@@ -17,6 +17,10 @@
 // (nccl_collective.h). With outputs.data_check the chunks carry values (rank r's element i is
 // r + 1 + i mod 5, sharp_data_check.h) and every result element is checked against the exact
 // reduction by the collective's redop (sum, min, max): #wrong.
+//
+// A lost packet stalls its operation at the nodes: a rank waiting for results that has had none
+// for sharp.timeout (one pending deadline event per rank, pushed on by results) fails the job,
+// naming its first missing operation; the collective ends there and the next one starts.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -62,6 +66,18 @@ class SharpAllreduce {
   Time setup_time() const { return setup_time_; }
   std::uint64_t setup_mads() const { return setup_mads_; }
   std::string setup_note() const;
+  // A rank that waited sharp.timeout for a result in vain failed the job (a lost packet): the
+  // collective ends there, its table naming the operation.
+  bool failed() const { return !failure_.empty(); }
+  std::string name() const { return spec_.name; }  // event traces
+
+  // --- events (event.h) ---
+  struct RankRef {
+    std::uint32_t rank;
+    std::string text() const { return "rank " + std::to_string(rank); }
+  };
+  // Rank r's timeout is due: it fails the job if r still waits and has had no result for sharp.timeout.
+  void deadline(RankRef r);
 
  private:
   struct Rank;
@@ -81,6 +97,7 @@ class SharpAllreduce {
   void check_result(std::uint32_t r, std::uint32_t chunk, std::uint64_t addr);
   void check_iteration_done(std::uint32_t r);
   void check_barrier();
+  void arm(std::uint32_t r);
 
   NcclCollectiveSpec spec_;
   Fabric& fabric_;
@@ -92,6 +109,7 @@ class SharpAllreduce {
   Time setup_time_ = 0;
   std::uint64_t setup_mads_ = 0;
   std::string refused_by_;
+  std::string failure_;  // what timed out (empty: nothing)
   AggregationTree tree_;
   std::uint8_t tree_id_ = 0;
   std::uint32_t chunk_ = 0;  // bytes per operation

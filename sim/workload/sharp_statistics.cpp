@@ -10,6 +10,7 @@ void register_sharp_statistics(StatsRegistry& r, Fabric& fabric, const SharpAggr
     r.add_kind<M>("sharp", {})
         .counter("sharp.jobs", "jobs", kResultsTop, [](M m) { return m->stats().jobs; })
         .counter("sharp.jobs_refused", "jobs", kResultsTop, [](M m) { return m->stats().jobs_refused; })
+        .counter("sharp.jobs_failed", "jobs", kResultsTop, [](M m) { return m->stats().jobs_failed; })
         .counter("sharp.mads_sent", "packets", kResultsTop, [](M m) { return m->stats().mads_sent; })
         .counter("sharp.mads_answered", "packets", kResultsTop, [](M m) { return m->stats().mads_answered; })
         .figure("sharp.setup_ns", "ns", Merge::kSame, kResultsTop,

@@ -311,3 +311,36 @@ collectives:
   bad = run("bad_redop_op", "collectives:\n  - {op: allgather, redop: max}\n", 2);
   CHECK(bad.output.find("only allreduce and reducescatter reduce") != std::string::npos);
 }
+
+TEST_CASE("sharp: a link of the tree failing mid-allreduce fails the job after sharp.timeout, naming the operation",
+          "[scenarios][collectives][sharp]") {
+  // leaf2's uplink goes down 20 us into a 1 MiB allreduce (256 operations): leaf2's partial results
+  // are lost (counted), the spine never completes those operations, and h3 and h4 get no more
+  // results. 1 ms (sharp.timeout) after its last result rank 2 (h3, the first rank to time out)
+  // fails the job, naming its first missing operation; the next collective still runs.
+  const Run r = run("lost", R"(
+subnet_manager: static
+collectives:
+  - {op: allreduce, algorithm: sharp, min_bytes: 1M, max_bytes: 1M, warmup_iterations: 0, iterations: 1}
+  - {name: after, op: allreduce, algorithm: ring, min_bytes: 8, max_bytes: 8, warmup_iterations: 0, iterations: 1,
+     ranks: [h1, h2]}
+faults:
+  - {at: 20us, link: spine/2, state: down}
+)");
+  CHECK(r.output.find("FAILED: operation 38 of tree 0 (size 1048576 B, iteration 0, chunk 38): rank 2 (h3) had no result "
+                      "for sharp.timeout (1000 us), a packet of the tree was lost; the collective ended there\n") !=
+        std::string::npos);
+  const auto rows = csv_rows(r.csv);
+  REQUIRE(rows.size() == 2);  // the ring's one row; the failed SHARP collective has none
+  CHECK(rows[1][1] == "ring");
+  const nlohmann::json res = nlohmann::json::parse(read_file(r.dir + "/out/results.json"));
+  CHECK(res["sharp"]["jobs_failed"] == 1);
+  // leaf2 could not send its partial results up: counted as lost.
+  const auto nodes = csv_rows(r.nodes);
+  REQUIRE(nodes.size() == 4);
+  CHECK(nodes[2][0] == "leaf2");
+  CHECK(nodes[2][8] == "216");
+  // The spine: the operations it never completed hold its 16 slots, 200 chunks wait behind them.
+  CHECK(nodes[3][5] == "200");
+  CHECK(nodes[3][7] == "16");
+}
