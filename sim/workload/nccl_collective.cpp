@@ -84,7 +84,8 @@ void NcclCollective::setup(Time begin, NcclCollective* after) {
     // SHARP aggregates in InfiniBand switches (a RoCE scenario refuses it).
     Fabric* ib = fabric_.infiniband();
     IBFSIM_CHECK(ib != nullptr, "collectives: algorithm sharp on a fabric that is not InfiniBand");
-    sharp_ = std::make_unique<SharpAllreduce>(spec_, *ib, owner_, nodes_, [this](bool last) {
+    IBFSIM_CHECK(sharp_manager_ != nullptr, "collective: algorithm sharp without an aggregation manager");
+    sharp_ = std::make_unique<SharpAllreduce>(spec_, *ib, owner_, nodes_, *sharp_manager_, [this](bool last) {
       const Time now = ScheduledModule::now();
       Hca* first = fabric_.hca(nodes_.front());
       if (!last) return first->schedule<&NcclCollective::size_starts>(now, this);
@@ -454,7 +455,8 @@ void set_nccl_timing(NcclResultRow& row, double elapsed_fs_sum, std::size_t rank
   row.busbw_gbps = row.algbw_gbps * bus_factor;
 }
 
-std::string nccl_tests_table(const NcclCollectiveSpec& spec, const std::vector<NcclResultRow>& rows, bool done) {
+std::string nccl_tests_table(const NcclCollectiveSpec& spec, const std::vector<NcclResultRow>& rows, bool done,
+                             const std::string& note) {
   const bool reduces = spec.op == NcclOp::kAllReduce || spec.op == NcclOp::kReduceScatter;
   const int root = spec.op == NcclOp::kBroadcast ? static_cast<int>(spec.root) : -1;
   std::string s =
@@ -463,6 +465,7 @@ std::string nccl_tests_table(const NcclCollectiveSpec& spec, const std::vector<N
                         nccl_op_name(spec.op), spec.ranks.size(), sharp_operation_bytes(spec))
           : fmt::format("# {}: {} {}, {} ranks, {} channels, chunk {} B\n", spec.name, nccl_op_name(spec.op),
                         nccl_algorithm_name(spec.algorithm), spec.ranks.size(), spec.channels, spec.chunk_size);
+  s += note;
   s += fmt::format("#{:>62}{}\n", "", "out-of-place");
   s += fmt::format("# {:>10}  {:>12}  {:>8}  {:>6}  {:>6}  {:>7}  {:>6}  {:>6}  {:>6}\n", "size", "count", "type",
                    "redop", "root", "time", "algbw", "busbw", "#wrong");
@@ -475,7 +478,7 @@ std::string nccl_tests_table(const NcclCollectiveSpec& spec, const std::vector<N
                              : r.time_us >= 100 ? fmt::format("{:7.1f}", r.time_us)
                                                 : fmt::format("{:7.2f}", r.time_us);
     s += fmt::format("{:>12}  {:>12}  {:>8}  {:>6}  {:>6}  {}  {:6.2f}  {:6.2f}  {:>6}\n", r.size_bytes, r.count,
-                     spec.datatype, reduces ? "sum" : "none", root, time, r.algbw_gbps, r.busbw_gbps,
+                     spec.datatype, reduces ? sharp_op_name(spec.redop) : "none", root, time, r.algbw_gbps, r.busbw_gbps,
                      r.wrong ? std::to_string(*r.wrong) : std::string("N/A"));
     bus_sum += r.busbw_gbps;
   }

@@ -59,6 +59,7 @@ void set_nccl_timing(NcclResultRow& row, double elapsed_fs_sum, std::size_t rank
                      double bus_factor);
 
 class SharpAllreduce;
+class SharpAggregationManager;
 
 class NcclCollective {
  public:
@@ -70,6 +71,8 @@ class NcclCollective {
   // QPs, memory and connections at time 0; the first size starts at `begin` (or, with `after`,
   // when that collective is done).
   void setup(Time begin, NcclCollective* after);
+  // algorithm: sharp: the aggregation manager that sets its tree up (before setup).
+  void set_sharp_manager(SharpAggregationManager* m) { sharp_manager_ = m; }
   const NcclCollectiveSpec& spec() const { return spec_; }
   const std::string& name() const { return spec_.name; }  // in event traces
   bool done() const { return done_; }
@@ -135,6 +138,7 @@ class NcclCollective {
   std::map<std::uint64_t, std::uint32_t> conn_by_qp_;   // (rank, QPN) -> the connection it sends on
   NcclCollective* next_ = nullptr;                      // starts when this one is done
   std::unique_ptr<SharpAllreduce> sharp_;               // algorithm: sharp
+  SharpAggregationManager* sharp_manager_ = nullptr;
   Time begin_ = 0;
 
   // The running size.
@@ -159,6 +163,8 @@ class NcclCollective {
 // nccl-tests' table for `rows` of collective `spec` (the header lines, then one line per size,
 // out-of-place columns; #wrong is N/A unless values were checked: NcclResultRow::wrong). `done` false: a last line says the
 // run ended before every size was measured.
-std::string nccl_tests_table(const NcclCollectiveSpec& spec, const std::vector<NcclResultRow>& rows, bool done = true);
+// `note`: lines after the title (SHARP's set-up).
+std::string nccl_tests_table(const NcclCollectiveSpec& spec, const std::vector<NcclResultRow>& rows, bool done = true,
+                             const std::string& note = "");
 
 }  // namespace ibfsim

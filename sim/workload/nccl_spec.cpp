@@ -74,7 +74,7 @@ NcclCollectiveSpec parse_one(const YamlValue& item, const Scenario& s) {
   const YamlMap m = item.as_map();
   m.check_no_unknown_keys({"name", "ranks", "op", "algorithm", "channels", "chunk_size", "min_bytes", "max_bytes",
                            "factor", "iterations", "warmup_iterations", "datatype", "root", "reduce_bandwidth", "sl",
-                           "mtu", "sharp"});
+                           "mtu", "sharp", "redop"});
   NcclCollectiveSpec c;
   c.op = parse_op(m.get("op"));
   if (auto v = m.find("algorithm")) c.algorithm = parse_algorithm(*v, c.op);
@@ -95,6 +95,15 @@ NcclCollectiveSpec parse_one(const YamlValue& item, const Scenario& s) {
     for (std::size_t n : s.topology.hcas()) c.ranks.push_back(s.topology.nodes[n].name);
   }
   c.channels = m.optional_in_range<std::uint32_t>("channels", c.channels, 1, 64);
+  if (auto v = m.find("redop")) {
+    if (c.op != NcclOp::kAllReduce && c.op != NcclOp::kReduceScatter)
+      v->fail(std::string("no redop with op: ") + nccl_op_name(c.op) + " (only allreduce and reducescatter reduce)",
+              "redop");
+    const std::string name = v->as<std::string>();
+    const auto op = sharp_op_from_name(name);
+    if (!op) v->fail("sum, min or max", "'" + name + "'");
+    c.redop = *op;
+  }
   if (auto v = m.find("datatype")) {
     const std::string t = v->as<std::string>();
     bool found = false;
@@ -127,12 +136,16 @@ NcclCollectiveSpec parse_one(const YamlValue& item, const Scenario& s) {
   if (auto v = m.find("sharp")) {
     if (c.algorithm != NcclAlgorithm::kSharp) v->fail("no sharp settings (algorithm: sharp has them)", "sharp");
     const YamlMap sm = v->as_map();
-    sm.check_no_unknown_keys({"latency", "bandwidth", "max_operations", "buffer"});
+    sm.check_no_unknown_keys({"latency", "bandwidth", "max_operations", "buffer", "mad_latency", "max_trees", "timeout"});
     c.sharp.latency = sm.duration("latency", c.sharp.latency);
     if (auto b = sm.find("bandwidth")) c.sharp.bandwidth_gbps = b->as_double(0, 1e6);
     c.sharp.max_operations = sm.optional_in_range<std::uint32_t>("max_operations", c.sharp.max_operations, 1, 65536);
     if (auto b = sm.find("buffer")) c.sharp.buffer_bytes = static_cast<std::uint32_t>(byte_count(*b, 64));
     if (c.sharp.buffer_bytes > (1u << 20)) sm.get("buffer").fail("a buffer of 64 B to 1M", std::to_string(c.sharp.buffer_bytes));
+    c.sharp.mad_latency = sm.duration("mad_latency", c.sharp.mad_latency);
+    c.sharp.max_trees = sm.optional_in_range<std::uint32_t>("max_trees", c.sharp.max_trees, 1, 255);
+    c.sharp_timeout = sm.duration("timeout", c.sharp_timeout);
+    if (c.sharp_timeout <= 0) sm.get("timeout").fail("a timeout above 0", "0");
   }
   if (c.algorithm == NcclAlgorithm::kSharp) {
     // SHARP streams operations of min(mtu, sharp.buffer) bytes to the switches, which reduce: a
@@ -190,7 +203,8 @@ std::vector<NcclCollectiveSpec> parse_collectives(const std::vector<YamlValue>& 
     for (const NcclCollectiveSpec& other : out)
       if (c.algorithm == NcclAlgorithm::kSharp && other.algorithm == NcclAlgorithm::kSharp &&
           (c.sharp.latency != other.sharp.latency || c.sharp.bandwidth_gbps != other.sharp.bandwidth_gbps ||
-           c.sharp.max_operations != other.sharp.max_operations || c.sharp.buffer_bytes != other.sharp.buffer_bytes)) {
+           c.sharp.max_operations != other.sharp.max_operations || c.sharp.buffer_bytes != other.sharp.buffer_bytes ||
+           c.sharp.mad_latency != other.sharp.mad_latency || c.sharp.max_trees != other.sharp.max_trees)) {
         const YamlMap m = item.as_map();
         (m.has("sharp") ? m.get("sharp") : item)
             .fail("the same sharp settings as '" + other.name + "' (they are the switches' aggregation nodes)",

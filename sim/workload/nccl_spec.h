@@ -37,6 +37,12 @@ struct NcclCollectiveSpec {
   // they reduce (from datatype: int32, float, half).
   AggregationNodeConfig sharp;
   SharpType sharp_type = SharpType::kFloat32;
+  // nccl-tests' `-o`, `redop` in its table: what allreduce and reducescatter reduce with (sum, min,
+  // max). SHARP's nodes compute it; ring and tree carry no values, so there it only names the column.
+  SharpOp redop = SharpOp::kSum;
+  // algorithm: sharp: a rank waiting for results that gets none for this long fails the job
+  // (sharp.timeout): a packet of the tree was lost.
+  Time sharp_timeout = 1 * kMs;
   // The scenario's `intra_node:`: transfers between two HCAs of one server (Topology::servers) go
   // over it instead of InfiniBand.
   IntraNodeSpec intra_node;

@@ -60,8 +60,11 @@ FabricOptions::Partitions partitions(const Scenario& sc) {
   for (const TopoServer& server : sc.topology.servers) p.together.push_back(server.hosts);
   // Collectives: every rank of every entry (one entry starts the next).
   std::vector<std::size_t> ranks;
-  for (const NcclCollectiveSpec& c : sc.collectives)
+  for (const NcclCollectiveSpec& c : sc.collectives) {
     for (const std::string& r : c.ranks) ranks.push_back(*sc.topology.find_node(r));
+    // SHARP's aggregation manager hands its jobs their trees: with the ranks.
+    if (c.algorithm == NcclAlgorithm::kSharp) ranks.push_back(sharp_manager_place(sc).host);
+  }
   std::sort(ranks.begin(), ranks.end());
   ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
   if (!ranks.empty()) p.together.push_back(ranks);

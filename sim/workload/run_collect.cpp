@@ -14,6 +14,7 @@
 #include "sim/workload/sa_subscribers.h"
 #include "sim/workload/srq_statistics.h"
 #include "sim/workload/nccl_statistics.h"
+#include "sim/workload/sharp_allreduce.h"
 #include "sim/workload/sharp_statistics.h"
 #include "sim/workload/trace_replay_statistics.h"
 #include "sim/workload/port_window_statistics.h"
@@ -213,7 +214,9 @@ RunFacts run_facts(ScenarioRun& run) {
   if (!run.verbs_summaries.empty()) f.verbs_summaries = run.verbs_summaries;
   else
     for (const auto& v : run.verbs_flows) f.verbs_summaries.push_back(v->summary());
-  for (const auto& c : run.collectives) f.collective_tables.push_back(nccl_tests_table(c->spec(), c->rows(), c->done()));
+  for (const auto& c : run.collectives)
+    f.collective_tables.push_back(
+        nccl_tests_table(c->spec(), c->rows(), c->done(), c->sharp() ? c->sharp()->setup_note() : std::string()));
   if (run.trace_replay) f.collective_tables.push_back(run.trace_replay->summary());
   for (const auto& a : run.attacks) {
     f.attacks.push_back(a->results());
@@ -278,7 +281,7 @@ void collect(ScenarioRun& run, CollectedResults& c) {
   register_class_statistics(registry, run.classes, c.facts.study);
   register_nccl_statistics(registry, run.collectives);
   register_trace_replay_statistics(registry, run.trace_replay.get());
-  register_sharp_statistics(registry, *run.fabric);
+  register_sharp_statistics(registry, *run.fabric, run.sharp_manager.get());
   register_cm_statistics(registry, *run.fabric, run.cm_agents, run.verbs_flows);
   register_srq_statistics(registry, *run.fabric, run.server_srqs);
   register_sa_subscriber_statistics(registry, *run.fabric, run.sa_subscribers);

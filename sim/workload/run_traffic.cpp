@@ -151,9 +151,13 @@ void create_collectives(ScenarioRun& run) {
     throw InputError(fmt::format("{}: expected no collectives with routers in the fabric (only verbs_flows cross "
                                  "routers)",
                                  run.sc.file));
+  for (const NcclCollectiveSpec& spec : run.sc.collectives)
+    if (spec.algorithm == NcclAlgorithm::kSharp && !run.sharp_manager)
+      run.sharp_manager = std::make_unique<SharpAggregationManager>(*run.fabric, sharp_manager_place(run.sc));
   for (const NcclCollectiveSpec& spec : run.sc.collectives) {
     NcclCollective* before = run.collectives.empty() ? nullptr : run.collectives.back().get();
     run.collectives.push_back(std::make_unique<NcclCollective>(spec, *run.fabric, *run.observer));
+    run.collectives.back()->set_sharp_manager(run.sharp_manager.get());
     run.collectives.back()->setup(run.start, before);
   }
   run.observer->watch_collectives(&run.collectives);

@@ -24,6 +24,7 @@
 #include "sim/workload/rank_tallies.h"
 #include "sim/workload/run_observer.h"
 #include "sim/workload/sa_subscribers.h"
+#include "sim/workload/sharp_aggregation_manager.h"
 #include "sim/workload/scenario.h"
 #include "sim/workload/scenario_run.h"
 #include "sim/workload/time_series_sampler.h"
@@ -76,6 +77,7 @@ struct ScenarioRun {
   std::vector<TrafficStats> flow_stats;
   std::vector<std::unique_ptr<TrafficClass>> classes;
   std::vector<std::unique_ptr<NcclCollective>> collectives;  // `collectives:`, in file order
+  std::unique_ptr<SharpAggregationManager> sharp_manager;    // with algorithm: sharp collectives
   std::unique_ptr<TraceReplay> trace_replay;                 // `trace:`
   std::vector<FaultWatch> watches;
   std::optional<RunObserver> observer;

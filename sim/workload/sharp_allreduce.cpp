@@ -4,10 +4,14 @@
 #include <cmath>
 #include <cstring>
 
+#include <fmt/format.h>
+
 #include "sim/core/error.h"
 #include "sim/network/grh.h"
 #include "sim/transport/sharp/sharp_reduction.h"
 #include "sim/workload/nccl_collective.h"
+#include "sim/workload/sharp_aggregation_manager.h"
+#include "sim/workload/sharp_data_check.h"
 
 namespace ibfsim {
 
@@ -35,6 +39,9 @@ struct SharpAllreduce::Rank {
   std::uint32_t outstanding = 0;  // SENDs posted, not completed
   bool waiting = true;            // at the barrier (or before the first size)
   Time end = 0;
+  std::vector<std::uint8_t> got;  // per chunk of `iter`: its result is in
+  Time last_result = 0;           // when it last had a result (or began waiting for some)
+  bool armed = false;             // its deadline event is pending
 };
 
 std::uint32_t sharp_operation_bytes(const NcclCollectiveSpec& spec) {
@@ -42,8 +49,9 @@ std::uint32_t sharp_operation_bytes(const NcclCollectiveSpec& spec) {
 }
 
 SharpAllreduce::SharpAllreduce(const NcclCollectiveSpec& spec, Fabric& fabric, VerbsFlowOwner& owner,
-                               std::vector<std::size_t> nodes, std::function<void(bool)> size_done)
-    : spec_(spec), fabric_(fabric), owner_(owner), nodes_(std::move(nodes)), size_done_(std::move(size_done)),
+                               std::vector<std::size_t> nodes, SharpAggregationManager& manager,
+                               std::function<void(bool)> size_done)
+    : spec_(spec), fabric_(fabric), owner_(owner), nodes_(std::move(nodes)), manager_(manager), size_done_(std::move(size_done)),
       sizes_(spec.sizes()), rows_(std::make_unique<std::vector<NcclResultRow>>()) {}
 
 SharpAllreduce::~SharpAllreduce() = default;
@@ -51,8 +59,6 @@ SharpAllreduce::~SharpAllreduce() = default;
 const std::vector<NcclResultRow>& SharpAllreduce::rows() const { return *rows_; }
 
 void SharpAllreduce::setup() {
-  tree_ = aggregation_tree(fabric_.topology(), nodes_);
-  tree_id_ = fabric_.next_aggregation_tree();
   chunk_ = sharp_operation_bytes(spec_);
   std::uint64_t largest = 0;
   for (std::uint64_t s : sizes_) largest = std::max(largest, s);
@@ -102,55 +108,71 @@ void SharpAllreduce::setup() {
       wr.sg_list.push_back({rank->recv_buf + k * (kGrhBytes + chunk_), static_cast<std::uint32_t>(kGrhBytes + chunk_), rank->recv_mr.lkey});
       IBFSIM_CHECK(h.post_recv(*rank->qp, wr) == 0, "sharp: post_recv refused");
     }
+    data_checked_ = h.carry_payload();
+    ranks_.push_back(std::move(rank));
+  }
+}
+
+void SharpAllreduce::job_answered(const SharpJobOutcome& o) {
+  setup_time_ = o.answered - o.requested;
+  setup_mads_ = o.mads;
+  if (!o.ready) {
+    refused_ = true;
+    refused_by_ = o.refused_by;
+    size_done_(true);
+    return;
+  }
+  ready_ = true;
+  tree_ = o.tree;
+  tree_id_ = o.tree_id;
+  for (std::uint32_t r = 0; r < ranks_.size(); ++r) {
+    Rank& rank = *ranks_[r];
     ibv_ah_attr ah;
     ah.dlid = fabric_.switch_at(tree_.nodes[tree_.leaf_of_host[r]].node)->lid();
     ah.sl = spec_.sl;
     ah.port_num = 1;
-    rank->leaf = h.create_ah(rank->pd, ah);
-    IBFSIM_CHECK(rank->leaf != 0, "sharp: ibv_create_ah refused");
-    data_checked_ = h.carry_payload();
-    ranks_.push_back(std::move(rank));
+    rank.leaf = rank.hca->create_ah(rank.pd, ah);
+    IBFSIM_CHECK(rank.leaf != 0, "sharp: ibv_create_ah refused");
   }
-  program_tree(tree_id_);
+  start_size();
 }
 
-// Every tree switch's node learns its children and its parent (bring-up: no simulated time).
-void SharpAllreduce::program_tree(std::uint8_t id) {
-  for (const AggregationTreeNode& n : tree_.nodes) {
-    AggregationGroupSetup g;
-    g.tree = id;
-    g.op = SharpOp::kSum;
-    g.type = spec_.sharp_type;
-    g.sl = spec_.sl;
-    for (std::size_t c : n.children) g.children.push_back({fabric_.switch_at(tree_.nodes[c].node)->lid(), kAggregationQpn});
-    for (std::size_t host : n.hosts) {
-      const auto r = static_cast<std::uint32_t>(std::find(nodes_.begin(), nodes_.end(), host) - nodes_.begin());
-      g.children.push_back({ranks_[r]->hca->lid(), ranks_[r]->qp->qpn()});
-    }
-    if (n.parent != kNoTreeNode) g.parent = fabric_.switch_at(tree_.nodes[n.parent].node)->lid();
-    fabric_.aggregation_node(n.node, spec_.sharp).configure(g);
-  }
+std::string SharpAllreduce::setup_note() const {
+  const std::string am = fabric_.topology().nodes[manager_.host()].name;
+  if (refused_)
+    return fmt::format("# {}: REFUSED: {} holds sharp.max_trees ({}) trees already; the aggregation manager on {} "
+                       "could not set up the job's tree and the collective did not run\n",
+                       spec_.name, refused_by_, spec_.sharp.max_trees, am);
+  if (failed())
+    return fmt::format("# {}: tree {} set up in {:.6f} us, {} MADs; FAILED: {}; the collective ended there\n", spec_.name,
+                       tree_id_, static_cast<double>(setup_time_) / 1e9, setup_mads_, failure_);
+  if (!ready_) return fmt::format("# {}: the aggregation manager on {} has not set up the tree\n", spec_.name, am);
+  return fmt::format("# {}: tree {} of {} switches set up by the aggregation manager on {} in {:.6f} us, {} MADs\n",
+                     spec_.name, tree_id_, tree_.nodes.size(), am, static_cast<double>(setup_time_) / 1e9, setup_mads_);
 }
 
-// Rank r's buffer: element i is r + 1 + i mod 5 (small integers: every sum is exact in each type).
+// Rank r's buffer: sharp_data_check.h's values.
 void SharpAllreduce::fill(std::uint32_t r) {
   Rank& rank = *ranks_[r];
-  std::uint8_t* b = rank.hca->memory().bytes(rank.send_buf, size_);
-  const std::uint64_t n = size_ / spec_.type_bytes;
-  for (std::uint64_t i = 0; i < n; ++i) {
-    const auto v = static_cast<std::int32_t>(r + 1 + i % 5);
-    std::uint32_t w;
-    if (spec_.sharp_type == SharpType::kInt32) w = static_cast<std::uint32_t>(v);
-    else if (spec_.sharp_type == SharpType::kFloat32) {
-      const auto f = static_cast<float>(v);
-      std::memcpy(&w, &f, 4);
-    }
-    else w = float_to_half(static_cast<float>(v));
-    for (std::uint32_t k = 0; k < spec_.type_bytes; ++k) b[i * spec_.type_bytes + k] = static_cast<std::uint8_t>(w >> (8 * k));
-  }
+  sharp_fill_values(spec_.sharp_type, r, 0, size_ / spec_.type_bytes, rank.hca->memory().bytes(rank.send_buf, size_));
 }
 
 void SharpAllreduce::start_size() {
+  if (!ready_) {
+    // The job's first start: the AM sets its tree up first (in band); the size starts after.
+    if (requested_) return;
+    requested_ = true;
+    SharpJobRequest job;
+    job.name = spec_.name;
+    job.hosts = nodes_;
+    for (const auto& rank : ranks_) job.endpoints.push_back({rank->hca->lid(), rank->qp->qpn()});
+    job.op = spec_.redop;
+    job.type = spec_.sharp_type;
+    job.sl = spec_.sl;
+    job.config = spec_.sharp;
+    manager_.request(job, [this](const SharpJobOutcome& o) { job_answered(o); });
+    return;
+  }
   size_ = nccl_round_size(spec_.plan(), sizes_[size_index_]);
   chunks_ = static_cast<std::uint32_t>(std::max<std::uint64_t>(1, (size_ + chunk_ - 1) / chunk_));
   total_iterations_ = spec_.warmup_iterations + spec_.iterations;
@@ -170,7 +192,35 @@ void SharpAllreduce::start_iteration(std::uint32_t r) {
   rank.waiting = false;
   rank.next = 0;
   rank.have = 0;
+  rank.got.assign(chunks_, 0);
+  rank.last_result = ScheduledModule::now();
+  arm(r);
   pump(r);
+}
+
+// One pending deadline per rank, pushed on by results as they come (not one event per result).
+void SharpAllreduce::arm(std::uint32_t r) {
+  Rank& rank = *ranks_[r];
+  if (rank.armed) return;
+  rank.armed = true;
+  rank.hca->schedule<&SharpAllreduce::deadline>(rank.last_result + spec_.sharp_timeout, this, RankRef{r});
+}
+
+void SharpAllreduce::deadline(RankRef ref) {
+  Rank& rank = *ranks_[ref.rank];
+  rank.armed = false;
+  if (failed() || rank.waiting) return;  // at the barrier: nothing outstanding (a new iteration re-arms)
+  const Time now = ScheduledModule::now();
+  if (now < rank.last_result + spec_.sharp_timeout) return arm(ref.rank);
+  std::uint32_t c = 0;
+  while (c < chunks_ && rank.got[c]) ++c;
+  const std::uint32_t op = (op_base_ + rank.iter * chunks_ + c) & 0xFFFFFF;
+  failure_ = fmt::format("operation {} of tree {} (size {} B, iteration {}, chunk {}): rank {} ({}) had no result for "
+                         "sharp.timeout ({:g} us), a packet of the tree was lost",
+                         op, tree_id_, size_, rank.iter, c, ref.rank, fabric_.topology().nodes[nodes_[ref.rank]].name,
+                         static_cast<double>(spec_.sharp_timeout) / 1e9);
+  manager_.job_failed();
+  size_done_(true);
 }
 
 void SharpAllreduce::pump(std::uint32_t r) {
@@ -204,6 +254,7 @@ void SharpAllreduce::Listener::on_completion(CqHandle cq, const ibv_wc&) {
 }
 
 void SharpAllreduce::on_send_completion(std::uint32_t r, const ibv_wc& wc) {
+  if (failed()) return;  // the job is over: what is still in flight is ignored
   if (wc.status != IBV_WC_SUCCESS) ++error_completions_;
   --ranks_[r]->outstanding;
   pump(r);
@@ -213,6 +264,7 @@ void SharpAllreduce::on_send_completion(std::uint32_t r, const ibv_wc& wc) {
 }
 
 void SharpAllreduce::on_recv_completion(std::uint32_t r, const ibv_wc& wc) {
+  if (failed()) return;
   Rank& rank = *ranks_[r];
   if (wc.status != IBV_WC_SUCCESS) {
     ++error_completions_;
@@ -225,6 +277,8 @@ void SharpAllreduce::on_recv_completion(std::uint32_t r, const ibv_wc& wc) {
   IBFSIM_CHECK((wc.imm_data >> 24) == tree_id_ && c < chunks_ && !rank.waiting,
                "sharp: a result for an operation this rank is not running");
   if (data_checked_) check_result(r, c, addr + kGrhBytes);
+  rank.got[c] = 1;
+  rank.last_result = ScheduledModule::now();
   ibv_recv_wr again;
   again.wr_id = slot;
   again.sg_list.push_back({addr, static_cast<std::uint32_t>(kGrhBytes + chunk_), rank.recv_mr.lkey});
@@ -234,28 +288,13 @@ void SharpAllreduce::on_recv_completion(std::uint32_t r, const ibv_wc& wc) {
   owner_.flow_progress();
 }
 
-// Every element of chunk c is sum over ranks q of (q + 1 + i mod 5) = n(n+1)/2 + n (i mod 5).
+// Every element of chunk c against the exact reduction (sharp_data_check.h).
 void SharpAllreduce::check_result(std::uint32_t r, std::uint32_t chunk, std::uint64_t addr) {
   const std::uint64_t off = std::uint64_t{chunk} * chunk_;
   const std::uint64_t bytes = std::min<std::uint64_t>(chunk_, size_ - std::min(size_, off));
   const std::uint8_t* b = ranks_[r]->hca->memory().bytes(addr, std::max<std::uint64_t>(bytes, 1));
-  const std::uint64_t n = ranks_.size();
-  for (std::uint64_t k = 0; k < bytes / spec_.type_bytes; ++k) {
-    const std::uint64_t i = off / spec_.type_bytes + k;
-    const auto expect = static_cast<std::int64_t>(n * (n + 1) / 2 + n * (i % 5));
-    std::uint32_t w = 0;
-    for (std::uint32_t j = 0; j < spec_.type_bytes; ++j) w |= std::uint32_t{b[k * spec_.type_bytes + j]} << (8 * j);
-    double got;
-    if (spec_.sharp_type == SharpType::kInt32) got = static_cast<std::int32_t>(w);
-    else if (spec_.sharp_type == SharpType::kFloat32) {
-      float f;
-      std::memcpy(&f, &w, 4);
-      got = f;
-    } else {
-      got = half_to_float(static_cast<std::uint16_t>(w));
-    }
-    if (got != static_cast<double>(expect)) ++wrong_;
-  }
+  wrong_ += sharp_count_wrong(spec_.redop, spec_.sharp_type, ranks_.size(), off / spec_.type_bytes, b,
+                              bytes / spec_.type_bytes);
 }
 
 void SharpAllreduce::check_iteration_done(std::uint32_t r) {

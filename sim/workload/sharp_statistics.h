@@ -1,8 +1,9 @@
 // The statistics of SHARP's aggregation nodes (aggregation_nodes.csv): one row per switch that ran
-// one (algorithm: sharp collectives), in switch order.
+// one (algorithm: sharp collectives), in switch order; and the aggregation manager's totals.
 #pragma once
 #include "sim/core/stats_registry.h"
 #include "sim/fabric/fabric.h"
+#include "sim/workload/sharp_aggregation_manager.h"
 
 namespace ibfsim {
 
@@ -10,7 +11,9 @@ struct AggregationNodeRow {
   const AggregationNode* node = nullptr;
 };
 
-// Registers the kind "aggregation_nodes" (key switch) and its rows; nothing without nodes.
-void register_sharp_statistics(StatsRegistry& registry, Fabric& fabric);
+// Registers the kind "aggregation_nodes" (key switch) and its rows; nothing without nodes. With
+// the aggregation manager, results.json's "sharp" figures: jobs, jobs_refused, mads_sent,
+// mads_answered, setup_ns (the jobs' set-up times, summed).
+void register_sharp_statistics(StatsRegistry& registry, Fabric& fabric, const SharpAggregationManager* manager);
 
 }  // namespace ibfsim

@@ -116,6 +116,8 @@ void SmaShell::on_management_packet(Packet* p, PortNum port) {
       return discard();
     }
     ledger_.management_delivered();
+    for (const auto& [mgmt_class, client] : class_clients_)
+      if (gmp->mad[1] == mgmt_class) return client->on_gsi_answer(*gmp, port);
     if (gmp->mad[1] == IB_MCLASS_COMM_MGMT) {
       // Communication management: the node's CM agent (cm/cm_agent.h), if one runs.
       if (!gsi_clients_.empty()) return gsi_clients_.back()->on_gsi_answer(*gmp, port);

@@ -21,6 +21,7 @@
 #pragma once
 #include <cstdint>
 #include <deque>
+#include <utility>
 #include <vector>
 
 #include "sim/core/packet.h"
@@ -108,6 +109,9 @@ class SmaShell : public ManagementAgent {
   // go to every client (each takes the TransactionIDs it sent); SA requests and ReportResps go to
   // the SM running here (none: dropped, counted as discarded).
   void attach_gsi_client(GsiClient* c) { gsi_clients_.push_back(c); }
+  // Every GMP of management class `mgmt_class` this node receives goes to `c` (a vendor class's
+  // manager on this host: SHARP's aggregation manager takes the answers of its class 0x0A).
+  void attach_class_client(std::uint8_t mgmt_class, GsiClient* c) { class_clients_.push_back({mgmt_class, c}); }
   // Sends a client's GMP (QP1 to QP1) to `dlid` out of `port` with service level `sl`.
   void send_gsi(const Mad& mad, PortNum port, Lid dlid, std::uint8_t sl) { send_gmp(mad, dlid, sl, port); }
   // Whether the SM on `port` reaches the fabric: an HCA port's link is up; a switch's management
@@ -160,6 +164,7 @@ class SmaShell : public ManagementAgent {
   SmaState state_;
   SmpReceiver* sm_ = nullptr;  // the SM running on this node, if any
   std::vector<GsiClient*> gsi_clients_;
+  std::vector<std::pair<std::uint8_t, GsiClient*>> class_clients_;
 
  private:
   struct Job {

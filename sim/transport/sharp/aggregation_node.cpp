@@ -5,6 +5,7 @@
 
 #include "sim/core/error.h"
 #include "sim/network/switch.h"
+#include "sim/transport/q_key.h"
 #include "sim/transport/ud_send_packet.h"
 
 namespace ibfsim {
@@ -37,6 +38,7 @@ void AggregationNode::consume(Packet* p) {
 
 bool AggregationNode::take(Packet* p, PortNum) {
   const auto ud = parse_ud_send(*p);
+  if (ud && ud->bth.dest_qp == 1) return take_mad(p);
   if (!ud || ud->bth.dest_qp != kAggregationQpn || ud->deth.q_key != kSharpQKey || !ud->imm) return false;
   const std::uint32_t key = *ud->imm;
   const auto g = groups_.find(static_cast<std::uint8_t>(key >> 24));
@@ -71,6 +73,88 @@ bool AggregationNode::take(Packet* p, PortNum) {
   stats_.most_active = std::max(stats_.most_active, ++active_);
   absorb(p, *slot);
   return true;
+}
+
+bool AggregationNode::take_mad(Packet* p) {
+  // Only a GMP of the SHARP class (kGsiQKey, a whole 256-byte MAD) is the node's; the rest (CC
+  // MADs, ...) is the SMA's.
+  const auto ud = parse_ud_send(*p);
+  if (ud->deth.q_key != kGsiQKey || ud->imm || p->payload_len != kSharpMadBytes || p->payload.size() != kSharpMadBytes ||
+      p->payload[1] != kSharpMadClass)
+    return false;
+  PendingMad m;
+  m.mad.assign(p->payload.begin(), p->payload.end());
+  m.slid = ud->lrh.slid;
+  m.src_qp = ud->deth.src_qp;
+  m.sl = ud->lrh.sl;
+  m.p_key = ud->bth.p_key;
+  sw_.ledger().management_delivered();
+  sw_.pool().release(p);
+  mads_.push_back(std::move(m));
+  mad_free_ = std::max(mad_free_, ScheduledModule::now()) + config_.mad_latency;
+  sw_.schedule<&AggregationNode::mad_served>(mad_free_, this);
+  return true;
+}
+
+std::uint16_t AggregationNode::apply_mad(const SharpTreeConfigMad& m) {
+  const bool held = groups_.count(m.tree) != 0;
+  if (m.page == 0) {
+    if (!held && groups_.size() >= config_.max_trees) {
+      ++stats_.trees_refused;
+      partial_.erase(m.tree);
+      return kSharpStatusNoTree;
+    }
+    AggregationGroupSetup g;
+    g.tree = m.tree;
+    g.op = m.op;
+    g.type = m.type;
+    g.sl = m.sl;
+    g.p_key = m.p_key;
+    if (m.parent != 0) g.parent = m.parent;
+    partial_[m.tree] = g;
+  }
+  auto it = partial_.find(m.tree);
+  if (it == partial_.end() || it->second.children.size() != m.first_child) return 0x001C;  // a page out of order
+  for (const SharpTreeConfigMad::Child& c : m.children) it->second.children.push_back({c.lid, c.qpn});
+  if (it->second.children.size() == m.total_children) {
+    configure(it->second);
+    partial_.erase(it);
+  }
+  return 0;
+}
+
+void AggregationNode::mad_served() {
+  const PendingMad pm = std::move(mads_.front());
+  mads_.pop_front();
+  const auto m = decode_sharp_mad(pm.mad.data());
+  SharpMadBytes answer{};
+  std::copy(pm.mad.begin(), pm.mad.end(), answer.begin());
+  // GetResp (R bit), the request's data back with the status (0x001C: a MAD that makes no sense).
+  answer[3] = 0x81;
+  const std::uint16_t status = m && m->method == 0x02 ? apply_mad(*m) : std::uint16_t{0x001C};
+  answer[4] = static_cast<std::uint8_t>(status >> 8);
+  answer[5] = static_cast<std::uint8_t>(status);
+  ++stats_.mads_answered;
+  const PortNum out = sw_.lft().lookup(pm.slid);
+  if (out < 1 || out > sw_.num_ports()) {
+    ++stats_.lost;
+    return;
+  }
+  Packet* p = sw_.pool().acquire();
+  UdSendFields f;
+  f.sl = pm.sl;
+  f.vl = sw_.sl_to_vl_table(out, out).vl(pm.sl);
+  f.dlid = pm.slid;
+  f.slid = sw_.lid();
+  f.p_key = pm.p_key;
+  f.dest_qp = pm.src_qp;
+  f.q_key = kGsiQKey;
+  f.src_qp = 1;
+  build_ud_send(*p, f, kSharpMadBytes, answer.data());
+  p->management = true;
+  p->created = ScheduledModule::now();
+  sw_.ledger().management_created();
+  sw_.send_gsi(out, p);
 }
 
 std::optional<std::uint32_t> AggregationNode::free_slot() const {

@@ -23,8 +23,13 @@
 // carry values when the chunks carry payload (data checking): the result is then the reduction
 // of the children's bytes in child order (switches first, then hosts in job order).
 //
-// The tree is set up at bring-up: configure() programs a node directly (no MADs), which takes
-// no simulated time.
+// Set-up (in band): the Aggregation Manager (sim/workload/sharp_aggregation_manager.h) sends the
+// node TreeConfig MADs (sharp_mad.h: GMPs to QP1 of the switch's LID, class 0x0A), which the
+// management port hands the node before the switch's SMA. The node's management processor serves
+// them one at a time in arrival order, `mad_latency` each: at the end of that time the page is
+// taken (the tree programmed once its last page is in) and the GetResp leaves, ahead of the
+// crossbar's packets as GMPs go. A node holding `max_trees` trees refuses another
+// (kSharpStatusNoTree; counted). Trees are kept until the run ends (no job release).
 #pragma once
 #include <cstdint>
 #include <deque>
@@ -37,6 +42,7 @@
 #include "sim/core/packet.h"
 #include "sim/core/time.h"
 #include "sim/network/aggregation_agent.h"
+#include "sim/transport/sharp/sharp_mad.h"
 #include "sim/transport/sharp/sharp_reduction.h"
 
 namespace ibfsim {
@@ -51,6 +57,8 @@ struct AggregationNodeConfig {
   double bandwidth_gbps = 0;           // the ALU's bytes per ns (GB/s); 0: reductions take no time
   std::uint32_t max_operations = 16;   // operations at once (slots)
   std::uint32_t buffer_bytes = 4096;   // the largest chunk an operation holds
+  Time mad_latency = 1 * kUs;          // the management processor's time per TreeConfig MAD
+  std::uint32_t max_trees = 16;        // trees (jobs) a node holds at once
 };
 
 // Where a child is: a host's UD QP, or a child switch's node (its LID, kAggregationQpn).
@@ -79,6 +87,8 @@ struct AggregationNodeStats {
   Time wait_time = 0;               // their waits for a slot, summed
   std::uint32_t most_active = 0;    // the most slots taken at once
   std::uint64_t lost = 0;           // packets it could not send (no route, or the port down)
+  std::uint64_t mads_answered = 0;  // TreeConfig MADs answered (every status)
+  std::uint64_t trees_refused = 0;  // trees refused for max_trees
 };
 
 class AggregationNode : public AggregationAgent {
@@ -88,7 +98,8 @@ class AggregationNode : public AggregationAgent {
   const AggregationNodeConfig& config() const { return config_; }
   const AggregationNodeStats& stats() const { return stats_; }
   std::uint32_t active() const { return active_; }
-  // Programs tree g.tree at this node (replacing what it had).
+  std::size_t trees() const { return groups_.size(); }
+  // Programs tree g.tree at this node (replacing what it had): what a TreeConfig MAD's last page does.
   void configure(const AggregationGroupSetup& g);
 
   bool take(Packet* p, PortNum port) override;
@@ -102,6 +113,8 @@ class AggregationNode : public AggregationAgent {
   void result_ready(SlotRef r);
   // A result from the parent leaves for the children.
   void pass_down(Packet* p);
+  // The management processor is done with the oldest MAD: it is applied and answered.
+  void mad_served();
 
  private:
   struct Op {
@@ -125,6 +138,16 @@ class AggregationNode : public AggregationAgent {
   void send(const Group& g, std::uint32_t key, AggregationEndpoint to, std::uint32_t bytes,
             const std::vector<std::uint8_t>* payload);
   void consume(Packet* p);  // a packet taken here is delivered
+  // A GMP of the SHARP class to this node's QP1: queued for the management processor.
+  bool take_mad(Packet* p);
+  struct PendingMad {
+    std::vector<std::uint8_t> mad;
+    Lid slid = 0;
+    Qpn src_qp = 0;
+    std::uint8_t sl = 0;
+    std::uint16_t p_key = 0xFFFF;
+  };
+  std::uint16_t apply_mad(const SharpTreeConfigMad& m);  // the answer's status
 
   Switch& sw_;
   AggregationNodeConfig config_;
@@ -139,6 +162,9 @@ class AggregationNode : public AggregationAgent {
   std::deque<Waiting> waiting_;
   std::map<std::uint32_t, Time> waiting_since_;  // key -> when its first chunk began to wait
   Time alu_free_ = 0;
+  std::deque<PendingMad> mads_;                    // waiting for (or in) the management processor
+  Time mad_free_ = 0;                              // when the management processor is free
+  std::map<std::uint8_t, AggregationGroupSetup> partial_;  // trees whose pages are coming in
   AggregationNodeStats stats_;
 };
 
