@@ -14,27 +14,13 @@
 
 #include "sim/link/vcrc.h"
 #include "sim/transport/icrc.h"
+#include "tests/support/csv_rows.h"
 #include "tests/support/run_command.h"
 
 using namespace ibfsim;
 using namespace ibfsim::test;
 
 namespace {
-
-std::vector<std::vector<std::string>> csv_rows(const std::string& text, char sep = ',') {
-  std::vector<std::vector<std::string>> rows;
-  std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line)) {
-    std::vector<std::string> cells;
-    std::string cell;
-    std::istringstream ls(line);
-    while (std::getline(ls, cell, sep)) cells.push_back(cell);
-    if (!line.empty() && line.back() == sep) cells.emplace_back();
-    rows.push_back(cells);
-  }
-  return rows;
-}
 
 std::uint64_t num(const std::string& s) { return std::stoull(s, nullptr, 0); }
 

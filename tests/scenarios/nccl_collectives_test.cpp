@@ -19,6 +19,7 @@
 #include <sstream>
 #include <vector>
 
+#include "tests/support/csv_rows.h"
 #include "tests/support/run_command.h"
 
 using namespace ibfsim::test;
@@ -78,20 +79,6 @@ Run run(const std::string& name, const std::string& yaml) {
   REQUIRE(r.exit_code == 0);
   return {r.output, read_file(dir + "/out/collectives.csv"),
           nlohmann::json::parse(read_file(dir + "/out/results.json"))};
-}
-
-std::vector<std::vector<std::string>> csv_rows(const std::string& csv) {
-  std::vector<std::vector<std::string>> rows;
-  std::istringstream in(csv);
-  std::string line;
-  while (std::getline(in, line)) {
-    std::vector<std::string> cells;
-    std::istringstream l(line);
-    std::string c;
-    while (std::getline(l, c, ',')) cells.push_back(c);
-    rows.push_back(cells);
-  }
-  return rows;
 }
 
 std::string topology(const std::string& name) { return "topology: " + std::string(IBFSIM_SOURCE_DIR) + "/topologies/" + name + "\n"; }

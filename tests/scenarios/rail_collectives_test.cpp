@@ -14,6 +14,7 @@
 #include <sstream>
 #include <vector>
 
+#include "tests/support/csv_rows.h"
 #include "tests/support/run_command.h"
 
 using namespace ibfsim::test;
@@ -43,20 +44,6 @@ std::int64_t ib_seen(std::int64_t post, std::int64_t bytes) {
 std::int64_t nvlink_fs(std::int64_t bytes) {
   const __int128 fs = static_cast<__int128>(bytes) * 1'000'000'000'000'000 + 149'999'999'999;
   return static_cast<std::int64_t>(fs / 150'000'000'000);
-}
-
-std::vector<std::vector<std::string>> csv_rows(const std::string& csv) {
-  std::vector<std::vector<std::string>> rows;
-  std::istringstream in(csv);
-  std::string line;
-  while (std::getline(in, line)) {
-    std::vector<std::string> cells;
-    std::istringstream l(line);
-    std::string c;
-    while (std::getline(l, c, ',')) cells.push_back(c);
-    rows.push_back(cells);
-  }
-  return rows;
 }
 
 struct Run {

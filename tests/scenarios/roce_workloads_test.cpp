@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tests/support/csv_rows.h"
 #include "tests/support/run_command.h"
 
 using namespace ibfsim::test;
@@ -59,20 +60,6 @@ std::string small_leaf_spine(const std::string& name) {
 }
 
 std::int64_t fs_of(const nlohmann::json& ns) { return std::llround(ns.get<double>() * 1e6); }
-
-std::vector<std::vector<std::string>> csv_rows(const std::string& csv) {
-  std::vector<std::vector<std::string>> rows;
-  std::istringstream in(csv);
-  std::string line;
-  while (std::getline(in, line)) {
-    std::vector<std::string> cells;
-    std::istringstream l(line);
-    std::string c;
-    while (std::getline(l, c, ',')) cells.push_back(c);
-    rows.push_back(cells);
-  }
-  return rows;
-}
 
 }  // namespace
 

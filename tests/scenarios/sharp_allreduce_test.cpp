@@ -32,6 +32,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tests/support/csv_rows.h"
 #include "tests/support/run_command.h"
 
 using namespace ibfsim::test;
@@ -80,20 +81,6 @@ Run run(const std::string& name, const std::string& body, int expect_exit = 0) {
   REQUIRE(r.exit_code == expect_exit);
   if (expect_exit != 0) return {r.output, "", "", r, dir};
   return {r.output, read_file(dir + "/out/collectives.csv"), read_file(dir + "/out/aggregation_nodes.csv"), r, dir};
-}
-
-std::vector<std::vector<std::string>> csv_rows(const std::string& csv) {
-  std::vector<std::vector<std::string>> rows;
-  std::istringstream in(csv);
-  std::string line;
-  while (std::getline(in, line)) {
-    std::vector<std::string> cells;
-    std::istringstream l(line);
-    std::string c;
-    while (std::getline(l, c, ',')) cells.push_back(c);
-    rows.push_back(cells);
-  }
-  return rows;
 }
 
 }  // namespace
