@@ -96,23 +96,15 @@ std::string ethernet_channel_name(const EthernetFabricPlan& plan, const Ethernet
 }
 
 std::string format_ethernet_deadlock_report(const EthernetFabricPlan& plan, const EthernetDeadlockReport& r) {
-  std::string prios;
-  for (unsigned p : r.priorities) prios += (prios.empty() ? "" : ",") + std::to_string(p);
-  std::string out = fmt::format("deadlock check: priorit{} {}, {} channels, {} dependencies\n",
-                                r.priorities.size() == 1 ? "y" : "ies", prios.empty() ? "none" : prios, r.channels,
-                                r.dependencies);
+  DependencyCheckSummary s;
+  s.lane = "priority", s.lanes = "priorities";
+  s.checked = r.priorities;
+  s.channels = r.channels, s.dependencies = r.dependencies, s.channels_in_cycles = r.channels_in_cycles;
   for (const EthernetDependencyCycle& c : r.cycles) {
-    out += fmt::format("priority {}: cycle of {} channels:", c.priority, c.channels.size());
-    for (std::size_t i = 0; i < c.channels.size(); ++i) out += (i ? ", " : " ") + ethernet_channel_name(plan, c.channels[i]);
-    out += "\n";
+    s.cycles.push_back({c.priority, {}});
+    for (const EthernetChannel& ch : c.channels) s.cycles.back().channels.push_back(ethernet_channel_name(plan, ch));
   }
-  if (r.deadlock_free()) {
-    out += "deadlock check: no cycle in any priority: deadlock-free\n";
-  } else {
-    out += fmt::format("deadlock check: cycles in {} priorit{} ({} channels in cycles): deadlock possible\n",
-                       r.cycles.size(), r.cycles.size() == 1 ? "y" : "ies", r.channels_in_cycles);
-  }
-  return out;
+  return format_dependency_check(s);
 }
 
 }  // namespace ibfsim

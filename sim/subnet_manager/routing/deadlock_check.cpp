@@ -129,22 +129,14 @@ DeadlockReport check_deadlock(const SubnetGraph& g, const RoutingTables& t, bool
 }
 
 std::string format_deadlock_report(const SubnetGraph& g, const DeadlockReport& r) {
-  std::string vls;
-  for (unsigned vl : r.vls) vls += (vls.empty() ? "" : ",") + std::to_string(vl);
-  std::string out = fmt::format("deadlock check: VL{} {}, {} channels, {} dependencies\n", r.vls.size() == 1 ? "" : "s",
-                                vls.empty() ? "none" : vls, r.channels, r.dependencies);
+  DependencyCheckSummary s;
+  s.checked = r.vls;
+  s.channels = r.channels, s.dependencies = r.dependencies, s.channels_in_cycles = r.channels_in_cycles;
   for (const DependencyCycle& c : r.cycles) {
-    out += fmt::format("VL {}: cycle of {} channels:", c.vl, c.channels.size());
-    for (std::size_t i = 0; i < c.channels.size(); ++i) out += (i ? ", " : " ") + channel_name(g, c.channels[i]);
-    out += "\n";
+    s.cycles.push_back({c.vl, {}});
+    for (const auto& ch : c.channels) s.cycles.back().channels.push_back(channel_name(g, ch));
   }
-  if (r.deadlock_free()) {
-    out += "deadlock check: no cycle in any VL: deadlock-free\n";
-  } else {
-    out += fmt::format("deadlock check: cycles in {} VL{} ({} channels in cycles): deadlock possible\n",
-                       r.cycles.size(), r.cycles.size() == 1 ? "" : "s", r.channels_in_cycles);
-  }
-  return out;
+  return format_dependency_check(s);
 }
 
 }  // namespace ibfsim

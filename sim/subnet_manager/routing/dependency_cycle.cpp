@@ -1,6 +1,7 @@
 #include "sim/subnet_manager/routing/dependency_cycle.h"
 
 #include <boost/graph/depth_first_search.hpp>
+#include <fmt/format.h>
 
 #include <algorithm>
 
@@ -39,6 +40,26 @@ std::vector<std::size_t> find_dependency_cycle(const DependencyGraph& graph) {
   } catch (const CycleFinder::Found&) {
   }
   return cycle;
+}
+
+std::string format_dependency_check(const DependencyCheckSummary& s) {
+  std::string checked;
+  for (unsigned l : s.checked) checked += (checked.empty() ? "" : ",") + std::to_string(l);
+  std::string out = fmt::format("deadlock check: {} {}, {} channels, {} dependencies\n",
+                                s.checked.size() == 1 ? s.lane : s.lanes, checked.empty() ? "none" : checked,
+                                s.channels, s.dependencies);
+  for (const DependencyCheckSummary::Cycle& c : s.cycles) {
+    out += fmt::format("{} {}: cycle of {} channels:", s.lane, c.lane, c.channels.size());
+    for (std::size_t i = 0; i < c.channels.size(); ++i) out += (i ? ", " : " ") + c.channels[i];
+    out += "\n";
+  }
+  if (s.cycles.empty()) {
+    out += fmt::format("deadlock check: no cycle in any {}: deadlock-free\n", s.lane);
+  } else {
+    out += fmt::format("deadlock check: cycles in {} {} ({} channels in cycles): deadlock possible\n", s.cycles.size(),
+                       s.cycles.size() == 1 ? s.lane : s.lanes, s.channels_in_cycles);
+  }
+  return out;
 }
 
 }  // namespace ibfsim
