@@ -126,7 +126,7 @@ void RoceWorkloads::add_facts(RunFacts& f, const std::vector<std::unique_ptr<Ver
   f.throughput.accepted_packets = all.window_packets();
   f.throughput.window = sc_.phases.measure;
   std::vector<FlowSourceCounts> sources;
-  for (const auto& gens : flow_generators_) sources.push_back(source_counts(gens));
+  for (const auto& flow : flow_generators_) sources.push_back(source_counts(flow));
   f.study = study_figures(sc_, flow_generators_, sources, flow_stats, classes, observer, hosts_, end, end_limit);
   for (const auto& c : classes) f.class_summaries.push_back(c->summary());
   for (const auto& c : collectives_) f.collective_tables.push_back(nccl_tests_table(c->spec(), c->rows(), c->done()));
