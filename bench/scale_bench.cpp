@@ -4,27 +4,33 @@
 // SENDs to uniformly random hosts at load 0.3 (Poisson). Only the traffic phase is measured (the
 // bring-up before it is not; a 10 us drain ends it). One `key=value` line per configuration:
 //
-//   hosts= threads= ranks= hops_per_cpu_s= ns_per_action= wall_s= speedup= peak_rss_mb= windows= cut_links=
+//   hosts= threads= ranks= hops_per_cpu_s= ns_per_action= cpu_s= wall_s= speedup= cpu_ratio=
+//   peak_rss_mb= windows= cut_links= window_ns= actions_per_window= crossings_per_window=
 //
-// threads: the run's simulation.threads (partitions, each window's partitions on that many
-// threads: docs/architecture.md, "Partitions"); hops_per_cpu_s: data and management packet-hops
-// of the traffic phase per CPU second of the process (every thread); ns_per_action: that CPU time
-// per calendar action; cpu_s and wall_s: the traffic phase's CPU time (all threads) and wall time;
-// speedup: wall_s of the first thread count listed over this configuration's, in the same run
-// (cpu_ratio: the same for cpu_s); peak_rss_mb: the child process's peak resident memory (the
-// whole run: building, bring-up, results); windows and cut_links: the synchronisation windows and
-// the links between partitions (windows are run whatever the threads: they do not depend on the
-// split).
+// threads: the run's simulation.threads per rank (partitions, each window's partitions on that
+// many threads: docs/architecture.md, "Partitions"); ranks: MPI ranks (the configuration runs
+// under `mpirun --oversubscribe -np R`); hops_per_cpu_s: data and management packet-hops of the
+// traffic phase per CPU second of every thread of every rank; ns_per_action: that CPU time per
+// calendar action; cpu_s and wall_s: the traffic phase's CPU time (all threads, all ranks) and
+// wall time (the slowest rank's); speedup: wall_s of the first configuration of these hosts over
+// this one's, in the same run (cpu_ratio: the same for cpu_s); peak_rss_mb: the peak resident
+// memory of the whole run (building, bring-up, results), summed over ranks; windows: the
+// synchronisation windows of the traffic phase (they do not depend on the split), window_ns
+// their length; actions_per_window: calendar actions per window; crossings_per_window: events
+// handed between partitions per window (summed over ranks); cut_links: links between partitions.
+// These last four are the inputs of the speedup model in docs/scale.md.
 //
-//   scale_bench [--hosts 128,1024,2048,11664] [--threads 1,2] [--measure-us 50]
+//   scale_bench [--hosts 128,1024,2048,11664] [--threads 1,2] [--ranks 1,2] [--measure-us 50]
 //
-// Each configuration runs in its own child process (SystemC elaborates once per process).
+// Each configuration runs in its own child process (SystemC elaborates once per process), or
+// under mpirun in R of them.
 // Figures only: nothing here passes or fails on time.
 #include <fmt/format.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -34,6 +40,8 @@
 
 #include <systemc>
 
+#include "sim/core/calendar_process.h"
+#include "sim/core/rank_exchange.h"
 #include "sim/fabric/topology_generators.h"
 #include "sim/fabric/topology_yaml_writer.h"
 #include "sim/workload/scenario.h"
@@ -46,6 +54,7 @@ namespace {
 struct Args {
   std::vector<unsigned> hosts = {128, 1024, 2048, 11664};
   std::vector<unsigned> threads = {1};
+  std::vector<unsigned> ranks = {1};
   double measure_us = 50;
   unsigned child_hosts = 0;  // set in a child: the one configuration it runs
   unsigned child_threads = 1;
@@ -84,6 +93,12 @@ Args parse(int argc, char** argv) {
       a.threads = parse_list(k, v);
       for (unsigned t : a.threads)
         if (t < 1 || t > 64) usage_error(fmt::format("--threads: expected 1 to 64 threads, got {}", t));
+    } else if (k == "--ranks") {
+      a.ranks = parse_list(k, v);
+      for (unsigned r : a.ranks)
+        if (r < 1 || r > 64) usage_error(fmt::format("--ranks: expected 1 to 64 ranks, got {}", r));
+      if (!ranks::supported() && (a.ranks.size() > 1 || a.ranks.front() > 1))
+        usage_error("--ranks: this build has no MPI (IBFSIM_MPI off: install libopenmpi-dev and reconfigure)");
     } else if (k == "--measure-us") {
       char* end = nullptr;
       a.measure_us = std::strtod(v.c_str(), &end);
@@ -94,7 +109,7 @@ Args parse(int argc, char** argv) {
     } else if (k == "--child-threads") {
       a.child_threads = parse_list(k, v).front();
     } else {
-      usage_error(fmt::format("unknown option '{}' (expected --hosts, --threads or --measure-us)", k));
+      usage_error(fmt::format("unknown option '{}' (expected --hosts, --threads, --ranks or --measure-us)", k));
     }
   }
   return a;
@@ -145,34 +160,45 @@ int run_child(const Args& a) {
     if (c != std::string::npos) cut = std::strtoull(r.summary.c_str() + c + 2, nullptr, 10);
     if (w != std::string::npos) windows = std::strtoull(r.summary.c_str() + w + 2, nullptr, 10);
   }
-  fmt::print("hops={:.0f} actions={:.0f} cpu_s={:.6f} wall_s={:.6f} peak_rss_mb={:.1f} windows={} cut_links={}\n", hops,
-             actions, r.simulate_cpu_seconds, r.simulate_wall_seconds, ru.ru_maxrss / 1024.0, windows, cut);
+  (void)windows;  // the whole run's; the traffic phase's come with the result
+  // Every rank prints its line (the parent sums CPU time, memory and crossings over them).
+  fmt::print("rank={} hops={:.0f} actions={:.0f} cpu_s={:.6f} wall_s={:.6f} peak_rss_mb={:.1f} windows={} cut_links={} "
+             "window_ns={:.3f} crossings={}\n",
+             ranks::rank(), hops, actions, r.simulate_cpu_seconds, r.simulate_wall_seconds, ru.ru_maxrss / 1024.0,
+             r.traffic_windows, cut, to_ns(CalendarProcess::shared().window()), r.traffic_crossings);
+  std::fflush(stdout);
   return 0;
 }
 
-// Runs one configuration in a child process and returns the line it printed.
-std::string run_configuration(char** argv, unsigned hosts, unsigned threads, const Args& a) {
+// Runs one configuration in a child process (under mpirun with several ranks) and returns the
+// lines it printed, one per rank.
+std::string run_configuration(char** argv, unsigned hosts, unsigned threads, unsigned nranks, const Args& a) {
   int out[2];
   if (pipe(out) != 0) usage_error("cannot make a pipe");
   const std::string h = std::to_string(hosts), t = std::to_string(threads), m = fmt::format("{}", a.measure_us);
+  const std::string np = std::to_string(nranks), self = std::filesystem::read_symlink("/proc/self/exe").string();
   const pid_t pid = fork();
   if (pid == 0) {
     dup2(out[1], STDOUT_FILENO);
     close(out[0]);
     close(out[1]);
-    execl("/proc/self/exe", argv[0], "--child-hosts", h.c_str(), "--child-threads", t.c_str(), "--measure-us", m.c_str(),
-          static_cast<char*>(nullptr));
+    if (nranks > 1)
+      execlp("mpirun", "mpirun", "--oversubscribe", "-np", np.c_str(), self.c_str(), "--child-hosts", h.c_str(),
+             "--child-threads", t.c_str(), "--measure-us", m.c_str(), static_cast<char*>(nullptr));
+    else
+      execl(self.c_str(), argv[0], "--child-hosts", h.c_str(), "--child-threads", t.c_str(), "--measure-us", m.c_str(),
+            static_cast<char*>(nullptr));
     _exit(127);
   }
   close(out[1]);
-  std::string line;
+  std::string lines;
   char buf[512];
-  for (ssize_t n; (n = read(out[0], buf, sizeof buf)) > 0;) line.append(buf, static_cast<std::size_t>(n));
+  for (ssize_t n; (n = read(out[0], buf, sizeof buf)) > 0;) lines.append(buf, static_cast<std::size_t>(n));
   close(out[0]);
   int status = 0;
   waitpid(pid, &status, 0);
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return {};
-  return line;
+  return lines;
 }
 
 double field(const std::string& line, const std::string& key) {
@@ -180,34 +206,72 @@ double field(const std::string& line, const std::string& key) {
   return p == std::string::npos ? 0 : std::strtod(line.c_str() + p + key.size() + 1, nullptr);
 }
 
+// One configuration's figures from its ranks' lines: work and windows from rank 0 (they are the
+// whole run's), CPU time, memory and crossings summed, wall time the slowest rank's.
+struct Figures {
+  double hops = 0, actions = 0, cpu = 0, wall = 0, rss = 0, windows = 0, cut = 0, window_ns = 0, crossings = 0;
+  unsigned lines = 0;
+};
+
+Figures sum_ranks(const std::string& lines) {
+  Figures f;
+  for (std::size_t p = 0; p < lines.size();) {
+    const std::size_t q = std::min(lines.find('\n', p), lines.size());
+    const std::string line = lines.substr(p, q - p);
+    p = q + 1;
+    if (line.rfind("rank=", 0) != 0) continue;  // mpirun's own words, if any
+    ++f.lines;
+    if (field(line, "rank") == 0) {
+      f.hops = field(line, "hops");
+      f.actions = field(line, "actions");
+      f.windows = field(line, "windows");
+      f.cut = field(line, "cut_links");
+      f.window_ns = field(line, "window_ns");
+    }
+    f.cpu += field(line, "cpu_s");
+    f.wall = std::max(f.wall, field(line, "wall_s"));
+    f.rss += field(line, "peak_rss_mb");
+    f.crossings += field(line, "crossings");
+  }
+  return f;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
   const Args a = parse(argc, argv);
-  if (a.child_hosts) return sc_core::sc_elab_and_sim(argc, argv);
+  if (a.child_hosts) {
+    ranks::init(&argc, &argv);
+    const int code = sc_core::sc_elab_and_sim(argc, argv);
+    ranks::finalize();
+    return code;
+  }
   int rc = 0;
   for (unsigned hosts : a.hosts) {
     double first_wall = 0, first_cpu = 0;
-    for (unsigned threads : a.threads) {
-      const std::string line = run_configuration(argv, hosts, threads, a);
-      if (line.empty()) {
-        fmt::print(stderr, "scale_bench: the run of {} hosts on {} threads failed\n", hosts, threads);
-        rc = 1;
-        continue;
+    for (unsigned nranks : a.ranks)
+      for (unsigned threads : a.threads) {
+        const Figures f = sum_ranks(run_configuration(argv, hosts, threads, nranks, a));
+        if (f.lines != nranks) {
+          fmt::print(stderr, "scale_bench: the run of {} hosts on {} rank(s) x {} thread(s) failed\n", hosts, nranks,
+                     threads);
+          rc = 1;
+          continue;
+        }
+        if (first_wall == 0) {
+          first_wall = f.wall;
+          first_cpu = f.cpu;
+        }
+        const double windows = std::max(f.windows, 1.0);
+        fmt::print("hosts={} threads={} ranks={} hops_per_cpu_s={:.0f} ns_per_action={:.1f} cpu_s={:.3f} wall_s={:.3f} "
+                   "speedup={:.2f} cpu_ratio={:.2f} peak_rss_mb={:.0f} windows={:.0f} cut_links={:.0f} window_ns={:.3f} "
+                   "actions_per_window={:.1f} crossings_per_window={:.2f}\n",
+                   hosts, threads, nranks, f.hops / f.cpu, f.cpu / f.actions * 1e9, f.cpu, f.wall, first_wall / f.wall,
+                   f.cpu / first_cpu, f.rss, f.windows, f.cut, f.window_ns, f.actions / windows,
+                   f.crossings / windows);
+        std::fflush(stdout);
       }
-      const double cpu = field(line, "cpu_s"), wall = field(line, "wall_s");
-      if (first_wall == 0) {
-        first_wall = wall;
-        first_cpu = cpu;
-      }
-      fmt::print("hosts={} threads={} ranks=1 hops_per_cpu_s={:.0f} ns_per_action={:.1f} cpu_s={:.3f} wall_s={:.3f} "
-                 "speedup={:.2f} cpu_ratio={:.2f} peak_rss_mb={:.0f} windows={:.0f} cut_links={:.0f}\n",
-                 hosts, threads, field(line, "hops") / cpu, cpu / field(line, "actions") * 1e9, cpu, wall,
-                 first_wall / wall, cpu / first_cpu, field(line, "peak_rss_mb"), field(line, "windows"),
-                 field(line, "cut_links"));
-      std::fflush(stdout);
-    }
   }
   return rc;
 }

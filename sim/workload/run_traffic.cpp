@@ -270,6 +270,8 @@ void start_traffic(ScenarioRun& run) {
 void run_traffic(ScenarioRun& run) {
   run.traffic_wall_start = std::chrono::steady_clock::now();
   run.traffic_cpu_start = process_cpu_seconds();
+  run.traffic_windows_start = CalendarProcess::shared().windows_run();
+  run.traffic_crossings_start = CalendarProcess::shared().cross_partition_events();
   ProgressMeter meter(run.start, run.end_limit, &CalendarProcess::published_now);  // the bring-up had its own
   simulate_until(std::min(run.measure_end, run.end_limit));
 }
@@ -282,6 +284,8 @@ void drain(ScenarioRun& run) {
   run.partial = CalendarProcess::stop_requested();
   run.simulate_wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - run.traffic_wall_start).count();
   run.simulate_cpu = process_cpu_seconds() - run.traffic_cpu_start;
+  run.traffic_windows = CalendarProcess::shared().windows_run() - run.traffic_windows_start;
+  run.traffic_crossings = CalendarProcess::shared().cross_partition_events() - run.traffic_crossings_start;
   ScheduledModule::rethrow_failure();
   run.end = ScheduledModule::now();
   // Messages still waiting at their sources for room in the send queue count as offered.

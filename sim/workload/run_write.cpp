@@ -364,6 +364,8 @@ RunResult write_results(ScenarioRun& run, CollectedResults& c) {
   r.simulate_wall_seconds = run.simulate_wall;
   r.partial = run.partial;
   r.simulate_cpu_seconds = run.simulate_cpu;
+  r.traffic_windows = run.traffic_windows;
+  r.traffic_crossings = run.traffic_crossings;
   return r;
 }
 

@@ -3,6 +3,7 @@
 // trace_links.csv and packets.csv.
 #pragma once
 #include <nlohmann/json.hpp>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,9 @@ struct RunResult {
   // sweep; simulate_* is the rest of the run, from the start of traffic.
   double bring_up_wall_seconds = 0, bring_up_cpu_seconds = 0;
   double simulate_wall_seconds = 0, simulate_cpu_seconds = 0;
+  // From the start of traffic: the synchronisation windows run and the events that crossed
+  // between partitions (this rank's), for bench/'s model of the speedup (docs/scale.md).
+  std::uint64_t traffic_windows = 0, traffic_crossings = 0;
   bool partial = false;  // stopped early (CalendarProcess::request_stop, e.g. Ctrl-C)
   // A PFC deadlock stopped a RoCE run (fabric/pfc_deadlock_detector.h): its message; `ibfsim run`
   // prints it and exits with status 4.

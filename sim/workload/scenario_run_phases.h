@@ -105,6 +105,9 @@ struct ScenarioRun {
   double traffic_cpu_start = 0;
   bool partial = false;
   double simulate_wall = 0, simulate_cpu = 0;
+  // Windows run and events crossed between partitions from the start of traffic (for bench/).
+  std::uint64_t traffic_windows_start = 0, traffic_crossings_start = 0;
+  std::uint64_t traffic_windows = 0, traffic_crossings = 0;
   Time end = 0;
 
   // Results: the file being written, the index-th of `of` (nullptr while the statistics are

@@ -16,7 +16,7 @@ class TrafficStats : public DeliveryObserver {
  public:
   TrafficStats(Time measure_begin, Time measure_end) : begin_(measure_begin), end_(measure_end) {}
 
-  void on_delivered(Hca& hca, const Packet& p, Time tail) override { count(p, tail); }
+  void on_delivered(Hca&, const Packet& p, Time tail) override { count(p, tail); }
   // A packet delivered (its tail) at `tail`.
   void count(const Packet& p, Time tail);
 
