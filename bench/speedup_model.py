@@ -25,7 +25,7 @@ def main():
     ap.add_argument("--barrier-us", type=float, default=1.0, help="handover of a window to the threads (1 us)")
     ap.add_argument("--crossing-cost", type=float, default=0.05, help="a crossing's cost at the barrier, in actions (0.05, profiled)")
     ap.add_argument("--alpha-us", type=float, default=2.0, help="one small-message step between machines (2 us)")
-    ap.add_argument("--collectives", type=int, default=6, help="collective steps per window across ranks (6)")
+    ap.add_argument("--collectives", type=int, default=5, help="collective steps per window across ranks (5)")
     ap.add_argument("--gbytes-per-s", type=float, default=10.0, help="network bandwidth between machines (10 GB/s)")
     ap.add_argument("--windows-per-us", type=float, default=67.0, help="windows per simulated microsecond (67)")
     ap.add_argument("--packet-bytes", type=float, default=2150.0, help="bytes of a packet's head event across ranks")

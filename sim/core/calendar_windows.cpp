@@ -1,6 +1,8 @@
 // The windowed, partitioned side of CalendarProcess (calendar_process.h, "Partitions and windows").
 #include <algorithm>
+#include <cstdint>
 #include <exception>
+#include <vector>
 
 #include "sim/core/calendar_process.h"
 #include "sim/core/error.h"
@@ -222,9 +224,10 @@ bool CalendarProcess::barrier() {
     }
     serial_outbox_.clear();
     exchange_across_ranks(to_rank);
-    // The barrier's instant is the last any rank ran.
-    ran = ranks::any(ran);
-    last = ranks::max_time(last);
+    // The barrier's instant is the last any rank ran: one allreduce for both (0: no rank ran).
+    const Time last_plus_one = ranks::max_time(ran ? last + 1 : 0);
+    ran = last_plus_one > 0;
+    last = ran ? last_plus_one - 1 : 0;
   }
   if (global_instant_) last = std::max(last, window_end_ - 1);
   if (ran || global_instant_) current_time_ = last;
@@ -237,10 +240,13 @@ bool CalendarProcess::barrier() {
   // every rank if any asked.
   bool pause_now = pause_at_barrier_.exchange(false, std::memory_order_relaxed);
   if (ranks_ > 1) {
-    pause_now = ranks::any(pause_now);
+    // One allreduce for both: whether any rank asked for a pause, and for a stop.
+    std::vector<std::uint64_t> asked{pause_now ? 1u : 0u, stop_.load(std::memory_order_relaxed) ? 1u : 0u};
+    ranks::sum(asked);
+    pause_now = asked[0] > 0;
     // The rank that asked has it set already; the others learn it here.
     if (pause_now) pause_requested_.store(true, std::memory_order_relaxed);
-    if (ranks::any(stop_.load(std::memory_order_relaxed))) stop_.store(true, std::memory_order_relaxed);
+    if (asked[1] > 0) stop_.store(true, std::memory_order_relaxed);
   }
   if (pause_now) sc_core::sc_pause();
   if (stop_.load(std::memory_order_relaxed)) {
