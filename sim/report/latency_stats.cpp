@@ -10,15 +10,27 @@
 namespace ibfsim {
 
 void LatencyStats::add(Time sample_fs) {
-  if (!samples_.empty() && sample_fs < samples_.back()) sorted_ = false;
-  samples_.push_back(sample_fs);
+  ++count_;
+  if (count_ > kExactSamples) {
+    if (!samples_.empty()) to_histogram();  // the first sample past the limit
+    histogram_.add(sample_fs);
+  } else {
+    if (!samples_.empty() && sample_fs < samples_.back()) sorted_ = false;
+    samples_.push_back(sample_fs);
+  }
   sum_ += sample_fs;
   min_ = std::min(min_, sample_fs);
   max_ = std::max(max_, sample_fs);
 }
 
+void LatencyStats::to_histogram() {
+  for (Time t : samples_) histogram_.add(t);
+  std::vector<Time>().swap(samples_);  // its memory back
+  sorted_ = true;
+}
+
 void LatencyStats::require_samples(const char* what) const {
-  if (samples_.empty()) throw std::logic_error(std::string("LatencyStats::") + what + " with no samples");
+  if (count_ == 0) throw std::logic_error(std::string("LatencyStats::") + what + " with no samples");
 }
 
 Time LatencyStats::min() const {
@@ -33,11 +45,11 @@ Time LatencyStats::max() const {
 
 double LatencyStats::mean_fs() const {
   require_samples("mean_fs");
-  const unsigned __int128 n = samples_.size();
+  const unsigned __int128 n = count_;
   // The quotient is at most max_, so it fits 64 bits.
   const auto whole = static_cast<std::uint64_t>(sum_ / n);
   const auto rem = static_cast<std::uint64_t>(sum_ % n);
-  return static_cast<double>(whole) + static_cast<double>(rem) / static_cast<double>(samples_.size());
+  return static_cast<double>(whole) + static_cast<double>(rem) / static_cast<double>(count_);
 }
 
 Time LatencyStats::percentile(double p) const {
@@ -45,6 +57,7 @@ Time LatencyStats::percentile(double p) const {
     throw std::invalid_argument("percentile " + std::to_string(p) + " is outside [0, 100]");
   }
   require_samples("percentile");
+  if (!exact()) return histogram_.percentile(p);
   constexpr unsigned long long kPartsPerWhole = 1'000'000'000ULL;
   const auto ppb = static_cast<unsigned long long>(std::llround(p * 1e7));  // p/100 in 1e-9 units
   const unsigned __int128 n = samples_.size();
@@ -59,24 +72,44 @@ Time LatencyStats::percentile(double p) const {
 }
 
 void LatencyStats::clear() {
-  samples_.clear();
-  sorted_ = true;
-  sum_ = 0;
-  min_ = kTimeNever;
-  max_ = 0;
+  *this = LatencyStats();
 }
 
 void LatencyStats::merge(const LatencyStats& o) {
-  for (Time t : o.samples_) add(t);
+  if (o.exact()) {
+    for (Time t : o.samples_) add(t);
+    return;
+  }
+  if (exact()) {
+    count_ = kExactSamples + 1;  // past the limit from now on, whatever this held
+    to_histogram();
+  }
+  histogram_.merge(o.histogram_);
+  count_ = histogram_.count();
+  sum_ = histogram_.sum_fs();
+  min_ = histogram_.min();
+  max_ = histogram_.max();
 }
 
 void LatencyStats::encode(ByteWriter& w) const {
+  w.put(static_cast<std::uint8_t>(exact() ? 0 : 1));
+  if (!exact()) return histogram_.encode(w);
   w.put(static_cast<std::uint64_t>(samples_.size()));
   for (Time t : samples_) w.put(t);
 }
 
 LatencyStats LatencyStats::decode(ByteReader& r) {
   LatencyStats s;
+  if (r.get<std::uint8_t>() != 0) {
+    s.histogram_ = LatencyHistogram::decode(r);
+    s.count_ = s.histogram_.count();
+    s.sum_ = s.histogram_.sum_fs();
+    if (s.count_ > 0) {
+      s.min_ = s.histogram_.min();
+      s.max_ = s.histogram_.max();
+    }
+    return s;
+  }
   const auto n = r.get<std::uint64_t>();
   for (std::uint64_t i = 0; i < n; ++i) s.add(r.get<Time>());
   return s;

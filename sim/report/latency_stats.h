@@ -1,10 +1,13 @@
-// Exact latency statistics over every sample of a run: results must be byte-identical for the same
-// scenario and seed, so nothing here depends on floating-point summation order or on estimation.
+// Latency statistics over every sample of a run: results must be byte-identical for the same
+// scenario and seed, so nothing here depends on floating-point summation order or on the order the
+// samples came in.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "sim/core/time.h"
+#include "sim/report/latency_histogram.h"
 
 namespace ibfsim {
 
@@ -12,15 +15,24 @@ class ByteWriter;
 class ByteReader;
 
 // Collects latency samples (femtoseconds) and answers count, min, max, mean and percentiles.
-// Keeps every sample (8 bytes each); percentiles sort them once, lazily. Not thread-safe, including
-// const calls (percentile sorts in place).
+// Keeps every sample (8 bytes each) up to kExactSamples, and percentiles are then exact (they sort
+// the samples once, lazily). Past that many, so that memory stays flat however long a run lasts,
+// the samples move into a LatencyHistogram and percentiles come from it, within
+// LatencyHistogram::kRelativeError (1/512) of the exact value; count, min, max and mean stay exact.
+// Which of the two a figure comes from depends only on the number of samples, never on their
+// order or on how they were split (merge), so results stay byte-identical across partitions and
+// ranks. Not thread-safe, including const calls (percentile sorts in place).
 //
 // min/max/mean_fs/percentile throw std::logic_error when there are no samples: check count().
 class LatencyStats {
  public:
+  static constexpr std::size_t kExactSamples = std::size_t{1} << 20;
+
   void add(Time sample_fs);
 
-  std::size_t count() const { return samples_.size(); }
+  std::size_t count() const { return count_; }
+  // Whether percentiles are exact (at most kExactSamples samples).
+  bool exact() const { return count_ <= kExactSamples; }
   Time min() const;
   Time max() const;
   // Exact sum of all samples (cannot overflow: 2^64 samples of up to 2^64 fs would be needed).
@@ -40,14 +52,17 @@ class LatencyStats {
 
   // Takes in another's samples (a run across MPI ranks: each rank's deliveries).
   void merge(const LatencyStats& other);
-  // As bytes and back: every sample, in the order held.
+  // As bytes and back: every sample, in the order held (or the histogram, past kExactSamples).
   void encode(ByteWriter& w) const;
   static LatencyStats decode(ByteReader& r);
 
  private:
   void require_samples(const char* what) const;
+  void to_histogram();  // past kExactSamples: the samples into histogram_
 
-  mutable std::vector<Time> samples_;
+  mutable std::vector<Time> samples_;  // while exact()
+  LatencyHistogram histogram_;         // once not exact()
+  std::size_t count_ = 0;
   mutable bool sorted_ = true;
   unsigned __int128 sum_ = 0;
   Time min_ = kTimeNever;

@@ -1,5 +1,10 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "sim/core/rank_event_codec.h"
 #include "sim/report/latency_stats.h"
 
 using namespace ibfsim;
@@ -61,4 +66,79 @@ TEST_CASE("latency stats refuse questions without samples and bad percentiles", 
   s.clear();
   CHECK(s.count() == 0);
   CHECK_THROWS_AS(s.min(), std::logic_error);
+}
+
+namespace {
+// Sample i of a long run: a spread of latencies from 1 us up, in no particular order.
+Time long_run_sample(std::uint64_t i) { return kUs + (i * 2654435761u) % (50 * kUs); }
+std::vector<std::uint8_t> bytes_of(const LatencyStats& s) {
+  std::vector<std::uint8_t> out;
+  ByteWriter w(out);
+  s.encode(w);
+  return out;
+}
+}  // namespace
+
+TEST_CASE("latency stats keep every sample up to kExactSamples, then a histogram: memory stays flat", "[report]") {
+  constexpr std::size_t kLimit = LatencyStats::kExactSamples;
+  LatencyStats s;
+  LatencyHistogram h;
+  unsigned __int128 sum = 0;
+  for (std::uint64_t i = 0; i < kLimit; ++i) {
+    s.add(long_run_sample(i));
+    h.add(long_run_sample(i));
+    sum += long_run_sample(i);
+  }
+  REQUIRE(s.exact());
+  // Exact: the nearest-rank sample itself (i -> i * 2654435761 mod 50 us walks the residues).
+  std::vector<Time> sorted;
+  for (std::uint64_t i = 0; i < kLimit; ++i) sorted.push_back(long_run_sample(i));
+  std::sort(sorted.begin(), sorted.end());
+  CHECK(s.percentile(99) == sorted[(99 * kLimit + 99) / 100 - 1]);
+  s.add(long_run_sample(kLimit));
+  h.add(long_run_sample(kLimit));
+  sum += long_run_sample(kLimit);
+  REQUIRE_FALSE(s.exact());
+  CHECK(s.count() == kLimit + 1);
+  // Past the limit: percentiles are the histogram's, count, min, max and mean still exact.
+  for (double p : {0.0, 50.0, 90.0, 99.0, 99.9, 100.0}) CHECK(s.percentile(p) == h.percentile(p));
+  CHECK(s.min() == h.min());
+  CHECK(s.max() == h.max());
+  CHECK(s.sum_fs() == sum);
+  CHECK(s.mean_fs() == h.mean_fs());
+  const Time exact_p99 = sorted[(99 * kLimit + 99) / 100 - 1];
+  CHECK(std::abs(static_cast<double>(s.percentile(99)) - static_cast<double>(exact_p99)) <=
+        LatencyHistogram::kRelativeError * static_cast<double>(exact_p99) + kUs * 1e-6);
+}
+
+TEST_CASE("latency stats past the limit are the same however the samples were split and merged", "[report]") {
+  constexpr std::size_t kTotal = LatencyStats::kExactSamples + 1000;
+  LatencyStats whole, first, second, third;
+  for (std::uint64_t i = 0; i < kTotal; ++i) whole.add(long_run_sample(i));
+  // Three ranks' shares: two below the limit each, one tiny; merged in two orders.
+  for (std::uint64_t i = 0; i < kTotal; ++i) (i % 2 ? first : (i % 7 ? second : third)).add(long_run_sample(i));
+  REQUIRE(first.exact());
+  REQUIRE(second.exact());
+  LatencyStats a = first;
+  a.merge(second);
+  a.merge(third);
+  LatencyStats b = third;
+  b.merge(second);
+  b.merge(first);
+  CHECK_FALSE(a.exact());
+  CHECK(bytes_of(a) == bytes_of(whole));
+  CHECK(bytes_of(b) == bytes_of(whole));
+  // Merging a histogram into an exact one, and back through bytes.
+  LatencyStats c = third;
+  c.merge(whole);
+  LatencyStats d = whole;
+  d.merge(third);
+  CHECK(bytes_of(c) == bytes_of(d));
+  std::vector<std::uint8_t> raw = bytes_of(whole);
+  ByteReader r(raw);
+  const LatencyStats back = LatencyStats::decode(r);
+  CHECK(back.count() == whole.count());
+  CHECK(back.percentile(99.9) == whole.percentile(99.9));
+  CHECK(back.mean_fs() == whole.mean_fs());
+  CHECK(bytes_of(back) == raw);
 }
