@@ -49,8 +49,10 @@ class RunObserver : public DeliveryObserver, public VerbsFlowOwner {
               const std::vector<std::unique_ptr<TrafficClass>>& classes)
       : all_(all), flows_(flows), ledger_(ledger), generation_end_(generation_end), generators_(generators),
         verbs_(verbs), settle_(settle), clock_(clock), faults_(faults), classes_(classes) {}
-  // Once the traffic classes exist: which QPs' deliveries are theirs; `node_of`: each HCA's node.
-  void watch_classes(std::map<const Hca*, std::size_t> node_of);
+  // Once the traffic classes exist: which QPs' deliveries are theirs; `node_of`: each HCA's node;
+  // `here[k]`: whether this rank runs class k (across MPI ranks a class runs on its hosts' rank
+  // only; empty: every class).
+  void watch_classes(std::map<const Hca*, std::size_t> node_of, std::vector<bool> here = {});
   // Every measured UD generator packet (a message of one packet), for the overall histograms.
   LatencyHistogram generator_message_latency, generator_network_latency;
   // Once the verbs flows exist: which of them watch which QPs' deliveries; `here[k]`: whether this
@@ -100,6 +102,7 @@ class RunObserver : public DeliveryObserver, public VerbsFlowOwner {
   std::map<std::pair<const Hca*, Qpn>, VerbsFlow*> watched_;
   std::vector<FaultWatch>& faults_;
   const std::vector<std::unique_ptr<TrafficClass>>& classes_;
+  std::vector<bool> classes_here_;  // [class]; empty: every class runs here
   std::unordered_map<std::uint64_t, TrafficClass*> class_of_;
   std::map<const Hca*, std::size_t> node_of_;
   bool needs_settle_ = false;

@@ -79,6 +79,31 @@ void take_in_verbs_results(ScenarioRun& run) {
   for (std::size_t k = 0; k < seen.size(); ++k) IBFSIM_CHECK(seen[k], "a verbs flow's results from its rank");
 }
 
+// Each traffic class's figures from the rank that ran it (its hosts' rank), computed there once
+// from its own counts, as one rank does (TrafficClass::encode_figures).
+void take_in_class_figures(ScenarioRun& run) {
+  if (run.classes.empty()) return;
+  std::vector<std::uint8_t> mine;
+  ByteWriter w(mine);
+  for (std::size_t k = 0; k < run.classes.size(); ++k) {
+    if (!run.classes_here.at(k)) continue;
+    w.put(static_cast<std::uint64_t>(k));
+    w.bytes(run.classes[k]->encode_figures());
+  }
+  std::vector<bool> seen(run.classes.size(), false);
+  for (const auto& bytes : ranks::all_gather(mine)) {
+    ByteReader r(bytes);
+    while (!r.done()) {
+      const auto k = static_cast<std::size_t>(r.get<std::uint64_t>());
+      IBFSIM_CHECK(k < seen.size() && !seen[k], "a traffic class's figures from exactly one rank");
+      seen[k] = true;
+      const std::vector<std::uint8_t> figures = r.bytes();
+      if (!run.classes_here[k]) run.classes[k]->take_in_figures(figures);
+    }
+  }
+  for (std::size_t k = 0; k < seen.size(); ++k) IBFSIM_CHECK(seen[k], "a traffic class's figures from its rank");
+}
+
 }  // namespace
 
 void take_in_rank_tallies(ScenarioRun& run) {
@@ -108,6 +133,7 @@ void take_in_rank_tallies(ScenarioRun& run) {
   }
   run.sm_facts = all.subnet_manager;
   take_in_verbs_results(run);
+  take_in_class_figures(run);
 }
 
 }  // namespace ibfsim

@@ -139,7 +139,14 @@ void create_classes(ScenarioRun& run) {
                                         run.sc.subnet_manager.config.sa.packet_life_time);
     run.classes.back()->setup();
   }
-  run.observer->watch_classes(std::move(node_of));
+  // Across MPI ranks a class runs where its hosts are (they share a partition).
+  const Partitioning& p = fabric.partitioning();
+  for (const TrafficClassSpec& c : run.sc.classes)
+    run.classes_here.push_back(!ranks::several() ||
+                               ranks::rank_of_partition(p.part.at(c.hosts.front()), p.parts,
+                                                        static_cast<unsigned>(ranks::size())) ==
+                                   static_cast<unsigned>(ranks::rank()));
+  run.observer->watch_classes(std::move(node_of), ranks::several() ? run.classes_here : std::vector<bool>{});
   if (!run.classes.empty()) run.observer->check_at(run.measure_end);
 }
 
@@ -287,7 +294,8 @@ void drain(ScenarioRun& run) {
   // Messages still waiting at their sources for room in the send queue count as offered.
   for (const auto& gens : run.flow_generators)
     for (UdTrafficGenerator* g : gens) g->settle(run.end);
-  for (const auto& c : run.classes) c->settle(run.end);
+  for (std::size_t k = 0; k < run.classes.size(); ++k)
+    if (run.classes_here[k]) run.classes[k]->settle(run.end);  // the others' copies never ran
   run.fabric->finish();
   // Across MPI ranks the counts are gathered first, and a packet a rank sent across just before
   // the end (its copy alive on the far rank) is released here, or it would be counted twice.
