@@ -91,10 +91,10 @@ bool RunObserver::can_end(Time t) const {
   if (attacks_)
     for (const auto& a : *attacks_)
       if (!a->done()) return false;
-  if (collectives_)
+  if (collectives_ && collectives_here_)
     for (const auto& c : *collectives_)
       if (!c->done()) return false;
-  if (trace_replay_ && !trace_replay_->done()) return false;
+  if (trace_replay_ && trace_replay_here_ && !trace_replay_->done()) return false;
   return true;
 }
 

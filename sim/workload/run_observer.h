@@ -60,10 +60,18 @@ class RunObserver : public DeliveryObserver, public VerbsFlowOwner {
   void watch_flows(std::vector<bool> here = {});
   // The run is not over before every attack is done.
   void watch_attacks(const std::vector<std::unique_ptr<Attack>>* attacks) { attacks_ = attacks; }
-  // The run is not over before every collective (`collectives:`) is done.
-  void watch_collectives(const std::vector<std::unique_ptr<NcclCollective>>* c) { collectives_ = c; }
+  // The run is not over before every collective (`collectives:`) is done. `here`: this rank runs
+  // them (across MPI ranks they run on their hosts' rank only).
+  void watch_collectives(const std::vector<std::unique_ptr<NcclCollective>>* c, bool here = true) {
+    collectives_ = c;
+    collectives_here_ = here;
+  }
   // ... nor before the trace replay (`trace:`) is done.
-  void watch_trace_replay(const TraceReplay* t) { trace_replay_ = t; }
+  // `here`: this rank runs it (across MPI ranks: its hosts' rank only).
+  void watch_trace_replay(const TraceReplay* t, bool here = true) {
+    trace_replay_ = t;
+    trace_replay_here_ = here;
+  }
   void on_delivered(Hca& hca, const Packet& p, Time tail) override;
   void flow_progress() override { check_end(ScheduledModule::now()); }
   bool cnps_possible = false;  // congestion control is on (on RoCE: DCQCN)
@@ -116,7 +124,9 @@ class RunObserver : public DeliveryObserver, public VerbsFlowOwner {
   std::mutex tallies_;
   const std::vector<std::unique_ptr<Attack>>* attacks_ = nullptr;
   const std::vector<std::unique_ptr<NcclCollective>>* collectives_ = nullptr;
+  bool collectives_here_ = true;
   const TraceReplay* trace_replay_ = nullptr;
+  bool trace_replay_here_ = true;
 };
 
 }  // namespace ibfsim

@@ -167,7 +167,14 @@ void create_collectives(ScenarioRun& run) {
     run.collectives.back()->set_sharp_manager(run.sharp_manager.get());
     run.collectives.back()->setup(run.start, before);
   }
-  run.observer->watch_collectives(&run.collectives);
+  // Across MPI ranks every collective's hosts share one partition (run_bring_up.cpp): its rank runs them.
+  if (ranks::several()) {
+    const Partitioning& p = run.fabric->partitioning();
+    run.collectives_here = ranks::rank_of_partition(p.part.at(run.collectives.front()->nodes().front()), p.parts,
+                                                    static_cast<unsigned>(ranks::size())) ==
+                           static_cast<unsigned>(ranks::rank());
+  }
+  run.observer->watch_collectives(&run.collectives, run.collectives_here);
 }
 
 // The trace replay (`trace:`): its QPs after the collectives'; its ranks start at phases.start.
@@ -179,7 +186,14 @@ void create_trace_replay(ScenarioRun& run) {
                                  run.sc.file));
   run.trace_replay = std::make_unique<TraceReplay>(*run.sc.trace, *run.fabric, *run.observer);
   run.trace_replay->setup(run.start);
-  run.observer->watch_trace_replay(run.trace_replay.get());
+  // Across MPI ranks the replay's hosts share one partition (run_bring_up.cpp): its rank runs it.
+  if (ranks::several()) {
+    const Partitioning& p = run.fabric->partitioning();
+    run.trace_replay_here = ranks::rank_of_partition(p.part.at(*run.fabric->topology().find_node(run.sc.trace->hosts.front())),
+                                                     p.parts, static_cast<unsigned>(ranks::size())) ==
+                            static_cast<unsigned>(ranks::rank());
+  }
+  run.observer->watch_trace_replay(run.trace_replay.get(), run.trace_replay_here);
 }
 
 // The UD traffic generators of each flow. A host never sends to itself: with a fixed destination,
