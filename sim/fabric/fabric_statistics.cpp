@@ -61,7 +61,31 @@ CcTotals cc_totals(Fabric& f) {
   return CcTotals{v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]};
 }
 
-void register_fabric_kinds(StatsRegistry& r, const FabricStatsOptions& o, const CcTotals& cc) {
+// Adaptive routing's totals over every switch (each switch's counts: ar_switches.csv). Across MPI
+// ranks each rank sums the switches it runs (the others' copies never routed: zero) and the sums
+// are added (a collective, as cc_totals).
+struct ArTotals {
+  std::uint64_t adaptive = 0, off_static = 0, flowlet_kept = 0, fell_back = 0, notifications_sent = 0;
+};
+ArTotals ar_totals(Fabric& f) {
+  const Partitioning& part = f.partitioning();
+  const auto nranks = static_cast<unsigned>(ranks::size()), me = static_cast<unsigned>(ranks::rank());
+  std::vector<std::uint64_t> v(5, 0);
+  for (std::size_t node = 0; node < f.topology().nodes.size(); ++node) {
+    const Switch* sw = f.switch_at(node);
+    if (!sw || (nranks > 1 && ranks::rank_of_partition(part.part.at(node), part.parts, nranks) != me)) continue;
+    const ArStats& s = sw->adaptive_selector().stats();
+    v[0] += s.adaptive;
+    v[1] += s.off_static;
+    v[2] += s.flowlet_kept;
+    v[3] += s.fell_back;
+    v[4] += sw->fault_notifier().stats().sent;
+  }
+  ranks::sum(v);
+  return ArTotals{v[0], v[1], v[2], v[3], v[4]};
+}
+
+void register_fabric_kinds(StatsRegistry& r, const FabricStatsOptions& o, const CcTotals& cc, const ArTotals& ar) {
   auto fabric = r.add_kind<F>("fabric", {});
   fabric.counter("packets.created", "packets", kResultsTop, [](F f) { return f->ledger().created_count(); })
       .counter("packets.replicated", "packets", kResultsTop, [](F f) { return f->ledger().replicated_count(); })
@@ -86,24 +110,12 @@ void register_fabric_kinds(StatsRegistry& r, const FabricStatsOptions& o, const 
         return n ? std::optional<std::uint64_t>(n) : std::nullopt;
       });
   if (o.adaptive_routing) {
-    using Field = std::uint64_t ArStats::*;
-    auto total = [](Fabric& f, Field field) {
-      std::uint64_t n = 0;
-      for (std::size_t node = 0; node < f.topology().nodes.size(); ++node)
-        if (const Switch* sw = f.switch_at(node)) n += sw->adaptive_selector().stats().*field;
-      return n;
-    };
     constexpr StatOutputs kAr = kResultsAdaptiveRouting;
-    fabric.counter("totals.adaptive", "packets", kAr, [total](F f) { return total(*f, &ArStats::adaptive); })
-        .counter("totals.off_static", "packets", kAr, [total](F f) { return total(*f, &ArStats::off_static); })
-        .counter("totals.flowlet_kept", "packets", kAr, [total](F f) { return total(*f, &ArStats::flowlet_kept); })
-        .counter("totals.fell_back", "packets", kAr, [total](F f) { return total(*f, &ArStats::fell_back); })
-        .counter("totals.notifications_sent", "packets", kAr, [](F f) {
-          std::uint64_t n = 0;
-          for (std::size_t node = 0; node < f->topology().nodes.size(); ++node)
-            if (const Switch* sw = f->switch_at(node)) n += sw->fault_notifier().stats().sent;
-          return n;
-        });
+    fabric.counter("totals.adaptive", "packets", kAr, [ar](F) { return ar.adaptive; })
+        .counter("totals.off_static", "packets", kAr, [ar](F) { return ar.off_static; })
+        .counter("totals.flowlet_kept", "packets", kAr, [ar](F) { return ar.flowlet_kept; })
+        .counter("totals.fell_back", "packets", kAr, [ar](F) { return ar.fell_back; })
+        .counter("totals.notifications_sent", "packets", kAr, [ar](F) { return ar.notifications_sent; });
   }
   if (!o.congestion_control) return;
   constexpr StatOutputs kCc = kResultsCongestionControl;
@@ -131,7 +143,8 @@ std::vector<std::vector<std::string>> peer_names(const Topology& topo) {
 }  // namespace
 
 FabricStatRows register_fabric_statistics(StatsRegistry& r, Fabric& fabric, const FabricStatsOptions& o) {
-  register_fabric_kinds(r, o, o.congestion_control ? cc_totals(fabric) : CcTotals{});
+  register_fabric_kinds(r, o, o.congestion_control ? cc_totals(fabric) : CcTotals{},
+                        o.adaptive_routing ? ar_totals(fabric) : ArTotals{});
   register_port_kinds(r, o.end);
   // Congestion control's tables (cc_switch_ports.csv, cc_qps.csv, cc_sl_throttles.csv) only with it.
   if (o.congestion_control) {

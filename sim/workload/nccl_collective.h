@@ -78,6 +78,14 @@ class NcclCollective {
   bool done() const { return done_; }
   const std::vector<NcclResultRow>& rows() const;
   std::uint64_t error_completions() const;
+  // Across MPI ranks the collectives run on their ranks' MPI rank only (they share a partition);
+  // the others' copies never ran and take in the rows and the end from there (run_rank_tallies.cpp).
+  // Not with algorithm: sharp (refused across ranks).
+  void take_in_results(std::vector<NcclResultRow> rows, bool done, std::uint64_t error_completions) {
+    rows_ = std::move(rows);
+    done_ = done;
+    error_completions_ = error_completions;
+  }
   // algorithm: sharp: its run (sharp_allreduce.h); nullptr otherwise.
   const SharpAllreduce* sharp() const { return sharp_.get(); }
   // Rank nodes (fabric node indices), rank 0 first.

@@ -17,8 +17,9 @@ bool generator_packet(const Packet& p) {
   return dqp == kGeneratorQpn || dqp == kMulticastQpn;
 }
 
-void RunObserver::watch_classes(std::map<const Hca*, std::size_t> node_of) {
+void RunObserver::watch_classes(std::map<const Hca*, std::size_t> node_of, std::vector<bool> here) {
   node_of_ = std::move(node_of);
+  classes_here_ = std::move(here);
   for (const auto& c : classes_) {
     for (std::uint64_t k : c->delivery_keys()) class_of_[k] = c.get();
     if (c->spec().verbs() || c->spec().ipoib_connected_mtu != 0) needs_settle_ = true;  // completions follow
@@ -85,15 +86,15 @@ bool RunObserver::can_end(Time t) const {
     return false;
   for (std::size_t k = 0; k < verbs_.size(); ++k)
     if ((verbs_here_.empty() || verbs_here_[k]) && !verbs_[k]->done()) return false;
-  for (const auto& c : classes_)
-    if (!c->done(t)) return false;
+  for (std::size_t k = 0; k < classes_.size(); ++k)
+    if ((classes_here_.empty() || classes_here_[k]) && !classes_[k]->done(t)) return false;
   if (attacks_)
     for (const auto& a : *attacks_)
       if (!a->done()) return false;
-  if (collectives_)
+  if (collectives_ && collectives_here_)
     for (const auto& c : *collectives_)
       if (!c->done()) return false;
-  if (trace_replay_ && !trace_replay_->done()) return false;
+  if (trace_replay_ && trace_replay_here_ && !trace_replay_->done()) return false;
   return true;
 }
 

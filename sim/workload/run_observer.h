@@ -49,8 +49,10 @@ class RunObserver : public DeliveryObserver, public VerbsFlowOwner {
               const std::vector<std::unique_ptr<TrafficClass>>& classes)
       : all_(all), flows_(flows), ledger_(ledger), generation_end_(generation_end), generators_(generators),
         verbs_(verbs), settle_(settle), clock_(clock), faults_(faults), classes_(classes) {}
-  // Once the traffic classes exist: which QPs' deliveries are theirs; `node_of`: each HCA's node.
-  void watch_classes(std::map<const Hca*, std::size_t> node_of);
+  // Once the traffic classes exist: which QPs' deliveries are theirs; `node_of`: each HCA's node;
+  // `here[k]`: whether this rank runs class k (across MPI ranks a class runs on its hosts' rank
+  // only; empty: every class).
+  void watch_classes(std::map<const Hca*, std::size_t> node_of, std::vector<bool> here = {});
   // Every measured UD generator packet (a message of one packet), for the overall histograms.
   LatencyHistogram generator_message_latency, generator_network_latency;
   // Once the verbs flows exist: which of them watch which QPs' deliveries; `here[k]`: whether this
@@ -58,10 +60,18 @@ class RunObserver : public DeliveryObserver, public VerbsFlowOwner {
   void watch_flows(std::vector<bool> here = {});
   // The run is not over before every attack is done.
   void watch_attacks(const std::vector<std::unique_ptr<Attack>>* attacks) { attacks_ = attacks; }
-  // The run is not over before every collective (`collectives:`) is done.
-  void watch_collectives(const std::vector<std::unique_ptr<NcclCollective>>* c) { collectives_ = c; }
+  // The run is not over before every collective (`collectives:`) is done. `here`: this rank runs
+  // them (across MPI ranks they run on their hosts' rank only).
+  void watch_collectives(const std::vector<std::unique_ptr<NcclCollective>>* c, bool here = true) {
+    collectives_ = c;
+    collectives_here_ = here;
+  }
   // ... nor before the trace replay (`trace:`) is done.
-  void watch_trace_replay(const TraceReplay* t) { trace_replay_ = t; }
+  // `here`: this rank runs it (across MPI ranks: its hosts' rank only).
+  void watch_trace_replay(const TraceReplay* t, bool here = true) {
+    trace_replay_ = t;
+    trace_replay_here_ = here;
+  }
   void on_delivered(Hca& hca, const Packet& p, Time tail) override;
   void flow_progress() override { check_end(ScheduledModule::now()); }
   bool cnps_possible = false;  // congestion control is on (on RoCE: DCQCN)
@@ -100,6 +110,7 @@ class RunObserver : public DeliveryObserver, public VerbsFlowOwner {
   std::map<std::pair<const Hca*, Qpn>, VerbsFlow*> watched_;
   std::vector<FaultWatch>& faults_;
   const std::vector<std::unique_ptr<TrafficClass>>& classes_;
+  std::vector<bool> classes_here_;  // [class]; empty: every class runs here
   std::unordered_map<std::uint64_t, TrafficClass*> class_of_;
   std::map<const Hca*, std::size_t> node_of_;
   bool needs_settle_ = false;
@@ -113,7 +124,9 @@ class RunObserver : public DeliveryObserver, public VerbsFlowOwner {
   std::mutex tallies_;
   const std::vector<std::unique_ptr<Attack>>* attacks_ = nullptr;
   const std::vector<std::unique_ptr<NcclCollective>>* collectives_ = nullptr;
+  bool collectives_here_ = true;
   const TraceReplay* trace_replay_ = nullptr;
+  bool trace_replay_here_ = true;
 };
 
 }  // namespace ibfsim

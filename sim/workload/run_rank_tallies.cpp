@@ -79,6 +79,127 @@ void take_in_verbs_results(ScenarioRun& run) {
   for (std::size_t k = 0; k < seen.size(); ++k) IBFSIM_CHECK(seen[k], "a verbs flow's results from its rank");
 }
 
+// Each traffic class's figures from the rank that ran it (its hosts' rank), computed there once
+// from its own counts, as one rank does (TrafficClass::encode_figures).
+void take_in_class_figures(ScenarioRun& run) {
+  if (run.classes.empty()) return;
+  std::vector<std::uint8_t> mine;
+  ByteWriter w(mine);
+  for (std::size_t k = 0; k < run.classes.size(); ++k) {
+    if (!run.classes_here.at(k)) continue;
+    w.put(static_cast<std::uint64_t>(k));
+    w.bytes(run.classes[k]->encode_figures());
+  }
+  std::vector<bool> seen(run.classes.size(), false);
+  for (const auto& bytes : ranks::all_gather(mine)) {
+    ByteReader r(bytes);
+    while (!r.done()) {
+      const auto k = static_cast<std::size_t>(r.get<std::uint64_t>());
+      IBFSIM_CHECK(k < seen.size() && !seen[k], "a traffic class's figures from exactly one rank");
+      seen[k] = true;
+      const std::vector<std::uint8_t> figures = r.bytes();
+      if (!run.classes_here[k]) run.classes[k]->take_in_figures(figures);
+    }
+  }
+  for (std::size_t k = 0; k < seen.size(); ++k) IBFSIM_CHECK(seen[k], "a traffic class's figures from its rank");
+}
+
+// The collectives' rows of nccl-tests' table and their end, from the rank that ran them (their
+// hosts share a partition), computed there once as one rank does.
+void take_in_collective_results(ScenarioRun& run) {
+  if (run.collectives.empty()) return;
+  std::vector<std::uint8_t> mine;
+  ByteWriter w(mine);
+  if (run.collectives_here)
+    for (const auto& c : run.collectives) {
+      w.put(c->done());
+      w.put(c->error_completions());
+      w.put(static_cast<std::uint64_t>(c->rows().size()));
+      for (const NcclResultRow& row : c->rows()) {
+        for (std::uint64_t n : {row.size_bytes, row.count}) w.put(n);
+        for (double x : {row.time_us, row.algbw_gbps, row.busbw_gbps}) w.put(x);  // by their bits
+        w.put(row.wrong.has_value());
+        w.put(row.wrong.value_or(0));
+      }
+    }
+  bool seen = false;
+  for (const auto& bytes : ranks::all_gather(mine)) {
+    if (bytes.empty()) continue;
+    IBFSIM_CHECK(!seen, "the collectives' results from exactly one rank");
+    seen = true;
+    ByteReader r(bytes);
+    for (const auto& c : run.collectives) {
+      const bool done = r.get<bool>();
+      const auto errors = r.get<std::uint64_t>();
+      std::vector<NcclResultRow> rows(r.get<std::uint64_t>());
+      for (NcclResultRow& row : rows) {
+        row.size_bytes = r.get<std::uint64_t>();
+        row.count = r.get<std::uint64_t>();
+        row.time_us = r.get<double>();
+        row.algbw_gbps = r.get<double>();
+        row.busbw_gbps = r.get<double>();
+        const bool has_wrong = r.get<bool>();
+        const auto wrong = r.get<std::uint64_t>();
+        if (has_wrong) row.wrong = wrong;
+      }
+      if (!run.collectives_here) c->take_in_results(std::move(rows), done, errors);
+    }
+    IBFSIM_CHECK(r.done(), "the collectives' results: bytes left over");
+  }
+  IBFSIM_CHECK(seen, "the collectives' results from their rank");
+}
+
+// The trace replay's ranks' results from the MPI rank that ran it (its hosts share a partition).
+void take_in_trace_replay_results(ScenarioRun& run) {
+  if (!run.trace_replay || run.trace_replay->results().empty()) return;
+  std::vector<std::uint8_t> mine;
+  ByteWriter w(mine);
+  auto put_times = [&w](const std::vector<Time>& v) {
+    w.put(static_cast<std::uint64_t>(v.size()));
+    for (Time t : v) w.put(t);
+  };
+  if (run.trace_replay_here)
+    for (const TraceReplayRank& x : run.trace_replay->results()) {
+      w.bytes(std::vector<std::uint8_t>(x.host.begin(), x.host.end()));
+      for (std::uint64_t n : {x.messages_sent, x.bytes_sent, x.messages_received, x.bytes_received, x.point_to_point_sent,
+                              x.point_to_point_bytes_sent, x.point_to_point_received, x.point_to_point_bytes_received,
+                              x.error_completions})
+        w.put(n);
+      put_times(x.posted);
+      put_times(x.completed);
+      w.put(x.end);
+      w.put(x.done);
+    }
+  bool seen = false;
+  for (const auto& bytes : ranks::all_gather(mine)) {
+    if (bytes.empty()) continue;
+    IBFSIM_CHECK(!seen, "the trace replay's results from exactly one rank");
+    seen = true;
+    ByteReader r(bytes);
+    auto get_times = [&r] {
+      std::vector<Time> v(r.get<std::uint64_t>());
+      for (Time& t : v) t = r.get<Time>();
+      return v;
+    };
+    std::vector<TraceReplayRank> results(run.trace_replay->results().size());
+    for (TraceReplayRank& x : results) {
+      const std::vector<std::uint8_t> host = r.bytes();
+      x.host.assign(host.begin(), host.end());
+      for (std::uint64_t* n : {&x.messages_sent, &x.bytes_sent, &x.messages_received, &x.bytes_received,
+                               &x.point_to_point_sent, &x.point_to_point_bytes_sent, &x.point_to_point_received,
+                               &x.point_to_point_bytes_received, &x.error_completions})
+        *n = r.get<std::uint64_t>();
+      x.posted = get_times();
+      x.completed = get_times();
+      x.end = r.get<Time>();
+      x.done = r.get<bool>();
+    }
+    IBFSIM_CHECK(r.done(), "the trace replay's results: bytes left over");
+    if (!run.trace_replay_here) run.trace_replay->take_in_results(std::move(results));
+  }
+  IBFSIM_CHECK(seen, "the trace replay's results from its rank");
+}
+
 }  // namespace
 
 void take_in_rank_tallies(ScenarioRun& run) {
@@ -108,6 +229,9 @@ void take_in_rank_tallies(ScenarioRun& run) {
   }
   run.sm_facts = all.subnet_manager;
   take_in_verbs_results(run);
+  take_in_class_figures(run);
+  take_in_collective_results(run);
+  take_in_trace_replay_results(run);
 }
 
 }  // namespace ibfsim

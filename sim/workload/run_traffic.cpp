@@ -139,7 +139,14 @@ void create_classes(ScenarioRun& run) {
                                         run.sc.subnet_manager.config.sa.packet_life_time);
     run.classes.back()->setup();
   }
-  run.observer->watch_classes(std::move(node_of));
+  // Across MPI ranks a class runs where its hosts are (they share a partition).
+  const Partitioning& p = fabric.partitioning();
+  for (const TrafficClassSpec& c : run.sc.classes)
+    run.classes_here.push_back(!ranks::several() ||
+                               ranks::rank_of_partition(p.part.at(c.hosts.front()), p.parts,
+                                                        static_cast<unsigned>(ranks::size())) ==
+                                   static_cast<unsigned>(ranks::rank()));
+  run.observer->watch_classes(std::move(node_of), ranks::several() ? run.classes_here : std::vector<bool>{});
   if (!run.classes.empty()) run.observer->check_at(run.measure_end);
 }
 
@@ -160,7 +167,14 @@ void create_collectives(ScenarioRun& run) {
     run.collectives.back()->set_sharp_manager(run.sharp_manager.get());
     run.collectives.back()->setup(run.start, before);
   }
-  run.observer->watch_collectives(&run.collectives);
+  // Across MPI ranks every collective's hosts share one partition (run_bring_up.cpp): its rank runs them.
+  if (ranks::several()) {
+    const Partitioning& p = run.fabric->partitioning();
+    run.collectives_here = ranks::rank_of_partition(p.part.at(run.collectives.front()->nodes().front()), p.parts,
+                                                    static_cast<unsigned>(ranks::size())) ==
+                           static_cast<unsigned>(ranks::rank());
+  }
+  run.observer->watch_collectives(&run.collectives, run.collectives_here);
 }
 
 // The trace replay (`trace:`): its QPs after the collectives'; its ranks start at phases.start.
@@ -172,7 +186,14 @@ void create_trace_replay(ScenarioRun& run) {
                                  run.sc.file));
   run.trace_replay = std::make_unique<TraceReplay>(*run.sc.trace, *run.fabric, *run.observer);
   run.trace_replay->setup(run.start);
-  run.observer->watch_trace_replay(run.trace_replay.get());
+  // Across MPI ranks the replay's hosts share one partition (run_bring_up.cpp): its rank runs it.
+  if (ranks::several()) {
+    const Partitioning& p = run.fabric->partitioning();
+    run.trace_replay_here = ranks::rank_of_partition(p.part.at(*run.fabric->topology().find_node(run.sc.trace->hosts.front())),
+                                                     p.parts, static_cast<unsigned>(ranks::size())) ==
+                            static_cast<unsigned>(ranks::rank());
+  }
+  run.observer->watch_trace_replay(run.trace_replay.get(), run.trace_replay_here);
 }
 
 // The UD traffic generators of each flow. A host never sends to itself: with a fixed destination,
@@ -291,7 +312,8 @@ void drain(ScenarioRun& run) {
   // Messages still waiting at their sources for room in the send queue count as offered.
   for (const auto& gens : run.flow_generators)
     for (UdTrafficGenerator* g : gens) g->settle(run.end);
-  for (const auto& c : run.classes) c->settle(run.end);
+  for (std::size_t k = 0; k < run.classes.size(); ++k)
+    if (run.classes_here[k]) run.classes[k]->settle(run.end);  // the others' copies never ran
   run.fabric->finish();
   // Across MPI ranks the counts are gathered first, and a packet a rank sent across just before
   // the end (its copy alive on the far rank) is released here, or it would be counted twice.

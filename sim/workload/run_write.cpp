@@ -311,6 +311,12 @@ RunResult write_results(ScenarioRun& run, CollectedResults& c) {
   // tables are.
   bool whole = false;  // results.json written across ranks
   if (ranks::several()) {
+    // Each collective class's iterations, from its rank (TrafficClass::take_in_figures): the same
+    // text on every rank.
+    if (const std::string fct = fct_csv(run); !fct.empty() && ranks::rank() == 0) {
+      table("fct", rows_of(fct), [fct](TableFile& t) { t.write(fct); });
+      gathered.push_back(table_file_name("fct", compress));
+    }
     if (run.sampler) {
       const std::vector<std::vector<std::uint8_t>> all = ranks::gather(run.sampler->encode_samples());
       if (ranks::rank() == 0) {

@@ -76,9 +76,14 @@ struct ScenarioRun {
   std::optional<TrafficStats> all_stats;
   std::vector<TrafficStats> flow_stats;
   std::vector<std::unique_ptr<TrafficClass>> classes;
+  // [class]: this rank runs it (across MPI ranks a class runs on its hosts' rank; one rank: every
+  // class); the others take in its figures from there (take_in_rank_tallies).
+  std::vector<bool> classes_here;
   std::vector<std::unique_ptr<NcclCollective>> collectives;  // `collectives:`, in file order
+  bool collectives_here = true;  // this rank runs them (across MPI ranks: their hosts' rank)
   std::unique_ptr<SharpAggregationManager> sharp_manager;    // with algorithm: sharp collectives
   std::unique_ptr<TraceReplay> trace_replay;                 // `trace:`
+  bool trace_replay_here = true;  // this rank runs it (across MPI ranks: its hosts' rank)
   std::vector<FaultWatch> watches;
   std::optional<RunObserver> observer;
   std::unique_ptr<PortWindow> port_window;

@@ -218,6 +218,13 @@ void TraceReplay::on_recv_completion(std::uint32_t r, const ibv_wc& wc) {
   owner_.flow_progress();
 }
 
+void TraceReplay::take_in_results(std::vector<TraceReplayRank> results) {
+  IBFSIM_CHECK(results.size() == results_.size(), "a trace replay's results for each of its ranks");
+  results_ = std::move(results);
+  done_ranks_ = static_cast<std::size_t>(
+      std::count_if(results_.begin(), results_.end(), [](const TraceReplayRank& r) { return r.done; }));
+}
+
 Time TraceReplay::duration() const {
   Time end = 0;
   for (const TraceReplayRank& r : results_) end = std::max(end, r.end);

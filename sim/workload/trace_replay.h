@@ -57,6 +57,9 @@ class TraceReplay {
   Time duration() const;
   // A few lines for the run's summary: per rank messages and bytes, and the lengths compared.
   std::string summary() const;
+  // Across MPI ranks the replay runs on its hosts' MPI rank only (they share a partition); the
+  // others' copies never ran and take in its ranks' results from there (run_rank_tallies.cpp).
+  void take_in_results(std::vector<TraceReplayRank> results);
 
   // --- events (event.h) ---
   // Rank r's gap before its current step is over: it posts the step.

@@ -123,6 +123,7 @@ bool TrafficClass::done(Time now) const {
 }
 
 std::uint64_t TrafficClass::messages_waiting_at_sources() const {
+  if (figures_) return figures_->waiting_at_sources;
   std::uint64_t w = settled_waiting_ + tcp_waiting();
   for (const auto& h : hosts_)
     if (h->ud) w += h->ud->backlog.size() + h->unbuilt.size();

@@ -96,7 +96,9 @@ class TrafficClass {
   // Nothing more will be offered and nothing offered is still waiting, posted or in flight (at `now`).
   bool done(Time now) const;
   // Measured messages not delivered (yet).
-  std::uint64_t measured_undelivered() const { return measured_ - measured_delivered_; }
+  std::uint64_t measured_undelivered() const {
+    return figures_ ? figures_->measured_undelivered : measured_ - measured_delivered_;
+  }
   std::uint64_t messages_waiting_at_sources() const;
   // ud_send, after the simulation ends at `end` (once): the messages that arrived and were never
   // built, drawn now without building them and counted as offered and waiting.
@@ -104,14 +106,22 @@ class TrafficClass {
 
   // Payload of the class's data packets delivered so far (time series).
   std::uint64_t delivered_payload_bytes() const { return delivered_payload_; }
-  const LatencyHistogram& message_latency() const { return message_latency_; }
-  const LatencyHistogram& packet_latency() const { return packet_latency_; }
-  const LatencyHistogram& network_latency() const { return network_latency_; }
+  const LatencyHistogram& message_latency() const { return figures_ ? figures_->message_latency : message_latency_; }
+  const LatencyHistogram& packet_latency() const { return figures_ ? figures_->packet_latency : packet_latency_; }
+  const LatencyHistogram& network_latency() const { return figures_ ? figures_->network_latency : network_latency_; }
   void add_totals(ClassTotals& t) const;
   nlohmann::json results() const;
   std::string summary() const;
   // fct.csv rows for collectives: "class,iteration,start_ns,end_ns,fct_ns\n" lines.
   std::string fct_csv_rows() const;
+
+  // Across MPI ranks (docs/architecture.md, "Ranks") a class runs on its hosts' rank only (they
+  // share a partition); the figures above are computed there, once, from its own counts, and sent
+  // to every other rank (traffic_class_figures.cpp): encode_figures on the class's rank (after
+  // settle), take_in_figures on the others, whose copy never ran. From then on every figure above
+  // is the one the class's rank computed.
+  std::vector<std::uint8_t> encode_figures() const;
+  void take_in_figures(const std::vector<std::uint8_t>& bytes);
 
   // --- events (event.h) ---
   // Host `host`'s next message arrives (load-driven patterns).
@@ -208,6 +218,16 @@ class TrafficClass {
   void connect_pairs(const std::vector<std::vector<std::size_t>>& dests);  // RC/UC: a QP pair per pair
   void start_collective();
   void start_sources(const std::vector<std::vector<std::size_t>>& dests);
+
+  // The figures of the class's rank (take_in_figures); unset: computed from this object.
+  struct Figures {
+    nlohmann::json results;
+    std::string summary, fct_rows;
+    LatencyHistogram message_latency, packet_latency, network_latency;
+    std::uint64_t measured_undelivered = 0, waiting_at_sources = 0;
+    ClassTotals totals;
+  };
+  std::unique_ptr<Figures> figures_;
 
   TrafficClassSpec spec_;
   std::size_t index_;

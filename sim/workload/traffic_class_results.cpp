@@ -17,6 +17,14 @@ double ns(double fs) { return fs / 1e6; }
 
 void TrafficClass::add_totals(ClassTotals& t) const {
   if (spec_.collective()) return;
+  if (figures_) {
+    t.offered_wire_fs += figures_->totals.offered_wire_fs;
+    t.accepted_wire_fs += figures_->totals.accepted_wire_fs;
+    t.offered_payload_bytes += figures_->totals.offered_payload_bytes;
+    t.accepted_payload_bytes += figures_->totals.accepted_payload_bytes;
+    t.sources += figures_->totals.sources;
+    return;
+  }
   t.offered_wire_fs += offered_wire_fs_;
   t.accepted_wire_fs += accepted_wire_fs_;
   t.offered_payload_bytes += offered_payload_;
@@ -59,6 +67,7 @@ nlohmann::json TrafficClass::ipoib_connected_results() const {
 }
 
 nlohmann::json TrafficClass::results() const {
+  if (figures_) return figures_->results;
   nlohmann::json j;
   j["name"] = spec_.name;
   j["kind"] = "traffic_class";
@@ -195,6 +204,7 @@ nlohmann::json TrafficClass::results() const {
 }
 
 std::string TrafficClass::summary() const {
+  if (figures_) return figures_->summary;
   std::string s = fmt::format("  class {} ({} {} {}, SL {}): ", spec_.name, pattern_name(spec_.pattern.kind),
                               class_transport_name(spec_.transport), class_verb_name(spec_.verb), spec_.sl);
   const nlohmann::json r = results();
@@ -216,6 +226,7 @@ std::string TrafficClass::summary() const {
 }
 
 std::string TrafficClass::fct_csv_rows() const {
+  if (figures_) return figures_->fct_rows;
   std::string s;
   for (std::size_t k = 0; k < fct_.size(); ++k)
     s += fmt::format("{},{},{:.6f},{:.6f},{:.6f}\n", spec_.name, k, ns(static_cast<double>(fct_[k].first)),
