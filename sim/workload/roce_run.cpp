@@ -182,6 +182,7 @@ nlohmann::json dcqcn_settings_json(const RoceSpec& r) {
   j["hyper_increase_mbps"] = static_cast<double>(c.hyper_increase_bps) / 1e6;
   j["min_rate_mbps"] = static_cast<double>(c.min_rate_bps) / 1e6;
   j["rate_on_first_cnp_mbps"] = static_cast<double>(c.rate_on_first_cnp_bps) / 1e6;
+  j["clamp_target_rate"] = c.clamp_target_rate;
   j["cnp_interval_us"] = to_ns(c.min_cnp_interval) / 1000;
   j["cnp_dscp"] = c.cnp_dscp;
   return j;

@@ -70,7 +70,7 @@ std::uint64_t mbps(const YamlValue& v, double lo) {
 DcqcnConfig parse_dcqcn(const YamlMap& m) {
   m.check_no_unknown_keys({"enabled", "g", "initial_alpha", "alpha_period", "increase_period", "increase_bytes",
                            "fast_recovery_steps", "additive_increase_mbps", "hyper_increase_mbps", "min_rate_mbps",
-                           "rate_on_first_cnp_mbps", "cnp_interval", "cnp_dscp"});
+                           "rate_on_first_cnp_mbps", "cnp_interval", "cnp_dscp", "clamp_target_rate"});
   DcqcnConfig c;
   const auto positive = [](const YamlValue& v) {
     const Time t = v.as_duration();
@@ -81,13 +81,14 @@ DcqcnConfig parse_dcqcn(const YamlMap& m) {
   if (auto v = m.find("initial_alpha")) c.initial_alpha = v->as_double(0.0, 1.0);
   if (auto v = m.find("alpha_period")) c.alpha_period = positive(*v);
   if (auto v = m.find("increase_period")) c.increase_period = positive(*v);
-  if (auto v = m.find("increase_bytes")) c.increase_bytes = v->as_in_range<std::uint64_t>(1, std::uint64_t{1} << 40);
+  if (auto v = m.find("increase_bytes")) c.increase_bytes = v->as_in_range<std::uint64_t>(0, std::uint64_t{1} << 40);
   if (auto v = m.find("fast_recovery_steps")) c.fast_recovery_steps = v->as_in_range<unsigned>(0, 1000);
   if (auto v = m.find("additive_increase_mbps")) c.additive_increase_bps = mbps(*v, 0.001);
   if (auto v = m.find("hyper_increase_mbps")) c.hyper_increase_bps = mbps(*v, 0.001);
   if (auto v = m.find("min_rate_mbps")) c.min_rate_bps = mbps(*v, 0.001);
   if (auto v = m.find("rate_on_first_cnp_mbps")) c.rate_on_first_cnp_bps = mbps(*v, 0.0);
   if (auto v = m.find("cnp_interval")) c.min_cnp_interval = v->as_duration();
+  c.clamp_target_rate = m.optional<bool>("clamp_target_rate", c.clamp_target_rate);
   if (auto v = m.find("cnp_dscp")) c.cnp_dscp = v->as_in_range<std::uint8_t>(0, 63);
   return c;
 }

@@ -198,3 +198,70 @@ TEST_CASE("DCQCN notification point: at most one CNP per QP every N", "[ethernet
   CHECK(np.counters().cnps == 4);
   CHECK(np.counters().suppressed == 2);
 }
+
+// clamp_target_rate false (ConnectX's defaults, ns-3's CLAMP_TARGET_RATE 0): a cut with no timer
+// increase since the last cut leaves RT where it was; a cut after one sets RT = RC as the paper does.
+TEST_CASE("DCQCN reaction point: without clamp_target_rate only a cut after a timer increase lowers the target",
+          "[ethernet][dcqcn]") {
+  DcqcnConfig c;
+  c.clamp_target_rate = false;
+  DcqcnReactionPoint rp(c, kLine);
+  CHECK(rp.on_cnp(0));  // the first CNP: RT = line, RC = 50 G, alpha 1
+  CHECK(rp.target_bps() == kLine);
+  CHECK(rp.rate_bps() == 50'000'000'000);
+  // A second CNP 10 us later, before the timer's first stage: RC x (1 - 1/2), RT stays 100 G.
+  CHECK(rp.on_cnp(10 * kUs));
+  CHECK(rp.target_bps() == kLine);
+  CHECK(rp.rate_bps() == 25'000'000'000);
+  // One timer stage (at 65 us): fast recovery to 62.5 G; a CNP after it clamps RT to 62.5 G and
+  // cuts by half again (alpha is still 1: each CNP averages it with 1).
+  CHECK(rp.on_increase_timer(65 * kUs));
+  CHECK(rp.rate_bps() == 62'500'000'000);
+  CHECK(rp.on_cnp(70 * kUs));
+  CHECK(rp.target_bps() == 62'500'000'000);
+  CHECK(rp.rate_bps() == 31'250'000'000);
+  // With the paper's clamp the second CNP would have set RT to 50 G.
+  DcqcnReactionPoint paper(DcqcnConfig{}, kLine);
+  paper.on_cnp(0);
+  paper.on_cnp(10 * kUs);
+  CHECK(paper.target_bps() == 50'000'000'000);
+}
+
+// increase_bytes 0: no byte counter; the timer's stage count alone picks fast recovery (t <= F)
+// and then hyper increase (t > F), where a byte counter that never counts would keep it additive.
+TEST_CASE("DCQCN reaction point: without a byte counter the timer's stages alone reach hyper increase",
+          "[ethernet][dcqcn]") {
+  DcqcnConfig c;
+  c.increase_bytes = 0;
+  c.fast_recovery_steps = 1;
+  c.additive_increase_bps = 20'000'000;
+  c.hyper_increase_bps = 200'000'000;
+  c.increase_period = 300 * kUs;
+  DcqcnReactionPoint rp(c, kLine);
+  CHECK(rp.on_cnp(0));
+  CHECK(rp.rate_bps() == 50'000'000'000);
+  CHECK_FALSE(rp.on_bytes_sent(1'000'000, 1 * kUs));  // no byte counter: nothing counts
+  CHECK(rp.byte_stage() == 0);
+  CHECK(rp.on_increase_timer(300 * kUs));  // t 1 <= F: fast recovery to 75 G
+  CHECK(rp.rate_bps() == 75'000'000'000);
+  CHECK(rp.target_bps() == kLine);
+  // A cut at 301 us (RT = 75 G), then t 1: fast recovery; t 2 > F: hyper, RT + (2 - 1) x 200 Mb/s.
+  CHECK(rp.on_cnp(301 * kUs));
+  const std::uint64_t cut = rp.rate_bps();
+  CHECK(rp.target_bps() == 75'000'000'000);
+  CHECK(rp.on_increase_timer(601 * kUs));
+  CHECK(rp.rate_bps() == (75'000'000'000 + cut + 1) / 2);
+  CHECK(rp.on_increase_timer(901 * kUs));
+  CHECK(rp.target_bps() == 75'200'000'000);
+  CHECK(rp.counters().hyper == 1);
+  CHECK(rp.counters().additive == 0);
+  // With the byte counter on (B 10 MB) and no bytes sent, the same stages stay additive.
+  DcqcnConfig with = c;
+  with.increase_bytes = 10'000'000;
+  DcqcnReactionPoint rp2(with, kLine);
+  rp2.on_cnp(0);
+  rp2.on_increase_timer(300 * kUs);
+  rp2.on_increase_timer(600 * kUs);
+  CHECK(rp2.counters().additive == 1);
+  CHECK(rp2.counters().hyper == 0);
+}

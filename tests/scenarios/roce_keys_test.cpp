@@ -58,7 +58,8 @@ TEST_CASE("congestion_control.enabled turns ECN marking and DCQCN on with fabric
   std::string out;
   nlohmann::json j = run_with("cc", "congestion_control: {enabled: true, ca: {ccti_timer: 5}}\n"
                                     "roce: {ecn: {kmin: 10000, kmax: 100000, pmax: 0.2}, dcqcn: {increase_period: 300us, "
-                                    "additive_increase_mbps: 5, cnp_interval: 4us}}\n",
+                                    "additive_increase_mbps: 5, cnp_interval: 4us, increase_bytes: 0, "
+                                    "clamp_target_rate: false}}\n",
                               &out);
   const nlohmann::json& r = j["roce"];
   CHECK(r["ecn"] == nlohmann::json({{"enabled", true}, {"kmin_bytes", 10000}, {"kmax_bytes", 100000}, {"pmax", 0.2}}));
@@ -67,6 +68,8 @@ TEST_CASE("congestion_control.enabled turns ECN marking and DCQCN on with fabric
   CHECK(r["dcqcn"]["additive_increase_mbps"] == 5.0);
   CHECK(r["dcqcn"]["hyper_increase_mbps"] == 400.0);
   CHECK(r["dcqcn"]["cnp_interval_us"] == 4.0);
+  CHECK(r["dcqcn"]["increase_bytes"] == 0);
+  CHECK(r["dcqcn"]["clamp_target_rate"] == false);
   CHECK(r["dcqcn"]["g"] == 1.0 / 256);
   CHECK(r["pfc"] == nlohmann::json({{"enabled", false}}));
   CHECK(out.find("congestion_control.ca is InfiniBand's (Annex A10) and ignored with fabric: roce") != std::string::npos);

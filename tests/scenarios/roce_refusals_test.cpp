@@ -78,6 +78,8 @@ TEST_CASE("roce.pfc, roce.ecn and roce.dcqcn values are checked, each at its key
   CHECK(has(out, p + ":5:19: expected"));
   out = rejected("dcqcn_period", kRoceFlow + "roce: {dcqcn: {increase_period: 0us}}\n", p);
   CHECK(has(out, p + ":5:33: expected a duration above 0"));
+  out = rejected("dcqcn_clamp", kRoceFlow + "roce: {dcqcn: {clamp_target_rate: maybe}}\n", p);
+  CHECK(has(out, p + ":5:35: expected"));
   out = rejected("dcqcn_unknown", kRoceFlow + "roce: {dcqcn: {rpg_ai_rate: 5}}\n", p);
   CHECK(has(out, p + ":5:16:"));
 }

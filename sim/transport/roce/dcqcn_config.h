@@ -21,7 +21,9 @@ struct DcqcnConfig {
   Time alpha_period = 55 * kUs;
   // T, the rate-increase timer (rpg_time_reset): 55 us [paper].
   Time increase_period = 55 * kUs;
-  // B, the byte counter: a rate increase every B bytes sent (rpg_byte_reset): 10 MB [paper].
+  // B, the byte counter: a rate increase every B bytes sent (rpg_byte_reset): 10 MB [paper]. 0: no
+  // byte counter (ConnectX's "disabled"); the timer's stage count alone then picks the increase, so
+  // hyper increase follows F timer stages (as in ns-3's model of ConnectX, which has no byte counter).
   std::uint64_t increase_bytes = 10'000'000;
   // F, the fast-recovery steps: increases while both the timer's and the byte counter's stage
   // counts are below F only halve the gap to the target (rpg_threshold): 5 [paper].
@@ -31,6 +33,11 @@ struct DcqcnConfig {
   // R_HAI, hyper increase (rpg_hai_rate): 400 Mb/s, ten times R_AI as ConnectX's defaults are
   // (rpg_ai_rate 5, rpg_hai_rate 50 Mb/s; the paper names no value).
   std::uint64_t hyper_increase_bps = 400'000'000;
+  // Whether every cut sets the target rate to the current rate (clamp_tgt_rate 1) [paper]. false:
+  // only a cut after a timer increase since the last cut does (ConnectX's defaults, clamp_tgt_rate 0
+  // with clamp_tgt_rate_after_time_inc 1; ns-3's CLAMP_TARGET_RATE 0); cuts closer together than T
+  // leave the target where the first of them found the rate.
+  bool clamp_target_rate = true;
   // The lowest rate a cut leaves (rpg_min_rate): 1 Mb/s [ConnectX].
   std::uint64_t min_rate_bps = 1'000'000;
   // The rate a QP's first CNP sets current and target rate to, before its cut (rate_to_set_on_

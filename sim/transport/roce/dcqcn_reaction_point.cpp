@@ -16,7 +16,9 @@ bool DcqcnReactionPoint::on_cnp(Time now) {
     rc_ = rt_ = config_.rate_on_first_cnp_bps ? std::min(config_.rate_on_first_cnp_bps, line_) : line_;
     alpha_ = config_.initial_alpha;
   }
-  rt_ = rc_;
+  // The first CNP's RT is already RC. Without the clamp, a cut with no timer increase since the
+  // last one keeps RT where it is.
+  if (config_.clamp_target_rate || t_ > 0) rt_ = rc_;
   const double cut = std::floor(static_cast<double>(rc_) * (1.0 - alpha_ / 2));
   rc_ = std::max<std::uint64_t>(config_.min_rate_bps, static_cast<std::uint64_t>(cut));
   rc_ = std::min(rc_, line_);
@@ -60,11 +62,14 @@ bool DcqcnReactionPoint::on_bytes_sent(std::uint64_t bytes, Time) {
 
 void DcqcnReactionPoint::increase() {
   const unsigned f = config_.fast_recovery_steps;
-  if (std::max(t_, b_) <= f) {
+  // Without a byte counter the timer's stage count alone decides.
+  const bool bytes_off = config_.increase_bytes == 0;
+  const unsigned hi = bytes_off ? t_ : std::max(t_, b_), lo = bytes_off ? t_ : std::min(t_, b_);
+  if (hi <= f) {
     ++counters_.fast_recovery;
-  } else if (std::min(t_, b_) > f) {
+  } else if (lo > f) {
     ++counters_.hyper;
-    rt_ += std::uint64_t{std::min(t_, b_) - f} * config_.hyper_increase_bps;
+    rt_ += std::uint64_t{lo - f} * config_.hyper_increase_bps;
   } else {
     ++counters_.additive;
     rt_ += config_.additive_increase_bps;

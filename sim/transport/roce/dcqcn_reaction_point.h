@@ -2,7 +2,7 @@
 // the QCN reaction point with DCTCP's alpha), as a pure state machine: events in, the new rate out.
 // A QP runs unlimited at the line rate until its first CNP creates this state.
 //
-//   CNP:             RT = RC; RC = max(min_rate, RC x (1 - alpha/2)); alpha = (1 - g) alpha + g;
+//   CNP:             RT = RC (without clamp_target_rate: only if t > 0); RC = max(min_rate, RC x (1 - alpha/2)); alpha = (1 - g) alpha + g;
 //                    the timer and the byte counter restart with their stage counts at 0, and the
 //                    alpha timer restarts. The first CNP sets RC = RT = the line rate (or
 //                    rate_on_first_cnp) and alpha = initial_alpha before that cut.
@@ -11,6 +11,7 @@
 //   bytes sent:      every B bytes since the last CNP: the byte counter's stage count b += 1, then
 //                    an increase.
 //   increase:        max(t, b) <= F: fast recovery, RC = (RT + RC) / 2 (so F stages of it);
+//                    (with no byte counter, B = 0: t alone in place of max(t, b) and min(t, b))
 //                    min(t, b) > F: hyper increase, RT += (min(t, b) - F) x R_HAI, RC = (RT + RC) / 2;
 //                    otherwise:     additive increase, RT += R_AI, RC = (RT + RC) / 2;
 //                    RT and RC never above the line rate. The halving rounds up, so RC reaches RT.
