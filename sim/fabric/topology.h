@@ -12,6 +12,7 @@
 
 #include "sim/core/ids.h"
 #include "sim/core/time.h"
+#include "sim/phy/ethernet_speed.h"
 #include "sim/phy/link_speed.h"
 
 namespace ibfsim {
@@ -123,6 +124,10 @@ struct TopoCable {
   // FEC (fec.h): on or off where the speed the link trains at makes it optional (FDR, EDR); unset:
   // the speed's default (on at HDR and above, which require it; off below).
   std::optional<bool> fec;
+  // An Ethernet cable (`speed: 25GbE` .. `400GbE`, for `fabric: roce`): its speed, with `fec` and
+  // `length` as above; `rate` is then unused. Unset: an InfiniBand cable (on RoCE it takes the
+  // scenario's `roce.speed` and `roce.cable_delay`).
+  std::optional<EthernetSpeed> ethernet_speed;
   SourceMark mark;
 
   // The end of this cable that is not on `node` (cables never join a node to itself).
