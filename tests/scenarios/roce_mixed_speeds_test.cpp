@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <map>
 #include <string>
@@ -113,4 +114,45 @@ TEST_CASE("a cable's Ethernet speed on InfiniBand, or roce.fec false on a speed 
   CHECK(r.output.find("topo.yaml:10:5: fabric: roce: expected fec: on on a cable of 400GbE (it always runs "
                       "RS(544,514); roce.fec is false), got a 400GbE cable that says nothing of FEC") !=
         std::string::npos);
+}
+
+namespace {
+std::int64_t fs_of(const nlohmann::json& ns) { return std::llround(ns.get<double>() * 1e6); }
+}  // namespace
+
+// A whole run with real HCAs: UD pings (64-byte SENDs: 134-byte frames with the DETH) between h1 on
+// 25GbE and h2 on 100GbE through one cut-through switch, no FEC, 2 m cables, 300 ns; each message
+// alone on the fabric. The network latency runs from the frame's first preamble byte to its tail:
+//   h1 -> h2: the switch stores the frame whole (its output is faster): the tail at 8 + 134 + 31 =
+//     173 edges x 320 ps = 55.36 ns, eligible 355.36 ns (on a 100GbE edge, as every 25GbE edge
+//     is), h2's tail 142 + 125 = 267 edges x 80 ps = 21.36 ns later: 376.72 ns, every message.
+//   h2 -> h1: the switch cuts through at the head, 8 + 38 + 125 = 171 edges = 13.68 ns, eligible
+//     313.68 ns, and starts on the next 25GbE edge: 0 to 240 ps later as the frame's start falls
+//     among the 320 ps; h1's tail 173 edges = 55.36 ns after: 369.04 to 369.28 ns.
+TEST_CASE("a whole RoCE run: UD pings between a 25GbE and a 100GbE host take the hand-computed time each way",
+          "[scenarios][roce][speeds]") {
+  const std::string topology =
+      "nodes:\n  - {name: sw1, type: switch, ports: 2}\n  - {name: h1, type: hca}\n  - {name: h2, type: hca}\n"
+      "cables:\n  - {from: h1/1, to: sw1/1, speed: 25GbE, fec: off}\n  - {from: h2/1, to: sw1/2, speed: 100GbE, "
+      "fec: off}\n";
+  const std::string roce = "fabric: roce\nroce: {cut_through: true, switch_latency: 300ns}\n"
+                           "hca_model: {pcie_unlimited: true}\nphases: {warmup: 0us, measure: 100us, drain: 10us}\n";
+  const Run up = run("roce_mixed_ping_up", roce + "workload:\n  - {name: ping, sources: [h1], destination: h2, "
+                                                  "message_size: 64, load: 0.001, arrival: constant}\n",
+                     topology);
+  INFO(up.output);
+  REQUIRE(up.exit_code == 0);
+  const auto& a = up.results["flows"][0]["network_latency"];
+  CHECK(a["count"].get<int>() >= 2);
+  CHECK(fs_of(a["min_ns"]) == 376'720'000);
+  CHECK(fs_of(a["max_ns"]) == 376'720'000);
+  const Run down = run("roce_mixed_ping_down", roce + "workload:\n  - {name: ping, sources: [h2], destination: h1, "
+                                                      "message_size: 64, load: 0.001, arrival: constant}\n",
+                       topology);
+  INFO(down.output);
+  REQUIRE(down.exit_code == 0);
+  const auto& b = down.results["flows"][0]["network_latency"];
+  CHECK(b["count"].get<int>() >= 8);
+  CHECK(fs_of(b["min_ns"]) >= 369'040'000);
+  CHECK(fs_of(b["max_ns"]) <= 369'280'000);
 }
