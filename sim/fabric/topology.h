@@ -132,6 +132,10 @@ struct TopoCable {
 
   // The end of this cable that is not on `node` (cables never join a node to itself).
   PortRef far_end(std::size_t node) const;
+  // Its data rate for reports: the Ethernet speed's, else the InfiniBand rate's.
+  double data_gbps() const {
+    return ethernet_speed ? static_cast<double>(ethernet_speed_info(*ethernet_speed).data_gbps) : rate.data_gbps();
+  }
 };
 
 // Settings used wherever a node or cable does not give its own (topology file `defaults:`).

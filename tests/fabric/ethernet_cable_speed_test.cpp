@@ -139,6 +139,10 @@ TEST_CASE("the topology summary counts Ethernet cables by their speed, ahead of 
                  "  - {name: h3, type: hca}\ncables:\n  - {from: h1/1, to: sw1/1, speed: 400GbE}\n"
                  "  - {from: h2/1, to: sw1/2, speed: 25GbE}\n  - {from: h3/1, to: sw1/3}\n"),
       "t.yaml");
-  CHECK_THAT(format_topology_summary(t, summarize_topology(t)),
-             Catch::Contains("link rates: 1 x 25GbE, 1 x 400GbE, 1 x 4x EDR\n"));
+  const TopologySummary s = summarize_topology(t);
+  CHECK_THAT(format_topology_summary(t, s), Catch::Contains("link rates: 1 x 25GbE, 1 x 400GbE, 1 x 4x EDR\n"));
+  // Reports (bisection, the summary's bandwidth warnings) count each cable at its own data rate.
+  CHECK(t.cables[0].data_gbps() == 400.0);
+  CHECK(t.cables[1].data_gbps() == 25.0);
+  CHECK(t.cables[2].data_gbps() == 100.0);
 }
