@@ -55,7 +55,7 @@ py::dict cable_dict(const Topology& t, const TopoCable& c) {
   py::dict d;
   d["from"] = t.nodes[c.node_a].name + "/" + std::to_string(c.port_a);
   d["to"] = t.nodes[c.node_b].name + "/" + std::to_string(c.port_b);
-  d["rate"] = c.rate.name();
+  d["rate"] = c.ethernet_speed ? std::string(ethernet_speed_info(*c.ethernet_speed).name) : c.rate.name();
   d["length_m"] = c.length_mm / 1000.0;
   d["delay_ns"] = to_ns(t.cable_delay(static_cast<std::size_t>(&c - t.cables.data())));
   return d;

@@ -41,7 +41,7 @@ int run_routes_roce(const RoutesOptions& opts, const Scenario& sc, std::ostream&
   refuse(opts.guid2lid, "--guid2lid");
   refuse(opts.path_sls, "--path-sls");
   refuse(opts.ar_groups, "--ar-groups");
-  const EthernetFabricPlan plan = ethernet_plan_from_topology(sc.topology, sc.seed);
+  const EthernetFabricPlan plan = ethernet_plan_from_topology(sc.topology, sc.seed, sc.roce.rate);
   // The run's data frames carry one priority (the PCP, or the DSCP's class selector); only a
   // lossless one can deadlock (a lossy one drops instead).
   const unsigned priority = roce_data_priority(sc.roce);

@@ -46,13 +46,13 @@ class PlanBuilder {
     n.port_macs.push_back(switch_port_mac(s, n.num_ports() + 1));
     n.neighbour_macs.push_back({});
   }
-  void cable_switches(unsigned s, PortNum sp, unsigned t, PortNum tp) {
-    plan.cables.push_back({s - 1, sp, t - 1, tp});
+  void cable_switches(unsigned s, PortNum sp, unsigned t, PortNum tp, const EthernetCableOwn& own = {}) {
+    plan.cables.push_back({s - 1, sp, t - 1, tp, own});
     sw(s).neighbour_macs[sp - 1] = sw(t).port_macs[tp - 1];
     sw(t).neighbour_macs[tp - 1] = sw(s).port_macs[sp - 1];
   }
   // A host on port h of switch s (named h<s>_<h> unless named).
-  void add_host(unsigned s, unsigned h, std::string name = {}) {
+  void add_host(unsigned s, unsigned h, std::string name = {}, const EthernetCableOwn& own = {}) {
     IBFSIM_CHECK(h <= kMaxNumbered, "Ethernet fabric: at most 250 hosts per switch");
     EthernetNodePlan n;
     n.name = name.empty() ? fmt::format("h{}_{}", s, h) : std::move(name);
@@ -61,7 +61,7 @@ class PlanBuilder {
     n.ip = host_ip(s, h);
     n.gateway_mac = sw(s).port_macs[h - 1];
     sw(s).neighbour_macs[h - 1] = n.port_macs[0];
-    plan.cables.push_back({s - 1, static_cast<PortNum>(h), plan.nodes.size(), 1});
+    plan.cables.push_back({s - 1, static_cast<PortNum>(h), plan.nodes.size(), 1, own});
     plan.nodes.push_back(std::move(n));
     leaf_hosts[s].push_back(static_cast<PortNum>(h));
   }
@@ -169,6 +169,15 @@ EthernetFabricPlan ethernet_line(unsigned switches, unsigned hosts_per_switch, s
   return std::move(b.plan);
 }
 
+std::uint64_t nearest_edges(Time t, const EthernetRate& rate) {
+  const std::uint64_t period = rate.info().byte_period_fs;
+  return (static_cast<std::uint64_t>(t) + period / 2) / period;
+}
+
+std::uint64_t cable_propagation_edges(const EthernetCablePlan& c, const EthernetRate& rate, std::uint64_t fabric_edges) {
+  return c.own.propagation ? nearest_edges(*c.own.propagation, rate) : fabric_edges;
+}
+
 EthernetFabricPlan ethernet_plan(const EthernetShape& shape, std::uint64_t seed) {
   const auto n = static_cast<unsigned>(shape.switches.size());
   PlanBuilder b(n, seed);
@@ -178,8 +187,10 @@ EthernetFabricPlan ethernet_plan(const EthernetShape& shape, std::uint64_t seed)
     b.sw(s).name = sw.name;
     for (unsigned p = 0; p < sw.ports; ++p) b.add_port(s);
   }
-  for (const EthernetShape::Link& l : shape.links) b.cable_switches(static_cast<unsigned>(l.a + 1), l.a_port, static_cast<unsigned>(l.b + 1), l.b_port);
-  for (const EthernetShape::Host& h : shape.hosts) b.add_host(static_cast<unsigned>(h.switch_index + 1), h.port, h.name);
+  for (const EthernetShape::Link& l : shape.links)
+    b.cable_switches(static_cast<unsigned>(l.a + 1), l.a_port, static_cast<unsigned>(l.b + 1), l.b_port, l.cable);
+  for (const EthernetShape::Host& h : shape.hosts)
+    b.add_host(static_cast<unsigned>(h.switch_index + 1), h.port, h.name, h.cable);
   b.finish_routes(n);
   return std::move(b.plan);
 }

@@ -12,13 +12,16 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "sim/core/ids.h"
+#include "sim/core/time.h"
 #include "sim/ethernet/ethernet_header.h"
 #include "sim/ethernet/ip_address.h"
 #include "sim/ethernet/route_table.h"
+#include "sim/phy/ethernet_speed.h"
 
 namespace ibfsim {
 
@@ -38,12 +41,30 @@ struct EthernetNodePlan {
   unsigned num_ports() const { return static_cast<unsigned>(port_macs.size()); }
 };
 
+// What a cable says of itself (a topology's Ethernet cable, fabric/ethernet_topology.h); unset: the
+// fabric's one rate and propagation (RoceHcaFabricOptions).
+struct EthernetCableOwn {
+  std::optional<EthernetRate> rate;
+  std::optional<Time> propagation;  // one way
+};
+
 struct EthernetCablePlan {
   std::size_t a = 0;  // node index
   PortNum a_port = 0;
   std::size_t b = 0;
   PortNum b_port = 0;
+  EthernetCableOwn own;
 };
+
+// The cable's rate: its own, else the fabric's.
+inline EthernetRate cable_rate(const EthernetCablePlan& c, const EthernetRate& fabric) {
+  return c.own.rate.value_or(fabric);
+}
+// The cable's propagation in edges of its own byte clock (`rate`, cable_rate): its own time to the
+// nearest edge (a half rounds up), else `fabric_edges`.
+std::uint64_t cable_propagation_edges(const EthernetCablePlan& c, const EthernetRate& rate, std::uint64_t fabric_edges);
+// `t` to the nearest edge of the rate's byte clock (a half rounds up).
+std::uint64_t nearest_edges(Time t, const EthernetRate& rate);
 
 struct EthernetFabricPlan {
   std::vector<EthernetNodePlan> nodes;  // switches first, then the hosts of switch 1, 2, ...
@@ -67,12 +88,14 @@ struct EthernetShape {
     std::string name;
     std::size_t switch_index = 0;
     PortNum port = 0;  // on the switch
+    EthernetCableOwn cable;  // its cable's own rate and propagation
   };
   struct Link {  // between two switches
     std::size_t a = 0;
     PortNum a_port = 0;
     std::size_t b = 0;
     PortNum b_port = 0;
+    EthernetCableOwn cable;
   };
   std::vector<Switch> switches;  // at most 250
   std::vector<Host> hosts;

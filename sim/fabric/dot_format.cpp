@@ -29,7 +29,10 @@ std::string format_length_mm(std::uint32_t mm) {
 
 namespace {
 
-std::string cable_text(const TopoCable& c) { return fmt::format("{}, {}", c.rate.name(), format_length_mm(c.length_mm)); }
+std::string cable_text(const TopoCable& c) {
+  const std::string rate = c.ethernet_speed ? ethernet_speed_info(*c.ethernet_speed).name : c.rate.name();
+  return fmt::format("{}, {}", rate, format_length_mm(c.length_mm));
+}
 
 }  // namespace
 

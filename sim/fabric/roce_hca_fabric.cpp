@@ -48,8 +48,10 @@ RoceHcaFabric::RoceHcaFabric(EthernetFabricPlan plan, RoceHcaFabricOptions optio
   }
   std::uint32_t id = 1;
   for (const EthernetCablePlan& c : plan_.cables) {
+    const EthernetRate rate = cable_rate(c, options.rate);
     links_.push_back(std::make_unique<EthernetLink>(port(c.a, c.a_port), module(c.a), port(c.b, c.b_port),
-                                                    module(c.b), options.rate, options.propagation_edges,
+                                                    module(c.b), rate,
+                                                    cable_propagation_edges(c, rate, options.propagation_edges),
                                                     options.fec_decoder, id, id + 1));
     const std::string a = plan_.nodes[c.a].name + "/" + std::to_string(c.a_port);
     const std::string b = plan_.nodes[c.b].name + "/" + std::to_string(c.b_port);

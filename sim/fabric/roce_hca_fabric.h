@@ -1,6 +1,7 @@
 // The modules of an Ethernet L3 fabric (ethernet/ethernet_fabric_plan.h) with real HCAs as its
 // hosts: an EthernetSwitch per switch, an Hca with one Ethernet port per host (its MAC, IP and
-// gateway from the plan), an EthernetLink per cable, every link at one rate. No subnet manager:
+// gateway from the plan), an EthernetLink per cable, each at the cable's own rate and propagation
+// where the plan gives them (EthernetCablePlan::own), else at the options' one. No subnet manager:
 // the routes are the plan's L3 tables, the links are up from time 0. Each host port gets a LID as
 // its handle (1, 2, ... in the plan's host order): QPs name their peers by it, as on InfiniBand,
 // and the fabric's RoceAddressBook maps it to the host's IP. What a scenario's `fabric: roce`
@@ -24,9 +25,10 @@
 namespace ibfsim {
 
 struct RoceHcaFabricOptions {
+  // Every cable's that has none of its own (the plan's EthernetCablePlan::own).
   EthernetRate rate{EthernetSpeed::k100G, true};
   std::uint64_t propagation_edges = 125;  // per cable, in edges of the byte clock
-  Time fec_decoder = 100 * kNs;           // RS-FEC decoder latency (links with FEC)
+  Time fec_decoder = 100 * kNs;           // RS-FEC decoder latency (every link with FEC)
   bool cut_through = true;
   Time switch_latency = 300 * kNs;
   std::uint64_t switch_buffer_bytes = 16u << 20;

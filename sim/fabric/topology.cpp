@@ -180,6 +180,7 @@ std::string port_name(const Topology& topo, PortRef end) {
 
 // Checks that the cable's speed and width are enabled at both ends (ports already checked).
 void check_cable_rate(const Topology& topo, const TopoCable& c) {
+  if (c.ethernet_speed) return;  // the enabled sets are InfiniBand's (PortInfo)
   for (const PortRef end : {PortRef{c.node_a, c.port_a}, PortRef{c.node_b, c.port_b}}) {
     const TopoNode& n = topo.nodes[end.node];
     const SpeedSet speeds = n.enabled_speeds(end.port);
@@ -363,6 +364,7 @@ std::vector<std::string> topology_warnings(const Topology& topo) {
                               name_list(topo, cut_off)));
   }
   for (const TopoCable& c : topo.cables) {
+    if (c.ethernet_speed) continue;  // no InfiniBand link training on an Ethernet cable
     const PortRef a{c.node_a, c.port_a};
     const PortRef b{c.node_b, c.port_b};
     const SpeedSet sa = topo.nodes[a.node].enabled_speeds(a.port);

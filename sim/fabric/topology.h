@@ -12,6 +12,7 @@
 
 #include "sim/core/ids.h"
 #include "sim/core/time.h"
+#include "sim/phy/ethernet_speed.h"
 #include "sim/phy/link_speed.h"
 
 namespace ibfsim {
@@ -123,10 +124,18 @@ struct TopoCable {
   // FEC (fec.h): on or off where the speed the link trains at makes it optional (FDR, EDR); unset:
   // the speed's default (on at HDR and above, which require it; off below).
   std::optional<bool> fec;
+  // An Ethernet cable (`speed: 25GbE` .. `400GbE`, for `fabric: roce`): its speed, with `fec` and
+  // `length` as above; `rate` is then unused. Unset: an InfiniBand cable (on RoCE it takes the
+  // scenario's `roce.speed` and `roce.cable_delay`).
+  std::optional<EthernetSpeed> ethernet_speed;
   SourceMark mark;
 
   // The end of this cable that is not on `node` (cables never join a node to itself).
   PortRef far_end(std::size_t node) const;
+  // Its data rate for reports: the Ethernet speed's, else the InfiniBand rate's.
+  double data_gbps() const {
+    return ethernet_speed ? static_cast<double>(ethernet_speed_info(*ethernet_speed).data_gbps) : rate.data_gbps();
+  }
 };
 
 // Settings used wherever a node or cable does not give its own (topology file `defaults:`).

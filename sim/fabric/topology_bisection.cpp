@@ -22,7 +22,7 @@ std::optional<std::size_t> fat_tree_bisection(const Topology& topo, const Topolo
   if (topo.cables.empty()) return std::nullopt;
   const LinkRate rate = topo.cables.front().rate;
   for (const TopoCable& c : topo.cables) {
-    if (c.rate.speed != rate.speed || c.rate.lanes != rate.lanes) return std::nullopt;
+    if (c.ethernet_speed || c.rate.speed != rate.speed || c.rate.lanes != rate.lanes) return std::nullopt;
   }
   const std::vector<std::size_t> switches = topo.switches();
   std::vector<std::size_t> hosts_on(topo.nodes.size(), 0);
@@ -93,7 +93,7 @@ Cut evaluate(const Topology& topo, const std::vector<char>& side_a) {
   for (const TopoCable& cable : topo.cables) {
     if (side_a[cable.node_a] != side_a[cable.node_b]) {
       ++c.cables;
-      c.gbps += cable.rate.data_gbps();
+      c.gbps += cable.data_gbps();
     }
   }
   return c;
@@ -202,7 +202,7 @@ BisectionEstimate estimate_bisection(const Topology& topo, const std::vector<std
   for (std::size_t h : hosts) {
     for (unsigned p = 1; p <= topo.nodes[h].num_ports; ++p) {
       if (!cables_at[h][p]) continue;
-      const double r = topo.cables[*cables_at[h][p]].rate.data_gbps();
+      const double r = topo.cables[*cables_at[h][p]].data_gbps();
       if (host_rate < 0) host_rate = r;
       one_rate = one_rate && r == host_rate;
     }

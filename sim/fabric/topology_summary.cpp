@@ -63,7 +63,9 @@ TopologySummary summarize_topology(const Topology& topo) {
         topo.nodes[c.node_a].type == NodeType::kSwitch && topo.nodes[c.node_b].type == NodeType::kSwitch;
     const bool router = topo.nodes[c.node_a].type == NodeType::kRouter || topo.nodes[c.node_b].type == NodeType::kRouter;
     ++(both_switches ? s.switch_cables : router ? s.router_cables : s.host_cables);
-    ++s.rates[{static_cast<int>(c.rate.speed), c.rate.lanes}];
+    // An Ethernet cable by its speed (keys below 0: the speed - 100), ahead of the InfiniBand rates.
+    ++s.rates[c.ethernet_speed ? std::pair<int, unsigned>{static_cast<int>(*c.ethernet_speed) - 100, 0}
+                               : std::pair<int, unsigned>{static_cast<int>(c.rate.speed), c.rate.lanes}];
     ++s.lengths_mm[c.length_mm];
   }
   s.routers = topo.routers().size();
@@ -99,8 +101,9 @@ std::string format_topology_summary(const Topology& topo, const TopologySummary&
   if (!s.rates.empty()) {
     std::string rates;
     for (const auto& [key, n] : s.rates) {
-      const LinkRate r{static_cast<LinkSpeed>(key.first), key.second};
-      rates += fmt::format("{}{} x {}", rates.empty() ? "" : ", ", n, r.name());
+      const std::string name = key.first < 0 ? ethernet_speed_info(static_cast<EthernetSpeed>(key.first + 100)).name
+                                             : LinkRate{static_cast<LinkSpeed>(key.first), key.second}.name();
+      rates += fmt::format("{}{} x {}", rates.empty() ? "" : ", ", n, name);
     }
     std::string lengths;
     for (const auto& [mm, n] : s.lengths_mm) lengths += fmt::format("{}{} x {}", lengths.empty() ? "" : ", ", n, format_length_mm(mm));

@@ -31,7 +31,7 @@ std::vector<std::string> topology_summary_warnings(const Topology& topo, const T
     for (unsigned p = 1; p <= n.num_ports; ++p) {
       if (!cables_at[sw][p]) continue;
       const TopoCable& c = topo.cables[*cables_at[sw][p]];
-      (topo.nodes[c.far_end(sw).node].type == NodeType::kSwitch ? switch_gbps : host_gbps) += c.rate.data_gbps();
+      (topo.nodes[c.far_end(sw).node].type == NodeType::kSwitch ? switch_gbps : host_gbps) += c.data_gbps();
     }
     if (host_gbps > 0 && switch_gbps > 0 && host_gbps > switch_gbps * (1 + 1e-9)) {
       ++oversubscribed;

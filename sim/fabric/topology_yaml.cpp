@@ -326,6 +326,29 @@ PortRef read_port_ref(const YamlValue& v, const Topology& topo,
   return PortRef{it->second, port};
 }
 
+// An Ethernet cable's keys past `speed`: `fec` (off refused where the speed requires RS-FEC), and
+// none of InfiniBand's lane keys (an Ethernet speed fixes its lanes).
+void read_ethernet_cable(const YamlMap& m, const TopologyDefaults& d, TopoCable& c) {
+  const EthernetSpeedInfo& info = ethernet_speed_info(*c.ethernet_speed);
+  for (const char* key : {"width", "failed_lanes", "lanes_reversed"})
+    if (auto v = m.find(key))
+      v->fail(fmt::format("no {} on a cable of an Ethernet speed (the speed fixes its lanes: {} at {})", key,
+                          info.lanes, info.name),
+              fmt::format("`{}:`", key));
+  c.fec = d.link_fec;
+  if (auto f = m.find("fec")) {
+    const std::optional<bool> on = f->is_scalar() ? parse_fec_setting(f->node().Scalar()) : std::nullopt;
+    if (!on) f->fail("fec: on or off");
+    if (!*on && info.fec_required)
+      f->fail(fmt::format("fec: on at {}, which always runs {}", info.name, fec_code_name(info.fec)), "'off'");
+    c.fec = on;
+  } else if (c.fec == false && info.fec_required) {
+    m.get("speed").fail("an Ethernet speed where FEC is optional (25GbE, 100GbE), or fec: on on the cable "
+                        "(defaults.link.fec is off)",
+                        fmt::format("'{}', which always runs {}", info.name, fec_code_name(info.fec)));
+  }
+}
+
 TopoCable read_cable(const YamlValue& v, const Topology& topo, const TopologyDefaults& d,
                      const std::unordered_map<std::string, std::size_t>& by_name) {
   const YamlMap m = v.as_map();
@@ -338,10 +361,21 @@ TopoCable read_cable(const YamlValue& v, const Topology& topo, const TopologyDef
   c.node_b = b.node;
   c.port_b = b.port;
   c.rate = d.link_rate;
-  if (auto s = m.find("speed")) c.rate.speed = read_speed(*s);
-  if (auto w = m.find("width")) c.rate.lanes = read_width(*w);
   c.length_mm = d.link_length_mm;
   if (auto l = m.find("length")) c.length_mm = read_length_mm(*l);
+  if (auto s = m.find("speed")) {
+    if (s->is_scalar()) c.ethernet_speed = parse_ethernet_speed(s->node().Scalar());
+    if (c.ethernet_speed) {
+      read_ethernet_cable(m, d, c);
+      c.mark = mark_of(v);
+      return c;
+    }
+    if (!s->is_scalar() || !parse_link_speed(s->node().Scalar()))
+      s->fail("a link speed (SDR, DDR, QDR, FDR10, FDR, EDR, HDR, NDR, XDR) or an Ethernet speed (25GbE, 50GbE, "
+              "100GbE, 200GbE, 400GbE)");
+    c.rate.speed = read_speed(*s);
+  }
+  if (auto w = m.find("width")) c.rate.lanes = read_width(*w);
   for (const YamlValue& lane : m.optional_list("failed_lanes"))
     c.failed_lanes |= static_cast<std::uint16_t>(1u << lane.as_in_range<unsigned>(0, c.rate.lanes - 1));
   c.lanes_reversed = m.optional<bool>("lanes_reversed", false);

@@ -201,6 +201,13 @@ std::string write_topology_yaml(const Topology& topo, const std::string& comment
     e << YAML::Flow << YAML::BeginMap;
     e << YAML::Key << "from" << YAML::Value << fmt::format("{}/{}", topo.nodes[c.node_a].name, c.port_a);
     e << YAML::Key << "to" << YAML::Value << fmt::format("{}/{}", topo.nodes[c.node_b].name, c.port_b);
+    if (c.ethernet_speed) {  // an Ethernet cable: its speed and FEC, no lanes
+      e << YAML::Key << "speed" << YAML::Value << ethernet_speed_info(*c.ethernet_speed).name;
+      if (c.length_mm != length) e << YAML::Key << "length" << YAML::Value << topology_length_text(c.length_mm);
+      if (c.fec) e << YAML::Key << "fec" << YAML::Value << (*c.fec ? "on" : "off");
+      e << YAML::EndMap;
+      continue;
+    }
     if (static_cast<int>(c.rate.speed) != rate.first) e << YAML::Key << "speed" << YAML::Value << link_speed_info(c.rate.speed).name;
     if (c.rate.lanes != rate.second) e << YAML::Key << "width" << YAML::Value << fmt::format("{}x", c.rate.lanes);
     if (c.length_mm != length) e << YAML::Key << "length" << YAML::Value << topology_length_text(c.length_mm);

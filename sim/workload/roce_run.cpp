@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -57,11 +58,22 @@ RoceHcaFabricOptions roce_fabric_options(const Scenario& sc, const EthernetFabri
   return o;
 }
 
+std::vector<std::pair<std::string, std::size_t>> roce_cable_rates(const Topology& topo, const EthernetRate& fabric_rate) {
+  std::map<std::pair<EthernetSpeed, bool>, std::size_t> count;
+  for (std::size_t k = 0; k < topo.cables.size(); ++k) {
+    const EthernetRate r = ethernet_cable_own(topo, k, fabric_rate).rate.value_or(fabric_rate);
+    ++count[{r.speed, r.fec}];
+  }
+  std::vector<std::pair<std::string, std::size_t>> out;
+  for (const auto& [key, n] : count) out.emplace_back(EthernetRate{key.first, key.second}.name(), n);
+  return out;
+}
+
 namespace {
 
 // What the run built and measured, destroyed in reverse order: the flows before the fabric.
 struct RoceRun {
-  explicit RoceRun(const Scenario& s) : sc(s), plan(ethernet_plan_from_topology(s.topology, s.seed)) {}
+  explicit RoceRun(const Scenario& s) : sc(s), plan(ethernet_plan_from_topology(s.topology, s.seed, s.roce.rate)) {}
   const Scenario& sc;
   EthernetFabricPlan plan;
   PacketPool pool;
@@ -122,7 +134,7 @@ RunFacts roce_run_facts(const RoceRun& run, const std::string& dir, bool partial
   f.hcas = run.plan.hosts().size();
   f.switches = run.plan.switches().size();
   f.cables = run.plan.cables.size();
-  f.cable_rates = {{sc.roce.rate.name(), f.cables}};
+  f.cable_rates = roce_cable_rates(sc.topology, sc.roce.rate);
   f.seed = sc.seed;
   f.start = run.start, f.warmup = sc.phases.warmup, f.measure = sc.phases.measure, f.drain_limit = sc.phases.drain;
   f.end = run.end, f.fabric_up = 0;

@@ -6,6 +6,8 @@
 // fabric's settings ("fabric", "roce").
 #pragma once
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "sim/fabric/ethernet_topology.h"
 #include "sim/fabric/roce_hca_fabric.h"
@@ -17,6 +19,10 @@ namespace ibfsim {
 // node) receives each HCA's configuration as it is built.
 RoceHcaFabricOptions roce_fabric_options(const Scenario& sc, const EthernetFabricPlan& plan,
                                          std::vector<HcaConfig>& models);
+
+// The topology's cables per Ethernet rate they run in a RoCE run (their own, else roce.speed and
+// roce.fec), slowest first, each named as "100GbE RS(528,514)" (RunFacts::cable_rates).
+std::vector<std::pair<std::string, std::size_t>> roce_cable_rates(const Topology& topo, const EthernetRate& fabric_rate);
 
 RunResult run_roce_scenario(const Scenario& sc, const std::string& out_dir);
 

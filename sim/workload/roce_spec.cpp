@@ -7,6 +7,7 @@
 #include <string_view>
 #include <utility>
 
+#include "sim/fabric/ethernet_topology.h"
 #include "sim/fabric/yaml_input.h"
 #include "sim/workload/scenario.h"
 
@@ -242,6 +243,11 @@ void parse_fabric_kind(const YamlMap& root, Scenario& s) {
                                    s.fabric == FabricKind::kRoce ? "roce" : "infiniband", n.name,
                                    switch_kind_name(n.kind)));
   if (s.fabric != FabricKind::kRoce) {
+    for (const TopoCable& c : s.topology.cables)
+      if (c.ethernet_speed)
+        throw InputError(fmt::format("{}: expected a cable of an InfiniBand speed (the scenario's fabric is infiniband), "
+                                     "got one of {}",
+                                     c.mark.to_string(), ethernet_speed_info(*c.ethernet_speed).name));
     // One file may describe both fabrics (a sweep over `fabric`): the Ethernet settings wait unused.
     if (root.has("roce")) {
       parse_roce(root.get("roce").as_map(), false);  // still checked
@@ -250,6 +256,8 @@ void parse_fabric_kind(const YamlMap& root, Scenario& s) {
     return;
   }
   s.roce = parse_roce(root.optional_map("roce"), s.congestion_control.enabled);
+  // Ethernet cables with their own speed: FEC where their speed needs it (throws at the cable).
+  for (std::size_t k = 0; k < s.topology.cables.size(); ++k) ethernet_cable_own(s.topology, k, s.roce.rate);
   refuse_unsupported(root, s);
   warn_roce(root, s);
 }

@@ -19,8 +19,8 @@ struct Scenario;
 enum class FabricKind : std::uint8_t { kInfiniband, kRoce };
 
 struct RoceSpec {
-  EthernetRate rate{EthernetSpeed::k100G, true};  // `speed`, `fec`: every link of the fabric
-  Time cable_delay = 10 * kNs;        // propagation of every cable, rounded to the nearest byte-clock edge
+  EthernetRate rate{EthernetSpeed::k100G, true};  // `speed`, `fec`: every cable without an Ethernet speed of its own
+  Time cable_delay = 10 * kNs;        // propagation of those cables, rounded to the nearest byte-clock edge
   Time fec_decoder = 100 * kNs;       // RS-FEC decoder latency
   bool cut_through = true;
   Time switch_latency = 300 * kNs;

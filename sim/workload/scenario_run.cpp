@@ -26,7 +26,10 @@ std::string run_header(const Scenario& sc) {
   f.switches = sc.topology.switches().size();
   f.cables = sc.topology.cables.size();
   f.cable_rates = cable_rates(sc.topology);
-  if (sc.fabric == FabricKind::kRoce) f.cable_rates = {{"RoCE v2, " + sc.roce.rate.name(), f.cables}};
+  if (sc.fabric == FabricKind::kRoce) {
+    f.cable_rates = roce_cable_rates(sc.topology, sc.roce.rate);
+    if (f.cable_rates.size() == 1) f.cable_rates[0].first = "RoCE v2, " + f.cable_rates[0].first;
+  }
   return fmt::format("ibfsim {}: {} (seed {})\n", IBFSIM_VERSION_STRING, sc.file, sc.seed) + fabric_line(f);
 }
 

@@ -201,7 +201,8 @@ TEST_CASE("topology error: wrong type", "[fabric][topology]") {
 TEST_CASE("topology error: bad speed, width or length", "[fabric][topology]") {
   const std::string nodes = "nodes:\n  - {name: sw1, type: switch}\n  - {name: h1, type: hca}\ncables:\n";
   CHECK(topology_error(nodes + "  - {from: h1/1, to: sw1/1, speed: GDR}\n") ==
-        "t.yaml:5:36: expected a link speed (SDR, DDR, QDR, FDR10, FDR, EDR, HDR, NDR, XDR), got 'GDR'");
+        "t.yaml:5:36: expected a link speed (SDR, DDR, QDR, FDR10, FDR, EDR, HDR, NDR, XDR) or an Ethernet speed "
+        "(25GbE, 50GbE, 100GbE, 200GbE, 400GbE), got 'GDR'");
   CHECK(topology_error(nodes + "  - {from: h1/1, to: sw1/1, width: 3x}\n") ==
         "t.yaml:5:36: expected a link width (1x, 2x, 4x, 8x, 12x), got '3x'");
   CHECK(topology_error(nodes + "  - {from: h1/1, to: sw1/1, length: 2}\n") ==

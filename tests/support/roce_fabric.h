@@ -1,5 +1,6 @@
 // The modules of an Ethernet fabric plan (ethernet_fabric_plan.h) for tests: an EthernetSwitch per
-// switch, a RoceEndpoint per host, an EthernetLink per cable, every link at one rate.
+// switch, a RoceEndpoint per host, an EthernetLink per cable, at the cable's own rate and
+// propagation where the plan gives them (EthernetCablePlan::own), else at the one given.
 #pragma once
 #include <memory>
 #include <vector>
@@ -28,8 +29,10 @@ struct RoceFabric {
     }
     std::uint32_t id = 1;
     for (const EthernetCablePlan& c : plan.cables) {
+      const EthernetRate own = cable_rate(c, rate);
       links.push_back(std::make_unique<EthernetLink>(port(c.a, c.a_port), module(c.a), port(c.b, c.b_port),
-                                                     module(c.b), rate, prop_edges, decoder, id, id + 1));
+                                                     module(c.b), own, cable_propagation_edges(c, own, prop_edges),
+                                                     decoder, id, id + 1));
       id += 2;
     }
   }
