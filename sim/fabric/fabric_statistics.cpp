@@ -103,7 +103,14 @@ void register_fabric_kinds(StatsRegistry& r, const FabricStatsOptions& o, const 
           for (std::size_t node = 0; node < f->topology().nodes.size(); ++node)
             if (const Switch* sw = f->switch_at(node)) n += sw->fault_notifier().stats().sent;
           return n;
-        });
+        })
+        .counter("totals.congestion_notifications_sent", "packets", kAr, [](F f) {
+          std::uint64_t n = 0;
+          for (std::size_t node = 0; node < f->topology().nodes.size(); ++node)
+            if (const Switch* sw = f->switch_at(node)) n += sw->ar_congestion().stats().sent;
+          return n;
+        })
+        .counter("totals.notified_moves", "flows", kAr, [total](F f) { return total(*f, &ArStats::notified_moves); });
   }
   if (!o.congestion_control) return;
   constexpr StatOutputs kCc = kResultsCongestionControl;
