@@ -66,11 +66,12 @@ CcTotals cc_totals(Fabric& f) {
 // are added (a collective, as cc_totals).
 struct ArTotals {
   std::uint64_t adaptive = 0, off_static = 0, flowlet_kept = 0, fell_back = 0, notifications_sent = 0;
+  std::uint64_t congestion_notifications_sent = 0, notified_moves = 0;
 };
 ArTotals ar_totals(Fabric& f) {
   const Partitioning& part = f.partitioning();
   const auto nranks = static_cast<unsigned>(ranks::size()), me = static_cast<unsigned>(ranks::rank());
-  std::vector<std::uint64_t> v(5, 0);
+  std::vector<std::uint64_t> v(7, 0);
   for (std::size_t node = 0; node < f.topology().nodes.size(); ++node) {
     const Switch* sw = f.switch_at(node);
     if (!sw || (nranks > 1 && ranks::rank_of_partition(part.part.at(node), part.parts, nranks) != me)) continue;
@@ -80,9 +81,11 @@ ArTotals ar_totals(Fabric& f) {
     v[2] += s.flowlet_kept;
     v[3] += s.fell_back;
     v[4] += sw->fault_notifier().stats().sent;
+    v[5] += sw->ar_congestion().stats().sent;
+    v[6] += s.notified_moves;
   }
   ranks::sum(v);
-  return ArTotals{v[0], v[1], v[2], v[3], v[4]};
+  return ArTotals{v[0], v[1], v[2], v[3], v[4], v[5], v[6]};
 }
 
 void register_fabric_kinds(StatsRegistry& r, const FabricStatsOptions& o, const CcTotals& cc, const ArTotals& ar) {
@@ -115,7 +118,10 @@ void register_fabric_kinds(StatsRegistry& r, const FabricStatsOptions& o, const 
         .counter("totals.off_static", "packets", kAr, [ar](F) { return ar.off_static; })
         .counter("totals.flowlet_kept", "packets", kAr, [ar](F) { return ar.flowlet_kept; })
         .counter("totals.fell_back", "packets", kAr, [ar](F) { return ar.fell_back; })
-        .counter("totals.notifications_sent", "packets", kAr, [ar](F) { return ar.notifications_sent; });
+        .counter("totals.notifications_sent", "packets", kAr, [ar](F) { return ar.notifications_sent; })
+        .counter("totals.congestion_notifications_sent", "packets", kAr,
+                 [ar](F) { return ar.congestion_notifications_sent; })
+        .counter("totals.notified_moves", "flows", kAr, [ar](F) { return ar.notified_moves; });
   }
   if (!o.congestion_control) return;
   constexpr StatOutputs kCc = kResultsCongestionControl;

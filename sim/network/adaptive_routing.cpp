@@ -31,6 +31,10 @@ std::size_t ar_choose(const ArCandidate* c, std::size_t n, PortNum last, PortNum
   for (std::size_t i = 1; i < n; ++i) {
     const ArCandidate& a = c[i];
     const ArCandidate& b = c[best];
+    if (a.penalized != b.penalized) {
+      if (b.penalized) best = i;
+      continue;
+    }
     if (a.level != b.level) {
       if (a.level > b.level) best = i;
       continue;

@@ -16,6 +16,8 @@
 //      ties spread evenly and every run makes the same choices).
 // With a flowlet gap, a flow (SLID, DLID) keeps the port it was given, without choosing, while its
 // packets come closer together than the gap, and chooses afresh after a longer silence.
+// Before all of these, a port a congestion notification named for the packet's DLID
+// (ar_congestion_notification.h) ranks below every other while the notification holds.
 #pragma once
 #include <bitset>
 #include <cstddef>
@@ -34,6 +36,10 @@ struct ArSettings {
   Time flowlet_gap = 0;        // 0: every packet chooses
   std::uint8_t credit_levels = 2;  // free credits compared in levels of far buffer / this (0: exactly)
   std::bitset<256> notify_ports;   // ports whose far end is a switch: fault notifications go there
+  // Congestion notifications (ar_congestion_notification.h): an output queue of this many blocks
+  // notifies the switch upstream (0: never), which ranks that port last for the DLID for `hold`.
+  std::uint16_t congestion_threshold = 0;
+  Time congestion_hold = 0;
 };
 
 class ArTable {
@@ -66,6 +72,7 @@ struct ArCandidate {
   PortNum port = 0;
   std::int64_t level = 0;           // its free credits' level (ar_credit_level)
   std::uint32_t queued_blocks = 0;  // already waiting in this switch for that port and VL
+  bool penalized = false;           // a congestion notification ranks it last for the DLID
 };
 
 // The level of a port with `credits` on the VL, `queued` blocks waiting for it and a far buffer of
@@ -73,7 +80,7 @@ struct ArCandidate {
 // levels 0.
 std::int64_t ar_credit_level(std::uint32_t credits, std::uint32_t queued, std::uint32_t far_buffer, unsigned levels);
 
-// The index of the candidate chosen (see above); `last` is the group's previous choice (0: none),
+// The index of the candidate chosen (see above: first not penalized, then the rest); `last` is the group's previous choice (0: none),
 // `keep` the flow's port with flowlets (0: none). Requires n >= 1.
 std::size_t ar_choose(const ArCandidate* c, std::size_t n, PortNum last, PortNum keep = 0);
 

@@ -62,7 +62,7 @@ RouteDecision AdaptiveSelector::choose(PortNum in, const Packet& p, std::uint16_
     candidates_.push_back(ArCandidate{out,
                                       ar_credit_level(port.tx_credits(r.out_vl).available(), queued,
                                                       port.far_buffer_blocks(), table.settings().credit_levels),
-                                      queued});
+                                      queued, sw_.ar_congestion().penalized(lrh_dlid(lrh), out, now)});
     candidate_vls_.push_back(r.out_vl);
   }
   if (candidates_.empty()) {
@@ -76,7 +76,14 @@ RouteDecision AdaptiveSelector::choose(PortNum in, const Packet& p, std::uint16_
   }
   const PortNum last = group < last_.size() ? last_[group] : 0;
   const std::size_t i = ar_choose(candidates_.data(), candidates_.size(), last, flow ? flow->port : 0);
-  if (flow) *flow = Flowlet{now, candidates_[i].port};
+  if (flow) {
+    // A flow that leaves the port a congestion notification named.
+    if (flow->port != 0 && flow->port != candidates_[i].port && sw_.ar_congestion().penalized(lrh_dlid(lrh), flow->port, now)) {
+      ++stats_.notified_moves;
+      if (stats_.first_notified_move == kTimeNever) stats_.first_notified_move = now;
+    }
+    *flow = Flowlet{now, candidates_[i].port};
+  }
   return chose(group, lft_port, candidates_[i].port, candidate_vls_[i]);
 }
 

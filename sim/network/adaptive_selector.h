@@ -28,6 +28,10 @@ struct ArStats {
   std::uint64_t off_static = 0;    // ... and sent out of another port than the LFT's
   std::uint64_t flowlet_kept = 0;  // ... that kept the port of their flowlet
   std::uint64_t fell_back = 0;     // packets with a group none of whose ports could take them
+  // Flows (with flowlets) that chose another port than theirs because a congestion notification
+  // named it (ar_congestion_notification.h), and when the first did.
+  std::uint64_t notified_moves = 0;
+  Time first_notified_move = kTimeNever;
 };
 
 class AdaptiveSelector {

@@ -11,14 +11,10 @@
 
 namespace ibfsim {
 
-namespace {
-constexpr std::uint8_t kTypeFault = 0x01;
-}  // namespace
-
 void build_fault_notification(Packet& p, const FaultNotification& n, Lid slid) {
   const std::size_t bytes = (4 + 2 * n.lids.size() + 3) / 4 * 4;
   p.payload.assign(bytes, 0);
-  p.payload[0] = kTypeFault;
+  p.payload[0] = n.type;
   p.payload[1] = n.hops;
   store_be16(&p.payload[2], static_cast<std::uint16_t>(n.lids.size()));
   for (std::size_t i = 0; i < n.lids.size(); ++i) store_be16(&p.payload[4 + 2 * i], n.lids[i]);
@@ -33,9 +29,10 @@ void build_fault_notification(Packet& p, const FaultNotification& n, Lid slid) {
 }
 
 bool parse_fault_notification(const Packet& p, FaultNotification& out) {
-  if (p.payload.size() < 4 || p.payload_len != p.payload.size() || p.payload[0] != kTypeFault) return false;
+  if (p.payload.size() < 4 || p.payload_len != p.payload.size() || (p.payload[0] != kArNotifyFault && p.payload[0] != kArNotifyCongestion)) return false;
   const std::size_t count = load_be16(&p.payload[2]);
   if (4 + 2 * count > p.payload.size()) return false;
+  out.type = p.payload[0];
   out.hops = p.payload[1];
   out.lids.resize(count);
   for (std::size_t i = 0; i < count; ++i) out.lids[i] = load_be16(&p.payload[4 + 2 * i]);
@@ -102,7 +99,7 @@ void FaultNotifier::send(const FaultNotification& n, PortNum except) {
         sw_.link(out).state() != PortState::kActive)
       continue;
     for (std::size_t first = 0; first < n.lids.size(); first += kFaultNotificationMaxLids) {
-      FaultNotification part{n.hops, {}};
+      FaultNotification part{n.hops, {}, n.type};
       part.lids.assign(n.lids.begin() + static_cast<std::ptrdiff_t>(first),
                        n.lids.begin() + static_cast<std::ptrdiff_t>(std::min(n.lids.size(), first + kFaultNotificationMaxLids)));
       Packet* p = sw_.pool().acquire();
@@ -130,6 +127,7 @@ void FaultNotifier::arrives(Packet* p, Arrival a) {
   }
   sw_.ledger().management_delivered();
   sw_.pool().release(p);
+  if (n.type == kArNotifyCongestion) return sw_.ar_congestion().received(std::move(n), in);
   ++stats_.received;
   const std::uint32_t i = park(Work{std::move(n), in});
   sw_.schedule<&FaultNotifier::apply>(Switch::now() + sw_.config().ar_notification_latency, this, Pending{i});

@@ -14,7 +14,8 @@
 //
 // The packet: an LRH on VL15 (no credits, like an SMP: it overtakes data), LNH 1 (raw, "non-IBA
 // transport": no SMP or other IBA packet has it, so ibfsim takes it for its own), DLID the
-// permissive LID, SLID the sender's LID, then a 4-byte header (type 0x01, hops so far, LID count,
+// permissive LID, SLID the sender's LID, then a 4-byte header (type 0x01; 0x02 for a congestion
+// notification, ar_congestion_notification.h; hops so far, LID count,
 // big-endian) and the LIDs, 2 bytes each, padded to 4 bytes; no ICRC. At most kMaxLids per packet.
 #pragma once
 #include <bitset>
@@ -31,9 +32,14 @@ namespace ibfsim {
 
 class Switch;
 
+// The notification types: a fault's (LIDs lost), or congestion's (ar_congestion_notification.h).
+constexpr std::uint8_t kArNotifyFault = 0x01;
+constexpr std::uint8_t kArNotifyCongestion = 0x02;
+
 struct FaultNotification {
   std::uint8_t hops = 0;
   std::vector<Lid> lids;
+  std::uint8_t type = kArNotifyFault;
 };
 
 constexpr std::size_t kFaultNotificationMaxLids = 124;  // 252-byte payload

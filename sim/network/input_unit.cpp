@@ -124,6 +124,9 @@ void InputUnit::request(std::uint8_t vl) {
   }
   e.requesting = true;
   OutputUnit& o = sw_.output_unit(e.out);
+  // Another input's head already waits for this output: it is contended (congestion notifications).
+  if (e.out_vl != kVl15 && o.requests(e.out_vl) != 0)
+    sw_.ar_congestion().contended(in_, e.out, e.out_vl, sw_.queued_blocks(e.out, e.out_vl), *e.p);
   o.request(e.out_vl, Requester{in_, vl}, e.blocks);
   const Time now = Switch::now();
   const Time hoq = o.hoq_life();

@@ -47,6 +47,8 @@ class OutputUnit final : public PortOutput::Source {
   void set_hoq_life(Time t) { hoq_life_ = t; }
 
   // `r`'s packet of `blocks` credits waits for output VL `vl`.
+  // The requests waiting on output VL `vl`.
+  std::size_t requests(std::uint8_t vl) const { return requests_[vl].size(); }
   void request(std::uint8_t vl, Requester r, std::uint32_t blocks) {
     requests_[vl].push_back(Request{r, blocks});
     waiting_ |= static_cast<std::uint16_t>(1u << vl);

@@ -10,7 +10,7 @@ Time lifetime_from_code(unsigned code) {
 Switch::Switch(const sc_core::sc_module_name& name, SwitchConfig config, PacketPool& pool, PacketLedger& ledger)
     : ScheduledModule(name), config_(std::move(config)), pool_(pool), ledger_(ledger),
       life_time_(lifetime_from_code(config_.life_time_code)),
-      routing_(config_.num_ports, config_.buffers.op_vls, config_.mtu), adaptive_(*this), notifier_(*this),
+      routing_(config_.num_ports, config_.buffers.op_vls, config_.mtu), adaptive_(*this), notifier_(*this), arn_(*this),
       queued_(config_.num_ports, std::array<std::uint32_t, kMaxDataVls + 1>{}), replicator_(*this), management_(*this) {
   if (config_.vl_arbitration.high.empty() && config_.vl_arbitration.low.empty())
     config_.vl_arbitration = default_vl_arbitration(config_.buffers.op_vls);

@@ -11,6 +11,7 @@
 //                           its discards (R8, R10, R13, R15, R16);
 //   adaptive_selector.h     the adaptive routing choice among an AR group's ports;
 //   fault_notification.h    adaptive routing's fast recovery: notifications of lost LIDs;
+//   ar_congestion_notification.h  adaptive routing's congestion notifications to the switch upstream;
 //   output_unit.h           per output port: the requests per output VL, round robin among the
 //                           inputs, the port's output stage (port_output.h), R20;
 //   multicast_replicator.h  the copies of multicast packets;
@@ -31,6 +32,7 @@
 #include "sim/link/sl_to_vl_table.h"
 #include "sim/link/vl_arbiter.h"
 #include "sim/network/adaptive_selector.h"
+#include "sim/network/ar_congestion_notification.h"
 #include "sim/network/congestion_detector.h"
 #include "sim/network/fault_notification.h"
 #include "sim/network/input_unit.h"
@@ -65,7 +67,8 @@ struct SwitchConfig {
   std::vector<std::vector<SlToVlTable>> sl_to_vl;  // [in][out], ports 1-based (index 0 unused)
   VlArbConfig vl_arbitration;  // every output; empty tables = default_vl_arbitration(op_vls)
   // Adaptive routing's fast recovery: how long the switch takes to send a fault notification after
-  // a port went down, and to act on one it received (fault_notification.h).
+  // a port went down, and to act on one it received (fault_notification.h); likewise for
+  // congestion notifications (ar_congestion_notification.h).
   Time ar_notification_latency = 200 * kNs;
 };
 
@@ -157,6 +160,8 @@ class Switch : public ScheduledModule, public PortOwner {
   const AdaptiveSelector& adaptive_selector() const { return adaptive_; }
   FaultNotifier& fault_notifier() { return notifier_; }
   const FaultNotifier& fault_notifier() const { return notifier_; }
+  ArCongestionNotifier& ar_congestion() { return arn_; }
+  const ArCongestionNotifier& ar_congestion() const { return arn_; }
   MulticastReplicator& replicator() { return replicator_; }
   ManagementPort& management_port() { return management_; }
 
@@ -165,6 +170,7 @@ class Switch : public ScheduledModule, public PortOwner {
   friend class OutputUnit;
   friend class AdaptiveSelector;
   friend class FaultNotifier;
+  friend class ArCongestionNotifier;
   friend class MulticastReplicator;
   friend class ManagementPort;
 
@@ -203,6 +209,7 @@ class Switch : public ScheduledModule, public PortOwner {
   RoutingUnit routing_;
   AdaptiveSelector adaptive_;
   FaultNotifier notifier_;
+  ArCongestionNotifier arn_;
   std::vector<std::array<std::uint32_t, kMaxDataVls + 1>> queued_;  // [out - 1][vl]
   // Built once, in the constructor: events point at its elements, which must never move.
   std::vector<InputUnit> inputs_;

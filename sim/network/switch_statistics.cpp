@@ -50,6 +50,15 @@ void register_ar_switch_kinds(StatsRegistry& r) {
       .counter("notifications_sent", "packets", kOut, [](S s) { return s->fault_notifier().stats().sent; })
       .counter("notifications_received", "packets", kOut, [](S s) { return s->fault_notifier().stats().received; })
       .counter("lids_excluded", "entries", kOut, [](S s) { return s->fault_notifier().stats().excluded; })
+      .counter("congestion_notifications_sent", "packets", kOut, [](S s) { return s->ar_congestion().stats().sent; })
+      .counter("congestion_notifications_received", "packets", kOut,
+               [](S s) { return s->ar_congestion().stats().received; })
+      .counter("ports_penalized", "entries", kOut, [](S s) { return s->ar_congestion().stats().penalized; })
+      .counter("notified_moves", "flows", kOut, [](S s) { return s->adaptive_selector().stats().notified_moves; })
+      .figure("first_notified_move_ns", "ns", Merge::kMin, kOut, [](S s) {
+        const Time t = s->adaptive_selector().stats().first_notified_move;
+        return t == kTimeNever ? std::optional<double>() : std::optional<double>(static_cast<double>(t) / 1e6);
+      })
       .figure("last_exclusion_ns", "ns", Merge::kMax, kOut, [](S s) {
         const auto& t = s->fault_notifier().stats().applied;
         return t.empty() ? std::optional<double>() : std::optional<double>(static_cast<double>(t.back()) / 1e6);

@@ -134,6 +134,8 @@ struct ArSettingsFacts {
   Time flowlet_gap = 0;
   unsigned credit_levels = 0;
   bool fast_recovery = false;
+  unsigned congestion_threshold = 0;  // blocks; 0: no congestion notifications
+  Time congestion_hold = 0;
 };
 
 // The figures a load sweep plots, over every load-driven flow and class of the run.

@@ -208,6 +208,8 @@ RunFacts run_facts(ScenarioRun& run) {
     ar.flowlet_gap = a.flowlet_gap;
     ar.credit_levels = a.credit_levels;
     ar.fast_recovery = a.fast_recovery;
+    ar.congestion_threshold = a.congestion_threshold;
+    ar.congestion_hold = a.congestion_hold;
     f.adaptive_routing = ar;
   }
   for (const auto& c : run.classes) f.class_summaries.push_back(c->summary());

@@ -18,7 +18,8 @@ SmaTiming parse_sma_timing(const YamlMap& m, SmaTiming t) {
 
 // `subnet_manager.adaptive_routing` (docs/scenario.md): what the SM programs into the switches.
 ArSweepSettings parse_adaptive_routing(const YamlMap& m) {
-  m.check_no_unknown_keys({"sls", "flowlet_gap", "credit_levels", "fast_recovery", "notification_latency"});
+  m.check_no_unknown_keys({"sls", "flowlet_gap", "credit_levels", "fast_recovery", "notification_latency",
+                           "congestion_threshold", "congestion_hold"});
   ArSweepSettings a;
   if (auto sls = m.find("sls")) {
     const std::vector<YamlValue> list = sls->as_list();
@@ -36,6 +37,12 @@ ArSweepSettings parse_adaptive_routing(const YamlMap& m) {
   a.credit_levels = m.optional_in_range<std::uint8_t>("credit_levels", a.credit_levels, 0, 255);
   a.fast_recovery = m.optional<bool>("fast_recovery", a.fast_recovery);
   a.notification_latency = m.duration("notification_latency", a.notification_latency);
+  a.congestion_threshold = m.optional_in_range<std::uint16_t>("congestion_threshold", a.congestion_threshold, 0, 0xFFFF);
+  a.congestion_hold = m.duration("congestion_hold", a.congestion_hold);
+  if (a.congestion_hold % kNs != 0 || a.congestion_hold / kNs > 0xFFFFFFFFu)
+    m.get("congestion_hold").fail("a whole number of ns up to 4294967295ns (AdaptiveRoutingInfo.CongestionHold)");
+  if (a.congestion_threshold != 0 && a.congestion_hold == 0)
+    m.get("congestion_threshold").fail("congestion_hold too (how long a notification holds), or threshold 0 (off)");
   return a;
 }
 

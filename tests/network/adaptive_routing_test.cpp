@@ -1,7 +1,7 @@
 // Adaptive routing in a switch (adaptive_routing.h, adaptive_selector.h): the choice among an AR
 // group's ports by free credits, then queued blocks, then round robin, packet by packet on a
 // switch on a bench (switch_bench.h), with every choice worked out by hand; SLs without AR and
-// flowlets; and the pure choice function.
+// flowlets; the pure choice function; congestion notifications' decisions (ar_congestion_notification.h).
 #include <catch2/catch.hpp>
 
 #include "sim/core/calendar_process.h"
@@ -191,6 +191,58 @@ TEST_CASE("fault notification: the packet's bytes, and what is not one", "[netwo
   p.payload[3] = 5;
   CHECK_FALSE(parse_fault_notification(p, back));
   p.payload[3] = 3;
-  p.payload[0] = 2;
+  p.payload[0] = 3;
   CHECK_FALSE(parse_fault_notification(p, back));
+  // Type 2: a congestion notification (ar_congestion_notification.h), the same packet otherwise.
+  FaultNotification congestion;
+  congestion.type = kArNotifyCongestion;
+  congestion.lids = {0x0107};
+  build_fault_notification(p, congestion, 0x0042);
+  CHECK(p.payload == std::vector<std::uint8_t>{0x02, 0, 0, 1, 0x01, 0x07, 0, 0});
+  REQUIRE(parse_fault_notification(p, back));
+  CHECK(back.type == kArNotifyCongestion);
+  CHECK(back.lids == std::vector<Lid>{0x107});
+}
+
+TEST_CASE("congestion notifications: an output queue at the threshold notifies once per hold, per output and VL",
+          "[network][adaptive_routing]") {
+  ArnSendFilter f;
+  const Time hold = 10 * kUs;
+  // Below the threshold (100 blocks), or threshold 0 (off): nothing.
+  CHECK_FALSE(f.should_notify(3, 0, 99, 100, 1 * kUs, hold));
+  CHECK_FALSE(f.should_notify(3, 0, 5000, 0, 1 * kUs, hold));
+  // At it: one notification, then output 3 VL 0 is quiet until 11 us.
+  CHECK(f.should_notify(3, 0, 100, 100, 1 * kUs, hold));
+  CHECK_FALSE(f.should_notify(3, 0, 400, 100, 2 * kUs, hold));
+  CHECK_FALSE(f.should_notify(3, 0, 400, 100, 11 * kUs - 1, hold));
+  // Another output, another VL of the same output: their own.
+  CHECK(f.should_notify(4, 0, 100, 100, 2 * kUs, hold));
+  CHECK(f.should_notify(3, 1, 100, 100, 2 * kUs, hold));
+  // Output 3 VL 0 again from 11 us.
+  CHECK(f.should_notify(3, 0, 100, 100, 11 * kUs, hold));
+  CHECK_FALSE(f.should_notify(3, 0, 100, 100, 12 * kUs, hold));
+}
+
+TEST_CASE("congestion notifications: a (DLID, port) is ranked last until its hold ends, and ar_choose ranks it "
+          "below every other port whatever its credits and the flow",
+          "[network][adaptive_routing]") {
+  ArnPenalties pen;
+  CHECK_FALSE(pen.penalized(7, 2, 0));
+  pen.penalize(7, 2, 5 * kUs);
+  CHECK(pen.penalized(7, 2, 5 * kUs - 1));
+  CHECK_FALSE(pen.penalized(7, 2, 5 * kUs));
+  CHECK_FALSE(pen.penalized(7, 3, 1 * kUs));
+  CHECK_FALSE(pen.penalized(8, 2, 1 * kUs));
+  // A later hold extends it, an earlier one does not shorten it.
+  pen.penalize(7, 2, 8 * kUs);
+  pen.penalize(7, 2, 6 * kUs);
+  CHECK(pen.penalized(7, 2, 7 * kUs));
+  pen.clear();
+  CHECK_FALSE(pen.penalized(7, 2, 7 * kUs));
+  // Port 2, penalized, loses to port 3 two levels below it, and even as the flow's own port.
+  CHECK(choose({{2, 2, 0, true}, {3, 0, 90}}, 0) == 1);
+  CHECK(choose({{2, 1, 0, true}, {3, 1, 90}, {4, 1, 50}}, 0, 2) == 2);
+  // Among penalized ports the usual order holds; a port not penalized wins over them all.
+  CHECK(choose({{2, 1, 50, true}, {3, 2, 40, true}}, 0) == 1);
+  CHECK(choose({{2, 1, 50, true}, {3, 2, 40, true}, {4, -1, 400}}, 0) == 2);
 }

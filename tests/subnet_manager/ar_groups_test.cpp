@@ -121,7 +121,15 @@ TEST_CASE("adaptive routing attributes: codecs byte for byte", "[subnet_manager]
   info.group_cap = 4095;
   info.group_top = 3;
   info.flowlet_gap_ns = 1500;
+  info.congestion_threshold = 0x0102;
+  info.congestion_hold_ns = 20000;
   const SmpData d = encode_ar_info(info);
+  CHECK(d[12] == 0x01);
+  CHECK(d[13] == 0x02);
+  CHECK(d[48] == 0x00);
+  CHECK(d[49] == 0x00);
+  CHECK(d[50] == 0x4E);
+  CHECK(d[51] == 0x20);
   CHECK(d[0] == 0xC0);
   CHECK(d[2] == 0x00);
   CHECK(d[3] == 0x05);
@@ -136,6 +144,8 @@ TEST_CASE("adaptive routing attributes: codecs byte for byte", "[subnet_manager]
   CHECK(back.sl_mask == 5);
   CHECK(back.group_top == 3);
   CHECK(back.flowlet_gap_ns == 1500);
+  CHECK(back.congestion_threshold == 0x0102);
+  CHECK(back.congestion_hold_ns == 20000);
 
   // Ports 1, 9 and 36 of group 1 (the block's second): bits 1, 9, 36 of a 256-bit big-endian number.
   ArGroupTableBlock gt;

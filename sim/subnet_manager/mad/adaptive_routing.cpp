@@ -27,7 +27,9 @@ SmpData encode_ar_info(const AdaptiveRoutingInfo& info) {
   store_be16(&out[4], info.group_cap);
   store_be16(&out[6], info.group_top);
   store_be32(&out[8], info.flowlet_gap_ns);
+  store_be16(&out[12], info.congestion_threshold);
   std::copy(info.notify_ports.begin(), info.notify_ports.end(), out.begin() + 16);
+  store_be32(&out[48], info.congestion_hold_ns);
   return out;
 }
 
@@ -40,7 +42,9 @@ AdaptiveRoutingInfo decode_ar_info(const std::uint8_t* in64) {
   info.group_cap = load_be16(in64 + 4);
   info.group_top = load_be16(in64 + 6);
   info.flowlet_gap_ns = load_be32(in64 + 8);
+  info.congestion_threshold = load_be16(in64 + 12);
   std::copy_n(in64 + 16, info.notify_ports.size(), info.notify_ports.begin());
+  info.congestion_hold_ns = load_be32(in64 + 48);
   return info;
 }
 

@@ -9,9 +9,12 @@
 //     in levels of the next buffer / this; 0: exactly); 2-3 EnableBySLMask (bit s: SL s);
 //     4-5 GroupCap (read-only: the groups the switch holds, 1..GroupCap); 6-7 GroupTop (the highest
 //     group programmed); 8-11 FlowletGap in ns (0: every packet chooses; otherwise a flow (SLID,
-//     DLID) keeps its port while its packets follow each other closer than this); 12-15 reserved;
-//     16-47 NotifyPortMask (a port mask as below: the ports whose far end is a switch, where fault
-//     notifications go).
+//     DLID) keeps its port while its packets follow each other closer than this); 12-13
+//     CongestionThreshold (blocks queued for an output that make the switch send a congestion
+//     notification upstream; 0: never); 14-15 reserved; 16-47 NotifyPortMask (a port mask as
+//     below: the ports whose far end is a switch, where fault and congestion notifications go);
+//     48-51 CongestionHold in ns (how long a congestion notification ranks its port last);
+//     52-63 reserved.
 //   AdaptiveRoutingGroupTable (0xFF81), AttributeModifier: block b, groups 2b and 2b+1 (group 0
 //     is never used: it means "static"), 32 bytes each: a port mask, the 256-bit big-endian number
 //     with bit p set for port p (so port p is bit p % 8 of byte 31 - p / 8 of its group).
@@ -45,7 +48,9 @@ struct AdaptiveRoutingInfo {
   std::uint16_t group_cap = 0;
   std::uint16_t group_top = 0;
   std::uint32_t flowlet_gap_ns = 0;
+  std::uint16_t congestion_threshold = 0;  // blocks (0: no congestion notifications)
   std::array<std::uint8_t, 32> notify_ports{};  // a port mask (ar_port_mask)
+  std::uint32_t congestion_hold_ns = 0;
 };
 
 // A port mask: ports 0..255.

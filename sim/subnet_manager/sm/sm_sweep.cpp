@@ -420,6 +420,8 @@ void SmSweep::plan_ar(std::size_t s) {
   info.sl_mask = c.sl_mask;
   info.group_top = static_cast<std::uint16_t>(top);
   info.flowlet_gap_ns = static_cast<std::uint32_t>(c.flowlet_gap / kNs);
+  info.congestion_threshold = c.congestion_threshold;
+  info.congestion_hold_ns = static_cast<std::uint32_t>(c.congestion_hold / kNs);
   std::vector<PortNum> to_switches;
   for (unsigned p = 1; p <= graph_.nodes[s].num_ports(); ++p) {
     const auto& peer = graph_.nodes[s].ports[p].peer;
@@ -429,7 +431,9 @@ void SmSweep::plan_ar(std::size_t s) {
   const bool info_same = done.info && done.info->enable == info.enable && done.info->fast_recovery == info.fast_recovery &&
                          done.info->credit_levels == info.credit_levels &&
                          done.info->sl_mask == info.sl_mask && done.info->group_top == info.group_top &&
-                         done.info->flowlet_gap_ns == info.flowlet_gap_ns && done.info->notify_ports == info.notify_ports;
+                         done.info->flowlet_gap_ns == info.flowlet_gap_ns && done.info->notify_ports == info.notify_ports &&
+                         done.info->congestion_threshold == info.congestion_threshold &&
+                         done.info->congestion_hold_ns == info.congestion_hold_ns;
   if (!info_same) set(IBFSIM_MAD_ATTR_AR_INFO, 0, encode_ar_info(info));
   done.info = info;
 }

@@ -55,6 +55,11 @@ struct ArSweepSettings {
   Time flowlet_gap = 0;            // 0: per packet
   bool fast_recovery = true;       // routing notifications when a port goes down
   std::uint8_t credit_levels = 2;  // free credits compared in levels of the next buffer / this (0: exactly)
+  // Congestion notifications (AdaptiveRoutingInfo.CongestionThreshold, CongestionHold): an output
+  // queue of this many blocks notifies the switch upstream (0: off), which ranks that port last
+  // for the DLID for `congestion_hold`.
+  std::uint16_t congestion_threshold = 0;
+  Time congestion_hold = 0;
   // Not programmed: the switches' hardware (SwitchConfig::ar_notification_latency), set by the
   // fabric from here.
   Time notification_latency = 200 * kNs;

@@ -158,10 +158,12 @@ void SwitchSma::apply(const Smp& request, const SmaResult& result, PortNum) {
     case IBFSIM_MAD_ATTR_AR_INFO: {
       const AdaptiveRoutingInfo& info = state_.ar_info;
       ArSettings s{info.enable, info.fast_recovery, info.sl_mask, static_cast<Time>(info.flowlet_gap_ns) * kNs,
-                   info.credit_levels, {}};
+                   info.credit_levels, {}, info.congestion_threshold,
+                   static_cast<Time>(info.congestion_hold_ns) * kNs};
       for (PortNum p : ar_mask_ports(info.notify_ports)) s.notify_ports.set(p);
       sw_.routing_unit().adaptive().set_settings(s);
       sw_.fault_notifier().clear();  // new tables supersede what notifications excluded
+      sw_.ar_congestion().clear();
       return;
     }
     case IBFSIM_MAD_ATTR_AR_GROUP_TABLE: {
@@ -170,6 +172,7 @@ void SwitchSma::apply(const Smp& request, const SmaResult& result, PortNum) {
         if (first + i != 0)
           sw_.routing_unit().adaptive().set_group(static_cast<std::uint16_t>(first + i), ar_mask_ports(state_.ar_groups[first + i]));
       sw_.fault_notifier().clear();
+      sw_.ar_congestion().clear();
       return;
     }
     case IBFSIM_MAD_ATTR_AR_LFT: {
@@ -177,6 +180,7 @@ void SwitchSma::apply(const Smp& request, const SmaResult& result, PortNum) {
       for (std::size_t i = 0; i < kArLftBlockEntries; ++i)
         sw_.routing_unit().adaptive().set_group_of(static_cast<Lid>(first + i), state_.ar_lft[first + i]);
       sw_.fault_notifier().clear();
+      sw_.ar_congestion().clear();
       return;
     }
     default:
