@@ -221,7 +221,8 @@ TEST_CASE("DCQCN reaction point: without clamp_target_rate only a cut after a ti
   CHECK(rp.target_bps() == 62'500'000'000);
   CHECK(rp.rate_bps() == 31'250'000'000);
   // With the paper's clamp the second CNP would have set RT to 50 G.
-  DcqcnReactionPoint paper(DcqcnConfig{}, kLine);
+  const DcqcnConfig paper_config;
+  DcqcnReactionPoint paper(paper_config, kLine);
   paper.on_cnp(0);
   paper.on_cnp(10 * kUs);
   CHECK(paper.target_bps() == 50'000'000'000);

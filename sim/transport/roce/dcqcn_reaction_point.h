@@ -30,7 +30,10 @@ namespace ibfsim {
 
 class DcqcnReactionPoint {
  public:
+  // Keeps a reference to `config` (every QP of an HCA shares one): it must outlive the point, so a
+  // temporary is refused.
   DcqcnReactionPoint(const DcqcnConfig& config, std::uint64_t line_rate_bps);
+  DcqcnReactionPoint(DcqcnConfig&&, std::uint64_t) = delete;
 
   // --- events; each returns whether the current rate changed ---
   bool on_cnp(Time now);
