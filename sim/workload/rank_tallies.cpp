@@ -4,17 +4,13 @@
 #include <string>
 
 #include "sim/core/error.h"
+#include "sim/core/byte_strings.h"
 #include "sim/core/rank_event_codec.h"
 
 namespace ibfsim {
 
 namespace {
 
-void put_string(ByteWriter& w, const std::string& s) { w.bytes(std::vector<std::uint8_t>(s.begin(), s.end())); }
-std::string get_string(ByteReader& r) {
-  const std::vector<std::uint8_t> b = r.bytes();
-  return std::string(b.begin(), b.end());
-}
 
 void put_times(ByteWriter& w, const std::vector<Time>& v) {
   w.put(static_cast<std::uint64_t>(v.size()));

@@ -1,19 +1,10 @@
 // A traffic class's figures across MPI ranks (traffic_class.h, encode_figures): what its rank
 // computed, as bytes, and taken in by the ranks whose copy of the class never ran.
+#include "sim/core/byte_strings.h"
 #include "sim/core/rank_event_codec.h"
 #include "sim/workload/traffic_class.h"
 
 namespace ibfsim {
-
-namespace {
-
-void put_string(ByteWriter& w, const std::string& s) { w.bytes(std::vector<std::uint8_t>(s.begin(), s.end())); }
-std::string get_string(ByteReader& r) {
-  const std::vector<std::uint8_t> b = r.bytes();
-  return std::string(b.begin(), b.end());
-}
-
-}  // namespace
 
 std::vector<std::uint8_t> TrafficClass::encode_figures() const {
   std::vector<std::uint8_t> out;
