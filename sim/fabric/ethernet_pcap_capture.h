@@ -14,7 +14,9 @@ namespace ibfsim {
 
 class EthernetPcapCapture final : public FrameCaptureSink {
  public:
-  explicit EthernetPcapCapture(const std::string& path) : writer_(path, PcapLinkType::kEthernet) {}
+  // snaplen: bytes kept of each frame (PcapWriter), 0 whole frames.
+  explicit EthernetPcapCapture(const std::string& path, std::uint32_t snaplen = 0)
+      : writer_(path, PcapLinkType::kEthernet, snaplen) {}
   void name_link(std::uint32_t id, std::string name) { writer_.set_link_name(id, std::move(name)); }
   void capture_frame(Time start, const Packet& p, std::uint32_t link_id) override;
   // Writes what is pending and renames both files to their final names.

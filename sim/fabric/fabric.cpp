@@ -19,7 +19,8 @@ namespace {
 // with the time its first symbol enters the wire; link ids name the cable direction.
 class PcapCapture : public CaptureSink {
  public:
-  PcapCapture(const std::string& path, bool link_packets) : writer_(path), link_packets_(link_packets) {}
+  PcapCapture(const std::string& path, bool link_packets, std::uint32_t snaplen)
+      : writer_(path, PcapLinkType::kErf, snaplen), link_packets_(link_packets) {}
   void name_link(std::uint32_t id, std::string name) { writer_.set_link_name(id, std::move(name)); }
   void capture_data(Time start, const Packet& p, std::uint32_t link_id) override {
     writer_.flush_until(ScheduledModule::now());
@@ -157,7 +158,7 @@ void Fabric::build_management_agents(const FabricOptions& options) {
 void Fabric::cable(const FabricOptions& options) {
   PcapCapture* pcap = nullptr;
   if (!options.pcap_path.empty()) {
-    auto cap = std::make_unique<PcapCapture>(options.pcap_path, options.pcap_link_packets);
+    auto cap = std::make_unique<PcapCapture>(options.pcap_path, options.pcap_link_packets, options.pcap_snaplen);
     pcap = cap.get();
     capture_ = std::move(cap);
   }

@@ -84,6 +84,7 @@ struct FabricOptions {
   bool carry_payload = false;      // real payload bytes (data checking) instead of elided ones
   std::string pcap_path;           // empty: no capture
   bool pcap_link_packets = false;  // also capture 6-byte flow-control packets
+  std::uint32_t pcap_snaplen = 0;  // bytes kept of each frame in the capture; 0 whole frames
   LinkSettings link;
   Time horizon = kTimeNever;       // end of the run (lifetime timers beyond it are never set)
   std::vector<MulticastGroup> multicast;  // group i has MLID 0xC000 + i

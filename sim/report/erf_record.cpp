@@ -16,14 +16,18 @@ std::uint64_t erf_timestamp(Time t_fs) {
 }
 
 std::array<std::uint8_t, kErfHeaderBytes> erf_header(Time timestamp_fs, std::uint8_t erf_type,
-                                                     std::size_t frame_len) {
+                                                     std::size_t frame_len, std::size_t captured_len) {
+  if (captured_len > frame_len) {
+    throw std::invalid_argument("ERF record of " + std::to_string(captured_len) + " captured bytes of a " +
+                                std::to_string(frame_len) + "-byte frame");
+  }
   if (frame_len > kErfMaxFrameBytes) {
     throw std::invalid_argument("frame of " + std::to_string(frame_len) +
                                 " bytes is too long for an ERF record (max " +
                                 std::to_string(kErfMaxFrameBytes) + ")");
   }
   const std::uint64_t ts = erf_timestamp(timestamp_fs);
-  const std::size_t rlen = kErfHeaderBytes + frame_len;
+  const std::size_t rlen = kErfHeaderBytes + captured_len;
   std::array<std::uint8_t, kErfHeaderBytes> h{};
   for (int i = 0; i < 8; ++i) h[i] = static_cast<std::uint8_t>(ts >> (8 * i));  // little-endian
   h[8] = erf_type;

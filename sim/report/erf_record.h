@@ -28,9 +28,16 @@ constexpr std::size_t kErfMaxFrameBytes = 0xFFFF - kErfHeaderBytes;
 std::uint64_t erf_timestamp(Time t_fs);
 
 // The ERF header of one record: timestamp (8 bytes, little-endian), type, flags (varying length),
-// rlen = 16 + frame_len (big-endian), lctr = 0, wlen = frame_len (big-endian). The record is this
-// header followed by the frame bytes. Throws std::invalid_argument if frame_len > kErfMaxFrameBytes.
+// rlen = 16 + captured_len (big-endian), lctr = 0, wlen = frame_len (big-endian). The record is
+// this header followed by the first captured_len bytes of the frame: a snap length shorter than
+// the frame keeps its length on the wire in wlen, as a capture card's does. Throws
+// std::invalid_argument if frame_len > kErfMaxFrameBytes or captured_len > frame_len.
 std::array<std::uint8_t, kErfHeaderBytes> erf_header(Time timestamp_fs, std::uint8_t erf_type,
-                                                     std::size_t frame_len);
+                                                     std::size_t frame_len, std::size_t captured_len);
+// The header of a whole frame: captured_len = frame_len.
+inline std::array<std::uint8_t, kErfHeaderBytes> erf_header(Time timestamp_fs, std::uint8_t erf_type,
+                                                            std::size_t frame_len) {
+  return erf_header(timestamp_fs, erf_type, frame_len, frame_len);
+}
 
 }  // namespace ibfsim

@@ -57,14 +57,20 @@ std::string PcapWriter::default_links_csv_path(const std::string& pcap_path) {
   return pcap_path + "_links.csv";
 }
 
-PcapWriter::PcapWriter(std::string path, PcapLinkType type)
-    : PcapWriter(path, default_links_csv_path(path), type) {}
+PcapWriter::PcapWriter(std::string path, PcapLinkType type, std::uint32_t snaplen)
+    : PcapWriter(path, default_links_csv_path(path), type, snaplen) {}
 
-PcapWriter::PcapWriter(std::string path, std::string links_csv_path, PcapLinkType type)
-    : pcap_guard_(std::move(path)), csv_guard_(std::move(links_csv_path)), type_(type) {
+PcapWriter::PcapWriter(std::string path, std::string links_csv_path, PcapLinkType type, std::uint32_t snaplen)
+    : pcap_guard_(std::move(path)), csv_guard_(std::move(links_csv_path)), type_(type), snaplen_(snaplen) {
+  if (snaplen > static_cast<std::uint32_t>(kSnapLen)) {
+    throw std::invalid_argument(fmt::format("PcapWriter '{}': snap length {} above {}", this->path(), snaplen, kSnapLen));
+  }
   // A "dead" pcap_t only describes the capture (link type, snap length, ns precision) for the dumper.
+  // An ERF record's snap length covers its header too.
   const int dlt = type == PcapLinkType::kErf ? DLT_ERF : DLT_EN10MB;
-  pcap_.reset(pcap_open_dead_with_tstamp_precision(dlt, kSnapLen, PCAP_TSTAMP_PRECISION_NANO));
+  const int file_snaplen = snaplen == 0 ? kSnapLen
+                                        : static_cast<int>(snaplen) + (type == PcapLinkType::kErf ? static_cast<int>(kErfHeaderBytes) : 0);
+  pcap_.reset(pcap_open_dead_with_tstamp_precision(dlt, file_snaplen, PCAP_TSTAMP_PRECISION_NANO));
   if (!pcap_) throw std::runtime_error("cannot write '" + this->path() + "': libpcap out of memory");
   dumper_.reset(pcap_dump_open(pcap_.get(), pcap_guard_.temp_path().c_str()));
   if (!dumper_) {
@@ -98,8 +104,8 @@ void PcapWriter::check_can_add(Time at_fs, PcapLinkType type) const {
 void PcapWriter::add(Time at_fs, std::uint8_t erf_type, const std::uint8_t* frame, std::size_t len,
                      std::uint32_t link_id) {
   check_can_add(at_fs, PcapLinkType::kErf);
-  const auto header = erf_header(at_fs, erf_type, len);  // validates len
-  queue(at_fs, header.data(), header.size(), frame, len, link_id);
+  const auto header = erf_header(at_fs, erf_type, len, captured(len));  // validates len
+  queue(at_fs, header.data(), header.size(), frame, len, captured(len), link_id);
 }
 
 void PcapWriter::add_ethernet(Time at_fs, const std::uint8_t* frame, std::size_t len,
@@ -109,21 +115,23 @@ void PcapWriter::add_ethernet(Time at_fs, const std::uint8_t* frame, std::size_t
     throw std::invalid_argument(fmt::format("PcapWriter '{}': a {}-byte frame is longer than a record holds",
                                             path(), len));
   }
-  queue(at_fs, nullptr, 0, frame, len, link_id);
+  queue(at_fs, nullptr, 0, frame, len, captured(len), link_id);
 }
 
 void PcapWriter::queue(Time at_fs, const std::uint8_t* prefix, std::size_t prefix_len,
-                       const std::uint8_t* frame, std::size_t len, std::uint32_t link_id) {
+                       const std::uint8_t* frame, std::size_t len, std::size_t captured_len,
+                       std::uint32_t link_id) {
   Record r;
   r.at = at_fs;
   r.seq = next_seq_++;
   r.link_id = link_id;
+  r.wire_len = static_cast<std::uint32_t>(prefix_len + len);
   if (!spare_buffers_.empty()) {
     r.bytes = std::move(spare_buffers_.back());
     spare_buffers_.pop_back();
   }
   r.bytes.assign(prefix, prefix + prefix_len);
-  r.bytes.insert(r.bytes.end(), frame, frame + len);
+  r.bytes.insert(r.bytes.end(), frame, frame + captured_len);
   heap_.push_back(std::move(r));
   std::push_heap(heap_.begin(), heap_.end(), Later{});
 }
@@ -142,7 +150,8 @@ void PcapWriter::write_record(Record& r) {
   pcap_pkthdr h{};
   h.ts.tv_sec = static_cast<time_t>(r.at / kSec);
   h.ts.tv_usec = static_cast<suseconds_t>((r.at % kSec) / kNs);  // ns: the dumper is nano precision
-  h.caplen = h.len = static_cast<bpf_u_int32>(r.bytes.size());
+  h.caplen = static_cast<bpf_u_int32>(r.bytes.size());
+  h.len = r.wire_len;
   pcap_dump(reinterpret_cast<u_char*>(dumper_.get()), &h, r.bytes.data());
   ++frames_written_;
 

@@ -5,6 +5,7 @@
 // destination MAC through its FCS (tshark: `-o eth.fcs:TRUE` says the FCS is there; its heuristic
 // usually guesses it).
 #pragma once
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -40,11 +41,16 @@ enum class PcapLinkType : std::uint8_t {
 // 1-based in file order (Wireshark's frame.number), `time_ns` the exact simulated time in ns
 // (a decimal fraction when it is not a whole ns), `link` the name given by set_link_name when the
 // row is written (empty if none).
+//
+// A snap length (`snaplen` > 0) keeps only the first `snaplen` bytes of each frame, as tcpdump's
+// -s does: the record keeps the frame's length on the wire (pcap's len; for ERF also the header's
+// wlen, its rlen covering what was kept), so readers mark it truncated. 0 keeps whole frames.
 class PcapWriter {
  public:
   // Captures to `path`; the sidecar CSV goes to default_links_csv_path(path).
-  explicit PcapWriter(std::string path, PcapLinkType type = PcapLinkType::kErf);
-  PcapWriter(std::string path, std::string links_csv_path, PcapLinkType type = PcapLinkType::kErf);
+  explicit PcapWriter(std::string path, PcapLinkType type = PcapLinkType::kErf, std::uint32_t snaplen = 0);
+  PcapWriter(std::string path, std::string links_csv_path, PcapLinkType type = PcapLinkType::kErf,
+             std::uint32_t snaplen = 0);
   PcapWriter(const PcapWriter&) = delete;
   PcapWriter& operator=(const PcapWriter&) = delete;
   ~PcapWriter();
@@ -85,7 +91,8 @@ class PcapWriter {
     Time at = 0;
     std::uint64_t seq = 0;  // insertion order, breaks time ties deterministically
     std::uint32_t link_id = 0;
-    std::vector<std::uint8_t> bytes;  // ERF header + frame, ready for pcap_dump
+    std::uint32_t wire_len = 0;       // pcap's len: the record as long as the whole frame
+    std::vector<std::uint8_t> bytes;  // ERF header + frame (up to the snap length), ready for pcap_dump
   };
   struct Later {  // std heap functions build a max-heap; invert for earliest-first
     bool operator()(const Record& a, const Record& b) const {
@@ -97,7 +104,8 @@ class PcapWriter {
   struct FileCloser { void operator()(std::FILE* f) const; };
 
   void queue(Time at_fs, const std::uint8_t* prefix, std::size_t prefix_len, const std::uint8_t* frame,
-             std::size_t len, std::uint32_t link_id);
+             std::size_t len, std::size_t captured_len, std::uint32_t link_id);
+  std::size_t captured(std::size_t len) const { return snaplen_ == 0 ? len : std::min<std::size_t>(len, snaplen_); }
   void check_can_add(Time at_fs, PcapLinkType type) const;
   void write_record(Record& r);
   void check_streams();
@@ -118,6 +126,7 @@ class PcapWriter {
   std::uint64_t frames_written_ = 0;
   bool closed_ = false;
   PcapLinkType type_ = PcapLinkType::kErf;
+  std::uint32_t snaplen_ = 0;  // 0: whole frames
 };
 
 }  // namespace ibfsim

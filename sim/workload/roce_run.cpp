@@ -235,7 +235,8 @@ RunResult run_roce_scenario(const Scenario& sc, const std::string& out_dir) {
   const RoceHcaFabricOptions options = roce_fabric_options(sc, run.plan, run.models);
   run.fabric = std::make_unique<RoceHcaFabric>(run.plan, options, run.pool, run.ledger);
   if (sc.outputs.pcap) {
-    run.capture = std::make_unique<EthernetPcapCapture>((std::filesystem::path(out_dir) / "trace.pcap").string());
+    run.capture = std::make_unique<EthernetPcapCapture>((std::filesystem::path(out_dir) / "trace.pcap").string(),
+                                                        sc.outputs.pcap_snaplen);
     for (const auto& [id, name] : run.fabric->link_names()) run.capture->name_link(id, name);
     run.fabric->set_capture(run.capture.get());
   }

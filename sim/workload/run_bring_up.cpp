@@ -88,6 +88,7 @@ FabricOptions fabric_options(const Scenario& sc, const std::filesystem::path& di
   fo.carry_payload = sc.outputs.data_check;
   if (sc.outputs.pcap) fo.pcap_path = (dir / "trace.pcap").string();
   fo.pcap_link_packets = sc.outputs.pcap_link_packets;
+  fo.pcap_snaplen = sc.outputs.pcap_snaplen;
   fo.link = sc.link;
   fo.phy = sc.phy;
   fo.seed = sc.seed;

@@ -232,7 +232,7 @@ void parse_phases(const YamlMap& ph, Phases& phases) {
 
 void parse_outputs(const YamlMap& out, const Topology& topo, Outputs& o) {
   out.check_no_unknown_keys(
-      {"pcap", "pcap_link_packets", "packet_log", "data_check", "vcd", "vcd_ports", "time_series", "compress"});
+      {"pcap", "pcap_link_packets", "pcap_snaplen", "packet_log", "data_check", "vcd", "vcd_ports", "time_series", "compress"});
   if (auto v = out.find("time_series")) o.time_series = parse_time_series(*v, topo);
   o.vcd = out.optional<bool>("vcd", false);
   for (const YamlValue& v : out.optional_list("vcd_ports")) {
@@ -244,6 +244,9 @@ void parse_outputs(const YamlMap& out, const Topology& topo, Outputs& o) {
   }
   o.pcap = out.optional<bool>("pcap", false);
   o.pcap_link_packets = out.optional<bool>("pcap_link_packets", false);
+  o.pcap_snaplen = out.optional_in_range<std::uint32_t>("pcap_snaplen", 0, 1, 65535);
+  if (o.pcap_snaplen != 0 && !o.pcap) out.get("pcap_snaplen").fail("outputs.pcap: true with it (it cuts the capture's frames)",
+                                  "pcap_snaplen without a capture");
   o.packet_log = out.optional<bool>("packet_log", false);
   o.data_check = out.optional<bool>("data_check", false);
   o.compress = out.optional<bool>("compress", false);

@@ -56,6 +56,7 @@ struct Phases {
 struct Outputs {
   bool pcap = false;               // trace.pcap + trace_links.csv
   bool pcap_link_packets = false;  // flow-control packets in the capture too
+  std::uint32_t pcap_snaplen = 0;  // bytes kept of each frame in trace.pcap; 0 whole frames
   bool packet_log = false;         // packets.csv: every packet a source sent
   bool data_check = false;         // carry real payload bytes and check them at the receiver
   bool vcd = false;                // waves.vcd: credits and queue depth per VL of the listed ports

@@ -57,3 +57,12 @@ TEST_CASE("erf_header rejects frames longer than a 16-bit rlen allows", "[report
   CHECK(h[11] == 0xFF);
   CHECK_THROWS_AS(erf_header(0, kErfTypeInfiniband, kErfMaxFrameBytes + 1), std::invalid_argument);
 }
+
+TEST_CASE("erf_header of a cut frame: rlen covers what was kept, wlen the frame", "[report]") {
+  const auto h = erf_header(0, kErfTypeInfiniband, 300, 64);
+  CHECK(h[10] == 0x00);
+  CHECK(h[11] == 16 + 64);
+  CHECK(h[14] == 0x01);  // 300 = 0x012C
+  CHECK(h[15] == 0x2C);
+  CHECK_THROWS_AS(erf_header(0, kErfTypeInfiniband, 64, 65), std::invalid_argument);
+}

@@ -271,3 +271,64 @@ TEST_CASE("an Ethernet capture is LINKTYPE_ETHERNET, each record the frame's byt
   CHECK_THROWS_AS(erf.add_ethernet(0, frame.data(), frame.size(), 0), std::logic_error);
   erf.close();
 }
+
+namespace {
+std::uint32_t le32(const std::string& b, std::size_t at) {
+  std::uint32_t v = 0;
+  for (int i = 3; i >= 0; --i) v = (v << 8) | static_cast<unsigned char>(b[at + i]);
+  return v;
+}
+std::uint32_t be16(const std::string& b, std::size_t at) {
+  return (static_cast<unsigned char>(b[at]) << 8) | static_cast<unsigned char>(b[at + 1]);
+}
+}  // namespace
+
+TEST_CASE("a snap length keeps each frame's first bytes and its length on the wire", "[report]") {
+  ScratchDir dir("pcap-snaplen");
+  const std::string path = dir.file("trace.pcap");
+  PcapWriter w(path, PcapLinkType::kErf, 40);
+  w.add(100 * kNs, kErfTypeInfiniband, kUdSend.data(), kUdSend.size(), 1);         // 50 bytes: cut to 40
+  w.add(200 * kNs, kErfTypeInfinibandLink, kFlowControl.data(), kFlowControl.size(), 1);  // 6: whole
+  w.close();
+  const std::string b = slurp(path);
+  CHECK(le32(b, 16) == 40 + 16);  // the file's snap length covers the ERF header
+  // Record 1: pcap caplen 56 of len 66; ERF rlen 56, wlen 50; then the first 40 frame bytes.
+  CHECK(le32(b, 24 + 8) == 16 + 40);
+  CHECK(le32(b, 24 + 12) == 16 + 50);
+  CHECK(be16(b, 24 + 16 + 10) == 16 + 40);
+  CHECK(be16(b, 24 + 16 + 14) == 50);
+  CHECK(b.substr(24 + 16 + 16, 40) == std::string(kUdSend.begin(), kUdSend.begin() + 40));
+  // Record 2, shorter than the snap length: whole.
+  const std::size_t r2 = 24 + 16 + 56;
+  CHECK(le32(b, r2 + 8) == 16 + 6);
+  CHECK(le32(b, r2 + 12) == 16 + 6);
+  CHECK(b.size() == r2 + 16 + 22);
+
+  // tshark reads the cut frame's headers (LRH, BTH, DETH lie in the first 40 bytes) and takes the
+  // frame's lengths from the ERF header: 50 bytes on the wire, 40 captured.
+  const auto rows = tshark_fields(dir, path,
+                                  {"frame.len", "frame.cap_len", "infiniband.lrh.dlid", "infiniband.deth.srcqp"});
+  REQUIRE(rows.size() == 2);
+  REQUIRE(rows[0].size() == 4);
+  CHECK(rows[0][0] == "50");
+  CHECK(rows[0][1] == "40");
+  CHECK(rows[0][2] == "2");
+  CHECK(std::strtoul(rows[0][3].c_str(), nullptr, 0) == 0x11);
+}
+
+TEST_CASE("an Ethernet capture with a snap length", "[report]") {
+  ScratchDir dir("pcap-snaplen-eth");
+  const std::string path = dir.file("eth.pcap");
+  std::vector<std::uint8_t> frame(100);
+  for (std::size_t i = 0; i < frame.size(); ++i) frame[i] = static_cast<std::uint8_t>(i);
+  PcapWriter w(path, PcapLinkType::kEthernet, 64);
+  w.add_ethernet(100 * kNs, frame.data(), frame.size(), 0);
+  w.close();
+  const std::string b = slurp(path);
+  CHECK(le32(b, 16) == 64);
+  CHECK(le32(b, 24 + 8) == 64);    // caplen
+  CHECK(le32(b, 24 + 12) == 100);  // len
+  CHECK(b.size() == 24 + 16 + 64);
+  CHECK(b.substr(24 + 16) == std::string(frame.begin(), frame.begin() + 64));
+  CHECK_THROWS_AS(PcapWriter(dir.file("x.pcap"), PcapLinkType::kEthernet, 65536), std::invalid_argument);
+}

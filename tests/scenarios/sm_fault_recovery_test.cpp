@@ -7,6 +7,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <fstream>
+#include <string>
+
 #include "tests/support/run_command.h"
 
 using namespace ibfsim::test;
@@ -120,4 +123,28 @@ TEST_CASE("with the SM on a switch, its own port going down starts the re-sweep 
   for (const auto& x : d)
     if (x["node"] == "h5" || x["node"] == "h6") CHECK(x["first_delivery_after_ns"].get<double>() > 0);
   CHECK(r["phases"]["drained"] == true);
+}
+
+TEST_CASE("a run that ends during a re-sweep still says when the fabric came up", "[scenarios][faults][subnet_manager]") {
+  // The cable fails 1 us before the measurement ends; the run drains in 5 us, long before the
+  // re-sweep its trap starts is done. The fabric was up: the summary must not say it never was.
+  const std::string dir = scratch_dir("sm_resweep_at_end");
+  std::ofstream(dir + "/scenario.yaml") << "topology: " << IBFSIM_SOURCE_DIR << "/topologies/" << kTwoFlows
+                                        << "phases: {warmup: 0us, measure: 20us, drain: 5us}\n"
+                                           "faults: [{at: 19us, link: sw1/35, state: down}]\n";
+  const CommandResult run = run_ibfsim("run " + dir + "/scenario.yaml -o " + dir + "/out");
+  INFO(run.output);
+  REQUIRE(run.exit_code == 0);
+  const nlohmann::json r = results_and_tables(dir + "/out");
+  const auto& sweeps = r["subnet_manager"]["sweeps"];
+  REQUIRE(sweeps.size() == 2);
+  CHECK(sweeps[1]["trigger"] == "trap 128");
+  CHECK(sweeps[1]["done_ns"].is_null());  // still running at the end
+  // The first sweep's SMPs: the count at the end would include the unfinished re-sweep's.
+  const std::string up = "(subnet manager on h1: " + std::to_string(sweeps[0]["smps"].get<std::uint64_t>()) +
+                         " SMPs, minhop routing)\n";
+  CHECK(run.output.find("\nfabric up: ") != std::string::npos);
+  CHECK(run.output.find(up) != std::string::npos);
+  CHECK(run.output.find("never up") == std::string::npos);
+  CHECK(run.output.find("(no traffic)") == std::string::npos);
 }

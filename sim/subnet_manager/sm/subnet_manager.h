@@ -123,7 +123,7 @@ class SubnetManager : public SmpReceiver {
 
   bool sweeping() const { return sweeping_; }
   // Whether the first sweep is over: LIDs, LFTs programmed and ports activated.
-  bool configured() const { return !records_.empty() && !sweeping_; }
+  bool configured() const { return ever_configured_; }
   const std::vector<SweepRecord>& sweeps() const { return records_; }
   const SmSweep& sweep() const { return sweep_; }
   std::uint64_t smps_sent() const { return smps_sent_; }
