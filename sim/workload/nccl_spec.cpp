@@ -136,7 +136,8 @@ NcclCollectiveSpec parse_one(const YamlValue& item, const Scenario& s) {
   if (auto v = m.find("sharp")) {
     if (c.algorithm != NcclAlgorithm::kSharp) v->fail("no sharp settings (algorithm: sharp has them)", "sharp");
     const YamlMap sm = v->as_map();
-    sm.check_no_unknown_keys({"latency", "bandwidth", "max_operations", "buffer", "mad_latency", "max_trees", "timeout"});
+    sm.check_no_unknown_keys({"latency", "bandwidth", "max_operations", "buffer", "mad_latency", "max_trees", "timeout", "mad_timeout",
+                              "mad_retries"});
     c.sharp.latency = sm.duration("latency", c.sharp.latency);
     if (auto b = sm.find("bandwidth")) c.sharp.bandwidth_gbps = b->as_double(0, 1e6);
     c.sharp.max_operations = sm.optional_in_range<std::uint32_t>("max_operations", c.sharp.max_operations, 1, 65536);
@@ -146,6 +147,9 @@ NcclCollectiveSpec parse_one(const YamlValue& item, const Scenario& s) {
     c.sharp.max_trees = sm.optional_in_range<std::uint32_t>("max_trees", c.sharp.max_trees, 1, 255);
     c.sharp_timeout = sm.duration("timeout", c.sharp_timeout);
     if (c.sharp_timeout <= 0) sm.get("timeout").fail("a timeout above 0", "0");
+    c.sharp_mad_timeout = sm.duration("mad_timeout", c.sharp_mad_timeout);
+    if (c.sharp_mad_timeout <= 0) sm.get("mad_timeout").fail("a timeout above 0", "0");
+    c.sharp_mad_retries = sm.optional_in_range<unsigned>("mad_retries", c.sharp_mad_retries, 0, 100);
   }
   if (c.algorithm == NcclAlgorithm::kSharp) {
     // SHARP streams operations of min(mtu, sharp.buffer) bytes to the switches, which reduce: a
@@ -204,10 +208,12 @@ std::vector<NcclCollectiveSpec> parse_collectives(const std::vector<YamlValue>& 
       if (c.algorithm == NcclAlgorithm::kSharp && other.algorithm == NcclAlgorithm::kSharp &&
           (c.sharp.latency != other.sharp.latency || c.sharp.bandwidth_gbps != other.sharp.bandwidth_gbps ||
            c.sharp.max_operations != other.sharp.max_operations || c.sharp.buffer_bytes != other.sharp.buffer_bytes ||
-           c.sharp.mad_latency != other.sharp.mad_latency || c.sharp.max_trees != other.sharp.max_trees)) {
+           c.sharp.mad_latency != other.sharp.mad_latency || c.sharp.max_trees != other.sharp.max_trees ||
+           c.sharp_mad_timeout != other.sharp_mad_timeout || c.sharp_mad_retries != other.sharp_mad_retries)) {
         const YamlMap m = item.as_map();
         (m.has("sharp") ? m.get("sharp") : item)
-            .fail("the same sharp settings as '" + other.name + "' (they are the switches' aggregation nodes)",
+            .fail("the same sharp settings as '" + other.name + "' (they are the switches' aggregation nodes and "
+                  "their aggregation manager)",
                   "other settings");
       }
     for (const NcclCollectiveSpec& other : out)

@@ -43,6 +43,8 @@ struct NcclCollectiveSpec {
   // algorithm: sharp: a rank waiting for results that gets none for this long fails the job
   // (sharp.timeout): a packet of the tree was lost.
   Time sharp_timeout = 1 * kMs;
+  Time sharp_mad_timeout = 1 * kMs;  // the aggregation manager's wait for a TreeConfig answer
+  unsigned sharp_mad_retries = 3;    // resends of an unanswered TreeConfig before the job fails
   // The scenario's `intra_node:`: transfers between two HCAs of one server (Topology::servers) go
   // over it instead of InfiniBand.
   IntraNodeSpec intra_node;

@@ -119,6 +119,7 @@ void SharpAllreduce::job_answered(const SharpJobOutcome& o) {
   if (!o.ready) {
     refused_ = true;
     refused_by_ = o.refused_by;
+    unanswered_by_ = o.unanswered_by;
     size_done_(true);
     return;
   }
@@ -139,6 +140,11 @@ void SharpAllreduce::job_answered(const SharpJobOutcome& o) {
 
 std::string SharpAllreduce::setup_note() const {
   const std::string am = fabric_.topology().nodes[manager_.host()].name;
+  if (refused_ && !unanswered_by_.empty())
+    return fmt::format("# {}: FAILED at set-up: {} never answered a TreeConfig MAD of the aggregation manager on {} "
+                       "after {} tries (sharp.mad_timeout {} each, {} in all); the collective did not run\n",
+                       spec_.name, unanswered_by_, am, spec_.sharp_mad_retries + 1,
+                       format_duration(spec_.sharp_mad_timeout), format_duration(setup_time_));
   if (refused_)
     return fmt::format("# {}: REFUSED: {} holds sharp.max_trees ({}) trees already; the aggregation manager on {} "
                        "could not set up the job's tree and the collective did not run\n",
@@ -170,6 +176,8 @@ void SharpAllreduce::start_size() {
     job.type = spec_.sharp_type;
     job.sl = spec_.sl;
     job.config = spec_.sharp;
+    job.mad_timeout = spec_.sharp_mad_timeout;
+    job.mad_retries = spec_.sharp_mad_retries;
     manager_.request(job, [this](const SharpJobOutcome& o) { job_answered(o); });
     return;
   }

@@ -109,6 +109,7 @@ class SharpAllreduce {
   Time setup_time_ = 0;
   std::uint64_t setup_mads_ = 0;
   std::string refused_by_;
+  std::string unanswered_by_;  // a tree switch that never answered the set-up (refused_ then too)
   std::string failure_;  // what timed out (empty: nothing)
   AggregationTree tree_;
   std::uint8_t tree_id_ = 0;

@@ -13,6 +13,9 @@ void register_sharp_statistics(StatsRegistry& r, Fabric& fabric, const SharpAggr
         .counter("sharp.jobs_failed", "jobs", kResultsTop, [](M m) { return m->stats().jobs_failed; })
         .counter("sharp.mads_sent", "packets", kResultsTop, [](M m) { return m->stats().mads_sent; })
         .counter("sharp.mads_answered", "packets", kResultsTop, [](M m) { return m->stats().mads_answered; })
+        .counter("sharp.mads_resent", "packets", kResultsTop, [](M m) { return m->stats().mads_resent; })
+        .counter("sharp.mads_unanswered", "packets", kResultsTop, [](M m) { return m->stats().mads_unanswered; })
+        .counter("sharp.jobs_unanswered", "jobs", kResultsTop, [](M m) { return m->stats().jobs_unanswered; })
         .figure("sharp.setup_ns", "ns", Merge::kSame, kResultsTop,
                 [](M m) { return static_cast<double>(m->stats().setup_time) / 1e6; }, 6)
         .add(manager, kNoStatParent);

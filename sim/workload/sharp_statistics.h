@@ -12,8 +12,9 @@ struct AggregationNodeRow {
 };
 
 // Registers the kind "aggregation_nodes" (key switch) and its rows; nothing without nodes. With
-// the aggregation manager, results.json's "sharp" figures: jobs, jobs_refused, mads_sent,
-// mads_answered, setup_ns (the jobs' set-up times, summed).
+// the aggregation manager, results.json's "sharp" figures: jobs, jobs_refused, jobs_failed,
+// mads_sent, mads_answered, mads_resent, mads_unanswered, jobs_unanswered, setup_ns (the jobs'
+// set-up times, summed).
 void register_sharp_statistics(StatsRegistry& registry, Fabric& fabric, const SharpAggregationManager* manager);
 
 }  // namespace ibfsim

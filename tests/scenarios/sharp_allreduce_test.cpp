@@ -331,3 +331,68 @@ faults:
   CHECK(nodes[3][5] == "200");
   CHECK(nodes[3][7] == "16");
 }
+
+TEST_CASE("sharp: a TreeConfig MAD answered after mad_timeout is resent, and the node takes the copy as the same tree",
+          "[scenarios][collectives][sharp]") {
+  // The answers reach h1 at t0 + 1098.24 ns (leaf1), 1303.04 ns (spine) and 1584.64 ns (leaf2: the
+  // set-up test above). With mad_timeout 1.2 us the spine's and leaf2's MADs are sent again at
+  // t0 + 1.2 us; their first answers settle them, the copies' answers come later and are ignored.
+  // Each node answers its copy without taking a second tree (max_trees 1 would refuse one).
+  const Run r = run("mad_resent", R"(
+collectives:
+  - {op: allreduce, algorithm: sharp, min_bytes: 8, max_bytes: 8, warmup_iterations: 0, iterations: 1,
+     sharp: {mad_timeout: 1200ns, max_trees: 1}}
+)");
+  const nlohmann::json res = nlohmann::json::parse(read_file(r.dir + "/out/results.json"));
+  CHECK(res["sharp"]["jobs"] == 1);
+  CHECK(res["sharp"]["jobs_refused"] == 0);
+  CHECK(res["sharp"]["jobs_unanswered"] == 0);
+  CHECK(res["sharp"]["mads_sent"] == 5);
+  CHECK(res["sharp"]["mads_resent"] == 2);
+  CHECK(res["sharp"]["mads_answered"] == 3);
+  CHECK(res["sharp"]["mads_unanswered"] == 0);
+  CHECK(res["sharp"]["setup_ns"].get<double>() == Approx(619 * 2.56).margin(1e-6));
+  CHECK(r.output.find("# allreduce_sharp: tree 0 of 3 switches set up by the aggregation manager on h1 in 1.584640 us, "
+                      "3 MADs\n") != std::string::npos);
+  const auto nodes = csv_rows(r.nodes);
+  REQUIRE(nodes.size() == 4);
+  std::map<std::string, std::vector<std::string>> by_switch;
+  for (std::size_t i = 1; i < nodes.size(); ++i) by_switch[nodes[i][0]] = nodes[i];
+  REQUIRE(nodes[0][9] == "mads_answered");
+  CHECK(by_switch["leaf1"][9] == "1");
+  CHECK(by_switch["spine"][9] == "2");
+  CHECK(by_switch["leaf2"][9] == "2");
+  for (const auto& [name, row] : by_switch) {
+    INFO(name);
+    CHECK(row[10] == "1");  // trees
+    CHECK(row[11] == "0");  // trees_refused
+  }
+  const auto rows = csv_rows(r.csv);
+  REQUIRE(rows.size() == 2);  // the collective ran its one size
+}
+
+TEST_CASE("sharp: a TreeConfig MAD never answered within its tries fails the job at set-up, naming the switch",
+          "[scenarios][collectives][sharp]") {
+  // Each node takes 20 us per MAD; the AM waits 1 us, sends each MAD twice more, and gives up at
+  // t0 + 3 us exactly (all three went out at t0). The root, first in tree order, is named.
+  const Run r = run("mad_unanswered", R"(
+collectives:
+  - {op: allreduce, algorithm: sharp, min_bytes: 8, max_bytes: 8, warmup_iterations: 0, iterations: 1,
+     sharp: {mad_latency: 20us, mad_timeout: 1us, mad_retries: 2}}
+)");
+  CHECK(r.output.find("# allreduce_sharp: FAILED at set-up: spine never answered a TreeConfig MAD of the aggregation "
+                      "manager on h1 after 3 tries (sharp.mad_timeout 1 us each, 3 us in all); the collective did not "
+                      "run\n") != std::string::npos);
+  const nlohmann::json res = nlohmann::json::parse(read_file(r.dir + "/out/results.json"));
+  CHECK(res["sharp"]["jobs"] == 1);
+  CHECK(res["sharp"]["jobs_unanswered"] == 1);
+  CHECK(res["sharp"]["jobs_refused"] == 0);
+  CHECK(res["sharp"]["mads_sent"] == 9);
+  CHECK(res["sharp"]["mads_resent"] == 6);
+  CHECK(res["sharp"]["mads_unanswered"] == 3);
+  CHECK(res["sharp"]["mads_answered"] == 0);
+  CHECK(csv_rows(r.csv).size() == 1);  // the header only
+  const Run bad = run("bad_mad_retries", "collectives:\n  - {op: allreduce, algorithm: sharp, sharp: {mad_retries: 101}}\n", 2);
+  CHECK(bad.output.find("s.yaml:4:") != std::string::npos);
+  CHECK(bad.output.find("expected an integer in 0..100, got '101'") != std::string::npos);
+}

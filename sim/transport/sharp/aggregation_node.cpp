@@ -24,6 +24,8 @@ AggregationNode::AggregationNode(Switch& sw, AggregationNodeConfig config)
 std::string AggregationNode::name() const { return std::string(sw_.name()) + "/aggregation"; }
 
 void AggregationNode::configure(const AggregationGroupSetup& g) {
+  // A resent TreeConfig (its answer was late or lost) leaves the tree and its operations as they are.
+  if (const auto held = groups_.find(g.tree); held != groups_.end() && held->second.setup == g) return;
   Group group;
   group.setup = g;
   for (std::uint32_t i = 0; i < g.children.size(); ++i)
@@ -96,6 +98,16 @@ bool AggregationNode::take_mad(Packet* p) {
   return true;
 }
 
+// A later page sent again (its answer was late or lost) after the tree was complete: the same
+// children at the same places.
+bool AggregationNode::resends_held_page(const SharpTreeConfigMad& m) const {
+  const auto& children = groups_.at(m.tree).setup.children;
+  if (m.first_child + m.children.size() > children.size()) return false;
+  for (std::size_t i = 0; i < m.children.size(); ++i)
+    if (!(children[m.first_child + i] == AggregationEndpoint{m.children[i].lid, m.children[i].qpn})) return false;
+  return true;
+}
+
 std::uint16_t AggregationNode::apply_mad(const SharpTreeConfigMad& m) {
   const bool held = groups_.count(m.tree) != 0;
   if (m.page == 0) {
@@ -114,6 +126,7 @@ std::uint16_t AggregationNode::apply_mad(const SharpTreeConfigMad& m) {
     partial_[m.tree] = g;
   }
   auto it = partial_.find(m.tree);
+  if (it == partial_.end() && held && resends_held_page(m)) return 0;
   if (it == partial_.end() || it->second.children.size() != m.first_child) return 0x001C;  // a page out of order
   for (const SharpTreeConfigMad::Child& c : m.children) it->second.children.push_back({c.lid, c.qpn});
   if (it->second.children.size() == m.total_children) {

@@ -65,6 +65,7 @@ struct AggregationNodeConfig {
 struct AggregationEndpoint {
   Lid lid = 0;
   Qpn qpn = 0;
+  bool operator==(const AggregationEndpoint& o) const { return lid == o.lid && qpn == o.qpn; }
 };
 
 // One tree's part at this node.
@@ -76,6 +77,10 @@ struct AggregationGroupSetup {
   std::optional<Lid> parent;                  // the parent switch's LID; none at the root
   std::uint8_t sl = 0;
   std::uint16_t p_key = 0xFFFF;
+  bool operator==(const AggregationGroupSetup& o) const {
+    return tree == o.tree && op == o.op && type == o.type && children == o.children && parent == o.parent &&
+           sl == o.sl && p_key == o.p_key;
+  }
 };
 
 struct AggregationNodeStats {
@@ -148,6 +153,7 @@ class AggregationNode : public AggregationAgent {
     std::uint16_t p_key = 0xFFFF;
   };
   std::uint16_t apply_mad(const SharpTreeConfigMad& m);  // the answer's status
+  bool resends_held_page(const SharpTreeConfigMad& m) const;
 
   Switch& sw_;
   AggregationNodeConfig config_;
