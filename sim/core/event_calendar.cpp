@@ -13,13 +13,13 @@ bool earlier(const Event& a, const Event& b) { return a.at != b.at ? a.at < b.at
 EventCalendar::EventCalendar() : wheel_(kBuckets) {}
 
 void EventCalendar::insert_into_wheel(const Event& a) {
-  Bucket& b = wheel_[(a.at >> kBucketShift) & (kBuckets - 1)];
-  if (b.sorted) {
+  const std::uint64_t bucket = a.at >> kBucketShift;
+  if (loaded_ && bucket == cur_) {
     // The current bucket is being drained in order: insert in place (usually at the end).
-    auto pos = std::upper_bound(b.items.begin() + static_cast<std::ptrdiff_t>(b.read), b.items.end(), a, earlier);
-    b.items.insert(pos, a);
+    auto pos = std::upper_bound(current_.begin() + static_cast<std::ptrdiff_t>(read_), current_.end(), a, earlier);
+    current_.insert(pos, a);
   } else {
-    b.items.push_back(a);
+    append(bucket, a);
   }
   ++in_wheel_;
 }
@@ -40,29 +40,57 @@ void EventCalendar::push_slow(const Event& e, std::uint64_t order) {
 }
 
 // top() moved the window up to the next event, and now an earlier one arrives (another module
-// scheduled into this calendar): events beyond the new horizon go back to the far heap.
+// scheduled into this calendar): events beyond the new horizon go back to the far heap, and the
+// current bucket's pending events back into its chain (sorted again when it is current again).
 void EventCalendar::rewind_to(std::uint64_t bucket) {
   const std::uint64_t new_end = bucket + kBuckets;
+  if (loaded_) {
+    for (std::size_t i = read_; i < current_.size(); ++i) append(cur_, current_[i]);
+    current_.clear();
+    read_ = 0;
+    loaded_ = false;
+  }
   for (std::uint64_t b = std::max(new_end, cur_); b < cur_ + kBuckets; ++b) {
     Bucket& w = wheel_[b & (kBuckets - 1)];
-    for (std::size_t i = w.read; i < w.items.size(); ++i) {
-      far_.push_back(w.items[i]);
+    for (std::uint32_t s = w.head; s != kNone;) {
+      far_.push_back(slots_[s].event);
       std::push_heap(far_.begin(), far_.end(), Later{});
       --in_wheel_;
+      const std::uint32_t next = slots_[s].next;
+      slots_[s].next = free_;
+      free_ = s;
+      s = next;
     }
-    w.items.clear();
-    w.read = 0;
-    w.sorted = false;
+    w.head = w.tail = kNone;
   }
   cur_ = bucket;
 }
 
-void EventCalendar::advance() {
-  {
-    // Fast path: the current bucket is sorted and not drained (pop() right after top()).
-    const Bucket& b = wheel_[cur_ & (kBuckets - 1)];
-    if (b.sorted && b.read < b.items.size()) return;
+void EventCalendar::load_current() {
+  Bucket& b = wheel_[cur_ & (kBuckets - 1)];
+  current_.clear();
+  read_ = 0;
+  for (std::uint32_t s = b.head; s != kNone;) {
+    current_.push_back(slots_[s].event);
+    const std::uint32_t next = slots_[s].next;
+    slots_[s].next = free_;
+    free_ = s;
+    s = next;
   }
+  b.head = b.tail = kNone;
+  // Buckets hold few events, mostly already in order: insertion sort beats std::sort.
+  for (std::size_t i = 1; i < current_.size(); ++i) {
+    Event a = current_[i];
+    std::size_t j = i;
+    for (; j > 0 && earlier(a, current_[j - 1]); --j) current_[j] = current_[j - 1];
+    current_[j] = a;
+  }
+  loaded_ = true;
+}
+
+void EventCalendar::advance() {
+  // Fast path: the current bucket is sorted and not drained (pop() right after top()).
+  if (loaded_ && read_ < current_.size()) return;
   for (;;) {
     // Events that have come within the wheel's horizon move in.
     while (!far_.empty() && (far_.front().at >> kBucketShift) < cur_ + kBuckets) {
@@ -70,23 +98,11 @@ void EventCalendar::advance() {
       insert_into_wheel(far_.back());
       far_.pop_back();
     }
-    Bucket& b = wheel_[cur_ & (kBuckets - 1)];
-    if (b.read < b.items.size()) {
-      if (!b.sorted) {
-        // Buckets hold few events, mostly already in order: insertion sort beats std::sort.
-        for (std::size_t i = 1; i < b.items.size(); ++i) {
-          Event a = b.items[i];
-          std::size_t j = i;
-          for (; j > 0 && earlier(a, b.items[j - 1]); --j) b.items[j] = b.items[j - 1];
-          b.items[j] = a;
-        }
-        b.sorted = true;
-      }
-      return;
-    }
-    b.items.clear();
-    b.read = 0;
-    b.sorted = false;
+    if (!loaded_ && wheel_[cur_ & (kBuckets - 1)].head != kNone) load_current();
+    if (loaded_ && read_ < current_.size()) return;
+    current_.clear();
+    read_ = 0;
+    loaded_ = false;
     if (in_wheel_ == 0) {
       // Nothing near: jump straight to the first far event.
       cur_ = far_.front().at >> kBucketShift;
@@ -98,14 +114,12 @@ void EventCalendar::advance() {
 
 const Event& EventCalendar::top() {
   advance();
-  const Bucket& b = wheel_[cur_ & (kBuckets - 1)];
-  return b.items[b.read];
+  return current_[read_];
 }
 
 Event EventCalendar::pop() {
   advance();
-  Bucket& b = wheel_[cur_ & (kBuckets - 1)];
-  Event a = b.items[b.read++];
+  Event a = current_[read_++];
   floor_ = cur_;
   --in_wheel_;
   --size_;

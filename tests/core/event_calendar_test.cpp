@@ -99,3 +99,28 @@ TEST_CASE("a push earlier than the head after the wheel moved ahead rewinds it",
   CHECK(tag_of(cal.pop()) == 1);
   CHECK(cal.empty());
 }
+
+TEST_CASE("the wheel holds as many event slots as were ever pending, however many buckets bursts visit",
+          "[core][calendar]") {
+  // A saturated fabric ends packets on every port at the same clock edge: bursts of events at one
+  // instant, one packet time apart, wandering through all 4096 buckets over ~800 revolutions of
+  // the wheel. Buckets with vectors of their own each kept room for a burst (it grew to 25 MB in
+  // a 3 ms run, issue 16); the shared pool holds exactly the most ever pending: two bursts.
+  EventCalendar cal;
+  constexpr int kBurst = 65;
+  constexpr Time kGap = 335'544'321;  // ~335.5 ns: not a whole number of 2^20 fs buckets
+  auto push_burst = [&](std::uint64_t k) {
+    for (int i = 0; i < kBurst; ++i) cal.push(tagged(k * kGap, k * kBurst + static_cast<std::uint64_t>(i)));
+  };
+  push_burst(0);
+  for (std::uint64_t k = 0; k < 10'000; ++k) {
+    push_burst(k + 1);  // the next burst is already pending while this one runs
+    for (int i = 0; i < kBurst; ++i) {
+      const Event e = cal.pop();
+      REQUIRE(e.at == k * kGap);
+      REQUIRE(tag_of(e) == k * kBurst + static_cast<std::uint64_t>(i));
+    }
+  }
+  CHECK(cal.size() == kBurst);
+  CHECK(cal.wheel_slots() == 2 * kBurst);
+}
