@@ -1,0 +1,61 @@
+// A RoCE run's results do not depend on how its fabric is split (roce_hca_fabric_partitions.cpp):
+// every file it writes is byte-identical at --threads 1, 2, 3 and 4, with PFC pause frames and
+// DCQCN's CNPs crossing the cut cables, and with a capture (which runs in one partition).
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "tests/support/run_command.h"
+#include "tests/support/same_outputs.h"
+
+using namespace ibfsim::test;
+
+namespace {
+
+std::string source_path(const std::string& rel) { return std::string(IBFSIM_SOURCE_DIR) + "/" + rel; }
+
+// roce_incast_victim.yaml's five WRITE flows, each posting for `duration`.
+std::string incast_victim(const std::string& duration, const std::string& extra) {
+  std::string s = source_path("scenarios/roce_incast_victim.yaml");
+  for (int k = 0; k < 5; ++k) s += " --set workload." + std::to_string(k) + ".duration=" + duration;
+  return s + " " + extra;
+}
+
+}  // namespace
+
+// ECN and DCQCN on, and XOFF low enough that the spine also pauses the leaves before the senders'
+// rates come down: both kinds of control frame cross the cut cables (11 of the 12 at 4 threads).
+const std::string kPausesAndCnps =
+    "--set congestion_control.enabled=true --set roce.pfc.xoff=32768 --set roce.pfc.xon=16384";
+
+TEST_CASE("roce partitions: the incast with a victim, PFC pauses and DCQCN CNPs, the same at 1 to 4 threads",
+          "[scenarios][partitions][roce]") {
+  const ThreadRuns runs =
+      check_same_at_threads("roce_incast_victim", incast_victim("100us", kPausesAndCnps), {1, 2, 3, 4}, 4);
+  const nlohmann::json r = nlohmann::json::parse(read_file(runs.dirs.front() + "/results.json"));
+  CHECK(r["ethernet"]["pause_frames_sent"] == 266);
+  CHECK(r["ethernet"]["pause_frames_received"] == 266);
+  CHECK(r["ethernet"]["ecn_marked"] == 6);
+  CHECK(r["dcqcn"] == nlohmann::json({{"cnps_received", 5}, {"cnps_sent", 5}, {"rate_cuts", 5}}));
+}
+
+TEST_CASE("roce partitions: the same incast captured (outputs.pcap) the same at 1 to 4 threads",
+          "[scenarios][partitions][roce]") {
+  // A capture is written in time order as the run goes: one partition however many threads. Its
+  // 2,870 frames (266 PFC frames, 20 CNPs: 5 CNPs over 4 hops) are the same bytes each time.
+  const ThreadRuns runs = check_same_at_threads(
+      "roce_incast_capture", incast_victim("100us", kPausesAndCnps + " --set outputs.pcap=true"), {1, 2, 3, 4}, 1);
+  CHECK(runs.outputs.back().find("partitions: 1 (single)") != std::string::npos);
+  CHECK(read_file(runs.dirs.front() + "/trace.pcap").size() == 10189248);
+  // ... and the results of that one partition are those of four without the capture.
+  const std::string split = scratch_dir("roce_incast_capture_split");
+  const CommandResult r = run_ibfsim("run " + incast_victim("100us", kPausesAndCnps) + " -o " + split + " --threads 4");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK(partitions_in(r.output) == 4);
+  for (const std::string& f : files_under(split)) {
+    INFO(f);
+    CHECK(read_file(split + "/" + f) == read_file(runs.dirs.front() + "/" + f));
+  }
+}
