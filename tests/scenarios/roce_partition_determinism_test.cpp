@@ -1,8 +1,10 @@
 // A RoCE run's results do not depend on how its fabric is split (roce_hca_fabric_partitions.cpp):
 // every file it writes is byte-identical at --threads 1, 2, 3 and 4, with PFC pause frames and
-// DCQCN's CNPs crossing the cut cables, and with a capture (which runs in one partition).
+// DCQCN's CNPs crossing the cut cables, with a capture (which runs in one partition), on cables of
+// several speeds, and through a PFC deadlock.
 #include <catch2/catch.hpp>
 
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -58,4 +60,46 @@ TEST_CASE("roce partitions: the same incast captured (outputs.pcap) the same at 
     INFO(f);
     CHECK(read_file(split + "/" + f) == read_file(runs.dirs.front() + "/" + f));
   }
+}
+
+TEST_CASE("roce partitions: cables of their own speeds and lengths, windows of the least latency of any",
+          "[scenarios][partitions][roce][speeds]") {
+  // roce_mixed_speeds_test.cpp's fabric: the least latency is h3's 1 m of 50GbE, 31 edges of 160 ps
+  // plus one: 5.12 ns, not the 400GbE link's between the switches. Two WRITE flows into h3 over it,
+  // XOFF low: PFC pauses on every hop, and a CNP.
+  const std::string dir = scratch_dir("roce_partitions_speeds");
+  std::ofstream(dir + "/topo.yaml") << "nodes:\n"
+                                       "  - {name: sw1, type: switch, ports: 3}\n"
+                                       "  - {name: sw2, type: switch, ports: 2}\n"
+                                       "  - {name: h1, type: hca}\n"
+                                       "  - {name: h2, type: hca}\n"
+                                       "  - {name: h3, type: hca}\n"
+                                       "cables:\n"
+                                       "  - {from: h1/1, to: sw1/1, speed: 25GbE, length: 3m}\n"
+                                       "  - {from: h2/1, to: sw1/2}\n"
+                                       "  - {from: sw1/3, to: sw2/1, speed: 400GbE, length: 20m}\n"
+                                       "  - {from: h3/1, to: sw2/2, speed: 50GbE, length: 1m}\n";
+  std::ofstream(dir + "/scenario.yaml")
+      << "topology: topo.yaml\nfabric: roce\n"
+         "roce: {dscp: 26, pfc: {priorities: [3], xoff: 16384, xon: 8192}}\n"
+         "congestion_control: {enabled: true}\n"
+         "workload:\n"
+         "  - {transport: rc, verb: write, from: h1, to: h3, message_size: 65536, iterations: 20}\n"
+         "  - {transport: rc, verb: write, from: h2, to: h3, message_size: 65536, iterations: 20}\n";
+  // The flows' three hosts share a partition; the two switches need not.
+  const ThreadRuns runs = check_same_at_threads("roce_speeds", dir + "/scenario.yaml", {1, 2, 3, 4}, 3);
+  for (const std::string& out : runs.outputs) CHECK(out.find("6911 windows of 5.12 ns") != std::string::npos);
+  const nlohmann::json r = nlohmann::json::parse(read_file(runs.dirs.front() + "/results.json"));
+  CHECK(r["ethernet"]["pause_frames_sent"] == 474);
+  CHECK(r["dcqcn"]["cnps_sent"] == 1);
+}
+
+TEST_CASE("roce partitions: pfc_deadlock.yaml deadlocks at the same instant, the same at 1 to 4 threads",
+          "[scenarios][partitions][roce]") {
+  // Every switch of the ring pauses; those in different partitions each schedule a check, and the
+  // checks that run are one calendar's: the cycle found at 108.6604 us, exit status 4.
+  const ThreadRuns runs =
+      check_same_at_threads("roce_pfc_deadlock", source_path("scenarios/pfc_deadlock.yaml"), {1, 2, 3, 4}, 4, 4);
+  for (const std::string& out : runs.outputs)
+    CHECK(out.find("PFC deadlock at 108.6604 us: priority 3: cycle of 6 paused ports") != std::string::npos);
 }

@@ -32,17 +32,18 @@ struct ThreadRuns {
   std::vector<std::string> outputs;  // [run]: what it printed
 };
 
-// Runs `scenario` (a path and any flags) at each of `threads` (the first 1); checks that the first
-// ran in one partition, the last in at least `min_parts_at_last`, and that every run wrote the same
-// files as the first, byte for byte.
+// Runs `scenario` (a path and any flags) at each of `threads` (the first 1); checks that each ended
+// with `exit_code`, the first ran in one partition, the last in at least `min_parts_at_last`, and
+// that every run wrote the same files as the first, byte for byte.
 inline ThreadRuns check_same_at_threads(const std::string& name, const std::string& scenario,
-                                        const std::vector<unsigned>& threads, unsigned min_parts_at_last) {
+                                        const std::vector<unsigned>& threads, unsigned min_parts_at_last,
+                                        int exit_code = 0) {
   ThreadRuns runs;
   for (const unsigned t : threads) {
     const std::string dir = scratch_dir("partitions_" + name + "_" + std::to_string(t));
     const CommandResult r = run_ibfsim("run " + scenario + " -o " + dir + " --threads " + std::to_string(t));
     INFO(r.output);
-    REQUIRE(r.exit_code == 0);
+    REQUIRE(r.exit_code == exit_code);
     runs.dirs.push_back(dir);
     runs.outputs.push_back(r.output);
   }
