@@ -9,7 +9,7 @@
 #include <string>
 
 #include "tests/support/run_command.h"
-#include "tests/support/same_outputs.h"
+#include "tests/support/same_at_any_split.h"
 
 using namespace ibfsim::test;
 
@@ -33,8 +33,8 @@ const std::string kPausesAndCnps =
 
 TEST_CASE("roce partitions: the incast with a victim, PFC pauses and DCQCN CNPs, the same at 1 to 4 threads",
           "[scenarios][partitions][roce]") {
-  const ThreadRuns runs =
-      check_same_at_threads("roce_incast_victim", incast_victim("100us", kPausesAndCnps), {1, 2, 3, 4}, 4);
+  const SplitRuns runs =
+      check_same_at_any_split("roce_incast_victim", incast_victim("100us", kPausesAndCnps), 4);
   const nlohmann::json r = nlohmann::json::parse(read_file(runs.dirs.front() + "/results.json"));
   CHECK(r["ethernet"]["pause_frames_sent"] == 266);
   CHECK(r["ethernet"]["pause_frames_received"] == 266);
@@ -46,8 +46,8 @@ TEST_CASE("roce partitions: the same incast captured (outputs.pcap) the same at 
           "[scenarios][partitions][roce]") {
   // A capture is written in time order as the run goes: one partition however many threads. Its
   // 2,870 frames (266 PFC frames, 20 CNPs: 5 CNPs over 4 hops) are the same bytes each time.
-  const ThreadRuns runs = check_same_at_threads(
-      "roce_incast_capture", incast_victim("100us", kPausesAndCnps + " --set outputs.pcap=true"), {1, 2, 3, 4}, 1);
+  const SplitRuns runs = check_same_at_any_split(
+      "roce_incast_capture", incast_victim("100us", kPausesAndCnps + " --set outputs.pcap=true"), 1);
   CHECK(runs.outputs.back().find("partitions: 1 (single)") != std::string::npos);
   CHECK(read_file(runs.dirs.front() + "/trace.pcap").size() == 10189248);
   // ... and the results of that one partition are those of four without the capture.
@@ -87,7 +87,7 @@ TEST_CASE("roce partitions: cables of their own speeds and lengths, windows of t
          "  - {transport: rc, verb: write, from: h1, to: h3, message_size: 65536, iterations: 20}\n"
          "  - {transport: rc, verb: write, from: h2, to: h3, message_size: 65536, iterations: 20}\n";
   // The flows' three hosts share a partition; the two switches need not.
-  const ThreadRuns runs = check_same_at_threads("roce_speeds", dir + "/scenario.yaml", {1, 2, 3, 4}, 3);
+  const SplitRuns runs = check_same_at_any_split("roce_speeds", dir + "/scenario.yaml", 3);
   for (const std::string& out : runs.outputs) CHECK(out.find("6911 windows of 5.12 ns") != std::string::npos);
   const nlohmann::json r = nlohmann::json::parse(read_file(runs.dirs.front() + "/results.json"));
   CHECK(r["ethernet"]["pause_frames_sent"] == 474);
@@ -98,8 +98,8 @@ TEST_CASE("roce partitions: pfc_deadlock.yaml deadlocks at the same instant, the
           "[scenarios][partitions][roce]") {
   // Every switch of the ring pauses; those in different partitions each schedule a check, and the
   // checks that run are one calendar's: the cycle found at 108.6604 us, exit status 4.
-  const ThreadRuns runs =
-      check_same_at_threads("roce_pfc_deadlock", source_path("scenarios/pfc_deadlock.yaml"), {1, 2, 3, 4}, 4, 4);
+  const SplitRuns runs =
+      check_same_at_any_split("roce_pfc_deadlock", source_path("scenarios/pfc_deadlock.yaml"), 4, 4);
   for (const std::string& out : runs.outputs)
     CHECK(out.find("PFC deadlock at 108.6604 us: priority 3: cycle of 6 paused ports") != std::string::npos);
 }
