@@ -37,6 +37,10 @@ class EthernetWire {
   void carry(Packet* p, std::uint64_t c, std::uint64_t bytes);
   // The edge on which the far end has the frame's first `n` bytes.
   std::uint64_t arrival_edge(std::uint64_t c, std::uint64_t n) const;
+  // The least time from a transmitter's act to the far end's event: propagation plus one edge (a
+  // frame starts on the next edge and its preamble alone takes 8), however it is framed or coded.
+  // What a run in partitions waits for before another partition may see anything it did.
+  Time least_latency() const { return clock_.time_of(prop_edges_ + 1); }
 
  private:
   EthernetPort& far_end_;

@@ -43,13 +43,17 @@ PfcDeadlockDetector::~PfcDeadlockDetector() {
   for (std::size_t n : switch_nodes_) fabric_.switch_at(n)->set_pause_watcher(nullptr);
 }
 
-void PfcDeadlockDetector::pause_began(EthernetSwitch&, PortNum, unsigned prio) {
-  if (!armed_ && (lossless_ >> prio & 1)) arm(ScheduledModule::now() + window_);
+void PfcDeadlockDetector::pause_began(EthernetSwitch& sw, PortNum, unsigned prio) {
+  // Switches in different partitions may hear of pauses in the same window, on different threads:
+  // each schedules a check of its own (its global event, keyed by that switch) and writes nothing
+  // shared; `armed_` changes only in global instants. check() keeps the first and drops those that
+  // fall less than a window after a check: the checks one calendar would run.
+  if (!armed_ && (lossless_ >> prio & 1)) sw.schedule_global<&PfcDeadlockDetector::check>(ScheduledModule::now() + window_, this);
 }
 
 void PfcDeadlockDetector::arm(Time at) {
   armed_ = true;
-  // The first switch schedules it, whichever switch's pause armed it: the same origin every run.
+  // The first switch schedules it: the same origin every run.
   fabric_.switch_at(switch_nodes_.front())->schedule_global<&PfcDeadlockDetector::check>(at, this);
 }
 
@@ -104,10 +108,13 @@ std::optional<PfcDeadlock> PfcDeadlockDetector::find_deadlock() const {
 }
 
 void PfcDeadlockDetector::check() {
+  const Time now = ScheduledModule::now();
+  if (now < quiet_until_) return;  // a pause's check within a window of the last one (pause_began)
+  quiet_until_ = now + window_;
   armed_ = false;
   ++checks_;
   if (std::optional<PfcDeadlock> d = find_deadlock()) throw PfcDeadlockError(std::move(*d));
-  if (any_paused()) arm(ScheduledModule::now() + window_);
+  if (any_paused()) arm(now + window_);
 }
 
 }  // namespace ibfsim

@@ -12,7 +12,11 @@
 //
 // Waking: nothing while no port is paused. The first pause a switch hears of (PfcPauseWatcher)
 // arms one check a window later; a check that finds no cycle re-arms itself a window later while
-// some switch port is still paused, and lets go otherwise: one event per window while pauses last.
+// some switch port is still paused, and lets go otherwise: one check per window while pauses last.
+// In a run in partitions, pauses that begin before the first check each schedule one (on their
+// switch, so that no thread writes another's state); those less than a window after a check do
+// nothing. The window is at least the calendar's (calendar_process.h): a global event is never
+// scheduled inside the running window.
 // The check reads the switches' state: it is the run's monitor (like the run's observer), not a
 // block of the modelled hardware, and runs as a global event.
 #pragma once
@@ -81,7 +85,8 @@ class PfcDeadlockDetector final : public PfcPauseWatcher {
   std::vector<std::size_t> switch_nodes_;
   // [node][port-1]: the far end's node and port (node == size: not cabled)
   std::vector<std::vector<std::pair<std::size_t, PortNum>>> peer_;
-  bool armed_ = false;
+  bool armed_ = false;      // a check is due (re-armed by the last one); written in global instants only
+  Time quiet_until_ = 0;    // the last check's time + the window: checks before it are redundant
   std::size_t checks_ = 0;
 };
 

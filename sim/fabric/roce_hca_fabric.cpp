@@ -9,7 +9,9 @@ namespace ibfsim {
 RoceHcaFabric::RoceHcaFabric(EthernetFabricPlan plan, RoceHcaFabricOptions options, PacketPool& pool,
                              PacketLedger& ledger)
     : plan_(std::move(plan)), book_(std::make_shared<RoceAddressBook>()), hcas_(plan_.nodes.size()),
-      switches_(plan_.nodes.size()) {
+      switches_(plan_.nodes.size()), pool_(pool), ledger_(ledger) {
+  partitioning_.part.assign(plan_.nodes.size(), 0);
+  partitioning_.part_weight.assign(1, 0);
   // LIDs first: every HCA gets the whole book.
   Lid next_lid = 1;
   std::vector<Lid> lids(plan_.nodes.size(), 0);

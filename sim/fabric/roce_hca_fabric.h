@@ -20,6 +20,7 @@
 #include "sim/ethernet/ethernet_fabric_plan.h"
 #include "sim/ethernet/ethernet_link.h"
 #include "sim/ethernet/ethernet_switch.h"
+#include "sim/fabric/fabric_partition.h"
 #include "sim/transport/hca.h"
 
 namespace ibfsim {
@@ -60,6 +61,18 @@ class RoceHcaFabric {
   // Each cable direction's id in captures and its name, "h1/1->sw1/1" (plan node names, ports).
   const std::vector<std::pair<std::uint32_t, std::string>>& link_names() const { return link_names_; }
 
+  // --- partitions (roce_hca_fabric_partitions.cpp; docs/architecture.md, "Partitions") ---
+  // The fabric as partition_fabric's graph, by plan node: each node weighs 1 + its cabled ports,
+  // each cable its least latency (EthernetWire::least_latency, at its own rate and propagation).
+  PartitionGraph partition_graph() const;
+  // Splits the modules into `parts` partitions (`together`: plan nodes that must share one) and
+  // runs the shared calendar in windows of the shortest latency of any cable, whatever the split,
+  // so that the windows, and every result, are the same with any number of partitions. The pool's
+  // and ledger's counts go per partition. Once, after the fabric is built, before it runs.
+  void partition(unsigned parts, std::vector<std::vector<std::size_t>> together,
+                 PartitionMethod method = PartitionMethod::kMetis);
+  const Partitioning& partitioning() const { return partitioning_; }
+
  private:
   EthernetPort& port(std::size_t node, PortNum p);
   ScheduledModule& module(std::size_t node);
@@ -70,6 +83,9 @@ class RoceHcaFabric {
   std::vector<std::unique_ptr<EthernetSwitch>> switches_;  // by node index
   std::vector<std::unique_ptr<EthernetLink>> links_;
   std::vector<std::pair<std::uint32_t, std::string>> link_names_;
+  PacketPool& pool_;
+  PacketLedger& ledger_;
+  Partitioning partitioning_;
 };
 
 }  // namespace ibfsim

@@ -118,6 +118,8 @@ void start_verbs_flows(RoceRun& run) {
     run.verbs_flows.back()->setup();
   }
   run.observer->watch_flows();
+  // In windows whether the run is over is asked at barriers, of the whole fabric at once.
+  if (CalendarProcess::shared().windowed()) run.observer->look_at_barriers();
   run.workloads->start(*run.observer, run.classes, run.models, {run.start, run.measure_begin, run.measure_end});
   for (const std::size_t n : run.plan.hosts()) run.fabric->hca(n)->set_delivery_observer(&*run.observer);
 }
@@ -200,6 +202,19 @@ nlohmann::json dcqcn_settings_json(const RoceSpec& r) {
   return j;
 }
 
+// Splits the fabric as an InfiniBand run's (scenario_partitions: as many partitions as threads,
+// the nodes whose workloads reach into each other together, one partition for a capture or an
+// event trace), by the plan's node numbers.
+void partition_roce_fabric(RoceRun& run) {
+  const FabricOptions::Partitions p = scenario_partitions(run.sc);
+  std::vector<std::vector<std::size_t>> together;
+  for (const auto& group : p.together) {
+    together.emplace_back();
+    for (const std::size_t n : group) together.back().push_back(run.plan.find(run.sc.topology.nodes.at(n).name));
+  }
+  run.fabric->partition(p.parts, std::move(together), p.method);
+}
+
 // What results.json says of the Ethernet fabric a RoCE run built.
 nlohmann::json roce_settings_json(const RoceSpec& r, RoceHcaFabric& fabric) {
   nlohmann::json j;
@@ -240,6 +255,7 @@ RunResult run_roce_scenario(const Scenario& sc, const std::string& out_dir) {
     for (const auto& [id, name] : run.fabric->link_names()) run.capture->name_link(id, name);
     run.fabric->set_capture(run.capture.get());
   }
+  partition_roce_fabric(run);
   // The fabric is up at time 0: traffic starts then, or when the scenario says.
   run.start = sc.phases.start.value_or(0);
   run.measure_begin = run.start + sc.phases.warmup;
@@ -252,7 +268,10 @@ RunResult run_roce_scenario(const Scenario& sc, const std::string& out_dir) {
   set_results_pending();
   start_verbs_flows(run);
   if (options.pfc.lossless)
-    run.deadlock_detector = std::make_unique<PfcDeadlockDetector>(*run.fabric, options.pfc.lossless, sc.roce.deadlock_window);
+    // At least a window of the calendar: a pause's check (a global event) is scheduled from inside
+    // one, and must fall after its end.
+    run.deadlock_detector = std::make_unique<PfcDeadlockDetector>(
+        *run.fabric, options.pfc.lossless, std::max(sc.roce.deadlock_window, CalendarProcess::shared().window()));
   const auto wall_start = std::chrono::steady_clock::now();
   const double cpu_start = process_cpu_seconds();
   if (!CalendarProcess::stop_requested()) CalendarProcess::run_for(run.end_limit);
@@ -261,6 +280,8 @@ RunResult run_roce_scenario(const Scenario& sc, const std::string& out_dir) {
   } catch (const PfcDeadlockError& e) {
     run.deadlock = e.deadlock();  // the results so far are written, marked with it
   }
+  // The simulation is over: the threads that ran its partitions go (calendar_process.h).
+  CalendarProcess::shared().end_partition_threads();
   const bool partial = CalendarProcess::stop_requested() || run.deadlock;
   run.end = ScheduledModule::now();
   run.workloads->settle(run.end, run.classes);
@@ -312,6 +333,7 @@ RunResult run_roce_scenario(const Scenario& sc, const std::string& out_dir) {
 
   RunResult r;
   r.summary = run_summary(c.facts, c.results);
+  r.summary += partitions_line(run.fabric->partitioning(), run.plan.cables.size());
   r.results = std::move(c.results);
   r.simulate_wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   r.simulate_cpu_seconds = process_cpu_seconds() - cpu_start;

@@ -211,10 +211,6 @@ void refuse_unsupported(const YamlMap& root, const Scenario& s) {
   if (!s.topology.routers().empty())
     root.get("topology").fail("a topology without routers with fabric: roce (routers join InfiniBand subnets)",
                               fmt::format("router {}", s.topology.nodes[s.topology.routers().front()].name));
-  if (s.simulation.threads != 1)
-    root.optional_map("simulation").get("threads").fail(
-        "1 with fabric: roce (the Ethernet modules are not split into partitions yet)",
-        s.simulation.threads == 0 ? std::string("auto") : std::to_string(s.simulation.threads));
   const YamlMap out = root.optional_map("outputs");
   const auto refuse_output = [&out](const char* key, const std::string& what) {
     out.get(key).fail(fmt::format("no {} with fabric: roce", what));

@@ -26,11 +26,6 @@ namespace {
 constexpr Time kBringUpLimit = 1000 * kSec;
 
 // `sm_host`: the HCA or switch the subnet manager runs on, if one does.
-// How the run splits the fabric (calendar_process.h, "Partitions and windows"). Every run goes in
-// windows, so that its results are the same with any number of partitions. Nodes whose workload
-// objects reach into each other directly share a partition: the two hosts of a verbs flow, the
-// hosts of a traffic class. What writes one file in time order as the simulation goes (event
-// trace, capture, packet log, waveforms) or reaches across the fabric (attacks) runs in one.
 // What a run across MPI ranks supports so far: generator flows, verbs flows, traffic classes,
 // collectives but SHARP's and a trace replay (each on its hosts' rank), nothing written in time
 // order as the simulation goes.
@@ -51,37 +46,6 @@ void check_runs_across_ranks(const Scenario& sc, unsigned parts) {
                                  sc.file, ranks::size(), fmt::join(unsupported, ", ")));
 }
 
-FabricOptions::Partitions partitions(const Scenario& sc) {
-  FabricOptions::Partitions p;
-  // Across MPI ranks (rank_exchange.h) each rank runs its block of partitions on its threads.
-  p.parts = resolve_threads(sc.simulation.threads) * static_cast<unsigned>(ranks::size());
-  if (CalendarProcess::tracing() || sc.outputs.pcap || sc.outputs.packet_log || sc.outputs.vcd || !sc.attacks.empty())
-    p.parts = 1;
-  if (ranks::several()) check_runs_across_ranks(sc, p.parts);
-  for (const VerbsFlowSpec& v : sc.verbs_flows) p.together.push_back({*sc.topology.find_node(v.from), *sc.topology.find_node(v.to)});
-  for (const TrafficClassSpec& c : sc.classes) p.together.push_back(c.hosts);
-  // A server's HCAs: a collective's transfers between them are events on each other's calendars
-  // (the intra-node fabric, nccl_collective.h).
-  for (const TopoServer& server : sc.topology.servers) p.together.push_back(server.hosts);
-  // Collectives: every rank of every entry (one entry starts the next).
-  std::vector<std::size_t> ranks;
-  for (const NcclCollectiveSpec& c : sc.collectives) {
-    for (const std::string& r : c.ranks) ranks.push_back(*sc.topology.find_node(r));
-    // SHARP's aggregation manager hands its jobs their trees: with the ranks.
-    if (c.algorithm == NcclAlgorithm::kSharp) ranks.push_back(sharp_manager_place(sc).host);
-  }
-  std::sort(ranks.begin(), ranks.end());
-  ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
-  if (!ranks.empty()) p.together.push_back(ranks);
-  // The trace replay: every rank's host (its ranks' state is one object).
-  if (sc.trace) {
-    std::vector<std::size_t> hosts;
-    for (const std::string& h : sc.trace->hosts) hosts.push_back(*sc.topology.find_node(h));
-    std::sort(hosts.begin(), hosts.end());
-    p.together.push_back(hosts);
-  }
-  return p;
-}
 
 FabricOptions fabric_options(const Scenario& sc, const std::filesystem::path& dir, std::string& sm_host) {
   FabricOptions fo;
@@ -117,11 +81,44 @@ FabricOptions fabric_options(const Scenario& sc, const std::filesystem::path& di
     }
     fo.multicast.push_back(g);
   }
-  fo.partitions = partitions(sc);
+  fo.partitions = scenario_partitions(sc);
   return fo;
 }
 
 }  // namespace
+
+// Every run goes in windows, so that its results are the same with any number of partitions.
+FabricOptions::Partitions scenario_partitions(const Scenario& sc) {
+  FabricOptions::Partitions p;
+  // Across MPI ranks (rank_exchange.h) each rank runs its block of partitions on its threads.
+  p.parts = resolve_threads(sc.simulation.threads) * static_cast<unsigned>(ranks::size());
+  if (CalendarProcess::tracing() || sc.outputs.pcap || sc.outputs.packet_log || sc.outputs.vcd || !sc.attacks.empty())
+    p.parts = 1;
+  if (ranks::several()) check_runs_across_ranks(sc, p.parts);
+  for (const VerbsFlowSpec& v : sc.verbs_flows) p.together.push_back({*sc.topology.find_node(v.from), *sc.topology.find_node(v.to)});
+  for (const TrafficClassSpec& c : sc.classes) p.together.push_back(c.hosts);
+  // A server's HCAs: a collective's transfers between them are events on each other's calendars
+  // (the intra-node fabric, nccl_collective.h).
+  for (const TopoServer& server : sc.topology.servers) p.together.push_back(server.hosts);
+  // Collectives: every rank of every entry (one entry starts the next).
+  std::vector<std::size_t> ranks;
+  for (const NcclCollectiveSpec& c : sc.collectives) {
+    for (const std::string& r : c.ranks) ranks.push_back(*sc.topology.find_node(r));
+    // SHARP's aggregation manager hands its jobs their trees: with the ranks.
+    if (c.algorithm == NcclAlgorithm::kSharp) ranks.push_back(sharp_manager_place(sc).host);
+  }
+  std::sort(ranks.begin(), ranks.end());
+  ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+  if (!ranks.empty()) p.together.push_back(ranks);
+  // The trace replay: every rank's host (its ranks' state is one object).
+  if (sc.trace) {
+    std::vector<std::size_t> hosts;
+    for (const std::string& h : sc.trace->hosts) hosts.push_back(*sc.topology.find_node(h));
+    std::sort(hosts.begin(), hosts.end());
+    p.together.push_back(hosts);
+  }
+  return p;
+}
 
 std::uint64_t expected_bring_up_smps(const Topology& topo) {
   const auto cables = topo.port_cables();

@@ -86,19 +86,6 @@ ReportFabric report_fabric(const Topology& topo) {
   return f;
 }
 
-// How the run was split, on the terminal only: results.json and the CSVs are the same with any
-// number of partitions, so they do not say.
-std::string partitions_line(const Fabric& fabric) {
-  const CalendarProcess& cal = CalendarProcess::shared();
-  if (!cal.windowed()) return "";
-  const Partitioning& p = fabric.partitioning();
-  const std::string threads =
-      partition_threads() > 1 ? fmt::format(" ({} on {} threads)", threaded_windows(), partition_threads()) : std::string();
-  return fmt::format("partitions: {} ({}), {} of {} cables cut; {} windows of {}{}, {} events crossed between partitions\n",
-                     p.parts, partition_method_name(p.method), p.cut_cables.size(), fabric.topology().cables.size(),
-                     cal.windows_run(), format_duration(cal.window()), threads, cal.cross_partition_events());
-}
-
 // report.html, last: it links every other file of the folder and embeds the plots.
 void write_report_html(const ScenarioRun& run, const nlohmann::json& results,
                        const std::function<ReportPorts(double window_ns, double run_ns)>& ports) {
@@ -244,6 +231,16 @@ RanksResults results_across_ranks(const ScenarioRun& run, const CollectedResults
 
 }  // namespace
 
+std::string partitions_line(const Partitioning& p, std::size_t cables) {
+  const CalendarProcess& cal = CalendarProcess::shared();
+  if (!cal.windowed()) return "";
+  const std::string threads =
+      partition_threads() > 1 ? fmt::format(" ({} on {} threads)", threaded_windows(), partition_threads()) : std::string();
+  return fmt::format("partitions: {} ({}), {} of {} cables cut; {} windows of {}{}, {} events crossed between partitions\n",
+                     p.parts, partition_method_name(p.method), p.cut_cables.size(), cables,
+                     cal.windows_run(), format_duration(cal.window()), threads, cal.cross_partition_events());
+}
+
 RunResult write_results(ScenarioRun& run, CollectedResults& c) {
   const std::filesystem::path& dir = run.dir;
   const StatsRegistry& stats = c.registry;
@@ -363,7 +360,7 @@ RunResult write_results(ScenarioRun& run, CollectedResults& c) {
   RunResult r;
   r.summary = ranks::several() ? ranks_summary(run_summary(c.facts, c.results), whole, gathered, not_written)
                               : run_summary(c.facts, c.results);
-  r.summary += partitions_line(*run.fabric);
+  r.summary += partitions_line(run.fabric->partitioning(), run.fabric->topology().cables.size());
   r.results = std::move(c.results);
   r.bring_up_wall_seconds = run.bring_up_wall;
   r.bring_up_cpu_seconds = run.bring_up_cpu;

@@ -162,12 +162,24 @@ SubnetManagerFacts subnet_manager_facts(const ScenarioRun& run, SubnetManager& s
 // Fault `fault`'s adaptive-routing recovery: the latest time a switch (of those this rank runs)
 // applied a fault notification before the next fault.
 std::optional<Time> fault_ar_moved(const ScenarioRun& run, std::size_t fault);
+// How the run was split, for the terminal only ("partitions: ..."; empty for a run not in
+// windows): results.json and the CSVs are the same with any number of partitions, so they do not
+// say. `cables`: the fabric's.
+std::string partitions_line(const Partitioning& p, std::size_t cables);
 // Write: the results folder, and the result for the caller (with the printed summary).
 RunResult write_results(ScenarioRun& run, CollectedResults& collected);
 
 // CPU time of this process so far, in seconds: the simulation's thread and the threads that run
 // its partitions (calendar_process.h); the progress line's thread adds next to nothing.
 double process_cpu_seconds();
+
+// How a run splits its fabric (calendar_process.h, "Partitions and windows"), by topology node: as
+// many partitions as threads (times MPI ranks). Nodes whose workload objects reach into each other
+// directly share a partition: the two hosts of a verbs flow, the hosts of a traffic class, a
+// server's HCAs, every collective's ranks, the trace replay's hosts. What writes one file in time
+// order as the simulation goes (event trace, capture, packet log, waveforms) or reaches across the
+// fabric (attacks) runs in one. Both fabrics' runs (InfiniBand's and RoCE's, roce_run.cpp).
+FabricOptions::Partitions scenario_partitions(const Scenario& sc);
 
 // An estimate of the SMPs the subnet manager's first sweep asks for on `topo`, from its counts
 // (discovery of every node and port, the PortInfo Sets, SwitchInfo and LFT blocks per switch, Arm

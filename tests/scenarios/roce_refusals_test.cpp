@@ -118,15 +118,10 @@ TEST_CASE("fabric: roce refuses SHARP at its algorithm, and faults and routers, 
                      "and routes are static)"));
 }
 
-TEST_CASE("fabric: roce refuses threads, link packets, packet logs and time series, each at its key",
+TEST_CASE("fabric: roce refuses link packets, packet logs and time series, each at its key",
           "[scenarios][input][roce]") {
   std::string p;
-  std::string out = rejected("threads", kRoceFlow + "simulation: {threads: 2}\n", p);
-  CHECK(has(out, p + ":5:23: expected 1 with fabric: roce (the Ethernet modules are not split into partitions yet), "
-                     "got 2"));
-  out = rejected("threads_flag", kRoceFlow, p, "two_switches_line.yaml", "--threads 2");
-  CHECK(has(out, "expected 1 with fabric: roce (the Ethernet modules are not split into partitions yet), got 2"));
-  out = rejected("link_packets", kRoceFlow + "outputs: {pcap: true, pcap_link_packets: true}\n", p);
+  std::string out = rejected("link_packets", kRoceFlow + "outputs: {pcap: true, pcap_link_packets: true}\n", p);
   CHECK(has(out, p + ":5:42: expected no link packets (Ethernet has none: outputs.pcap captures every frame) with "
                      "fabric: roce, got 'true'"));
   out = rejected("packet_log", kRoceFlow + "outputs: {packet_log: true}\n", p);
