@@ -24,7 +24,7 @@ std::int64_t ar_credit_level(std::uint32_t credits, std::uint32_t queued, std::u
   return scaled >= 0 ? scaled / b : -((-scaled + b - 1) / b);
 }
 
-std::size_t ar_choose(const ArCandidate* c, std::size_t n, PortNum last, PortNum keep) {
+std::size_t ar_choose(const ArCandidate* c, std::size_t n, PortNum last, PortNum keep, unsigned margin) {
   std::size_t best = 0;
   // Distance after `last` in cyclic port order: the round robin (ports above `last` first).
   auto after = [last](PortNum p) { return static_cast<unsigned>(static_cast<std::uint8_t>(p - last - 1)); };
@@ -49,6 +49,11 @@ std::size_t ar_choose(const ArCandidate* c, std::size_t n, PortNum last, PortNum
     }
     if (after(a.port) < after(b.port)) best = i;
   }
+  // The hysteresis: the flow stays unless the best is `margin` levels better (margin 1: any level).
+  if (keep != 0 && margin > 1 && c[best].port != keep)
+    for (std::size_t i = 0; i < n; ++i)
+      if (c[i].port == keep && c[i].penalized == c[best].penalized && c[best].level - c[i].level < std::int64_t{margin})
+        return i;
   return best;
 }
 

@@ -10,7 +10,8 @@
 //      waiting), counted in levels of far buffer / credit_levels blocks (credit_levels 0: every
 //      block counts; 2, the default: whether at least half the next switch's buffer is free);
 //   2. with flowlets, the port the packet's flow had last (a flow stays where it is unless another
-//      port is clearly better);
+//      port is `flowlet_margin` levels better or more: a hysteresis, so that a flow does not leave
+//      a port for one that is only a little freer);
 //   3. the fewest blocks already queued in this switch for that port and VL;
 //   4. the first port after the one this group chose last, in cyclic port order (round robin, so
 //      ties spread evenly and every run makes the same choices).
@@ -40,6 +41,7 @@ struct ArSettings {
   // notifies the switch upstream (0: never), which ranks that port last for the DLID for `hold`.
   std::uint16_t congestion_threshold = 0;
   Time congestion_hold = 0;
+  std::uint8_t flowlet_margin = 1;  // a flow leaves its port only for one this many levels better
 };
 
 class ArTable {
@@ -81,7 +83,8 @@ struct ArCandidate {
 std::int64_t ar_credit_level(std::uint32_t credits, std::uint32_t queued, std::uint32_t far_buffer, unsigned levels);
 
 // The index of the candidate chosen (see above: first not penalized, then the rest); `last` is the group's previous choice (0: none),
-// `keep` the flow's port with flowlets (0: none). Requires n >= 1.
-std::size_t ar_choose(const ArCandidate* c, std::size_t n, PortNum last, PortNum keep = 0);
+// `keep` the flow's port with flowlets (0: none), which another port as little penalized displaces
+// only when its level is `margin` (>= 1) or more above keep's. Requires n >= 1.
+std::size_t ar_choose(const ArCandidate* c, std::size_t n, PortNum last, PortNum keep = 0, unsigned margin = 1);
 
 }  // namespace ibfsim

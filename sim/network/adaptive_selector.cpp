@@ -75,7 +75,8 @@ RouteDecision AdaptiveSelector::choose(PortNum in, const Packet& p, std::uint16_
     return RouteDecision{RouteDecision::Kind::kUnicast, DropReason::kCount, fallback, vl == kVl15 ? std::uint8_t{0} : vl};
   }
   const PortNum last = group < last_.size() ? last_[group] : 0;
-  const std::size_t i = ar_choose(candidates_.data(), candidates_.size(), last, flow ? flow->port : 0);
+  const std::size_t i = ar_choose(candidates_.data(), candidates_.size(), last, flow ? flow->port : 0,
+                                    table.settings().flowlet_margin);
   if (flow) {
     // A flow that leaves the port a congestion notification named.
     if (flow->port != 0 && flow->port != candidates_[i].port && sw_.ar_congestion().penalized(lrh_dlid(lrh), flow->port, now)) {

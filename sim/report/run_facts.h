@@ -133,6 +133,7 @@ struct ArSettingsFacts {
   std::vector<unsigned> sls;
   Time flowlet_gap = 0;
   unsigned credit_levels = 0;
+  unsigned flowlet_margin = 1;
   bool fast_recovery = false;
   unsigned congestion_threshold = 0;  // blocks; 0: no congestion notifications
   Time congestion_hold = 0;

@@ -165,6 +165,7 @@ nlohmann::json adaptive_routing_json(const ArSettingsFacts& s, const StatsSnapsh
                         {"sls", s.sls},
                         {"flowlet_gap_ns", ns(s.flowlet_gap)},
                         {"credit_levels", s.credit_levels},
+                        {"flowlet_margin", s.flowlet_margin},
                         {"fast_recovery", s.fast_recovery},
                         {"congestion_threshold_blocks", s.congestion_threshold},
                         {"congestion_hold_ns", ns(s.congestion_hold)}}}};

@@ -207,6 +207,7 @@ RunFacts run_facts(ScenarioRun& run) {
       if (a.sl_mask >> sl & 1) ar.sls.push_back(sl);
     ar.flowlet_gap = a.flowlet_gap;
     ar.credit_levels = a.credit_levels;
+    ar.flowlet_margin = a.flowlet_margin;
     ar.fast_recovery = a.fast_recovery;
     ar.congestion_threshold = a.congestion_threshold;
     ar.congestion_hold = a.congestion_hold;

@@ -18,7 +18,7 @@ SmaTiming parse_sma_timing(const YamlMap& m, SmaTiming t) {
 
 // `subnet_manager.adaptive_routing` (docs/scenario.md): what the SM programs into the switches.
 ArSweepSettings parse_adaptive_routing(const YamlMap& m) {
-  m.check_no_unknown_keys({"sls", "flowlet_gap", "credit_levels", "fast_recovery", "notification_latency",
+  m.check_no_unknown_keys({"sls", "flowlet_gap", "credit_levels", "flowlet_margin", "fast_recovery", "notification_latency",
                            "congestion_threshold", "congestion_hold"});
   ArSweepSettings a;
   if (auto sls = m.find("sls")) {
@@ -35,6 +35,7 @@ ArSweepSettings parse_adaptive_routing(const YamlMap& m) {
   if (a.flowlet_gap % kNs != 0 || a.flowlet_gap / kNs > 0xFFFFFFFFu)
     m.get("flowlet_gap").fail("a whole number of ns up to 4294967295ns (AdaptiveRoutingInfo.FlowletGap)");
   a.credit_levels = m.optional_in_range<std::uint8_t>("credit_levels", a.credit_levels, 0, 255);
+  a.flowlet_margin = m.optional_in_range<std::uint8_t>("flowlet_margin", a.flowlet_margin, 1, 255);
   a.fast_recovery = m.optional<bool>("fast_recovery", a.fast_recovery);
   a.notification_latency = m.duration("notification_latency", a.notification_latency);
   a.congestion_threshold = m.optional_in_range<std::uint16_t>("congestion_threshold", a.congestion_threshold, 0, 0xFFFF);

@@ -12,8 +12,8 @@ using namespace ibfsim::test;
 
 namespace {
 
-std::size_t choose(std::vector<ArCandidate> c, PortNum last, PortNum keep = 0) {
-  return ar_choose(c.data(), c.size(), last, keep);
+std::size_t choose(std::vector<ArCandidate> c, PortNum last, PortNum keep = 0, unsigned margin = 1) {
+  return ar_choose(c.data(), c.size(), last, keep, margin);
 }
 
 // Ports 1..5; LID 7 goes out of port 2 by the LFT, and has AR group 1 = {2, 3, 4}.
@@ -67,6 +67,24 @@ TEST_CASE("ar_choose: the highest credit level, then the flow's port, then the f
   CHECK(choose({{2, 1, 5}, {3, 1, 5}, {4, 1, 5}}, 4) == 0);
   CHECK(choose({{2, 1, 5}, {4, 1, 5}}, 3) == 1);
   CHECK(choose({{9, 7, 7}}, 9) == 0);
+}
+
+TEST_CASE("ar_choose with a flowlet margin: the flow leaves its port only for one that many levels better",
+          "[network][adaptive_routing]") {
+  // Port 4 (the flow's) at level 1, port 3 at 2: margin 1 moves, margin 2 stays.
+  const std::vector<ArCandidate> c{{2, 0, 0}, {3, 2, 40}, {4, 1, 45}};
+  CHECK(choose(c, 0, 4, 1) == 1);
+  CHECK(choose(c, 0, 4, 2) == 2);
+  // Two levels better is enough with margin 2, not with 3.
+  const std::vector<ArCandidate> d{{2, 3, 60}, {3, 2, 40}, {4, 1, 45}};
+  CHECK(choose(d, 0, 4, 2) == 0);
+  CHECK(choose(d, 0, 4, 3) == 2);
+  // A flow without a port, or whose port cannot take the packet (not a candidate): the best.
+  CHECK(choose(d, 0, 0, 3) == 0);
+  CHECK(choose(d, 0, 5, 3) == 0);
+  // A congestion notification still moves it whatever the margin.
+  const std::vector<ArCandidate> e{{2, 0, 60, false}, {3, 0, 40, false}, {4, 3, 45, true}};
+  CHECK(choose(e, 0, 4, 8) == 1);
 }
 
 TEST_CASE("ar_credit_level: credits less what is queued, in levels of the far buffer", "[network][adaptive_routing]") {

@@ -56,6 +56,7 @@ TEST_CASE("ar_ftree in band: the SM programs each leaf's group of 3 up-ports wit
   CHECK(ar["settings"]["sls"].size() == 16);
   CHECK(ar["settings"]["flowlet_gap_ns"] == 0);
   CHECK(ar["settings"]["credit_levels"] == 2);
+  CHECK(ar["settings"]["flowlet_margin"] == 1);
   // Every host sends to the host 2 further on, all on the other leaf: every packet a leaf
   // forwards upwards chose among its 3 up-ports; the spines chose nothing.
   const std::uint64_t delivered = j["packets"]["delivered"];
@@ -169,7 +170,7 @@ TEST_CASE("scenarios/adaptive_routing.yaml: 128 hosts, 2 KiB UD at offered load 
     return accepted(nlohmann::json::parse(read_file(dir + "/results.json")));
   };
   // Measured with this scenario (docs/adaptive_routing.md, "Figures").
-  const double ar_perm[] = {0.881958, 0.8186244, 0.9289764, 0.9519048, 0.8623428};
+  const double ar_perm[] = {0.8902608, 0.8669364, 0.9218088, 0.9488028, 0.8697348};
   const double st_perm[] = {0.678876, 0.6556572, 0.7018044, 0.7243632, 0.7016724};
   double ar_sum = 0, st_sum = 0;
   for (int s = 1; s <= 5; ++s) {
@@ -179,13 +180,14 @@ TEST_CASE("scenarios/adaptive_routing.yaml: 128 hosts, 2 KiB UD at offered load 
     CHECK(ar == Approx(ar_perm[s - 1]).epsilon(1e-9));
     CHECK(st == Approx(st_perm[s - 1]).epsilon(1e-9));
     CHECK(ar > st + 0.1);
+    CHECK(ar >= 0.85);  // the issue's mark, on every permutation
     ar_sum += ar;
     st_sum += st;
   }
   CHECK(ar_sum / 5 >= 0.85);
   CHECK(st_sum / 5 < 0.75);
   // Uniform: head-of-line blocking in the input FIFOs limits both near 0.59.
-  const double ar_uni[] = {0.578094, 0.5839812, 0.5829252};
+  const double ar_uni[] = {0.5736192, 0.5753088, 0.5784504};
   const double st_uni[] = {0.5912808, 0.5943564, 0.58938};
   for (int s = 1; s <= 3; ++s) {
     const std::string args = " --seed " + std::to_string(s) + " --set workload.pattern=uniform";

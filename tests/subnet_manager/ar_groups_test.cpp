@@ -123,7 +123,10 @@ TEST_CASE("adaptive routing attributes: codecs byte for byte", "[subnet_manager]
   info.flowlet_gap_ns = 1500;
   info.congestion_threshold = 0x0102;
   info.congestion_hold_ns = 20000;
+  info.flowlet_margin = 2;
   const SmpData d = encode_ar_info(info);
+  CHECK(d[14] == 2);
+  CHECK(d[15] == 0);
   CHECK(d[12] == 0x01);
   CHECK(d[13] == 0x02);
   CHECK(d[48] == 0x00);
@@ -146,6 +149,7 @@ TEST_CASE("adaptive routing attributes: codecs byte for byte", "[subnet_manager]
   CHECK(back.flowlet_gap_ns == 1500);
   CHECK(back.congestion_threshold == 0x0102);
   CHECK(back.congestion_hold_ns == 20000);
+  CHECK(back.flowlet_margin == 2);
 
   // Ports 1, 9 and 36 of group 1 (the block's second): bits 1, 9, 36 of a 256-bit big-endian number.
   ArGroupTableBlock gt;

@@ -28,6 +28,7 @@ SmpData encode_ar_info(const AdaptiveRoutingInfo& info) {
   store_be16(&out[6], info.group_top);
   store_be32(&out[8], info.flowlet_gap_ns);
   store_be16(&out[12], info.congestion_threshold);
+  out[14] = info.flowlet_margin;
   std::copy(info.notify_ports.begin(), info.notify_ports.end(), out.begin() + 16);
   store_be32(&out[48], info.congestion_hold_ns);
   return out;
@@ -43,6 +44,7 @@ AdaptiveRoutingInfo decode_ar_info(const std::uint8_t* in64) {
   info.group_top = load_be16(in64 + 6);
   info.flowlet_gap_ns = load_be32(in64 + 8);
   info.congestion_threshold = load_be16(in64 + 12);
+  info.flowlet_margin = in64[14];
   std::copy_n(in64 + 16, info.notify_ports.size(), info.notify_ports.begin());
   info.congestion_hold_ns = load_be32(in64 + 48);
   return info;

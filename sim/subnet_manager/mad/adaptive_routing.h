@@ -11,7 +11,8 @@
 //     group programmed); 8-11 FlowletGap in ns (0: every packet chooses; otherwise a flow (SLID,
 //     DLID) keeps its port while its packets follow each other closer than this); 12-13
 //     CongestionThreshold (blocks queued for an output that make the switch send a congestion
-//     notification upstream; 0: never); 14-15 reserved; 16-47 NotifyPortMask (a port mask as
+//     notification upstream; 0: never); 14 FlowletMargin (a flow leaves its port only for one
+//     this many credit levels better; 0 and 1: any level); 15 reserved; 16-47 NotifyPortMask (a port mask as
 //     below: the ports whose far end is a switch, where fault and congestion notifications go);
 //     48-51 CongestionHold in ns (how long a congestion notification ranks its port last);
 //     52-63 reserved.
@@ -51,6 +52,7 @@ struct AdaptiveRoutingInfo {
   std::uint16_t congestion_threshold = 0;  // blocks (0: no congestion notifications)
   std::array<std::uint8_t, 32> notify_ports{};  // a port mask (ar_port_mask)
   std::uint32_t congestion_hold_ns = 0;
+  std::uint8_t flowlet_margin = 0;  // levels (0 and 1: a level better is enough)
 };
 
 // A port mask: ports 0..255.

@@ -417,6 +417,7 @@ void SmSweep::plan_ar(std::size_t s) {
   info.enable = true;
   info.fast_recovery = c.fast_recovery;
   info.credit_levels = c.credit_levels;
+  info.flowlet_margin = c.flowlet_margin;
   info.sl_mask = c.sl_mask;
   info.group_top = static_cast<std::uint16_t>(top);
   info.flowlet_gap_ns = static_cast<std::uint32_t>(c.flowlet_gap / kNs);
@@ -430,6 +431,7 @@ void SmSweep::plan_ar(std::size_t s) {
   info.notify_ports = ar_port_mask(to_switches);
   const bool info_same = done.info && done.info->enable == info.enable && done.info->fast_recovery == info.fast_recovery &&
                          done.info->credit_levels == info.credit_levels &&
+                         done.info->flowlet_margin == info.flowlet_margin &&
                          done.info->sl_mask == info.sl_mask && done.info->group_top == info.group_top &&
                          done.info->flowlet_gap_ns == info.flowlet_gap_ns && done.info->notify_ports == info.notify_ports &&
                          done.info->congestion_threshold == info.congestion_threshold &&

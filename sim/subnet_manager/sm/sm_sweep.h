@@ -55,6 +55,7 @@ struct ArSweepSettings {
   Time flowlet_gap = 0;            // 0: per packet
   bool fast_recovery = true;       // routing notifications when a port goes down
   std::uint8_t credit_levels = 2;  // free credits compared in levels of the next buffer / this (0: exactly)
+  std::uint8_t flowlet_margin = 1;  // a flow leaves its port only for one this many levels better
   // Congestion notifications (AdaptiveRoutingInfo.CongestionThreshold, CongestionHold): an output
   // queue of this many blocks notifies the switch upstream (0: off), which ranks that port last
   // for the DLID for `congestion_hold`.

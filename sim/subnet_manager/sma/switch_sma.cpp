@@ -1,5 +1,7 @@
 #include "sim/subnet_manager/sma/switch_sma.h"
 
+#include <algorithm>
+
 #include "sim/subnet_manager/mad/notice.h"
 
 namespace ibfsim {
@@ -161,6 +163,7 @@ void SwitchSma::apply(const Smp& request, const SmaResult& result, PortNum) {
                    info.credit_levels, {}, info.congestion_threshold,
                    static_cast<Time>(info.congestion_hold_ns) * kNs};
       for (PortNum p : ar_mask_ports(info.notify_ports)) s.notify_ports.set(p);
+      s.flowlet_margin = std::max<std::uint8_t>(info.flowlet_margin, 1);
       sw_.routing_unit().adaptive().set_settings(s);
       sw_.fault_notifier().clear();  // new tables supersede what notifications excluded
       sw_.ar_congestion().clear();
