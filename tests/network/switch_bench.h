@@ -117,17 +117,19 @@ struct SwitchBench {
   std::vector<std::unique_ptr<Link>> links;
 };
 
-// Runs `f` at `at`; scheduled before the run, it goes before the events the run schedules for that instant.
+// Runs `f` at `at`; scheduled before the run, it goes before the events the run schedules for that
+// instant. The probe frees itself when it has run (the test must run the calendar past `at`).
 template <class F>
 struct Probe {
   F f;
-  void fire() { f(); }
+  void fire() {
+    f();
+    delete this;
+  }
 };
 template <class F>
-Probe<F>* probe_at(ScheduledModule& m, Time at, F f) {
-  auto* p = new Probe<F>{std::move(f)};
-  m.schedule<&Probe<F>::fire>(at, p);
-  return p;
+void probe_at(ScheduledModule& m, Time at, F f) {
+  m.schedule<&Probe<F>::fire>(at, new Probe<F>{std::move(f)});
 }
 
 }  // namespace ibfsim::test
