@@ -152,15 +152,14 @@ int run_child(const Args& a) {
   const nlohmann::json& sim = r.results["simulation"];
   const double hops = sim["packet_hops"].get<double>() - sim["bring_up_packet_hops"].get<double>();
   const double actions = sim["actions"].get<double>() - sim["bring_up_actions"].get<double>();
-  // "partitions: N (method), C of M cables cut; W windows of ..." (the run's summary).
+  // "partitions: N (method), C of M cables cut; ..." (the run's summary): the cut cables. Its
+  // window count is the whole run's; the traffic phase's come with the result.
   const std::size_t p = r.summary.find("partitions: ");
-  unsigned long long cut = 0, windows = 0;
+  unsigned long long cut = 0;
   if (p != std::string::npos) {
-    const std::size_t c = r.summary.find(", ", p), w = r.summary.find("; ", p);
+    const std::size_t c = r.summary.find(", ", p);
     if (c != std::string::npos) cut = std::strtoull(r.summary.c_str() + c + 2, nullptr, 10);
-    if (w != std::string::npos) windows = std::strtoull(r.summary.c_str() + w + 2, nullptr, 10);
   }
-  (void)windows;  // the whole run's; the traffic phase's come with the result
   // Every rank prints its line (the parent sums CPU time, memory and crossings over them).
   fmt::print("rank={} hops={:.0f} actions={:.0f} cpu_s={:.6f} wall_s={:.6f} peak_rss_mb={:.1f} windows={} cut_links={} "
              "window_ns={:.3f} crossings={}\n",

@@ -31,6 +31,26 @@ CLI::App* add_topo_subcommand(CLI::App& app, TopoOptions& opts) {
   return topo;
 }
 
+namespace {
+
+// ibnetdiscover output and ibsim net files describe InfiniBand fabrics: an Ethernet cable or switch
+// (`fabric: roce` topologies) has no rate or node type there, and writing it as an InfiniBand one
+// would be a different fabric.
+void refuse_ethernet(const Topology& topo, const char* flag, const char* what) {
+  for (const TopoNode& n : topo.nodes)
+    if (n.type == NodeType::kSwitch && n.kind == SwitchKind::kEthernet)
+      throw InputError(fmt::format("{}: {} writes {}, which describes InfiniBand fabrics only, but switch {} is of kind ethernet "
+                                   "(write this topology with --yaml or --dot)",
+                                   n.kind_mark.to_string(), flag, what, n.name));
+  for (const TopoCable& c : topo.cables)
+    if (c.ethernet_speed)
+      throw InputError(fmt::format("{}: {} writes {}, which describes InfiniBand fabrics only, but this cable is {} "
+                                   "(write this topology with --yaml or --dot)",
+                                   c.mark.to_string(), flag, what, ethernet_speed_info(*c.ethernet_speed).name));
+}
+
+}  // namespace
+
 int run_topo_command(const TopoOptions& opts, std::ostream& out) {
   TopologyFormat format = TopologyFormat::kYaml;
   const Topology topo = load_topology_file(opts.file, &format);
@@ -46,9 +66,13 @@ int run_topo_command(const TopoOptions& opts, std::ostream& out) {
   std::vector<Output> outputs;
   if (!opts.dot_out.empty()) outputs.push_back({opts.dot_out, "Graphviz DOT", "--dot", write_dot(topo)});
   if (!opts.ibnetdiscover_out.empty()) {
+    refuse_ethernet(topo, "--ibnetdiscover", "ibnetdiscover output");
     outputs.push_back({opts.ibnetdiscover_out, "ibnetdiscover", "--ibnetdiscover", write_ibnetdiscover(topo)});
   }
-  if (!opts.ibsim_out.empty()) outputs.push_back({opts.ibsim_out, "ibsim net file", "--ibsim", write_ibsim(topo)});
+  if (!opts.ibsim_out.empty()) {
+    refuse_ethernet(topo, "--ibsim", "an ibsim net file");
+    outputs.push_back({opts.ibsim_out, "ibsim net file", "--ibsim", write_ibsim(topo)});
+  }
   if (!opts.yaml_out.empty()) {
     const std::string comment = fmt::format(
         "Written by ibfsim topo {} --yaml {}\nfrom {} ({}): {} nodes, {} cables. Every key is in topologies/README.md.",

@@ -51,33 +51,19 @@ void EventCalendar::rewind_to(std::uint64_t bucket) {
     loaded_ = false;
   }
   for (std::uint64_t b = std::max(new_end, cur_); b < cur_ + kBuckets; ++b) {
-    Bucket& w = wheel_[b & (kBuckets - 1)];
-    for (std::uint32_t s = w.head; s != kNone;) {
-      far_.push_back(slots_[s].event);
+    drain_bucket(wheel_[b & (kBuckets - 1)], [this](const Event& e) {
+      far_.push_back(e);
       std::push_heap(far_.begin(), far_.end(), Later{});
       --in_wheel_;
-      const std::uint32_t next = slots_[s].next;
-      slots_[s].next = free_;
-      free_ = s;
-      s = next;
-    }
-    w.head = w.tail = kNone;
+    });
   }
   cur_ = bucket;
 }
 
 void EventCalendar::load_current() {
-  Bucket& b = wheel_[cur_ & (kBuckets - 1)];
   current_.clear();
   read_ = 0;
-  for (std::uint32_t s = b.head; s != kNone;) {
-    current_.push_back(slots_[s].event);
-    const std::uint32_t next = slots_[s].next;
-    slots_[s].next = free_;
-    free_ = s;
-    s = next;
-  }
-  b.head = b.tail = kNone;
+  drain_bucket(wheel_[cur_ & (kBuckets - 1)], [this](const Event& e) { current_.push_back(e); });
   // Buckets hold few events, mostly already in order: insertion sort beats std::sort.
   for (std::size_t i = 1; i < current_.size(); ++i) {
     Event a = current_[i];

@@ -105,7 +105,8 @@ TEST_CASE("the wheel holds as many event slots as were ever pending, however man
   // A saturated fabric ends packets on every port at the same clock edge: bursts of events at one
   // instant, one packet time apart, wandering through all 4096 buckets over ~800 revolutions of
   // the wheel. Buckets with vectors of their own each kept room for a burst (it grew to 25 MB in
-  // a 3 ms run, issue 16); the shared pool holds exactly the most ever pending: two bursts.
+  // a 3 ms run, issue 16); the shared pool holds exactly the chunks of the most ever pending: two
+  // bursts of 65 events, 8 chunks of 9 each.
   EventCalendar cal;
   constexpr int kBurst = 65;
   constexpr Time kGap = 335'544'321;  // ~335.5 ns: not a whole number of 2^20 fs buckets
@@ -122,5 +123,6 @@ TEST_CASE("the wheel holds as many event slots as were ever pending, however man
     }
   }
   CHECK(cal.size() == kBurst);
-  CHECK(cal.wheel_slots() == 2 * kBurst);
+  static_assert(EventCalendar::kChunkEvents == 9, "9 events of 56 bytes and the chain's link fill 512 bytes");
+  CHECK(cal.wheel_slots() == 2 * 8 * 9);
 }

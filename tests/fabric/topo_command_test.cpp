@@ -203,6 +203,36 @@ TEST_CASE("ibfsim topo: an output it cannot write exits 2 and writes no other fi
   CHECK(test::run_command("ls -A " + dir).output.empty());
 }
 
+TEST_CASE("ibfsim topo refuses to write an Ethernet fabric as ibnetdiscover or ibsim, naming the cable or switch",
+          "[fabric][topo]") {
+  const std::string dir = test::scratch_dir("topo_ethernet");
+  std::ofstream(dir + "/t.yaml") << "nodes:\n"
+                                    "  - {name: s1, type: switch, ports: 4}\n"
+                                    "  - {name: h1, type: hca}\n"
+                                    "  - {name: h2, type: hca}\n"
+                                    "cables:\n"
+                                    "  - {from: h1/1, to: s1/1}\n"
+                                    "  - {from: h2/1, to: s1/2, speed: 100GbE}\n";
+  test::CommandResult r = test::run_ibfsim("topo " + dir + "/t.yaml --yaml " + dir + "/out.yaml --ibnetdiscover " +
+                                           dir + "/out.ibnd");
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.output, Catch::EndsWith("error: " + dir + "/t.yaml:7:5: --ibnetdiscover writes ibnetdiscover output, "
+                                       "which describes InfiniBand fabrics only, but this cable is 100GbE (write this "
+                                       "topology with --yaml or --dot)\n"));
+  CHECK(test::run_command("ls -A " + dir).output == "t.yaml\n");  // nothing written, not even the YAML
+  std::ofstream(dir + "/k.yaml") << "nodes:\n"
+                                    "  - {name: s1, type: switch, ports: 4, kind: ethernet}\n"
+                                    "  - {name: h1, type: hca}\n"
+                                    "cables:\n"
+                                    "  - {from: h1/1, to: s1/1}\n";
+  r = test::run_ibfsim("topo " + dir + "/k.yaml --ibsim " + dir + "/out.net");
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.output, Catch::EndsWith("error: " + dir + "/k.yaml:2:46: --ibsim writes an ibsim net file, which "
+                                       "describes InfiniBand fabrics only, but switch s1 is of kind ethernet (write this "
+                                       "topology with --yaml or --dot)\n"));
+  CHECK(test::run_command("ls -A " + dir).output == "k.yaml\nt.yaml\n");
+}
+
 TEST_CASE("ibfsim topo without a file exits 2", "[fabric][topo]") {
   const test::CommandResult r = test::run_ibfsim("topo");
   CHECK(r.exit_code == 2);
