@@ -77,16 +77,26 @@ void Fabric::share_port_lids() {
   const auto parts = static_cast<unsigned>(partitioning_.parts), nranks = static_cast<unsigned>(ranks::size());
   const auto me = static_cast<unsigned>(ranks::rank());
   auto owner = [&](std::size_t n) { return ranks::rank_of_partition(partitioning_.part[n], parts, nranks); };
+  // Port 0 stands for a switch's own LID. Routers' ports and switches' LIDs are read too: the static
+  // router manager fills every router's tables with them (router_manager.h), on every rank.
   std::vector<std::uint8_t> mine;
   ByteWriter w(mine);
-  for (std::size_t n = 0; n < hcas_.size(); ++n) {
-    const Hca* h = hcas_[n].get();
-    if (!h || owner(n) != me) continue;
-    for (PortNum p = 1; p <= h->num_ports(); ++p) {
-      w.put(static_cast<std::uint64_t>(n));
-      w.put(p);
-      w.put(h->lid(p));
-      w.put(h->lmc(p));
+  auto put = [&w](std::size_t n, PortNum p, Lid lid, std::uint8_t lmc) {
+    w.put(static_cast<std::uint64_t>(n));
+    w.put(p);
+    w.put(lid);
+    w.put(lmc);
+  };
+  for (std::size_t n = 0; n < topo_.nodes.size(); ++n) {
+    if (owner(n) != me) continue;
+    if (const Hca* h = hcas_[n].get()) {
+      for (PortNum p = 1; p <= h->num_ports(); ++p) put(n, p, h->lid(p), h->lmc(p));
+    } else if (Router* r = routers_[n]) {
+      for (PortNum p = 1; p <= topo_.nodes[n].num_ports; ++p) put(n, p, r->port_lid(p), r->forwarding().port_lmc(p));
+    } else if (const Switch* s = switches_[n].get()) {
+      // Its LMC as its SMA was told it (the switch keeps it only for its own checks).
+      const SwitchSma* sma = switch_smas_[n].get();
+      put(n, 0, s->lid(), sma ? sma->state().ports[0].info.lmc : std::uint8_t{0});
     }
   }
   const std::vector<std::uint8_t> all = every_ranks_bytes(mine);
@@ -96,7 +106,10 @@ void Fabric::share_port_lids() {
     const auto p = r.get<PortNum>();
     const auto lid = r.get<Lid>();
     const auto lmc = r.get<std::uint8_t>();
-    if (owner(n) != me) hcas_.at(n)->set_port_lid(p, lid, lmc);
+    if (owner(n) == me) continue;
+    if (hcas_.at(n)) hcas_[n]->set_port_lid(p, lid, lmc);
+    else if (routers_.at(n)) routers_[n]->set_port_lid(p, lid, lmc);
+    else switches_.at(n)->set_lid(lid, lmc);
   }
 }
 

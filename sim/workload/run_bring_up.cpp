@@ -39,7 +39,6 @@ void check_runs_across_ranks(const Scenario& sc, unsigned parts) {
       unsupported.push_back("collectives with algorithm: sharp");
       break;
     }
-  if (!sc.topology.routers().empty()) unsupported.push_back("routers");
   if (!unsupported.empty())
     throw InputError(fmt::format("{}: started as one of {} MPI ranks, but a run across ranks does not support {} "
                                  "yet: run it without mpirun (--threads N)",
@@ -155,13 +154,33 @@ Time run_subnet_manager_bring_up(Fabric& fabric) {
   // Only the first sweep pauses the run (with routers: once every subnet's SM has finished its
   // first); the callbacks outlive this block.
   const std::vector<SubnetManager*> sms = fabric.subnet_managers();
-  // Counted down by each SM's action, perhaps on the threads of different partitions.
-  auto waiting = std::make_shared<std::atomic<std::size_t>>(sms.size());
-  for (SubnetManager* sm : sms)
-    sm->set_on_sweep_done([first = true, waiting](const SweepRecord&) mutable {
-      if (first && waiting->fetch_sub(1) == 1) CalendarProcess::pause();
-      first = false;
+  if (ranks::several() && sms.size() > 1) {
+    // Across MPI ranks each SM sweeps only on the rank that runs its host: at each barrier the ranks
+    // add up how many have finished (one allreduce) until all have, and pause there together: the
+    // barrier a one-rank run pauses at, after the window the last one finished in.
+    auto done = std::make_shared<std::atomic<std::uint64_t>>(0);
+    for (SubnetManager* sm : sms)
+      sm->set_on_sweep_done([first = true, done](const SweepRecord&) mutable {
+        if (first) done->fetch_add(1);
+        first = false;
+      });
+    CalendarProcess::shared().add_barrier_hook([done, counting = true, n = sms.size()]() mutable {
+      if (!counting) return;
+      std::vector<std::uint64_t> all{done->load()};
+      ranks::sum(all);
+      if (all[0] < n) return;
+      counting = false;  // every rank decides this at the same barrier
+      CalendarProcess::pause();
     });
+  } else {
+    // Counted down by each SM's action, perhaps on the threads of different partitions.
+    auto waiting = std::make_shared<std::atomic<std::size_t>>(sms.size());
+    for (SubnetManager* sm : sms)
+      sm->set_on_sweep_done([first = true, waiting](const SweepRecord&) mutable {
+        if (first && waiting->fetch_sub(1) == 1) CalendarProcess::pause();
+        first = false;
+      });
+  }
   {
     // Nodes found (of the topology's) and SMPs asked for (of an estimate): a line with an ETA.
     const SubnetManager::Published* published = &fabric.subnet_manager()->published();

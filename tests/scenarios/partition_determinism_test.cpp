@@ -37,6 +37,18 @@ TEST_CASE("partitions: RC WRITE verbs flow (perftest) the same at 1, 2, 3 and 4 
   check_same_at_any_split("perftest", source_path("scenarios/perftest_write_bw.yaml"), 2);
 }
 
+TEST_CASE("partitions: two subnets joined by a router, verbs flows across it, the same at 1, 2, 3 and 4 threads",
+          "[scenarios][partitions][routers]") {
+  // Each subnet's SM sweeps in its own partition; the router's tables come from the LIDs both set.
+  const SplitRuns runs = check_same_at_any_split("routers", data_path("ranks_routers.yaml"), 4);
+  // Both flows crossed r1, every message of each completed, and nothing was dropped on the way.
+  for (const std::string& out : runs.outputs) {
+    CHECK(out.find("flow lat: RC write h2 <-> h5, 2 B x 100, latency test: 100 of 100 completed") != std::string::npos);
+    CHECK(out.find("flow bw: RC write h6 -> h3, 16384 B x 100, tx_depth 16: 100 of 100 completed") != std::string::npos);
+    CHECK(out.find(" delivered, 0 dropped") != std::string::npos);
+  }
+}
+
 TEST_CASE("partitions: a collective traffic class the same at 1, 2, 3 and 4 threads", "[scenarios][partitions]") {
   check_same_at_any_split("ring_allreduce", source_path("scenarios/ring_allreduce.yaml"), 1);
 }
