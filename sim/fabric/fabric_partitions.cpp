@@ -89,6 +89,17 @@ void Fabric::share_port_lids() {
       w.put(h->lmc(p));
     }
   }
+  // Each switch's own LID too (port 0): what SHARP's aggregation manager addresses its TreeConfig
+  // MADs and the jobs their chunks to, from another rank (port 0 = a switch). Only the LID: the
+  // copy of a switch another rank simulates is never asked whether a LID is its own.
+  for (std::size_t n = 0; n < switches_.size(); ++n) {
+    const Switch* s = switches_[n].get();
+    if (!s || owner(n) != me) continue;
+    w.put(static_cast<std::uint64_t>(n));
+    w.put(PortNum{0});
+    w.put(s->lid());
+    w.put(std::uint8_t{0});
+  }
   const std::vector<std::uint8_t> all = every_ranks_bytes(mine);
   ByteReader r(all);
   while (!r.done()) {
@@ -96,7 +107,9 @@ void Fabric::share_port_lids() {
     const auto p = r.get<PortNum>();
     const auto lid = r.get<Lid>();
     const auto lmc = r.get<std::uint8_t>();
-    if (owner(n) != me) hcas_.at(n)->set_port_lid(p, lid, lmc);
+    if (owner(n) == me) continue;
+    if (p == 0) switches_.at(n)->set_lid(lid);
+    else hcas_.at(n)->set_port_lid(p, lid, lmc);
   }
 }
 
