@@ -212,7 +212,8 @@ class Fabric final : public HostFabric {
   // saw it: after finish_ranks, also for the ports of other ranks' nodes.
   const std::vector<Time>& port_active_times(std::size_t node, PortNum p);
   // Across MPI ranks, after the subnet manager's first sweep (a collective): every HCA's port
-  // LIDs as its own rank's SMA set them, so that set-up on any rank reads them right.
+  // LIDs and every switch's LID as its own rank's SMA set them, so that set-up on any rank (and
+  // SHARP's aggregation manager, addressing the switches) reads them right.
   void share_port_lids();
   // Total actions run by all modules (a measure of simulation work).
   std::uint64_t events_run() const;

@@ -78,7 +78,8 @@ void Fabric::share_port_lids() {
   const auto me = static_cast<unsigned>(ranks::rank());
   auto owner = [&](std::size_t n) { return ranks::rank_of_partition(partitioning_.part[n], parts, nranks); };
   // Port 0 stands for a switch's own LID. Routers' ports and switches' LIDs are read too: the static
-  // router manager fills every router's tables with them (router_manager.h), on every rank.
+  // router manager fills every router's tables with them (router_manager.h), on every rank, and
+  // SHARP's aggregation manager addresses its TreeConfig MADs and the jobs their chunks to switches.
   std::vector<std::uint8_t> mine;
   ByteWriter w(mine);
   auto put = [&w](std::size_t n, PortNum p, Lid lid, std::uint8_t lmc) {

@@ -72,10 +72,15 @@ NcclCollective::NcclCollective(const NcclCollectiveSpec& spec, HostFabric& fabri
 
 NcclCollective::~NcclCollective() = default;
 
-const std::vector<NcclResultRow>& NcclCollective::rows() const { return sharp_ ? sharp_->rows() : rows_; }
+const std::vector<NcclResultRow>& NcclCollective::rows() const { return sharp_ && !taken_in_ ? sharp_->rows() : rows_; }
+
+std::string NcclCollective::sharp_note() const {
+  if (taken_in_) return sharp_note_;
+  return sharp_ ? sharp_->setup_note() : std::string();
+}
 
 std::uint64_t NcclCollective::error_completions() const {
-  return error_completions_ + (sharp_ ? sharp_->error_completions() : 0);
+  return error_completions_ + (sharp_ && !taken_in_ ? sharp_->error_completions() : 0);
 }
 
 void NcclCollective::setup(Time begin, NcclCollective* after) {

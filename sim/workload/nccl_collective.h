@@ -79,15 +79,20 @@ class NcclCollective {
   const std::vector<NcclResultRow>& rows() const;
   std::uint64_t error_completions() const;
   // Across MPI ranks the collectives run on their ranks' MPI rank only (they share a partition);
-  // the others' copies never ran and take in the rows and the end from there (run_rank_tallies.cpp).
-  // Not with algorithm: sharp (refused across ranks).
-  void take_in_results(std::vector<NcclResultRow> rows, bool done, std::uint64_t error_completions) {
+  // the others' copies never ran and take in the rows, the end, the error completions (all of
+  // them, SHARP's too) and SHARP's set-up line from there (run_rank_tallies.cpp).
+  void take_in_results(std::vector<NcclResultRow> rows, bool done, std::uint64_t error_completions,
+                       std::string sharp_note) {
     rows_ = std::move(rows);
     done_ = done;
     error_completions_ = error_completions;
+    sharp_note_ = std::move(sharp_note);
+    taken_in_ = true;
   }
   // algorithm: sharp: its run (sharp_allreduce.h); nullptr otherwise.
   const SharpAllreduce* sharp() const { return sharp_.get(); }
+  // algorithm: sharp: the set-up line of nccl-tests' table (SharpAllreduce::setup_note); empty otherwise.
+  std::string sharp_note() const;
   // Rank nodes (fabric node indices), rank 0 first.
   const std::vector<std::size_t>& nodes() const { return nodes_; }
 
@@ -146,6 +151,8 @@ class NcclCollective {
   std::map<std::uint64_t, std::uint32_t> conn_by_qp_;   // (rank, QPN) -> the connection it sends on
   NcclCollective* next_ = nullptr;                      // starts when this one is done
   std::unique_ptr<SharpAllreduce> sharp_;               // algorithm: sharp
+  bool taken_in_ = false;                               // results from another MPI rank (take_in_results)
+  std::string sharp_note_;                              // taken in with them
   SharpAggregationManager* sharp_manager_ = nullptr;
   Time begin_ = 0;
 

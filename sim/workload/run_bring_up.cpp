@@ -27,18 +27,11 @@ constexpr Time kBringUpLimit = 1000 * kSec;
 
 // `sm_host`: the HCA or switch the subnet manager runs on, if one does.
 // What a run across MPI ranks supports so far: generator flows, verbs flows, traffic classes,
-// collectives but SHARP's and a trace replay (each on its hosts' rank), nothing written in time
-// order as the simulation goes.
+// collectives (SHARP's with its aggregation manager) and a trace replay (each on its hosts' rank),
+// routers (each subnet's SM on its own rank); nothing written in time order as the simulation goes.
 void check_runs_across_ranks(const Scenario& sc, unsigned parts) {
   std::vector<std::string> unsupported;
   if (parts == 1) unsupported.push_back("an event trace, a capture, a packet log, waveforms or attacks (one partition)");
-  for (const NcclCollectiveSpec& c : sc.collectives)
-    if (c.algorithm == NcclAlgorithm::kSharp) {
-      // SHARP's figures (the manager's jobs, its data check, the switches' aggregation nodes) are not
-      // gathered across ranks yet.
-      unsupported.push_back("collectives with algorithm: sharp");
-      break;
-    }
   if (!unsupported.empty())
     throw InputError(fmt::format("{}: started as one of {} MPI ranks, but a run across ranks does not support {} "
                                  "yet: run it without mpirun (--threads N)",

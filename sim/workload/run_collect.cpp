@@ -219,7 +219,7 @@ RunFacts run_facts(ScenarioRun& run) {
     for (const auto& v : run.verbs_flows) f.verbs_summaries.push_back(v->summary());
   for (const auto& c : run.collectives)
     f.collective_tables.push_back(
-        nccl_tests_table(c->spec(), c->rows(), c->done(), c->sharp() ? c->sharp()->setup_note() : std::string()));
+        nccl_tests_table(c->spec(), c->rows(), c->done(), c->sharp_note()));
   if (run.trace_replay) f.collective_tables.push_back(run.trace_replay->summary());
   for (const auto& a : run.attacks) {
     f.attacks.push_back(a->results());

@@ -104,16 +104,40 @@ void take_in_class_figures(ScenarioRun& run) {
   for (std::size_t k = 0; k < seen.size(); ++k) IBFSIM_CHECK(seen[k], "a traffic class's figures from its rank");
 }
 
+// SHARP's aggregation manager's figures as bytes and back (every field, in declaration order).
+void encode_sharp_manager_stats(const SharpManagerStats& s, ByteWriter& w) {
+  for (std::uint64_t n : {s.jobs, s.jobs_refused, s.mads_sent, s.mads_answered, s.mads_resent, s.mads_unanswered,
+                          s.jobs_unanswered, s.jobs_failed})
+    w.put(n);
+  w.put(s.setup_time);
+}
+
+SharpManagerStats decode_sharp_manager_stats(ByteReader& r) {
+  SharpManagerStats s;
+  for (std::uint64_t* n : {&s.jobs, &s.jobs_refused, &s.mads_sent, &s.mads_answered, &s.mads_resent,
+                           &s.mads_unanswered, &s.jobs_unanswered, &s.jobs_failed})
+    *n = r.get<std::uint64_t>();
+  s.setup_time = r.get<Time>();
+  return s;
+}
+
 // The collectives' rows of nccl-tests' table and their end, from the rank that ran them (their
-// hosts share a partition), computed there once as one rank does.
+// hosts share a partition), computed there once as one rank does; with algorithm: sharp also each
+// one's set-up line and the aggregation manager's figures (the AM's host shares that partition:
+// run_bring_up.cpp). The switches' aggregation nodes' rows come with the tables, each from its
+// switch's rank (stats_rank_merge.h).
 void take_in_collective_results(ScenarioRun& run) {
   if (run.collectives.empty()) return;
   std::vector<std::uint8_t> mine;
   ByteWriter w(mine);
-  if (run.collectives_here)
+  if (run.collectives_here) {
+    w.put(run.sharp_manager != nullptr);
+    if (run.sharp_manager) encode_sharp_manager_stats(run.sharp_manager->stats(), w);
     for (const auto& c : run.collectives) {
       w.put(c->done());
       w.put(c->error_completions());
+      const std::string note = c->sharp_note();
+      w.bytes(std::vector<std::uint8_t>(note.begin(), note.end()));
       w.put(static_cast<std::uint64_t>(c->rows().size()));
       for (const NcclResultRow& row : c->rows()) {
         for (std::uint64_t n : {row.size_bytes, row.count}) w.put(n);
@@ -122,15 +146,23 @@ void take_in_collective_results(ScenarioRun& run) {
         w.put(row.wrong.value_or(0));
       }
     }
+  }
   bool seen = false;
   for (const auto& bytes : ranks::all_gather(mine)) {
     if (bytes.empty()) continue;
     IBFSIM_CHECK(!seen, "the collectives' results from exactly one rank");
     seen = true;
     ByteReader r(bytes);
+    const bool manager = r.get<bool>();
+    IBFSIM_CHECK(manager == (run.sharp_manager != nullptr), "the aggregation manager on every rank alike");
+    if (manager) {
+      const SharpManagerStats stats = decode_sharp_manager_stats(r);
+      if (!run.collectives_here) run.sharp_manager->take_in_stats(stats);
+    }
     for (const auto& c : run.collectives) {
       const bool done = r.get<bool>();
       const auto errors = r.get<std::uint64_t>();
+      const std::vector<std::uint8_t> note = r.bytes();
       std::vector<NcclResultRow> rows(r.get<std::uint64_t>());
       for (NcclResultRow& row : rows) {
         row.size_bytes = r.get<std::uint64_t>();
@@ -142,7 +174,7 @@ void take_in_collective_results(ScenarioRun& run) {
         const auto wrong = r.get<std::uint64_t>();
         if (has_wrong) row.wrong = wrong;
       }
-      if (!run.collectives_here) c->take_in_results(std::move(rows), done, errors);
+      if (!run.collectives_here) c->take_in_results(std::move(rows), done, errors, std::string(note.begin(), note.end()));
     }
     IBFSIM_CHECK(r.done(), "the collectives' results: bytes left over");
   }

@@ -83,6 +83,9 @@ class SharpAggregationManager : public GsiClient {
   void mad_timed_out(std::uint64_t tid, unsigned tries);
   // A job's ranks report that it failed (an operation timed out); counted.
   void job_failed() { ++stats_.jobs_failed; }
+  // Across MPI ranks the AM runs on its host's rank only (with the jobs' hosts, one partition); the
+  // others' copies never ran and take in its figures from there (run_rank_tallies.cpp).
+  void take_in_stats(const SharpManagerStats& s) { stats_ = s; }
 
  private:
   struct Job {

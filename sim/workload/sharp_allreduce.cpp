@@ -60,6 +60,12 @@ const std::vector<NcclResultRow>& SharpAllreduce::rows() const { return *rows_; 
 
 void SharpAllreduce::setup() {
   chunk_ = sharp_operation_bytes(spec_);
+  // The tree the AM will compute (a function of the topology and the hosts) has its switches'
+  // aggregation nodes made now, at elaboration, on every MPI rank: the rank that simulates a switch
+  // needs its node before the AM's MADs reach it (the AM runs on its host's rank), and
+  // aggregation_nodes.csv has the same rows on every rank (every sharp entry has the same config).
+  for (const AggregationTreeNode& n : aggregation_tree(fabric_.topology(), nodes_).nodes)
+    fabric_.aggregation_node(n.node, spec_.sharp);
   std::uint64_t largest = 0;
   for (std::uint64_t s : sizes_) largest = std::max(largest, s);
   for (std::uint32_t r = 0; r < nodes_.size(); ++r) {

@@ -2,7 +2,8 @@
 // switches, on a SHARP aggregation tree (sim/fabric/aggregation_tree.h) of aggregation nodes
 // (sim/transport/sharp/aggregation_node.h), as NCCL's CollNet with the SHARP plugin does.
 //
-// Set-up: every rank gets a UD QP (Q_Key kSharpQKey) at elaboration. When the collective starts,
+// Set-up: every rank gets a UD QP (Q_Key kSharpQKey) at elaboration, and the switches of the tree
+// the AM will compute their aggregation nodes (on every MPI rank). When the collective starts,
 // it asks the Aggregation Manager (sharp_aggregation_manager.h) for a tree over its ranks' hosts;
 // the AM configures every tree switch's aggregation node in band (MADs, taking simulated time) and
 // the first size starts when its last answer is in; each rank then gets an address handle to its
