@@ -16,6 +16,7 @@ namespace ibfsim {
 struct NamedHca {
   std::string name;
   const Hca* hca = nullptr;
+  bool here = true;  // across MPI ranks: this rank simulates it (its figures count in the totals)
 };
 
 // Registers nothing when no HCA runs DCQCN.
