@@ -3,7 +3,8 @@
 //                   unknown QPs, packets sent while their QP was rate limited;
 //   dcqcn_qps.csv   (hca, qpn): each QP that received a CNP: CNPs, rate cuts, the increases of each
 //                   kind, releases back to the line rate, alpha updates, its rate and alpha at the end.
-// results.json gets the totals: dcqcn.cnps_sent, dcqcn.cnps_received, dcqcn.rate_cuts.
+// results.json gets the totals: dcqcn.cnps_sent, dcqcn.cnps_received, dcqcn.rate_cuts (across MPI
+// ranks summed over each rank's own HCAs, then across ranks: every rank registers them, a collective).
 #pragma once
 #include <string>
 #include <vector>
