@@ -127,7 +127,8 @@ void start_verbs_flows(RoceRun& run) {
 }
 
 // `verbs`: each verbs flow's results and summary, from its rank (roce_run_ranks.h).
-RunFacts roce_run_facts(const RoceRun& run, const std::string& dir, bool partial, const RoceVerbsResults& verbs) {
+RunFacts roce_run_facts(const RoceRun& run, const std::string& dir, bool partial, const RoceVerbsResults& verbs,
+                        const std::vector<FlowSourceCounts>& sources) {
   const Scenario& sc = run.sc;
   RunFacts f;
   f.version = IBFSIM_VERSION_STRING;
@@ -149,8 +150,8 @@ RunFacts roce_run_facts(const RoceRun& run, const std::string& dir, bool partial
   f.latency = &run.all_stats->latency();
   f.network_latency = &run.all_stats->network_latency();
   f.verbs_summaries = verbs.summaries;
-  run.workloads->add_facts(f, run.verbs_flows, run.classes, *run.observer, run.flow_stats, *run.all_stats, run.end,
-                           partial ? kTimeNever : run.end_limit);
+  run.workloads->add_facts(f, run.verbs_flows, run.classes, *run.observer, run.flow_stats, *run.all_stats, sources,
+                           run.end, partial ? kTimeNever : run.end_limit);
   for (std::size_t i = 0; i < sc.workload_order.size(); ++i)
     if (sc.workload_order[i].first == Scenario::EntryKind::kVerbs) f.flows.at(i) = verbs.results.at(sc.workload_order[i].second);
   if (!run.verbs_flows.empty())
@@ -304,12 +305,13 @@ RunResult run_roce_scenario(const Scenario& sc, const std::string& out_dir) {
   run.end = ScheduledModule::now();
   run.workloads->settle(run.end, run.classes);
   if (run.capture) run.capture->close();
-  take_in_roce_traffic(*run.all_stats, run.flow_stats, *run.observer);
+  std::vector<FlowSourceCounts> sources = run.workloads->source_counts();
+  take_in_roce_traffic(*run.all_stats, run.flow_stats, *run.observer, sources);
   const RoceVerbsResults verbs =
       take_in_roce_verbs_results(run.verbs_flows, roce_verbs_flows_here(sc, *run.fabric));
 
   CollectedResults c;
-  c.facts = roce_run_facts(run, out_dir, partial, verbs);
+  c.facts = roce_run_facts(run, out_dir, partial, verbs, sources);
   register_roce_fabric_statistics(c.registry, *run.fabric, run.ledger);
   register_ethernet_port_statistics(c.registry, *run.fabric, run.end);
   std::vector<NamedHca> hcas;
@@ -379,7 +381,11 @@ RunResult run_roce_scenario(const Scenario& sc, const std::string& out_dir) {
   if (whole && writes) write_json_atomically((dir / "results.json").string(), c.results);
 
   RunResult r;
-  const std::string summary = run_summary(c.facts, c.results) + roce_summary_line(c.results);
+  // What PFC, ECN and DCQCN did, before the line naming results.json (the summary's last).
+  std::string summary = run_summary(c.facts, c.results);
+  const std::size_t results_line = summary.rfind("results: ", std::string::npos);
+  const bool at_line_start = results_line != std::string::npos && (results_line == 0 || summary[results_line - 1] == '\n');
+  summary.insert(at_line_start ? results_line : summary.size(), roce_summary_line(c.results));
   r.summary = several ? ranks_summary(summary, whole, gathered, not_written) : summary;
   r.summary += partitions_line(run.fabric->partitioning(), run.plan.cables.size());
   r.results = std::move(c.results);

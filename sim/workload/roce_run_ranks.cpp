@@ -12,13 +12,12 @@ namespace ibfsim {
 
 void check_roce_runs_across_ranks(const Scenario& sc) {
   std::vector<std::string> unsupported;
-  if (!sc.flows.empty()) unsupported.push_back("UD generator flows");
   if (!sc.classes.empty()) unsupported.push_back("traffic classes");
   if (!sc.collectives.empty()) unsupported.push_back("collectives");
   if (sc.trace) unsupported.push_back("a trace replay");
   if (unsupported.empty()) return;
   throw InputError(fmt::format("{}: started as one of {} MPI ranks, but a run with fabric: roce does not support {} "
-                               "across ranks yet (verbs flows only): run it without mpirun (--threads N)",
+                               "across ranks yet: run it without mpirun (--threads N)",
                                sc.file, ranks::size(), fmt::join(unsupported, ", ")));
 }
 
@@ -65,9 +64,11 @@ RoceVerbsResults take_in_roce_verbs_results(const std::vector<std::unique_ptr<Ve
   return out;
 }
 
-void take_in_roce_traffic(TrafficStats& all, std::vector<TrafficStats>& flows, RunObserver& observer) {
+void take_in_roce_traffic(TrafficStats& all, std::vector<TrafficStats>& flows, RunObserver& observer,
+                          std::vector<FlowSourceCounts>& sources) {
   if (!ranks::several()) return;
   RankTallies mine;
+  mine.sources = sources;
   mine.traffic.push_back(all);
   for (const TrafficStats& s : flows) mine.traffic.push_back(s);
   mine.generator_message_latency = observer.generator_message_latency;
@@ -79,6 +80,7 @@ void take_in_roce_traffic(TrafficStats& all, std::vector<TrafficStats>& flows, R
   for (std::size_t k = 0; k < flows.size(); ++k) flows[k] = merged.traffic.at(k + 1);
   observer.generator_message_latency = merged.generator_message_latency;
   observer.generator_network_latency = merged.generator_network_latency;
+  sources = merged.sources;
 }
 
 RankRowsMerge gather_roce_table(const StatsRegistry& stats, StatOutputs output, const RoceHcaFabric& fabric) {

@@ -13,6 +13,7 @@
 #include "sim/core/stats_rank_merge.h"
 #include "sim/core/stats_registry.h"
 #include "sim/fabric/roce_hca_fabric.h"
+#include "sim/workload/rank_tallies.h"
 #include "sim/workload/run_observer.h"
 #include "sim/workload/scenario.h"
 #include "sim/workload/traffic_stats.h"
@@ -21,8 +22,8 @@
 namespace ibfsim {
 
 // Started as one of several ranks: throws InputError naming what a RoCE run does not support
-// across ranks yet (UD generator flows, traffic classes, collectives, a trace replay: their
-// figures are not gathered yet).
+// across ranks yet (traffic classes, collectives, a trace replay: their figures are not gathered
+// yet).
 void check_roce_runs_across_ranks(const Scenario& sc);
 
 // [verbs flow]: whether this rank runs it (its hosts share a partition).
@@ -37,9 +38,11 @@ struct RoceVerbsResults {
 RoceVerbsResults take_in_roce_verbs_results(const std::vector<std::unique_ptr<VerbsFlow>>& flows,
                                             const std::vector<bool>& here);
 
-// The delivery statistics (every flow's together and each flow's) as every rank's hosts saw them,
-// merged on every rank (workload/rank_tallies.h).
-void take_in_roce_traffic(TrafficStats& all, std::vector<TrafficStats>& flows, RunObserver& observer);
+// The delivery statistics (every flow's together and each flow's, the generators' latency
+// histograms) as every rank's hosts saw them, and each generator flow's source counts (`sources`:
+// this rank's, summed), merged on every rank (workload/rank_tallies.h).
+void take_in_roce_traffic(TrafficStats& all, std::vector<TrafficStats>& flows, RunObserver& observer,
+                          std::vector<FlowSourceCounts>& sources);
 
 // `output`'s rows on rank 0, each from the rank that simulates the plan node its first key (or its
 // top-level parent's) names (core/stats_rank_merge.h); the other ranks get nothing.
