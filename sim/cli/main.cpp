@@ -86,7 +86,8 @@ int run_command(const std::string& scenario_path, std::string out_dir, const std
   std::cout << r.summary << notes << fmt::format("wall time: {:.2f} s\n", wall);
   if (const int sig = ibfsim::stop_signal()) return 128 + sig;
   if (!r.deadlock.empty()) {
-    std::cerr << "error: " << r.deadlock << "\n";
+    // Across MPI ranks every rank found it: rank 0 says so.
+    if (ibfsim::ranks::rank() == 0) std::cerr << "error: " << r.deadlock << "\n";
     return 4;  // a PFC deadlock stopped the run (docs/scenario.md, "PFC deadlocks")
   }
   return r.partial ? 130 : 0;

@@ -4,6 +4,8 @@
 
 #include "sim/ethernet/ethernet_frame_timing.h"
 #include "sim/ethernet/ethernet_port.h"
+#include "sim/ethernet/ethernet_wire_rank_codec.h"
+#include "sim/core/rank_event_codec.h"
 #include "sim/ethernet/l3_forwarding.h"
 
 namespace ibfsim {
@@ -11,7 +13,13 @@ namespace ibfsim {
 EthernetWire::EthernetWire(EthernetPort& far_end, ScheduledModule& far_module, const EthernetRate& rate,
                            std::uint64_t prop_edges, Time decoder_latency, std::uint32_t link_id)
     : far_end_(far_end), far_module_(far_module), rate_(rate), clock_(rate.clock()), prop_edges_(prop_edges),
-      fec_(rate.fec_timing(decoder_latency)), link_id_(link_id) {}
+      fec_(rate.fec_timing(decoder_latency)), link_id_(link_id) {
+  // What this wire schedules may cross to another MPI rank (ethernet_wire_rank_codec.h).
+  register_ethernet_wire_rank_events();
+  add_rank_target(&far_end_);
+}
+
+EthernetWire::~EthernetWire() { remove_rank_target(&far_end_); }
 
 std::uint64_t EthernetWire::arrival_edge(std::uint64_t c, std::uint64_t n) const {
   return ethernet_available_edge(fec_, c, n) + prop_edges_;

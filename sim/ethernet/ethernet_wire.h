@@ -27,6 +27,10 @@ class EthernetWire {
   // `decoder_latency`: the FEC decoder's own time (rounded up to whole edges; unused without FEC).
   EthernetWire(EthernetPort& far_end, ScheduledModule& far_module, const EthernetRate& rate,
                std::uint64_t prop_edges, Time decoder_latency, std::uint32_t link_id);
+  // The far port is a target of events from other MPI ranks while the wire exists.
+  ~EthernetWire();
+  EthernetWire(const EthernetWire&) = delete;
+  EthernetWire& operator=(const EthernetWire&) = delete;
 
   const EthernetRate& rate() const { return rate_; }
   const FecTiming& fec() const { return fec_; }

@@ -19,8 +19,14 @@
 // scheduled inside the running window.
 // The check reads the switches' state: it is the run's monitor (like the run's observer), not a
 // block of the modelled hardware, and runs as a global event.
+// Across MPI ranks (core/rank_exchange.h) a global event may not be scheduled inside a window: a
+// pause notes its time, and at the window's barrier every rank takes in every rank's and schedules
+// the same checks (at the same times as one rank). A check runs on every rank: each reads only the
+// switches it simulates (its paused egresses and what their ingresses hold), every rank receives
+// every rank's, and all find the same cycle in the same wait-for graph as one rank.
 #pragma once
 #include <cstddef>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -78,6 +84,11 @@ class PfcDeadlockDetector final : public PfcPauseWatcher {
  private:
   void arm(Time at);
   bool any_paused() const;
+  // Across ranks, at a barrier: the checks the pauses of every rank's window ask for.
+  void schedule_ranks_checks();
+  // This rank's paused egresses of `prio` waiting a whole window (plan node, port), and for each
+  // the ports of the same switch whose ingress holds frames for it, all as bytes.
+  std::vector<std::uint8_t> local_wait_graph(unsigned prio, Time now) const;
 
   RoceHcaFabric& fabric_;
   std::uint8_t lossless_;
@@ -88,6 +99,8 @@ class PfcDeadlockDetector final : public PfcPauseWatcher {
   bool armed_ = false;      // a check is due (re-armed by the last one); written in global instants only
   Time quiet_until_ = 0;    // the last check's time + the window: checks before it are redundant
   std::size_t checks_ = 0;
+  std::mutex pauses_lock_;     // across ranks: pause_began runs on the partitions' threads
+  std::vector<Time> pauses_;   // across ranks: the pauses heard since the last barrier
 };
 
 }  // namespace ibfsim

@@ -72,6 +72,13 @@ class RoceHcaFabric {
   void partition(unsigned parts, std::vector<std::vector<std::size_t>> together,
                  PartitionMethod method = PartitionMethod::kMetis);
   const Partitioning& partitioning() const { return partitioning_; }
+  // Across MPI ranks (core/rank_exchange.h): whether this rank simulates plan node `node` (always,
+  // before the split or with one rank).
+  bool here(std::size_t node) const;
+  // At the end of a run across ranks, before anything reads the ledger: lets go of the frames this
+  // rank handed to another (their copies live there) and sums the ledger's and the pool's counts
+  // across ranks. Every rank calls it; nothing with one rank.
+  void finish_ranks();
 
  private:
   EthernetPort& port(std::size_t node, PortNum p);

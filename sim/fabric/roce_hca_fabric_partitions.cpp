@@ -4,6 +4,8 @@
 #include <algorithm>
 
 #include "sim/core/calendar_process.h"
+#include "sim/core/rank_event_codec.h"
+#include "sim/core/rank_exchange.h"
 #include "sim/fabric/roce_hca_fabric.h"
 
 namespace ibfsim {
@@ -42,7 +44,32 @@ void RoceHcaFabric::partition(unsigned parts, std::vector<std::vector<std::size_
   ledger_.set_partitions(partitioning_.parts);
   CalendarProcess& calendar = CalendarProcess::shared();
   calendar.set_partitions(std::move(of_module), partitioning_.parts, window);
+  if (ranks::several()) {
+    // Across MPI ranks, as an InfiniBand fabric (fabric_partitions.cpp): frames from other ranks
+    // come from this pool, and at every barrier, before anything reads them, the ledger and the
+    // pool take in the others' counts.
+    set_rank_packet_pool(&pool_);
+    ledger_.set_rank_base();
+    pool_.set_rank_base();
+    calendar.add_barrier_hook([this] {
+      ledger_.gather_ranks();
+      pool_.gather_ranks();
+    });
+  }
   if (partitioning_.parts > 1) calendar.add_barrier_hook([this] { pool_.balance(); });
+}
+
+bool RoceHcaFabric::here(std::size_t node) const {
+  if (!ranks::several() || partitioning_.part.empty()) return true;
+  return ranks::rank_of_partition(partitioning_.part.at(node), partitioning_.parts,
+                                  static_cast<unsigned>(ranks::size())) == static_cast<unsigned>(ranks::rank());
+}
+
+void RoceHcaFabric::finish_ranks() {
+  if (!ranks::several()) return;
+  release_deferred(kTimeNever);
+  ledger_.gather_ranks();
+  pool_.gather_ranks();
 }
 
 }  // namespace ibfsim

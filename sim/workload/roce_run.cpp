@@ -23,6 +23,7 @@
 #include "sim/report/stat_tables.h"
 #include "sim/report/table_file.h"
 #include "sim/transport/roce/dcqcn_statistics.h"
+#include "sim/workload/roce_run_ranks.h"
 #include "sim/workload/roce_workloads.h"
 #include "sim/workload/run_observer.h"
 #include "sim/workload/scenario_run_phases.h"
@@ -117,14 +118,17 @@ void start_verbs_flows(RoceRun& run) {
                                                           run.start + v.start, *run.observer));
     run.verbs_flows.back()->setup();
   }
-  run.observer->watch_flows();
+  // Across MPI ranks a flow runs where its hosts are (they share a partition).
+  run.observer->watch_flows(ranks::several() ? roce_verbs_flows_here(sc, *run.fabric) : std::vector<bool>{});
   // In windows whether the run is over is asked at barriers, of the whole fabric at once.
   if (CalendarProcess::shared().windowed()) run.observer->look_at_barriers();
   run.workloads->start(*run.observer, run.classes, run.models, {run.start, run.measure_begin, run.measure_end});
   for (const std::size_t n : run.plan.hosts()) run.fabric->hca(n)->set_delivery_observer(&*run.observer);
 }
 
-RunFacts roce_run_facts(const RoceRun& run, const std::string& dir, bool partial) {
+// `verbs`: each verbs flow's results and summary, from its rank (roce_run_ranks.h).
+RunFacts roce_run_facts(const RoceRun& run, const std::string& dir, bool partial, const RoceVerbsResults& verbs,
+                        const std::vector<FlowSourceCounts>& sources) {
   const Scenario& sc = run.sc;
   RunFacts f;
   f.version = IBFSIM_VERSION_STRING;
@@ -145,9 +149,11 @@ RunFacts roce_run_facts(const RoceRun& run, const std::string& dir, bool partial
   f.drained = L.created_count() == L.delivered_count() + L.dropped_total() + L.replicated_count();
   f.latency = &run.all_stats->latency();
   f.network_latency = &run.all_stats->network_latency();
-  for (const auto& v : run.verbs_flows) f.verbs_summaries.push_back(v->summary());
-  run.workloads->add_facts(f, run.verbs_flows, run.classes, *run.observer, run.flow_stats, *run.all_stats, run.end,
-                           partial ? kTimeNever : run.end_limit);
+  f.verbs_summaries = verbs.summaries;
+  run.workloads->add_facts(f, run.verbs_flows, run.classes, *run.observer, run.flow_stats, *run.all_stats, sources,
+                           run.end, partial ? kTimeNever : run.end_limit);
+  for (std::size_t i = 0; i < sc.workload_order.size(); ++i)
+    if (sc.workload_order[i].first == Scenario::EntryKind::kVerbs) f.flows.at(i) = verbs.results.at(sc.workload_order[i].second);
   if (!run.verbs_flows.empty())
     for (const std::size_t n : run.plan.hosts()) f.hca_models.push_back(hca_model_facts(run.plan.nodes[n].name, run.models[n]));
   f.results_path = (std::filesystem::path(dir) / "results.json").string();
@@ -239,13 +245,24 @@ nlohmann::json roce_settings_json(const RoceSpec& r, RoceHcaFabric& fabric) {
   return j;
 }
 
+// The summary's line of what PFC, ECN and DCQCN did (results.json "ethernet" and "dcqcn").
+std::string roce_summary_line(const nlohmann::json& results) {
+  const nlohmann::json& e = results.at("ethernet");
+  std::string line = fmt::format("roce: {} PFC pause frames sent, {} received; {} frames ECN-marked",
+                                 e.at("pause_frames_sent").get<std::uint64_t>(),
+                                 e.at("pause_frames_received").get<std::uint64_t>(), e.at("ecn_marked").get<std::uint64_t>());
+  if (results.contains("dcqcn")) {
+    const nlohmann::json& d = results.at("dcqcn");
+    line += fmt::format("; DCQCN: {} CNPs sent, {} received, {} rate cuts", d.at("cnps_sent").get<std::uint64_t>(),
+                        d.at("cnps_received").get<std::uint64_t>(), d.at("rate_cuts").get<std::uint64_t>());
+  }
+  return line + "\n";
+}
+
 }  // namespace
 
 RunResult run_roce_scenario(const Scenario& sc, const std::string& out_dir) {
-  if (ranks::several())
-    throw InputError(fmt::format("{}: started as one of {} MPI ranks, but a run with fabric: roce does not support "
-                                 "ranks yet: run it without mpirun",
-                                 sc.file, ranks::size()));
+  if (ranks::several()) check_roce_runs_across_ranks(sc);
   RoceRun run(sc);
   const RoceHcaFabricOptions options = roce_fabric_options(sc, run.plan, run.models);
   run.fabric = std::make_unique<RoceHcaFabric>(run.plan, options, run.pool, run.ledger);
@@ -282,17 +299,23 @@ RunResult run_roce_scenario(const Scenario& sc, const std::string& out_dir) {
   }
   // The simulation is over: the threads that ran its partitions go (calendar_process.h).
   CalendarProcess::shared().end_partition_threads();
+  // Across MPI ranks: the frames handed to other ranks go, the ledger's counts are every rank's.
+  run.fabric->finish_ranks();
   const bool partial = CalendarProcess::stop_requested() || run.deadlock;
   run.end = ScheduledModule::now();
   run.workloads->settle(run.end, run.classes);
   if (run.capture) run.capture->close();
+  std::vector<FlowSourceCounts> sources = run.workloads->source_counts();
+  take_in_roce_traffic(*run.all_stats, run.flow_stats, *run.observer, sources);
+  const RoceVerbsResults verbs =
+      take_in_roce_verbs_results(run.verbs_flows, roce_verbs_flows_here(sc, *run.fabric));
 
   CollectedResults c;
-  c.facts = roce_run_facts(run, out_dir, partial);
+  c.facts = roce_run_facts(run, out_dir, partial, verbs, sources);
   register_roce_fabric_statistics(c.registry, *run.fabric, run.ledger);
   register_ethernet_port_statistics(c.registry, *run.fabric, run.end);
   std::vector<NamedHca> hcas;
-  for (const std::size_t n : run.plan.hosts()) hcas.push_back({run.plan.nodes[n].name, run.fabric->hca(n)});
+  for (const std::size_t n : run.plan.hosts()) hcas.push_back({run.plan.nodes[n].name, run.fabric->hca(n), run.fabric->here(n)});
   register_dcqcn_statistics(c.registry, hcas);
   run.workloads->register_statistics(c.registry, run.classes, c.facts.study);
   register_fact_tables(c.registry, c.facts);
@@ -313,26 +336,57 @@ RunResult run_roce_scenario(const Scenario& sc, const std::string& out_dir) {
   const bool compress = sc.outputs.compress;
   const std::vector<StatKindInfo> kinds = c.registry.kind_infos();
   nlohmann::json index = nlohmann::json::object();
+  // Across MPI ranks rank 0 alone writes, each table from the ranks' rows (roce_run_ranks.h), and
+  // results.json only if every rank computed the same, byte for byte.
+  const bool several = ranks::several(), writes = ranks::rank() == 0;
+  std::vector<std::string> gathered, not_written;
   for (const ResultTable& rt : result_tables()) {
     if (!has_stats_output(kinds, rt.output)) continue;
     const std::string file = table_file_name(rt.name, compress);
+    std::optional<StatsSnapshot> merged;
+    if (several) {
+      RankRowsMerge m = gather_roce_table(c.registry, rt.output, *run.fabric);
+      if (!writes) continue;
+      if (!m.merged()) {
+        not_written.push_back(fmt::format("{} ({})", file, m.disagreement));
+        continue;
+      }
+      gathered.push_back(file);
+      merged = StatsSnapshot{kinds, std::move(m.rows)};
+    }
     TableFile t((dir / file).string(), compress);
-    write_stats_csv(c.registry, rt.output, [&t](std::string_view line) { t.write(line); });
+    if (merged) write_stats_csv(*merged, rt.output, [&t](std::string_view line) { t.write(line); });
+    else write_stats_csv(c.registry, rt.output, [&t](std::string_view line) { t.write(line); });
     t.close();
     index[rt.name] = {{"file", file}, {"rows", t.lines() ? t.lines() - 1 : 0}};
   }
-  if (const std::string fct = RoceWorkloads::fct_csv(run.classes); !fct.empty()) {
+  if (const std::string fct = RoceWorkloads::fct_csv(run.classes); !fct.empty() && writes) {
     const std::string file = table_file_name("fct", compress);
     TableFile t((dir / file).string(), compress);
     t.write(fct);
     t.close();
     index["fct"] = {{"file", file}, {"rows", t.lines() ? t.lines() - 1 : 0}};
   }
+  bool whole = !several;
+  if (several) {
+    const std::string json = c.results.dump();
+    const std::vector<std::vector<std::uint8_t>> all = ranks::gather(std::vector<std::uint8_t>(json.begin(), json.end()));
+    if (writes) {
+      const std::string differs = results_disagreement(c.results, all);
+      whole = differs.empty();
+      if (!whole) not_written.push_back(fmt::format("results.json ({})", differs));
+    }
+  }
   c.results["tables"] = index;
-  write_json_atomically((dir / "results.json").string(), c.results);
+  if (whole && writes) write_json_atomically((dir / "results.json").string(), c.results);
 
   RunResult r;
-  r.summary = run_summary(c.facts, c.results);
+  // What PFC, ECN and DCQCN did, before the line naming results.json (the summary's last).
+  std::string summary = run_summary(c.facts, c.results);
+  const std::size_t results_line = summary.rfind("results: ", std::string::npos);
+  const bool at_line_start = results_line != std::string::npos && (results_line == 0 || summary[results_line - 1] == '\n');
+  summary.insert(at_line_start ? results_line : summary.size(), roce_summary_line(c.results));
+  r.summary = several ? ranks_summary(summary, whole, gathered, not_written) : summary;
   r.summary += partitions_line(run.fabric->partitioning(), run.plan.cables.size());
   r.results = std::move(c.results);
   r.simulate_wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();

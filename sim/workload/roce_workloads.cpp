@@ -98,10 +98,16 @@ void RoceWorkloads::settle(Time end, const std::vector<std::unique_ptr<TrafficCl
   for (const auto& c : classes) c->settle(end);
 }
 
+std::vector<FlowSourceCounts> RoceWorkloads::source_counts() const {
+  std::vector<FlowSourceCounts> sources;
+  for (const auto& flow : flow_generators_) sources.push_back(ibfsim::source_counts(flow));
+  return sources;
+}
+
 void RoceWorkloads::add_facts(RunFacts& f, const std::vector<std::unique_ptr<VerbsFlow>>& verbs,
                               const std::vector<std::unique_ptr<TrafficClass>>& classes, const RunObserver& observer,
-                              const std::vector<TrafficStats>& flow_stats, const TrafficStats& all, Time end,
-                              Time end_limit) {
+                              const std::vector<TrafficStats>& flow_stats, const TrafficStats& all,
+                              const std::vector<FlowSourceCounts>& sources, Time end, Time end_limit) {
   // As run_collect.cpp's add_flows.
   std::vector<GeneratorFlowFacts> gens;
   for (std::size_t k = 0; k < sc_.flows.size(); ++k) {
@@ -109,7 +115,7 @@ void RoceWorkloads::add_facts(RunFacts& f, const std::vector<std::unique_ptr<Ver
     GeneratorFlowFacts g{w.name, w.sl, w.message_size, w.load, w.arrival == Arrival::kPoisson ? "poisson" : "constant",
                          w.destination, flow_generators_[k].size(), &flow_stats[k].latency(),
                          &flow_stats[k].network_latency(), {}};
-    for (const auto* gen : flow_generators_[k]) g.throughput.offered_bytes += gen->measured_posted() * w.message_size;
+    g.throughput.offered_bytes = sources.at(k).posted * w.message_size;
     g.throughput.accepted_bytes = flow_stats[k].window_payload_bytes();
     g.throughput.accepted_packets = flow_stats[k].window_packets();
     g.throughput.window = sc_.phases.measure;
@@ -125,8 +131,6 @@ void RoceWorkloads::add_facts(RunFacts& f, const std::vector<std::unique_ptr<Ver
   f.throughput.accepted_bytes = all.window_payload_bytes();
   f.throughput.accepted_packets = all.window_packets();
   f.throughput.window = sc_.phases.measure;
-  std::vector<FlowSourceCounts> sources;
-  for (const auto& flow : flow_generators_) sources.push_back(source_counts(flow));
   f.study = study_figures(sc_, flow_generators_, sources, flow_stats, classes, observer, hosts_, end, end_limit);
   for (const auto& c : classes) f.class_summaries.push_back(c->summary());
   for (const auto& c : collectives_) f.collective_tables.push_back(nccl_tests_table(c->spec(), c->rows(), c->done()));

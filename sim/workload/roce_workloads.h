@@ -13,6 +13,7 @@
 #include "sim/fabric/roce_host_fabric.h"
 #include "sim/report/run_facts.h"
 #include "sim/workload/nccl_collective.h"
+#include "sim/workload/rank_tallies.h"
 #include "sim/workload/run_observer.h"
 #include "sim/workload/scenario.h"
 #include "sim/workload/trace_replay.h"
@@ -43,11 +44,15 @@ class RoceWorkloads {
              const std::vector<HcaConfig>& models, RoceWindow window);
   // Once the run is over: what arrived at the sources and was never built counts as offered.
   void settle(Time end, const std::vector<std::unique_ptr<TrafficClass>>& classes);
+  // Each generator flow's measured messages posted and waiting at its sources (this rank's).
+  std::vector<FlowSourceCounts> source_counts() const;
   // results.json's flows in the order of `workload:`, throughput, the study figures, the summary's
-  // class and collective tables. `end_limit` as study_figures takes it.
+  // class and collective tables. `end_limit` as study_figures takes it. `sources`: every generator
+  // flow's source counts (across MPI ranks, every rank's summed: roce_run_ranks.h).
   void add_facts(RunFacts& f, const std::vector<std::unique_ptr<VerbsFlow>>& verbs,
                  const std::vector<std::unique_ptr<TrafficClass>>& classes, const RunObserver& observer,
-                 const std::vector<TrafficStats>& flow_stats, const TrafficStats& all, Time end, Time end_limit);
+                 const std::vector<TrafficStats>& flow_stats, const TrafficStats& all,
+                 const std::vector<FlowSourceCounts>& sources, Time end, Time end_limit);
   // classes.csv, collectives.csv, the trace replay's tables (each only when there is one).
   void register_statistics(StatsRegistry& registry, const std::vector<std::unique_ptr<TrafficClass>>& classes,
                            const StudyFigures& study);

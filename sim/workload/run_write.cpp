@@ -124,7 +124,6 @@ const std::vector<std::string>& run_output_files() {
   return files;
 }
 
-namespace {
 // The summary of a run across MPI ranks: the one-rank summary when every rank computed the same
 // results.json (`whole`), else only its lines of figures every rank agrees on (the simulated time and
 // the packet ledger, reduced across ranks at every barrier); then the tables rank 0 wrote from
@@ -147,13 +146,8 @@ std::string ranks_summary(const std::string& summary, bool whole, const std::vec
   return out;
 }
 
-// Across MPI ranks, the rows of `output`'s table: every rank sends its own (every rank calls this
-// for the same outputs in the same order), and rank 0 takes each row from the rank that simulates
-// the node named by the first key of the row or of its top-level parent (a port's, a switch's, an
-// HCA's); other rows must be the same on every rank (stats_rank_merge.h). The other ranks get
-// nothing.
 // The first key (a path: "congestion_control.totals.cnp_sent") where two results.json differ.
-std::string first_difference(const nlohmann::json& a, const nlohmann::json& b) {
+static std::string first_difference(const nlohmann::json& a, const nlohmann::json& b) {
   if (!a.is_object() || !b.is_object() || a.size() != b.size()) return {};
   for (const auto& [key, value] : a.items()) {
     if (!b.contains(key)) return key;
@@ -176,6 +170,13 @@ std::string results_disagreement(const nlohmann::json& mine, const std::vector<s
   return {};
 }
 
+namespace {
+
+// Across MPI ranks, the rows of `output`'s table: every rank sends its own (every rank calls this
+// for the same outputs in the same order), and rank 0 takes each row from the rank that simulates
+// the node named by the first key of the row or of its top-level parent (a port's, a switch's, an
+// HCA's); other rows must be the same on every rank (stats_rank_merge.h). The other ranks get
+// nothing.
 RankRowsMerge gather_table(const StatsRegistry& stats, StatOutputs output, const Fabric& fabric) {
   const StatsSnapshot mine = stats.snapshot(output);
   const std::vector<std::vector<std::uint8_t>> all = ranks::gather(encode_stat_rows(mine.rows));

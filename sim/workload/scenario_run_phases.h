@@ -166,6 +166,12 @@ std::optional<Time> fault_ar_moved(const ScenarioRun& run, std::size_t fault);
 // windows): results.json and the CSVs are the same with any number of partitions, so they do not
 // say. `cables`: the fabric's.
 std::string partitions_line(const Partitioning& p, std::size_t cables);
+// Across MPI ranks (run_write.cpp; a RoCE run's too): the summary rank 0 prints (the one-rank
+// summary if results.json was written, `whole`; then the `ranks:` lines), and why rank 0's
+// results.json (`mine`) is not every rank's (`all`: each rank's dumped; empty when they agree).
+std::string ranks_summary(const std::string& summary, bool whole, const std::vector<std::string>& tables,
+                          const std::vector<std::string>& not_written);
+std::string results_disagreement(const nlohmann::json& mine, const std::vector<std::vector<std::uint8_t>>& all);
 // Write: the results folder, and the result for the caller (with the printed summary).
 RunResult write_results(ScenarioRun& run, CollectedResults& collected);
 

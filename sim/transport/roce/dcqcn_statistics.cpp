@@ -1,5 +1,7 @@
 #include "sim/transport/roce/dcqcn_statistics.h"
 
+#include "sim/core/rank_exchange.h"
+
 namespace ibfsim {
 
 namespace {
@@ -10,14 +12,10 @@ struct QpRow {
 using Q = const QpRow&;
 using H = const HcaDcqcn* const&;
 
+// Summed over the HCAs this rank simulates, then across MPI ranks, once when registered (every
+// rank registers them: a collective).
 struct Totals {
-  std::vector<const HcaDcqcn*> hcas;
-  template <class F>
-  std::uint64_t sum(F f) const {
-    std::uint64_t n = 0;
-    for (const HcaDcqcn* d : hcas) n += f(*d);
-    return n;
-  }
+  std::uint64_t cnps_sent = 0, cnps_received = 0, rate_cuts = 0;
 };
 
 std::uint64_t cuts(const HcaDcqcn& d) {
@@ -29,18 +27,26 @@ std::uint64_t cuts(const HcaDcqcn& d) {
 }  // namespace
 
 void register_dcqcn_statistics(StatsRegistry& r, const std::vector<NamedHca>& hcas) {
-  Totals totals;
-  for (const NamedHca& h : hcas)
-    if (h.hca->dcqcn()) totals.hcas.push_back(h.hca->dcqcn());
-  if (totals.hcas.empty()) return;
+  bool any = false;
+  std::vector<std::uint64_t> sums(3, 0);
+  for (const NamedHca& h : hcas) {
+    const HcaDcqcn* d = h.hca->dcqcn();
+    if (!d) continue;
+    any = true;
+    if (!h.here) continue;
+    sums[0] += d->counters().cnps_sent;
+    sums[1] += d->counters().cnps_received;
+    sums[2] += cuts(*d);
+  }
+  if (!any) return;
+  ranks::sum(sums);
+  const Totals totals{sums[0], sums[1], sums[2]};
 
   auto top = r.add_kind<Totals>("dcqcn", {});
   using T = const Totals&;
-  top.counter("dcqcn.cnps_sent", "packets", kResultsTop,
-              [](T t) { return t.sum([](const HcaDcqcn& d) { return d.counters().cnps_sent; }); })
-      .counter("dcqcn.cnps_received", "packets", kResultsTop,
-               [](T t) { return t.sum([](const HcaDcqcn& d) { return d.counters().cnps_received; }); })
-      .counter("dcqcn.rate_cuts", "events", kResultsTop, [](T t) { return t.sum(cuts); });
+  top.counter("dcqcn.cnps_sent", "packets", kResultsTop, [](T t) { return t.cnps_sent; })
+      .counter("dcqcn.cnps_received", "packets", kResultsTop, [](T t) { return t.cnps_received; })
+      .counter("dcqcn.rate_cuts", "events", kResultsTop, [](T t) { return t.rate_cuts; });
   top.add(totals, kNoStatParent);
 
   auto hca_kind = r.add_kind<const HcaDcqcn*>("dcqcn_hcas", {"hca"});

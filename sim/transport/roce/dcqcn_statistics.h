@@ -3,7 +3,8 @@
 //                   unknown QPs, packets sent while their QP was rate limited;
 //   dcqcn_qps.csv   (hca, qpn): each QP that received a CNP: CNPs, rate cuts, the increases of each
 //                   kind, releases back to the line rate, alpha updates, its rate and alpha at the end.
-// results.json gets the totals: dcqcn.cnps_sent, dcqcn.cnps_received, dcqcn.rate_cuts.
+// results.json gets the totals: dcqcn.cnps_sent, dcqcn.cnps_received, dcqcn.rate_cuts (across MPI
+// ranks summed over each rank's own HCAs, then across ranks: every rank registers them, a collective).
 #pragma once
 #include <string>
 #include <vector>
@@ -16,6 +17,7 @@ namespace ibfsim {
 struct NamedHca {
   std::string name;
   const Hca* hca = nullptr;
+  bool here = true;  // across MPI ranks: this rank simulates it (its figures count in the totals)
 };
 
 // Registers nothing when no HCA runs DCQCN.
