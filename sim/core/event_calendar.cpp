@@ -63,9 +63,12 @@ void EventCalendar::rewind_to(std::uint64_t bucket) {
 void EventCalendar::load_current() {
   current_.clear();
   read_ = 0;
-  drain_bucket(wheel_[cur_ & (kBuckets - 1)], [this](const Event& e) { current_.push_back(e); });
-  // Buckets hold few events, mostly already in order: insertion sort beats std::sort.
+  drain_chunks(wheel_[cur_ & (kBuckets - 1)],
+               [this](const Event* first, std::uint32_t n) { current_.insert(current_.end(), first, first + n); });
+  // Buckets hold few events, mostly already in order: insertion sort beats std::sort, and an event
+  // already after its predecessor is not moved at all.
   for (std::size_t i = 1; i < current_.size(); ++i) {
+    if (!earlier(current_[i], current_[i - 1])) continue;
     Event a = current_[i];
     std::size_t j = i;
     for (; j > 0 && earlier(a, current_[j - 1]); --j) current_[j] = current_[j - 1];

@@ -102,9 +102,16 @@ class EventCalendar {
   // order first.
   template <class F>
   void drain_bucket(Bucket& b, F&& f) {
+    drain_chunks(b, [&f](const Event* first, std::uint32_t n) {
+      for (std::uint32_t i = 0; i < n; ++i) f(first[i]);
+    });
+  }
+  // The same, calling f(first, count) once per chunk.
+  template <class F>
+  void drain_chunks(Bucket& b, F&& f) {
     for (std::uint32_t c = b.head; c != kNone;) {
       Chunk& k = chunks_[c];
-      for (std::uint32_t i = 0; i < k.count; ++i) f(k.events[i]);
+      f(static_cast<const Event*>(k.events), k.count);
       const std::uint32_t next = k.next;
       k.count = 0;
       k.next = free_;

@@ -211,9 +211,9 @@ class Fabric final : public HostFabric {
   // When a port's link became Active (LinkPort::active_times), as the rank that simulated the port
   // saw it: after finish_ranks, also for the ports of other ranks' nodes.
   const std::vector<Time>& port_active_times(std::size_t node, PortNum p);
-  // Across MPI ranks, after the subnet manager's first sweep (a collective): every HCA's port
-  // LIDs and every switch's LID as its own rank's SMA set them, so that set-up on any rank (and
-  // SHARP's aggregation manager, addressing the switches) reads them right.
+  // Across MPI ranks, after the subnet manager's first sweep (a collective): every HCA's and
+  // router's port LIDs and every switch's LID as its own rank's SMA set them, so that set-up on any
+  // rank, the static router manager and SHARP's aggregation manager read them right.
   void share_port_lids();
   // Total actions run by all modules (a measure of simulation work).
   std::uint64_t events_run() const;

@@ -247,14 +247,20 @@ nlohmann::json roce_settings_json(const RoceSpec& r, RoceHcaFabric& fabric) {
 
 // The summary's line of what PFC, ECN and DCQCN did (results.json "ethernet" and "dcqcn").
 std::string roce_summary_line(const nlohmann::json& results) {
+  // "1 frame", "2 frames".
+  auto count = [](const nlohmann::json& j, const char* key, const char* one, const char* many) {
+    const auto n = j.at(key).get<std::uint64_t>();
+    return fmt::format("{} {}", n, n == 1 ? one : many);
+  };
   const nlohmann::json& e = results.at("ethernet");
-  std::string line = fmt::format("roce: {} PFC pause frames sent, {} received; {} frames ECN-marked",
-                                 e.at("pause_frames_sent").get<std::uint64_t>(),
-                                 e.at("pause_frames_received").get<std::uint64_t>(), e.at("ecn_marked").get<std::uint64_t>());
+  std::string line = fmt::format("roce: {} sent, {} received; {} ECN-marked",
+                                 count(e, "pause_frames_sent", "PFC pause frame", "PFC pause frames"),
+                                 e.at("pause_frames_received").get<std::uint64_t>(),
+                                 count(e, "ecn_marked", "frame", "frames"));
   if (results.contains("dcqcn")) {
     const nlohmann::json& d = results.at("dcqcn");
-    line += fmt::format("; DCQCN: {} CNPs sent, {} received, {} rate cuts", d.at("cnps_sent").get<std::uint64_t>(),
-                        d.at("cnps_received").get<std::uint64_t>(), d.at("rate_cuts").get<std::uint64_t>());
+    line += fmt::format("; DCQCN: {} sent, {} received, {}", count(d, "cnps_sent", "CNP", "CNPs"),
+                        d.at("cnps_received").get<std::uint64_t>(), count(d, "rate_cuts", "rate cut", "rate cuts"));
   }
   return line + "\n";
 }

@@ -237,9 +237,12 @@ std::string partitions_line(const Partitioning& p, std::size_t cables) {
   if (!cal.windowed()) return "";
   const std::string threads =
       partition_threads() > 1 ? fmt::format(" ({} on {} threads)", threaded_windows(), partition_threads()) : std::string();
+  // Across MPI ranks each rank counts its own partitions' crossings (every rank builds this line).
+  std::vector<std::uint64_t> crossed{cal.cross_partition_events()};
+  if (ranks::several()) ranks::sum(crossed);
   return fmt::format("partitions: {} ({}), {} of {} cables cut; {} windows of {}{}, {} events crossed between partitions\n",
                      p.parts, partition_method_name(p.method), p.cut_cables.size(), cables,
-                     cal.windows_run(), format_duration(cal.window()), threads, cal.cross_partition_events());
+                     cal.windows_run(), format_duration(cal.window()), threads, crossed[0]);
 }
 
 RunResult write_results(ScenarioRun& run, CollectedResults& c) {
