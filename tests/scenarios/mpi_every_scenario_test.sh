@@ -21,6 +21,9 @@ mkdir -p "$work"
 figures() { grep -vE '^(results|report|partitions|wall time|ranks|time series): ' "$1" || true; }
 compared=0
 refused=0
+failed=()
+# A failure is reported and the next scenario checked; the test fails at the end if any did.
+fail() { echo "FAIL $name: $*"; failed+=("$name"); }
 for scenario in "$dir"/*.yaml; do
   name=$(basename "$scenario" .yaml)
   mkdir -p "$work/$name"
@@ -37,24 +40,29 @@ for scenario in "$dir"/*.yaml; do
       refused=$((refused + 1))
       continue
     fi
-    [ "$rc2" = "$rc1" ] || { echo "FAIL $name: two ranks ($threads threads) exited $rc2, one rank $rc1"; cat "$two.err"; exit 1; }
-    diff <(grep '^error: ' "$one.err" || true) <(grep '^error: ' "$two.err" || true) ||
-      { echo "FAIL $name: two ranks' errors differ from one rank's"; exit 1; }
-    [ "$(figures "$one.txt")" = "$(figures "$two.txt")" ] ||
-      { echo "FAIL $name: two ranks' summary differs"; diff <(figures "$one.txt") <(figures "$two.txt"); exit 1; }
+    if [ "$rc2" != "$rc1" ]; then fail "two ranks ($threads threads) exited $rc2, one rank $rc1"; head -5 "$two.err"; continue 2; fi
+    if ! diff <(grep '^error: ' "$one.err" || true) <(grep '^error: ' "$two.err" || true); then
+      fail "two ranks' errors differ from one rank's"; continue 2
+    fi
+    if [ "$(figures "$one.txt")" != "$(figures "$two.txt")" ]; then
+      fail "two ranks' summary differs ($threads threads a rank)"
+      { diff <(figures "$one.txt") <(figures "$two.txt") || true; } | head -20
+      grep '^ranks: ' "$two.txt" || true
+      continue 2
+    fi
     not_written=$(grep '^ranks: not written across ranks yet: ' "$two.txt" || true)
     for f in $(ls "$one"); do
       if [ -e "$two/$f" ]; then
-        cmp "$one/$f" "$two/$f" || { echo "FAIL $name: $f differs from the one-rank run's ($threads threads)"; exit 1; }
+        cmp "$one/$f" "$two/$f" || { fail "$f differs from the one-rank run's ($threads threads)"; continue 3; }
       else
         case "$not_written" in
           *"$f"*) ;;
-          *) echo "FAIL $name: two ranks did not write $f and do not say so"; exit 1 ;;
+          *) fail "two ranks did not write $f and do not say so"; continue 3 ;;
         esac
       fi
     done
     for f in $(ls "$two"); do
-      [ -e "$one/$f" ] || { echo "FAIL $name: two ranks wrote $f, one rank did not"; exit 1; }
+      [ -e "$one/$f" ] || { fail "two ranks wrote $f, one rank did not"; continue 3; }
     done
     echo "$name ($threads threads a rank): exit $rc2, the same bytes as one rank: $(ls "$two" | tr '\n' ' ')${not_written:+ / $not_written}"
     compared=$((compared + 1))
@@ -62,4 +70,5 @@ for scenario in "$dir"/*.yaml; do
 done
 echo "compared $compared runs across two ranks, $refused refused"
 [ "$compared" -gt 0 ] || { echo "FAIL: nothing compared"; exit 1; }
+[ "${#failed[@]}" = 0 ] || { echo "FAIL: ${failed[*]}"; exit 1; }
 echo "ok"
