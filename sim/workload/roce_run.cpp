@@ -127,7 +127,7 @@ void start_verbs_flows(RoceRun& run) {
 }
 
 // `verbs`: each verbs flow's results and summary, from its rank (roce_run_ranks.h).
-RunFacts roce_run_facts(const RoceRun& run, const std::string& dir, bool partial, const RoceVerbsResults& verbs,
+RunFacts roce_run_facts(const RoceRun& run, const std::string& dir, bool partial, const VerbsFlowResults& verbs,
                         const std::vector<FlowSourceCounts>& sources) {
   const Scenario& sc = run.sc;
   RunFacts f;
@@ -313,8 +313,7 @@ RunResult run_roce_scenario(const Scenario& sc, const std::string& out_dir) {
   if (run.capture) run.capture->close();
   std::vector<FlowSourceCounts> sources = run.workloads->source_counts();
   take_in_roce_traffic(*run.all_stats, run.flow_stats, *run.observer, sources);
-  const RoceVerbsResults verbs =
-      take_in_roce_verbs_results(run.verbs_flows, roce_verbs_flows_here(sc, *run.fabric));
+  const VerbsFlowResults verbs = gather_verbs_results(run.verbs_flows, roce_verbs_flows_here(sc, *run.fabric));
 
   CollectedResults c;
   c.facts = roce_run_facts(run, out_dir, partial, verbs, sources);

@@ -1,6 +1,6 @@
 // A `fabric: roce` run across MPI ranks (core/rank_exchange.h; docs/architecture.md, "Ranks"), as
 // an InfiniBand run's (run_rank_tallies.cpp, run_write.cpp): what it supports so far, which verbs
-// flows run on this rank, each flow's results from its rank, the delivery tallies every rank's
+// flows run on this rank (their results: rank_gather.h), the delivery tallies every rank's
 // hosts keep put together, and the tables gathered to rank 0 from the rank that simulates each row's
 // node. Every function but the first two is a collective: every rank calls it, in the same order.
 #pragma once
@@ -13,6 +13,7 @@
 #include "sim/core/stats_rank_merge.h"
 #include "sim/core/stats_registry.h"
 #include "sim/fabric/roce_hca_fabric.h"
+#include "sim/workload/rank_gather.h"
 #include "sim/workload/rank_tallies.h"
 #include "sim/workload/run_observer.h"
 #include "sim/workload/scenario.h"
@@ -28,15 +29,6 @@ void check_roce_runs_across_ranks(const Scenario& sc);
 
 // [verbs flow]: whether this rank runs it (its hosts share a partition).
 std::vector<bool> roce_verbs_flows_here(const Scenario& sc, const RoceHcaFabric& fabric);
-
-// Each verbs flow's results (results.json "flows") and summary line, computed once on its rank and
-// sent to every rank.
-struct RoceVerbsResults {
-  std::vector<nlohmann::json> results;
-  std::vector<std::string> summaries;
-};
-RoceVerbsResults take_in_roce_verbs_results(const std::vector<std::unique_ptr<VerbsFlow>>& flows,
-                                            const std::vector<bool>& here);
 
 // The delivery statistics (every flow's together and each flow's, the generators' latency
 // histograms) as every rank's hosts saw them, and each generator flow's source counts (`sources`:

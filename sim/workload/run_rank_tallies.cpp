@@ -3,6 +3,7 @@
 // and the fact tables from the whole run's.
 #include "sim/core/rank_event_codec.h"
 #include "sim/core/rank_exchange.h"
+#include "sim/workload/rank_gather.h"
 #include "sim/workload/scenario_run_phases.h"
 #include "sim/workload/study_figures.h"
 
@@ -52,31 +53,14 @@ void take_in_verbs_results(ScenarioRun& run) {
   if (run.verbs_flows.empty()) return;
   const Partitioning& p = run.fabric->partitioning();
   const auto nranks = static_cast<unsigned>(ranks::size()), me = static_cast<unsigned>(ranks::rank());
-  std::vector<std::uint8_t> mine;
-  ByteWriter w(mine);
-  for (std::size_t k = 0; k < run.verbs_flows.size(); ++k) {
-    const std::size_t node = *run.fabric->topology().find_node(run.verbs_flows[k]->spec().from);
-    if (ranks::rank_of_partition(p.part.at(node), p.parts, nranks) != me) continue;
-    const std::string results = run.verbs_flows[k]->results().dump(), summary = run.verbs_flows[k]->summary();
-    w.put(static_cast<std::uint64_t>(k));
-    w.bytes(std::vector<std::uint8_t>(results.begin(), results.end()));
-    w.bytes(std::vector<std::uint8_t>(summary.begin(), summary.end()));
+  std::vector<bool> here;
+  for (const auto& f : run.verbs_flows) {
+    const std::size_t node = *run.fabric->topology().find_node(f->spec().from);
+    here.push_back(ranks::rank_of_partition(p.part.at(node), p.parts, nranks) == me);
   }
-  run.verbs_results.assign(run.verbs_flows.size(), nullptr);
-  run.verbs_summaries.assign(run.verbs_flows.size(), std::string());
-  std::vector<bool> seen(run.verbs_flows.size(), false);
-  for (const auto& bytes : ranks::all_gather(mine)) {
-    ByteReader r(bytes);
-    while (!r.done()) {
-      const auto k = static_cast<std::size_t>(r.get<std::uint64_t>());
-      IBFSIM_CHECK(k < seen.size() && !seen[k], "a verbs flow's results from exactly one rank");
-      seen[k] = true;
-      const std::vector<std::uint8_t> results = r.bytes(), summary = r.bytes();
-      run.verbs_results[k] = nlohmann::json::parse(results.begin(), results.end());
-      run.verbs_summaries[k].assign(summary.begin(), summary.end());
-    }
-  }
-  for (std::size_t k = 0; k < seen.size(); ++k) IBFSIM_CHECK(seen[k], "a verbs flow's results from its rank");
+  VerbsFlowResults r = gather_verbs_results(run.verbs_flows, here);
+  run.verbs_results = std::move(r.results);
+  run.verbs_summaries = std::move(r.summaries);
 }
 
 // Each traffic class's figures from the rank that ran it (its hosts' rank), computed there once

@@ -23,6 +23,7 @@
 #include "sim/report/stat_tables.h"
 #include "sim/report/table_file.h"
 #include "sim/report/time_series_plot.h"
+#include "sim/workload/rank_gather.h"
 #include "sim/workload/scenario_run_phases.h"
 
 namespace ibfsim {
@@ -178,29 +179,9 @@ namespace {
 // HCA's); other rows must be the same on every rank (stats_rank_merge.h). The other ranks get
 // nothing.
 RankRowsMerge gather_table(const StatsRegistry& stats, StatOutputs output, const Fabric& fabric) {
-  const StatsSnapshot mine = stats.snapshot(output);
-  const std::vector<std::vector<std::uint8_t>> all = ranks::gather(encode_stat_rows(mine.rows));
-  if (ranks::rank() != 0) return {};
-  std::vector<std::vector<StatRow>> per_rank;
-  for (const auto& bytes : all) per_rank.push_back(decode_stat_rows(bytes));
   const Topology& topo = fabric.topology();
-  const Partitioning& p = fabric.partitioning();
-  const auto nranks = static_cast<unsigned>(ranks::size());
-  auto node_owner = [&](const StatRow& top) -> std::optional<RankRowOwner> {
-    const std::string* name = top.keys.empty() ? nullptr : std::get_if<std::string>(&top.keys.front());
-    const std::optional<std::size_t> node = name ? topo.find_node(*name) : std::nullopt;
-    if (!node) return std::nullopt;
-    return RankRowOwner{ranks::rank_of_partition(p.part.at(*node), p.parts, nranks), *node};
-  };
-  auto owner = [&](const StatRow& top) -> std::optional<std::size_t> {
-    const std::optional<RankRowOwner> o = node_owner(top);
-    return o ? std::optional<std::size_t>(o->rank) : std::nullopt;
-  };
-  RankRowsMerge m = merge_rank_rows(per_rank, mine.kinds, owner);
-  if (m.merged()) return m;
-  // Rows registered only where a rank had something to say (stats_rank_merge.h).
-  RankRowsMerge owned = merge_owned_rank_rows(per_rank, mine.kinds, node_owner);
-  return owned.merged() ? owned : m;
+  return gather_table_by_node(stats, output, fabric.partitioning(),
+                              [&topo](const std::string& name) { return topo.find_node(name); });
 }
 // Across MPI ranks (every rank calls it): whether rank 0 writes results.json (every rank computed
 // the same, take_in_rank_tallies) and report.html's ports (the ranks' port rows, merged as the
